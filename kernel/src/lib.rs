@@ -1,0 +1,42 @@
+//! The Iron3D-rs microkernel: World3D object queue, object identity, deferred deletion,
+//! clocks, message bus, scheduler phases, named RNG streams, canonical state hash and replay.
+//!
+//! The kernel knows no concrete subsystem. Subsystems implement [`System`] (the plugin
+//! host adapts dynamic plugins to it) and are called by the scheduler in the phases of
+//! [`Phase`]. Everything observable is deterministic: stable queue order, bus delivery
+//! sorted by `(phase, sender, sequence)`, seeded named RNG streams and a fixed
+//! simulation step independent of the presentation frame rate.
+
+pub mod bus;
+pub mod clock;
+pub mod error;
+pub mod hash;
+pub mod identity;
+pub mod input;
+mod kernel;
+pub mod phase;
+pub mod props;
+pub mod replay;
+pub mod rng;
+pub mod snapshot;
+pub mod stats;
+pub mod system;
+pub mod world;
+
+pub use bus::{Bus, Envelope, ExternalSender, GameMessage, SenderId, Target};
+pub use clock::{FixedStep, GameClock, LocalClock, MaintenanceClock, ManualTimeSource, SystemTimeSource, TimeSource};
+pub use error::{KernelError, KernelResult};
+pub use hash::{StateHash, StateHasher};
+pub use identity::{IdLayout, Locality, ObjectHandle, OriginalObjectId};
+pub use input::{InputEvent, InputSnapshot, ManualCommandKind};
+pub use kernel::{FrameReport, InputSource, Kernel, KernelConfig, NoInput, ShutdownReport};
+pub use phase::{Operation, Phase};
+pub use props::{Property, PropertyBag};
+pub use rng::{RngStream, RngStreams, StreamName};
+pub use snapshot::{RenderSnapshot, SnapshotObject};
+pub use stats::KernelStats;
+pub use system::{CalcSlot, KernelCommand, SimTime, System, SystemCtx, SystemError, SystemResult};
+pub use world::{DeleteMode, DeleteOutcome, GameObject, ObjectDesc, ObjectStatus, Transform, World};
+
+#[cfg(test)]
+mod kernel_tests;
