@@ -212,10 +212,21 @@ pub struct ExternalSender {
 
 impl ExternalSender {
     /// Sends `message` to `target`; `Err` only if the kernel's bus is gone.
-    pub fn send(&self, phase: Phase, target: Target, message: GameMessage) -> Result<(), GameMessage> {
+    pub fn send(
+        &self,
+        phase: Phase,
+        target: Target,
+        message: GameMessage,
+    ) -> Result<(), GameMessage> {
         let sequence = self.next_seq.fetch_add(1, Ordering::SeqCst);
         self.tx
-            .send(Envelope { phase, sender: self.id, sequence, target, message })
+            .send(Envelope {
+                phase,
+                sender: self.id,
+                sequence,
+                target,
+                message,
+            })
             .map_err(|e| e.into_inner().message)
     }
 }
@@ -240,7 +251,13 @@ impl Bus {
     /// An empty, unbounded bus.
     pub fn new() -> Self {
         let (tx, rx) = crossbeam_channel::unbounded();
-        Self { tx, rx, sequences: BTreeMap::new(), sent: 0, delivered: 0 }
+        Self {
+            tx,
+            rx,
+            sequences: BTreeMap::new(),
+            sent: 0,
+            delivered: 0,
+        }
     }
 
     /// Posts a message from `sender` stamped with `phase`; it is delivered at the next boundary.
@@ -250,7 +267,13 @@ impl Bus {
         *seq += 1;
         self.sent += 1;
         // The bus owns both ends, so the channel cannot be disconnected here.
-        let _ = self.tx.send(Envelope { phase, sender, sequence, target, message });
+        let _ = self.tx.send(Envelope {
+            phase,
+            sender,
+            sequence,
+            target,
+            message,
+        });
     }
 
     /// A handle for an external producer numbered `channel`.
@@ -313,7 +336,12 @@ mod tests {
         bus.send(Phase::CalculateWorld, obj(9), Target::Systems, msg(2));
         bus.send(Phase::CalculateWorld, obj(2), Target::Systems, msg(3));
         bus.send(Phase::CalculateWorld, obj(2), Target::Systems, msg(4));
-        bus.send(Phase::CalculateWorld, SenderId::Kernel, Target::Systems, msg(5));
+        bus.send(
+            Phase::CalculateWorld,
+            SenderId::Kernel,
+            Target::Systems,
+            msg(5),
+        );
         let order: Vec<GameMessage> = bus.drain_sorted().into_iter().map(|e| e.message).collect();
         assert_eq!(order, vec![msg(5), msg(3), msg(4), msg(2), msg(1)]);
         assert_eq!(bus.pending(), 0);
@@ -328,7 +356,8 @@ mod tests {
                     let s = bus.external_sender(ch);
                     std::thread::spawn(move || {
                         for i in 0..50 {
-                            s.send(Phase::CollectEvents, Target::Systems, msg(ch * 1000 + i)).unwrap();
+                            s.send(Phase::CollectEvents, Target::Systems, msg(ch * 1000 + i))
+                                .unwrap();
                         }
                     })
                 })
@@ -349,8 +378,15 @@ mod tests {
     #[test]
     fn names_match_the_original_symbols() {
         assert_eq!(msg(0).name(), "GMSG_KILL_PLAYER");
-        assert_eq!(GameMessage::SetTime { game_time_ns: 0 }.name(), "SYSMSG_SET_TIME");
-        let c = GameMessage::CollisionDetected { a: OriginalObjectId(1), b: OriginalObjectId(2), point: [0.0; 3] };
+        assert_eq!(
+            GameMessage::SetTime { game_time_ns: 0 }.name(),
+            "SYSMSG_SET_TIME"
+        );
+        let c = GameMessage::CollisionDetected {
+            a: OriginalObjectId(1),
+            b: OriginalObjectId(2),
+            point: [0.0; 3],
+        };
         assert_eq!(c.name(), "GMSG_COLLISION_DETECTED");
     }
 }

@@ -25,9 +25,14 @@ pub struct SystemTimeSource {
 
 impl SystemTimeSource {
     /// A clock whose origin is now.
-    #[allow(clippy::disallowed_methods, reason = "the platform clock is the one place that reads real time")]
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "the platform clock is the one place that reads real time"
+    )]
     pub fn new() -> Self {
-        Self { origin: std::time::Instant::now() }
+        Self {
+            origin: std::time::Instant::now(),
+        }
     }
 }
 
@@ -87,7 +92,13 @@ pub struct GameClock {
 
 impl Default for GameClock {
     fn default() -> Self {
-        Self { now_ns: 0, paused: false, scale_num: 1, scale_den: 1, remainder: 0 }
+        Self {
+            now_ns: 0,
+            paused: false,
+            scale_num: 1,
+            scale_den: 1,
+            remainder: 0,
+        }
     }
 }
 
@@ -120,7 +131,9 @@ impl GameClock {
     /// Sets the scale to `num / den`; a zero denominator is refused.
     pub fn set_scale(&mut self, num: u32, den: u32) -> Result<(), crate::KernelError> {
         if den == 0 {
-            return Err(crate::KernelError::Config("game clock scale denominator is zero".into()));
+            return Err(crate::KernelError::Config(
+                "game clock scale denominator is zero".into(),
+            ));
         }
         self.scale_num = num;
         self.scale_den = den;
@@ -133,7 +146,8 @@ impl GameClock {
         if self.paused {
             return 0;
         }
-        let total = u128::from(platform_delta_ns) * u128::from(self.scale_num) + u128::from(self.remainder);
+        let total =
+            u128::from(platform_delta_ns) * u128::from(self.scale_num) + u128::from(self.remainder);
         let den = u128::from(self.scale_den);
         let delta = u64::try_from(total / den).unwrap_or(u64::MAX);
         self.remainder = u64::try_from(total % den).unwrap_or(0);
@@ -212,9 +226,15 @@ impl FixedStep {
             self.dropped_ns = self.dropped_ns.saturating_add(excess);
             self.dropped_frames += 1;
             self.accumulator_ns = kept + self.accumulator_ns % self.step_ns;
-            return StepsDue { steps: self.max_steps_per_frame, dropped: true };
+            return StepsDue {
+                steps: self.max_steps_per_frame,
+                dropped: true,
+            };
         }
-        StepsDue { steps: due as u32, dropped: false }
+        StepsDue {
+            steps: due as u32,
+            dropped: false,
+        }
     }
 
     /// Consumes one step from the accumulator and advances the tick counter.
@@ -262,7 +282,11 @@ pub struct MaintenanceClock {
 impl MaintenanceClock {
     /// Maintenance every `period_ns` of platform time.
     pub fn new(period_ns: u64) -> Self {
-        Self { period_ns, last_run_ns: None, runs: 0 }
+        Self {
+            period_ns,
+            last_run_ns: None,
+            runs: 0,
+        }
     }
 
     /// True (and the clock re-armed) when a maintenance pass is due at `platform_now_ns`.
@@ -328,12 +352,30 @@ mod tests {
     fn fixed_step_bounds_catch_up_and_counts_dropped_frames() {
         let mut fs = FixedStep::new(30, 4).unwrap();
         let step = fs.step_ns();
-        assert_eq!(fs.accumulate(step / 2), StepsDue { steps: 0, dropped: false });
-        assert_eq!(fs.accumulate(step / 2 + step), StepsDue { steps: 1, dropped: false });
+        assert_eq!(
+            fs.accumulate(step / 2),
+            StepsDue {
+                steps: 0,
+                dropped: false
+            }
+        );
+        assert_eq!(
+            fs.accumulate(step / 2 + step),
+            StepsDue {
+                steps: 1,
+                dropped: false
+            }
+        );
         fs.consume_step();
         // A 10-second stall: never a huge dt, at most 4 steps, the rest dropped and counted.
         let due = fs.accumulate(10 * NANOS_PER_SEC);
-        assert_eq!(due, StepsDue { steps: 4, dropped: true });
+        assert_eq!(
+            due,
+            StepsDue {
+                steps: 4,
+                dropped: true
+            }
+        );
         for _ in 0..4 {
             fs.consume_step();
         }
@@ -346,7 +388,10 @@ mod tests {
 
     #[test]
     fn local_clock_follows_ticks_and_rate() {
-        let c = LocalClock { start_tick: 10, rate_permille: 500 };
+        let c = LocalClock {
+            start_tick: 10,
+            rate_permille: 500,
+        };
         assert_eq!(c.local_ns(10, 1_000), 0);
         assert_eq!(c.local_ns(14, 1_000), 2_000);
         assert_eq!(c.local_ns(5, 1_000), 0);

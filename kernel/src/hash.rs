@@ -5,6 +5,7 @@
 //! their bit patterns, and every variable-length field is length-prefixed.
 
 use crate::identity::{Locality, OriginalObjectId};
+use crate::input::InputSnapshot;
 use crate::rng::StreamState;
 use crate::world::{GameObject, World};
 use std::fmt;
@@ -74,7 +75,10 @@ impl StateHasher {
     pub fn new() -> Self {
         let mut h = blake3::Hasher::new();
         h.update(b"iron3d-state-v1\0");
-        Self { h, scratch: Vec::new() }
+        Self {
+            h,
+            scratch: Vec::new(),
+        }
     }
 
     fn u32(&mut self, v: u32) {
@@ -117,12 +121,27 @@ impl StateHasher {
         }
     }
 
+    /// Folds in the persistent input state (held keys and analog axes; edges are per tick).
+    pub fn input(&mut self, input: &InputSnapshot) {
+        self.h.update(b"inp");
+        self.u64(input.held.len() as u64);
+        for &k in &input.held {
+            self.u32(k);
+        }
+        self.u64(input.axes.len() as u64);
+        for (&axis, &v) in &input.axes {
+            self.u32(axis);
+            self.u32(v.to_bits());
+        }
+    }
+
     /// Folds in every registered object, sorted by original id.
     pub fn world(&mut self, world: &World) {
         self.h.update(b"obj");
         let objects: Vec<&GameObject> = world.iter_registered().map(|(_, o)| o).collect();
         self.scratch.clear();
-        self.scratch.extend(objects.iter().enumerate().map(|(i, o)| (o.id, i)));
+        self.scratch
+            .extend(objects.iter().enumerate().map(|(i, o)| (o.id, i)));
         self.scratch.sort_unstable();
         self.u64(objects.len() as u64);
         let order = std::mem::take(&mut self.scratch);
@@ -178,7 +197,12 @@ mod tests {
     fn world_with(ids: &[u32]) -> World {
         let mut w = World::default();
         for &id in ids {
-            let h = w.create(ObjectDesc { id: Some(OriginalObjectId(id)), ..Default::default() }).unwrap();
+            let h = w
+                .create(ObjectDesc {
+                    id: Some(OriginalObjectId(id)),
+                    ..Default::default()
+                })
+                .unwrap();
             w.add_to_game(h).unwrap();
         }
         w

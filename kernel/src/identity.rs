@@ -54,7 +54,11 @@ impl OriginalObjectId {
 
     /// Owner player number under `layout`.
     pub fn owner_player(self, layout: IdLayout) -> u32 {
-        field(self.0, layout.index_bits + layout.class_bits, layout.owner_bits)
+        field(
+            self.0,
+            layout.index_bits + layout.class_bits,
+            layout.owner_bits,
+        )
     }
 
     /// Class number under `layout`.
@@ -173,13 +177,24 @@ mod tests {
     #[test]
     fn raw_value_is_kept_whatever_the_layout() {
         let id = OriginalObjectId(0xDEAD_BEEF);
-        let other = IdLayout { owner_bits: 8, class_bits: 8, index_bits: 16 };
+        let other = IdLayout {
+            owner_bits: 8,
+            class_bits: 8,
+            index_bits: 16,
+        };
         assert_eq!(id.raw(), 0xDEAD_BEEF);
         assert_eq!(id.owner_player(other), 0xDE);
         assert_eq!(id.class(other), 0xAD);
         assert_eq!(id.index(other), 0xBEEF);
         assert!(other.is_valid());
-        assert!(!IdLayout { owner_bits: 20, class_bits: 8, index_bits: 16 }.is_valid());
+        assert!(
+            !IdLayout {
+                owner_bits: 20,
+                class_bits: 8,
+                index_bits: 16
+            }
+            .is_valid()
+        );
     }
 
     #[test]

@@ -102,13 +102,28 @@ mod tests {
     fn edges_are_per_tick_and_held_state_persists() {
         let t1 = InputSnapshot::next(
             &InputSnapshot::default(),
-            &[InputEvent::Key { code: 5, down: true }, InputEvent::Axis { axis: 0, value: 0.5 }],
+            &[
+                InputEvent::Key {
+                    code: 5,
+                    down: true,
+                },
+                InputEvent::Axis {
+                    axis: 0,
+                    value: 0.5,
+                },
+            ],
         );
         assert!(t1.pressed.contains(&5) && t1.held.contains(&5));
         let t2 = InputSnapshot::next(&t1, &[]);
         assert!(t2.pressed.is_empty() && t2.held.contains(&5));
         assert_eq!(t2.axes.get(&0), Some(&0.5));
-        let t3 = InputSnapshot::next(&t2, &[InputEvent::Key { code: 5, down: false }]);
+        let t3 = InputSnapshot::next(
+            &t2,
+            &[InputEvent::Key {
+                code: 5,
+                down: false,
+            }],
+        );
         assert!(t3.released.contains(&5) && !t3.held.contains(&5));
     }
 }

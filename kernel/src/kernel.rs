@@ -115,7 +115,10 @@ impl Kernel {
     /// A kernel with an empty world, driven by `platform` time.
     pub fn new(config: KernelConfig, platform: Box<dyn TimeSource>) -> KernelResult<Self> {
         if !config.id_layout.is_valid() {
-            return Err(KernelError::Config(format!("id layout {:?} exceeds 32 bits", config.id_layout)));
+            return Err(KernelError::Config(format!(
+                "id layout {:?} exceeds 32 bits",
+                config.id_layout
+            )));
         }
         let fixed = FixedStep::new(config.tick_hz, config.max_steps_per_frame)?;
         let last_platform_ns = platform.now_ns();
@@ -213,12 +216,18 @@ impl Kernel {
 
     /// Names of the registered systems in order of addition.
     pub fn system_names(&self) -> Vec<String> {
-        self.systems.iter().map(|e| e.system.name().to_owned()).collect()
+        self.systems
+            .iter()
+            .map(|e| e.system.name().to_owned())
+            .collect()
     }
 
     /// Faults reported by the system called `name`.
     pub fn system_faults(&self, name: &str) -> Option<u64> {
-        self.systems.iter().find(|e| e.system.name() == name).map(|e| e.faults)
+        self.systems
+            .iter()
+            .find(|e| e.system.name() == name)
+            .map(|e| e.faults)
     }
 
     fn check(&self, op: Operation) -> KernelResult<()> {
@@ -229,7 +238,10 @@ impl Kernel {
     }
 
     fn sim_time(&self) -> SimTime {
-        SimTime { tick: self.fixed.tick(), step_ns: self.fixed.step_ns() }
+        SimTime {
+            tick: self.fixed.tick(),
+            step_ns: self.fixed.step_ns(),
+        }
     }
 
     /// Adds a system: calls its `init`; on failure the system is not added and the error is returned.
@@ -240,7 +252,8 @@ impl Kernel {
     }
 
     fn insert_system(&mut self, mut system: Box<dyn System>) -> KernelResult<()> {
-        let index = u16::try_from(self.systems.len()).map_err(|_| KernelError::Config("too many systems".into()))?;
+        let index = u16::try_from(self.systems.len())
+            .map_err(|_| KernelError::Config("too many systems".into()))?;
         let time = self.sim_time();
         let mut ctx = SystemCtx {
             phase: self.phase.unwrap_or(Phase::ApplyDeferred),
@@ -252,11 +265,13 @@ impl Kernel {
             sender: SenderId::System(index),
             commands: &mut self.commands,
         };
-        system.init(&mut ctx).map_err(|e| KernelError::SystemFault {
-            system: system.name().to_owned(),
-            phase: ctx.phase,
-            reason: e.0,
-        })?;
+        system
+            .init(&mut ctx)
+            .map_err(|e| KernelError::SystemFault {
+                system: system.name().to_owned(),
+                phase: ctx.phase,
+                reason: e.0,
+            })?;
         self.systems.push(SystemEntry { system, faults: 0 });
         self.rebuild_calc_order();
         Ok(())
@@ -282,7 +297,22 @@ impl Kernel {
     /// Runs one presented frame: collects events, advances the clocks, runs the due
     /// simulation ticks (at most `tick_budget` of them when given), publishes the snapshot,
     /// renders, sends end-of-frame callbacks and runs maintenance when due.
-    pub fn frame(&mut self, input: &mut dyn InputSource, tick_budget: Option<u64>) -> KernelResult<FrameReport> {
+    pub fn frame(
+        &mut self,
+        input: &mut dyn InputSource,
+        tick_budget: Option<u64>,
+    ) -> KernelResult<FrameReport> {
+        self.frame_observed(input, tick_budget, &mut |_| {})
+    }
+
+    /// [`Kernel::frame`] with `after_tick` called after every simulation tick (replay
+    /// checkpoints, recorders). The observer sees the kernel between phases.
+    pub fn frame_observed(
+        &mut self,
+        input: &mut dyn InputSource,
+        tick_budget: Option<u64>,
+        after_tick: &mut dyn FnMut(&Kernel),
+    ) -> KernelResult<FrameReport> {
         self.run_phase(Phase::CollectEvents, |_| input.collect());
 
         let now = self.platform.now_ns();
@@ -300,6 +330,7 @@ impl Kernel {
         for _ in 0..steps {
             let events = input.events_for_tick(self.fixed.tick() + 1);
             self.step(&events)?;
+            after_tick(self);
         }
 
         let frame = self.stats.frames + 1;
@@ -339,14 +370,19 @@ impl Kernel {
             });
         }
         self.stats.frames = frame;
-        Ok(FrameReport { ticks: steps, dropped: due.dropped })
+        Ok(FrameReport {
+            ticks: steps,
+            dropped: due.dropped,
+        })
     }
 
     /// Runs exactly one simulation tick with `events` as its input, regardless of the clocks.
     /// (`frame` calls this for each due step; tools and tests may call it directly.)
     pub fn step(&mut self, events: &[InputEvent]) -> KernelResult<()> {
         if self.phase.is_some() {
-            return Err(KernelError::NestedTraversal { depth: self.world.calculation_depth() });
+            return Err(KernelError::NestedTraversal {
+                depth: self.world.calculation_depth(),
+            });
         }
         self.run_phase(Phase::InputSnapshot, |k| {
             k.input = InputSnapshot::next(&k.input, events);
@@ -409,8 +445,12 @@ impl Kernel {
         for i in 0..len {
             for &si in &self.calc_order {
                 // Re-check before each system: an earlier one may have deleted the object.
-                let Some(handle) = self.world.queue_live_at(i) else { break };
-                let Ok(obj) = self.world.get(handle) else { break };
+                let Some(handle) = self.world.queue_live_at(i) else {
+                    break;
+                };
+                let Ok(obj) = self.world.get(handle) else {
+                    break;
+                };
                 if !obj.active {
                     break;
                 }
@@ -455,7 +495,9 @@ impl Kernel {
     fn boundary(&mut self, phase: Phase) -> KernelResult<()> {
         self.phase = Some(Phase::ApplyDeferred);
         let t = PhaseTimer::start();
-        let r = self.deliver(phase).and_then(|()| self.apply_world_deferred());
+        let r = self
+            .deliver(phase)
+            .and_then(|()| self.apply_world_deferred());
         t.stop(&mut self.stats, Phase::ApplyDeferred);
         self.phase = None;
         r
@@ -543,8 +585,8 @@ impl Kernel {
         }
     }
 
-    /// The canonical state hash: objects sorted by original id, clocks, simulation RNG
-    /// streams and every system's state digest.
+    /// The canonical state hash: clocks, simulation RNG streams, persistent input state
+    /// (held keys, axes), objects sorted by original id and every system's state digest.
     pub fn state_hash(&self) -> StateHash {
         let mut h = StateHasher::new();
         h.clocks(ClockState {
@@ -554,11 +596,16 @@ impl Kernel {
             scale: self.game_clock.scale(),
         });
         h.rng(&self.rng.states());
+        h.input(&self.input);
         h.world(&self.world);
         let mut digests: Vec<(String, [u8; 32])> = self
             .systems
             .iter()
-            .filter_map(|e| e.system.state_digest().map(|d| (e.system.name().to_owned(), d)))
+            .filter_map(|e| {
+                e.system
+                    .state_digest()
+                    .map(|d| (e.system.name().to_owned(), d))
+            })
             .collect();
         digests.sort();
         for (name, d) in &digests {
@@ -587,7 +634,9 @@ impl Kernel {
         self.commands.clear();
         report.released_objects = self.world.clear();
         while let Some(mut entry) = self.systems.pop() {
-            report.systems_shut_down.push(entry.system.name().to_owned());
+            report
+                .systems_shut_down
+                .push(entry.system.name().to_owned());
             entry.system.shutdown();
         }
         self.calc_order.clear();

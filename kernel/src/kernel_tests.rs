@@ -9,7 +9,14 @@ type Log = Arc<Mutex<Vec<String>>>;
 
 fn kernel(seed: u64) -> (Kernel, ManualTimeSource) {
     let clock = ManualTimeSource::new();
-    let k = Kernel::new(KernelConfig { seed, ..KernelConfig::default() }, Box::new(clock.clone())).unwrap();
+    let k = Kernel::new(
+        KernelConfig {
+            seed,
+            ..KernelConfig::default()
+        },
+        Box::new(clock.clone()),
+    )
+    .unwrap();
     (k, clock)
 }
 
@@ -18,7 +25,10 @@ fn spawn(k: &mut Kernel, id: u32, pos: Vec3) -> ObjectHandle {
     let h = w
         .create(ObjectDesc {
             id: Some(OriginalObjectId(id)),
-            transform: Transform { position: pos, ..Transform::default() },
+            transform: Transform {
+                position: pos,
+                ..Transform::default()
+            },
             ..ObjectDesc::default()
         })
         .unwrap();
@@ -64,10 +74,18 @@ impl System for Recorder {
     }
     fn calculate_object(&mut self, ctx: &mut SystemCtx<'_>, h: ObjectHandle) -> SystemResult {
         let id = ctx.object(h)?.id.raw();
-        self.log.lock().unwrap().push(format!("{}:calc:{id}", self.name));
+        self.log
+            .lock()
+            .unwrap()
+            .push(format!("{}:calc:{id}", self.name));
         Ok(())
     }
-    fn on_message(&mut self, ctx: &mut SystemCtx<'_>, obj: Option<ObjectHandle>, env: &Envelope) -> SystemResult {
+    fn on_message(
+        &mut self,
+        ctx: &mut SystemCtx<'_>,
+        obj: Option<ObjectHandle>,
+        env: &Envelope,
+    ) -> SystemResult {
         let to = obj.map(|h| ctx.object(h).map(|o| o.id.raw()).unwrap_or(u32::MAX));
         self.log.lock().unwrap().push(format!(
             "{}:msg:{}:{:?}:{:?}:{}->{to:?}",
@@ -81,7 +99,13 @@ impl System for Recorder {
     }
 }
 
-fn run_frames(k: &mut Kernel, clock: &ManualTimeSource, fps: u64, ticks: u64, input: &mut dyn InputSource) -> u64 {
+fn run_frames(
+    k: &mut Kernel,
+    clock: &ManualTimeSource,
+    fps: u64,
+    ticks: u64,
+    input: &mut dyn InputSource,
+) -> u64 {
     let mut frames = 0u64;
     let start = clock.now_ns();
     while k.tick() < ticks {
@@ -96,7 +120,14 @@ fn run_frames(k: &mut Kernel, clock: &ManualTimeSource, fps: u64, ticks: u64, in
 struct Scripted;
 impl InputSource for Scripted {
     fn events_for_tick(&mut self, tick: u64) -> Vec<InputEvent> {
-        if tick % 17 == 0 { vec![InputEvent::Command { code: 1, arg: (tick % 3) as i32 - 1 }] } else { vec![] }
+        if tick % 17 == 0 {
+            vec![InputEvent::Command {
+                code: 1,
+                arg: (tick % 3) as i32 - 1,
+            }]
+        } else {
+            vec![]
+        }
     }
 }
 
@@ -174,13 +205,36 @@ impl System for Collider {
     fn calculate_object(&mut self, ctx: &mut SystemCtx<'_>, h: ObjectHandle) -> SystemResult {
         let id = ctx.object(h)?.id;
         if id.raw() == 1 {
-            let other = ctx.world().handle_of(OriginalObjectId(2)).ok_or(SystemError("no 2".into()))?;
-            ctx.send(Target::Object(other), GameMessage::CollisionDetected { a: id, b: OriginalObjectId(2), point: [0.0; 3] })?;
-            ctx.send(Target::Object(other), GameMessage::CollisionDetected { a: id, b: OriginalObjectId(2), point: [1.0; 3] })?;
+            let other = ctx
+                .world()
+                .handle_of(OriginalObjectId(2))
+                .ok_or(SystemError("no 2".into()))?;
+            ctx.send(
+                Target::Object(other),
+                GameMessage::CollisionDetected {
+                    a: id,
+                    b: OriginalObjectId(2),
+                    point: [0.0; 3],
+                },
+            )?;
+            ctx.send(
+                Target::Object(other),
+                GameMessage::CollisionDetected {
+                    a: id,
+                    b: OriginalObjectId(2),
+                    point: [1.0; 3],
+                },
+            )?;
             self.log.lock().unwrap().push("collider:sent".into());
         }
         if id.raw() == 3 {
-            ctx.send(Target::Systems, GameMessage::TextForPlayer { player: 0, text: b"hi".to_vec() })?;
+            ctx.send(
+                Target::Systems,
+                GameMessage::TextForPlayer {
+                    player: 0,
+                    text: b"hi".to_vec(),
+                },
+            )?;
         }
         Ok(())
     }
@@ -191,24 +245,42 @@ fn message_sent_during_traversal_is_delivered_at_the_next_boundary_in_stable_ord
     let run = || {
         let log: Log = Arc::default();
         let (mut k, _clock) = kernel(0);
-        k.add_system(Box::new(Recorder { log: log.clone(), slot: CalcSlot::Ai, name: "rec" })).unwrap();
-        k.add_system(Box::new(Collider { log: log.clone() })).unwrap();
+        k.add_system(Box::new(Recorder {
+            log: log.clone(),
+            slot: CalcSlot::Ai,
+            name: "rec",
+        }))
+        .unwrap();
+        k.add_system(Box::new(Collider { log: log.clone() }))
+            .unwrap();
         for id in 1..=3 {
             spawn(&mut k, id, Vec3::ZERO);
         }
         k.step(&[]).unwrap();
-        let out = log.lock().unwrap().clone();
-        out
+        log.lock().unwrap().clone()
     };
     let log = run();
     let sent = log.iter().position(|l| l == "collider:sent").unwrap();
     let last_calc = log.iter().rposition(|l| l.starts_with("rec:calc")).unwrap();
     let first_msg = log.iter().position(|l| l.contains(":msg:")).unwrap();
-    assert!(sent < last_calc, "object 1 is calculated before objects 2 and 3");
-    assert!(first_msg > last_calc, "delivery waits for the end of the traversal: {log:#?}");
+    assert!(
+        sent < last_calc,
+        "object 1 is calculated before objects 2 and 3"
+    );
+    assert!(
+        first_msg > last_calc,
+        "delivery waits for the end of the traversal: {log:#?}"
+    );
     let msgs: Vec<&String> = log.iter().filter(|l| l.contains(":msg:")).collect();
-    assert_eq!(msgs.len(), 3, "two object messages and one broadcast reach the recorder: {msgs:#?}");
-    assert!(msgs[0].contains("GMSG_COLLISION_DETECTED") && msgs[0].ends_with(":0->Some(2)"), "{msgs:#?}");
+    assert_eq!(
+        msgs.len(),
+        3,
+        "two object messages and one broadcast reach the recorder: {msgs:#?}"
+    );
+    assert!(
+        msgs[0].contains("GMSG_COLLISION_DETECTED") && msgs[0].ends_with(":0->Some(2)"),
+        "{msgs:#?}"
+    );
     assert!(msgs[1].ends_with(":1->Some(2)"), "{msgs:#?}");
     assert!(msgs[2].contains("GMSG_TEXT_FOR_PLAYER"), "{msgs:#?}");
     assert_eq!(run(), log, "delivery order is identical across runs");
@@ -234,7 +306,12 @@ impl System for SelfDestruct {
         }
         Ok(())
     }
-    fn on_message(&mut self, ctx: &mut SystemCtx<'_>, obj: Option<ObjectHandle>, env: &Envelope) -> SystemResult {
+    fn on_message(
+        &mut self,
+        ctx: &mut SystemCtx<'_>,
+        obj: Option<ObjectHandle>,
+        env: &Envelope,
+    ) -> SystemResult {
         if let (Some(h), GameMessage::CollisionDetected { .. }) = (obj, &env.message) {
             // Two collisions arrive in the same batch: the first defers the delete, every
             // later request (in this callback or the next) is a harmless no-op.
@@ -254,15 +331,25 @@ fn object_deleted_in_its_own_event_callback_and_registry_guard() {
     let registry_error = Arc::new(Mutex::new(None));
     let (mut k, _clock) = kernel(0);
     let outcomes = Arc::new(Mutex::new(Vec::new()));
-    k.add_system(Box::new(SelfDestruct { registry_error: registry_error.clone(), outcomes: outcomes.clone() })).unwrap();
+    k.add_system(Box::new(SelfDestruct {
+        registry_error: registry_error.clone(),
+        outcomes: outcomes.clone(),
+    }))
+    .unwrap();
     k.add_system(Box::new(Collider { log })).unwrap();
     for id in 1..=3 {
         spawn(&mut k, id, Vec3::ZERO);
     }
     k.step(&[]).unwrap();
     let err = registry_error.lock().unwrap().clone().unwrap();
-    assert!(err.contains("registry mutation is forbidden during phase calculate_world_queue"), "{err}");
-    assert!(k.world().handle_of(OriginalObjectId(2)).is_none(), "object 2 deleted itself");
+    assert!(
+        err.contains("registry mutation is forbidden during phase calculate_world_queue"),
+        "{err}"
+    );
+    assert!(
+        k.world().handle_of(OriginalObjectId(2)).is_none(),
+        "object 2 deleted itself"
+    );
     assert_eq!(
         *outcomes.lock().unwrap(),
         vec![
@@ -271,7 +358,11 @@ fn object_deleted_in_its_own_event_callback_and_registry_guard() {
         ]
     );
     assert_eq!(k.stats().deferred_deletes, 1);
-    assert_eq!(k.system_names(), vec!["self-destruct", "collider"], "registry untouched");
+    assert_eq!(
+        k.system_names(),
+        vec!["self-destruct", "collider"],
+        "registry untouched"
+    );
     // The mission goes on (the collider now reports that object 2 is gone: a counted fault).
     k.step(&[]).unwrap();
     assert_eq!(k.system_faults("collider"), Some(1));
@@ -282,8 +373,18 @@ fn object_deleted_in_its_own_event_callback_and_registry_guard() {
 fn calc_slots_run_in_fixed_order_per_object() {
     let log: Log = Arc::default();
     let (mut k, _clock) = kernel(0);
-    for (slot, name) in [(CalcSlot::Control, "control"), (CalcSlot::Ai, "ai"), (CalcSlot::Wizard, "wizard"), (CalcSlot::Behavior, "behavior")] {
-        k.add_system(Box::new(Recorder { log: log.clone(), slot, name })).unwrap();
+    for (slot, name) in [
+        (CalcSlot::Control, "control"),
+        (CalcSlot::Ai, "ai"),
+        (CalcSlot::Wizard, "wizard"),
+        (CalcSlot::Behavior, "behavior"),
+    ] {
+        k.add_system(Box::new(Recorder {
+            log: log.clone(),
+            slot,
+            name,
+        }))
+        .unwrap();
     }
     spawn(&mut k, 10, Vec3::ZERO);
     spawn(&mut k, 5, Vec3::ZERO);
@@ -317,7 +418,10 @@ impl System for Faulty {
 fn system_errors_are_counted_and_the_mission_goes_on() {
     let (mut k, _clock) = kernel(0);
     let calls = Arc::default();
-    k.add_system(Box::new(Faulty { calls: Arc::clone(&calls) })).unwrap();
+    k.add_system(Box::new(Faulty {
+        calls: Arc::clone(&calls),
+    }))
+    .unwrap();
     k.add_system(Box::new(Wanderer)).unwrap();
     let h = spawn(&mut k, 1, Vec3::ZERO);
     for _ in 0..3 {
@@ -325,7 +429,11 @@ fn system_errors_are_counted_and_the_mission_goes_on() {
     }
     assert_eq!(k.system_faults("faulty"), Some(3));
     assert_eq!(k.stats().system_faults, 3);
-    assert_ne!(k.world().get(h).unwrap().transform.position, Vec3::ZERO, "other systems kept running");
+    assert_ne!(
+        k.world().get(h).unwrap().transform.position,
+        Vec3::ZERO,
+        "other systems kept running"
+    );
 }
 
 struct Lifecycle {
@@ -340,10 +448,17 @@ impl System for Lifecycle {
     }
     fn init(&mut self, _ctx: &mut SystemCtx<'_>) -> SystemResult {
         self.log.lock().unwrap().push(format!("init {}", self.name));
-        if self.fail_init { Err(SystemError("no device".into())) } else { Ok(()) }
+        if self.fail_init {
+            Err(SystemError("no device".into()))
+        } else {
+            Ok(())
+        }
     }
     fn shutdown(&mut self) {
-        self.log.lock().unwrap().push(format!("shutdown {}", self.name));
+        self.log
+            .lock()
+            .unwrap()
+            .push(format!("shutdown {}", self.name));
     }
 }
 
@@ -352,26 +467,50 @@ fn ordered_shutdown_from_a_partially_initialised_state() {
     let log: Log = Arc::default();
     let (mut k, _clock) = kernel(0);
     for (name, fail) in [("terrain", false), ("audio", false), ("render", true)] {
-        let r = k.add_system(Box::new(Lifecycle { name, fail_init: fail, log: log.clone() }));
+        let r = k.add_system(Box::new(Lifecycle {
+            name,
+            fail_init: fail,
+            log: log.clone(),
+        }));
         assert_eq!(r.is_err(), fail);
         if let Err(e) = r {
-            assert!(e.to_string().contains("render") && e.to_string().contains("no device"), "{e}");
+            assert!(
+                e.to_string().contains("render") && e.to_string().contains("no device"),
+                "{e}"
+            );
         }
     }
     spawn(&mut k, 1, Vec3::ZERO);
-    let c = k.world_mut().unwrap().create(ObjectDesc::default()).unwrap();
+    let c = k
+        .world_mut()
+        .unwrap()
+        .create(ObjectDesc::default())
+        .unwrap();
     let one = k.world().handle_of(OriginalObjectId(1)).unwrap();
     k.world_mut().unwrap().kill(one);
     let report = k.shutdown();
     assert_eq!(report.systems_shut_down, vec!["audio", "terrain"]);
     assert_eq!(report.drained_deletes, 1);
-    assert_eq!(report.released_objects, 1, "the constructed object; the killed one was drained first");
+    assert_eq!(
+        report.released_objects, 1,
+        "the constructed object; the killed one was drained first"
+    );
     assert!(!k.world().contains(c));
     assert_eq!(
         *log.lock().unwrap(),
-        vec!["init terrain", "init audio", "init render", "shutdown audio", "shutdown terrain"]
+        vec![
+            "init terrain",
+            "init audio",
+            "init render",
+            "shutdown audio",
+            "shutdown terrain"
+        ]
     );
-    assert_eq!(k.shutdown(), ShutdownReport::default(), "second shutdown does nothing");
+    assert_eq!(
+        k.shutdown(),
+        ShutdownReport::default(),
+        "second shutdown does nothing"
+    );
     // A kernel that never got a system shuts down too.
     let (mut empty, _) = kernel(0);
     assert!(empty.shutdown().systems_shut_down.is_empty());
@@ -381,17 +520,43 @@ fn ordered_shutdown_from_a_partially_initialised_state() {
 fn external_messages_wait_for_a_boundary_and_keep_sender_order() {
     let log: Log = Arc::default();
     let (mut k, _clock) = kernel(0);
-    k.add_system(Box::new(Recorder { log: log.clone(), slot: CalcSlot::Ai, name: "rec" })).unwrap();
+    k.add_system(Box::new(Recorder {
+        log: log.clone(),
+        slot: CalcSlot::Ai,
+        name: "rec",
+    }))
+    .unwrap();
     let net = k.external_sender(7);
     let console = k.external_sender(2);
-    net.send(Phase::CollectEvents, Target::Systems, GameMessage::KillPlayer { player: 1 }).unwrap();
-    console.send(Phase::CollectEvents, Target::Systems, GameMessage::KillPlayer { player: 2 }).unwrap();
-    net.send(Phase::CollectEvents, Target::Systems, GameMessage::KillPlayer { player: 3 }).unwrap();
+    net.send(
+        Phase::CollectEvents,
+        Target::Systems,
+        GameMessage::KillPlayer { player: 1 },
+    )
+    .unwrap();
+    console
+        .send(
+            Phase::CollectEvents,
+            Target::Systems,
+            GameMessage::KillPlayer { player: 2 },
+        )
+        .unwrap();
+    net.send(
+        Phase::CollectEvents,
+        Target::Systems,
+        GameMessage::KillPlayer { player: 3 },
+    )
+    .unwrap();
     assert!(log.lock().unwrap().is_empty());
     k.step(&[]).unwrap();
     let got = log.lock().unwrap().clone();
     assert_eq!(got.len(), 3);
-    assert!(got[0].contains("External(2)") && got[1].contains("External(7):0") && got[2].contains("External(7):1"), "{got:#?}");
+    assert!(
+        got[0].contains("External(2)")
+            && got[1].contains("External(7):0")
+            && got[2].contains("External(7):1"),
+        "{got:#?}"
+    );
 }
 
 #[test]

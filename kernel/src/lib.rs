@@ -24,7 +24,10 @@ pub mod system;
 pub mod world;
 
 pub use bus::{Bus, Envelope, ExternalSender, GameMessage, SenderId, Target};
-pub use clock::{FixedStep, GameClock, LocalClock, MaintenanceClock, ManualTimeSource, SystemTimeSource, TimeSource};
+pub use clock::{
+    FixedStep, GameClock, LocalClock, MaintenanceClock, ManualTimeSource, SystemTimeSource,
+    TimeSource,
+};
 pub use error::{KernelError, KernelResult};
 pub use hash::{StateHash, StateHasher};
 pub use identity::{IdLayout, Locality, ObjectHandle, OriginalObjectId};
@@ -36,7 +39,9 @@ pub use rng::{RngStream, RngStreams, StreamName};
 pub use snapshot::{RenderSnapshot, SnapshotObject};
 pub use stats::KernelStats;
 pub use system::{CalcSlot, KernelCommand, SimTime, System, SystemCtx, SystemError, SystemResult};
-pub use world::{DeleteMode, DeleteOutcome, GameObject, ObjectDesc, ObjectStatus, Transform, World};
+pub use world::{
+    DeleteMode, DeleteOutcome, GameObject, ObjectDesc, ObjectStatus, Transform, World,
+};
 
 #[cfg(test)]
 mod kernel_tests;

@@ -30,7 +30,10 @@ impl PropertyBag {
 
     /// Appends a property at the end, keeping any earlier one of the same name.
     pub fn push(&mut self, name: impl Into<Vec<u8>>, raw_value: [u32; 4]) {
-        self.items.push(Property { name: name.into(), raw_value });
+        self.items.push(Property {
+            name: name.into(),
+            raw_value,
+        });
     }
 
     /// The first property named exactly `name` (case-sensitive), if any.
@@ -73,7 +76,12 @@ mod tests {
         let names: Vec<&[u8]> = bag.iter().map(|p| p.name.as_slice()).collect();
         assert_eq!(
             names,
-            vec![&b"Life state"[..], b"NOT USED", b"Life state", b"life state"]
+            vec![
+                &b"Life state"[..],
+                b"NOT USED",
+                b"Life state",
+                b"life state"
+            ]
         );
         assert_eq!(bag.first(b"Life state").unwrap().raw_value[1], 1);
         assert_eq!(bag.first(b"life state").unwrap().raw_value[1], 3);

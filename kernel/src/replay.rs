@@ -76,7 +76,12 @@ pub struct Divergence {
 impl ReplayLog {
     /// An empty log for a new recording.
     pub fn new(header: ReplayHeader) -> Self {
-        Self { header, inputs: BTreeMap::new(), checkpoints: BTreeMap::new(), end: None }
+        Self {
+            header,
+            inputs: BTreeMap::new(),
+            checkpoints: BTreeMap::new(),
+            end: None,
+        }
     }
 
     /// Records the events applied in `tick` (empty lists are not stored).
@@ -99,7 +104,11 @@ impl ReplayLog {
     /// Compares `actual` with the recorded hash after `tick`; `None` when equal or not a checkpoint.
     pub fn check(&self, tick: u64, actual: StateHash) -> Option<Divergence> {
         let expected = *self.checkpoints.get(&tick)?;
-        (expected != actual).then_some(Divergence { tick, expected, actual })
+        (expected != actual).then_some(Divergence {
+            tick,
+            expected,
+            actual,
+        })
     }
 
     /// The log as JSON Lines.
@@ -111,19 +120,42 @@ impl ReplayLog {
         };
         push(&mut lines, &Record::Header(self.header.clone()));
         // Interleave by tick: inputs of a tick, then its checkpoint.
-        let mut ticks: Vec<u64> = self.inputs.keys().chain(self.checkpoints.keys()).copied().collect();
+        let mut ticks: Vec<u64> = self
+            .inputs
+            .keys()
+            .chain(self.checkpoints.keys())
+            .copied()
+            .collect();
         ticks.sort_unstable();
         ticks.dedup();
         for t in ticks {
             if let Some(ev) = self.inputs.get(&t) {
-                push(&mut lines, &Record::Input { tick: t, events: ev.clone() });
+                push(
+                    &mut lines,
+                    &Record::Input {
+                        tick: t,
+                        events: ev.clone(),
+                    },
+                );
             }
             if let Some(h) = self.checkpoints.get(&t) {
-                push(&mut lines, &Record::Checkpoint { tick: t, hash: h.to_hex() });
+                push(
+                    &mut lines,
+                    &Record::Checkpoint {
+                        tick: t,
+                        hash: h.to_hex(),
+                    },
+                );
             }
         }
         if let Some((ticks, hash)) = self.end {
-            push(&mut lines, &Record::End { ticks, hash: hash.to_hex() });
+            push(
+                &mut lines,
+                &Record::End {
+                    ticks,
+                    hash: hash.to_hex(),
+                },
+            );
         }
         let mut s = lines.join("\n");
         s.push('\n');
@@ -134,26 +166,43 @@ impl ReplayLog {
     /// strictly increasing per record kind, valid hashes, nothing after `end`.
     /// `origin` names the source in errors.
     pub fn parse(text: &str, origin: &str) -> KernelResult<Self> {
-        let err = |line: usize, reason: String| KernelError::Replay { path: origin.to_owned(), line, reason };
+        let err = |line: usize, reason: String| KernelError::Replay {
+            path: origin.to_owned(),
+            line,
+            reason,
+        };
         let mut log: Option<ReplayLog> = None;
         let mut last_input = 0u64;
         let mut last_checkpoint = 0u64;
         for (i, raw) in text.lines().enumerate() {
             let n = i + 1;
             if raw.len() > MAX_LINE_BYTES {
-                return Err(err(n, format!("line is {} bytes, limit {MAX_LINE_BYTES}", raw.len())));
+                return Err(err(
+                    n,
+                    format!("line is {} bytes, limit {MAX_LINE_BYTES}", raw.len()),
+                ));
             }
             if raw.trim().is_empty() {
                 continue;
             }
-            let rec: Record = serde_json::from_str(raw).map_err(|e| err(n, format!("bad record: {e}")))?;
+            let rec: Record =
+                serde_json::from_str(raw).map_err(|e| err(n, format!("bad record: {e}")))?;
             match (rec, log.as_mut()) {
                 (Record::Header(h), None) => {
                     if h.format != REPLAY_FORMAT {
-                        return Err(err(n, format!("format is '{}', expected '{REPLAY_FORMAT}'", h.format)));
+                        return Err(err(
+                            n,
+                            format!("format is '{}', expected '{REPLAY_FORMAT}'", h.format),
+                        ));
                     }
                     if h.version != REPLAY_VERSION {
-                        return Err(err(n, format!("version {} is not supported (expected {REPLAY_VERSION})", h.version)));
+                        return Err(err(
+                            n,
+                            format!(
+                                "version {} is not supported (expected {REPLAY_VERSION})",
+                                h.version
+                            ),
+                        ));
                     }
                     log = Some(ReplayLog::new(h));
                 }
@@ -162,21 +211,29 @@ impl ReplayLog {
                 (_, Some(l)) if l.end.is_some() => return Err(err(n, "record after 'end'".into())),
                 (Record::Input { tick, events }, Some(l)) => {
                     if tick == 0 || tick <= last_input {
-                        return Err(err(n, format!("input tick {tick} is not after tick {last_input}")));
+                        return Err(err(
+                            n,
+                            format!("input tick {tick} is not after tick {last_input}"),
+                        ));
                     }
                     last_input = tick;
                     l.inputs.insert(tick, events);
                 }
                 (Record::Checkpoint { tick, hash }, Some(l)) => {
                     if tick <= last_checkpoint && !(tick == 0 && l.checkpoints.is_empty()) {
-                        return Err(err(n, format!("checkpoint tick {tick} is not after tick {last_checkpoint}")));
+                        return Err(err(
+                            n,
+                            format!("checkpoint tick {tick} is not after tick {last_checkpoint}"),
+                        ));
                     }
                     last_checkpoint = tick;
-                    let h = StateHash::from_hex(&hash).ok_or_else(|| err(n, format!("bad hash '{hash}'")))?;
+                    let h = StateHash::from_hex(&hash)
+                        .ok_or_else(|| err(n, format!("bad hash '{hash}'")))?;
                     l.checkpoints.insert(tick, h);
                 }
                 (Record::End { ticks, hash }, Some(l)) => {
-                    let h = StateHash::from_hex(&hash).ok_or_else(|| err(n, format!("bad hash '{hash}'")))?;
+                    let h = StateHash::from_hex(&hash)
+                        .ok_or_else(|| err(n, format!("bad hash '{hash}'")))?;
                     l.end = Some((ticks, h));
                 }
             }
@@ -186,15 +243,19 @@ impl ReplayLog {
 
     /// Reads and parses a log file.
     pub fn read(path: &Path) -> KernelResult<Self> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|source| KernelError::Io { path: path.display().to_string(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|source| KernelError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
         Self::parse(&text, &path.display().to_string())
     }
 
     /// Writes the log file.
     pub fn write(&self, path: &Path) -> KernelResult<()> {
-        std::fs::write(path, self.to_text())
-            .map_err(|source| KernelError::Io { path: path.display().to_string(), source })
+        std::fs::write(path, self.to_text()).map_err(|source| KernelError::Io {
+            path: path.display().to_string(),
+            source,
+        })
     }
 }
 
@@ -272,17 +333,31 @@ mod tests {
     #[test]
     fn strict_errors_name_the_line() {
         let good = ReplayLog::new(header()).to_text();
-        let e = ReplayLog::parse("{\"kind\":\"input\",\"tick\":1,\"events\":[]}\n", "x").unwrap_err();
-        assert!(e.to_string().contains("line 1") && e.to_string().contains("header"), "{e}");
+        let e =
+            ReplayLog::parse("{\"kind\":\"input\",\"tick\":1,\"events\":[]}\n", "x").unwrap_err();
+        assert!(
+            e.to_string().contains("line 1") && e.to_string().contains("header"),
+            "{e}"
+        );
         let bad_order = format!(
             "{good}{{\"kind\":\"input\",\"tick\":5,\"events\":[]}}\n{{\"kind\":\"input\",\"tick\":5,\"events\":[]}}\n"
         );
         let e = ReplayLog::parse(&bad_order, "x").unwrap_err();
         assert!(e.to_string().contains("line 3"), "{e}");
         let bad_hash = format!("{good}{{\"kind\":\"checkpoint\",\"tick\":1,\"hash\":\"abc\"}}\n");
-        assert!(ReplayLog::parse(&bad_hash, "x").unwrap_err().to_string().contains("bad hash"));
+        assert!(
+            ReplayLog::parse(&bad_hash, "x")
+                .unwrap_err()
+                .to_string()
+                .contains("bad hash")
+        );
         let bad_version = good.replace("\"version\":1", "\"version\":9");
-        assert!(ReplayLog::parse(&bad_version, "x").unwrap_err().to_string().contains("version 9"));
+        assert!(
+            ReplayLog::parse(&bad_version, "x")
+                .unwrap_err()
+                .to_string()
+                .contains("version 9")
+        );
         assert!(ReplayLog::parse("", "x").is_err());
         assert!(ReplayLog::parse("not json\n", "x").is_err());
     }

@@ -25,8 +25,13 @@ pub enum StreamName {
 
 impl StreamName {
     /// All streams in stable order.
-    pub const ALL: [StreamName; 5] =
-        [StreamName::World, StreamName::Ai, StreamName::Fx, StreamName::Atmosphere, StreamName::Cosmetic];
+    pub const ALL: [StreamName; 5] = [
+        StreamName::World,
+        StreamName::Ai,
+        StreamName::Fx,
+        StreamName::Atmosphere,
+        StreamName::Cosmetic,
+    ];
 
     /// Stable lower-case name.
     pub fn name(self) -> &'static str {
@@ -71,7 +76,12 @@ impl RngStream {
     fn new(name: StreamName, seed: u64) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         rng.set_stream(name as u64);
-        Self { name, seed, calls: 0, rng }
+        Self {
+            name,
+            seed,
+            calls: 0,
+            rng,
+        }
     }
 
     /// A uniformly distributed `u32`.
@@ -109,7 +119,12 @@ impl RngStream {
 
     /// The stream's current position.
     pub fn state(&self) -> StreamState {
-        StreamState { name: self.name, seed: self.seed, calls: self.calls, word_pos: self.rng.get_word_pos() }
+        StreamState {
+            name: self.name,
+            seed: self.seed,
+            calls: self.calls,
+            word_pos: self.rng.get_word_pos(),
+        }
     }
 }
 
@@ -122,7 +137,12 @@ pub struct RngStreams {
 impl RngStreams {
     /// Every stream seeded from `seed`.
     pub fn new(seed: u64) -> Self {
-        Self { streams: StreamName::ALL.iter().map(|&n| RngStream::new(n, seed)).collect() }
+        Self {
+            streams: StreamName::ALL
+                .iter()
+                .map(|&n| RngStream::new(n, seed))
+                .collect(),
+        }
     }
 
     /// The stream `name`.
@@ -156,7 +176,10 @@ mod tests {
         let mut b = RngStreams::new(42);
         let _ = a.stream(StreamName::Cosmetic).next_u64();
         let _ = a.stream(StreamName::Cosmetic).next_u64();
-        assert_eq!(a.stream(StreamName::World).next_u64(), b.stream(StreamName::World).next_u64());
+        assert_eq!(
+            a.stream(StreamName::World).next_u64(),
+            b.stream(StreamName::World).next_u64()
+        );
         assert_ne!(
             RngStreams::new(42).stream(StreamName::World).next_u64(),
             RngStreams::new(42).stream(StreamName::Ai).next_u64()
@@ -173,7 +196,10 @@ mod tests {
         let saved = a.states();
         let mut b = RngStreams::new(999);
         b.restore(&saved);
-        assert_eq!(a.stream(StreamName::Fx).next_u32(), b.stream(StreamName::Fx).next_u32());
+        assert_eq!(
+            a.stream(StreamName::Fx).next_u32(),
+            b.stream(StreamName::Fx).next_u32()
+        );
         assert_eq!(b.stream(StreamName::Fx).state().calls, 14);
     }
 

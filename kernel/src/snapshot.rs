@@ -31,8 +31,16 @@ impl RenderSnapshot {
         let objects = world
             .iter_registered()
             .filter(|(_, o)| o.active && !o.is_pending_delete())
-            .map(|(_, o)| SnapshotObject { id: o.id, kind: o.kind, transform: o.transform })
+            .map(|(_, o)| SnapshotObject {
+                id: o.id,
+                kind: o.kind,
+                transform: o.transform,
+            })
             .collect();
-        Self { frame, tick, objects }
+        Self {
+            frame,
+            tick,
+            objects,
+        }
     }
 }

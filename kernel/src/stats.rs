@@ -45,9 +45,14 @@ pub(crate) struct PhaseTimer {
 }
 
 impl PhaseTimer {
-    #[allow(clippy::disallowed_methods, reason = "phase timing is observational and never feeds the simulation")]
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "phase timing is observational and never feeds the simulation"
+    )]
     pub(crate) fn start() -> Self {
-        Self { start: std::time::Instant::now() }
+        Self {
+            start: std::time::Instant::now(),
+        }
     }
 
     pub(crate) fn stop(self, stats: &mut KernelStats, phase: Phase) {
@@ -63,10 +68,18 @@ impl KernelStats {
     /// A fixed-width table: one row per phase (calls, total ms, mean µs, max µs), then the counters.
     pub fn table(&self) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "{:<40} {:>10} {:>12} {:>10} {:>10}", "phase", "calls", "total_ms", "mean_us", "max_us");
+        let _ = writeln!(
+            s,
+            "{:<40} {:>10} {:>12} {:>10} {:>10}",
+            "phase", "calls", "total_ms", "mean_us", "max_us"
+        );
         for p in Phase::ALL {
             let t = self.phases[p.index()];
-            let mean = if t.calls == 0 { 0.0 } else { t.total_ns as f64 / t.calls as f64 / 1e3 };
+            let mean = if t.calls == 0 {
+                0.0
+            } else {
+                t.total_ns as f64 / t.calls as f64 / 1e3
+            };
             let _ = writeln!(
                 s,
                 "{:<40} {:>10} {:>12.3} {:>10.2} {:>10.2}",

@@ -63,12 +63,21 @@ pub trait System: Send {
     }
 
     /// Per object during `calculate_world_queue`, in queue order.
-    fn calculate_object(&mut self, _ctx: &mut SystemCtx<'_>, _object: ObjectHandle) -> SystemResult {
+    fn calculate_object(
+        &mut self,
+        _ctx: &mut SystemCtx<'_>,
+        _object: ObjectHandle,
+    ) -> SystemResult {
         Ok(())
     }
 
     /// A message delivered at a phase boundary; `object` is set for object-targeted messages.
-    fn on_message(&mut self, _ctx: &mut SystemCtx<'_>, _object: Option<ObjectHandle>, _envelope: &Envelope) -> SystemResult {
+    fn on_message(
+        &mut self,
+        _ctx: &mut SystemCtx<'_>,
+        _object: Option<ObjectHandle>,
+        _envelope: &Envelope,
+    ) -> SystemResult {
         Ok(())
     }
 
@@ -162,7 +171,10 @@ impl<'a> SystemCtx<'a> {
         if self.phase.allows(op) {
             Ok(())
         } else {
-            Err(KernelError::Forbidden { op, phase: self.phase })
+            Err(KernelError::Forbidden {
+                op,
+                phase: self.phase,
+            })
         }
     }
 
@@ -210,7 +222,11 @@ impl<'a> SystemCtx<'a> {
     }
 
     /// `DeleteGameObject`; deferred while a traversal or dispatch runs.
-    pub fn delete(&mut self, handle: ObjectHandle, mode: DeleteMode) -> KernelResult<DeleteOutcome> {
+    pub fn delete(
+        &mut self,
+        handle: ObjectHandle,
+        mode: DeleteMode,
+    ) -> KernelResult<DeleteOutcome> {
         self.check(Operation::WorldMutation)?;
         Ok(self.world.delete(handle, mode))
     }

@@ -25,7 +25,11 @@ pub struct Transform {
 
 impl Default for Transform {
     fn default() -> Self {
-        Self { position: Vec3::ZERO, orientation: Quat::IDENTITY, scale: Vec3::ONE }
+        Self {
+            position: Vec3::ZERO,
+            orientation: Quat::IDENTITY,
+            scale: Vec3::ONE,
+        }
     }
 }
 
@@ -93,7 +97,10 @@ impl GameObject {
 
     /// True once the object is in the queue (including a pending delete).
     pub fn is_registered(&self) -> bool {
-        matches!(self.status, ObjectStatus::Registered { .. } | ObjectStatus::PendingDelete { .. })
+        matches!(
+            self.status,
+            ObjectStatus::Registered { .. } | ObjectStatus::PendingDelete { .. }
+        )
     }
 
     /// True when its deletion is requested and not yet applied.
@@ -192,7 +199,11 @@ impl World {
     }
 
     /// `CreateMirrorObject`: constructs a mirror of a remote player's object.
-    pub fn create_mirror(&mut self, desc: ObjectDesc, owner_player: u32) -> KernelResult<ObjectHandle> {
+    pub fn create_mirror(
+        &mut self,
+        desc: ObjectDesc,
+        owner_player: u32,
+    ) -> KernelResult<ObjectHandle> {
         self.create_with(desc, Locality::Mirror { owner_player })
     }
 
@@ -215,14 +226,23 @@ impl World {
         if let Some(slot) = self.free.pop() {
             let s = &mut self.slots[slot as usize];
             s.object = Some(object);
-            return Ok(ObjectHandle { slot, generation: s.generation });
+            return Ok(ObjectHandle {
+                slot,
+                generation: s.generation,
+            });
         }
         let slot = u32::try_from(self.slots.len()).map_err(|_| KernelError::SlotsExhausted)?;
         if slot == u32::MAX {
             return Err(KernelError::SlotsExhausted);
         }
-        self.slots.push(Slot { generation: 0, object: Some(object) });
-        Ok(ObjectHandle { slot, generation: 0 })
+        self.slots.push(Slot {
+            generation: 0,
+            object: Some(object),
+        });
+        Ok(ObjectHandle {
+            slot,
+            generation: 0,
+        })
     }
 
     /// A fresh id in the local player's (owner 0) class-0 range, skipping ids in use.
@@ -347,7 +367,9 @@ impl World {
     /// (in request order). Must run outside a traversal.
     pub fn apply_deferred(&mut self) -> KernelResult<DeferredReport> {
         if self.in_calculation > 0 {
-            return Err(KernelError::NestedTraversal { depth: self.in_calculation });
+            return Err(KernelError::NestedTraversal {
+                depth: self.in_calculation,
+            });
         }
         let mut report = DeferredReport::default();
         for handle in std::mem::take(&mut self.deferred_delete) {
@@ -383,7 +405,9 @@ impl World {
     /// Enters a traversal (`in_calculation` depth + 1). Nested traversals are refused.
     pub fn begin_calculation(&mut self) -> KernelResult<()> {
         if self.in_calculation > 0 {
-            return Err(KernelError::NestedTraversal { depth: self.in_calculation });
+            return Err(KernelError::NestedTraversal {
+                depth: self.in_calculation,
+            });
         }
         self.in_calculation += 1;
         Ok(())
@@ -424,7 +448,10 @@ impl World {
             if slot.generation != h.generation {
                 return None;
             }
-            slot.object.as_ref().filter(|o| o.is_registered()).map(|o| (h, o))
+            slot.object
+                .as_ref()
+                .filter(|o| o.is_registered())
+                .map(|o| (h, o))
         })
     }
 
@@ -490,7 +517,10 @@ impl World {
         for i in 0..self.slots.len() {
             let slot = &self.slots[i];
             if slot.object.is_some() {
-                let h = ObjectHandle { slot: i as u32, generation: slot.generation };
+                let h = ObjectHandle {
+                    slot: i as u32,
+                    generation: slot.generation,
+                };
                 self.release(h);
                 n += 1;
             }

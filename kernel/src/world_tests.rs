@@ -4,7 +4,10 @@ use super::*;
 use proptest::prelude::*;
 
 fn desc(id: u32) -> ObjectDesc {
-    ObjectDesc { id: Some(OriginalObjectId(id)), ..Default::default() }
+    ObjectDesc {
+        id: Some(OriginalObjectId(id)),
+        ..Default::default()
+    }
 }
 
 fn spawn(w: &mut World, id: u32) -> ObjectHandle {
@@ -39,7 +42,10 @@ fn constructed_object_is_invisible_until_added_to_game() {
     assert_eq!(traverse(&mut w, |_, _| {}), vec![1]);
     w.add_to_game(b).unwrap();
     assert_eq!(traverse(&mut w, |_, _| {}), vec![1, 2]);
-    assert!(matches!(w.add_to_game(a), Err(KernelError::AlreadyRegistered { .. })));
+    assert!(matches!(
+        w.add_to_game(a),
+        Err(KernelError::AlreadyRegistered { .. })
+    ));
 }
 
 #[test]
@@ -61,7 +67,10 @@ fn delete_during_traversal_is_applied_after_it() {
     let target = hs[2];
     let visited = traverse(&mut w, |w, h| {
         if h == hs[0] {
-            assert_eq!(w.delete(target, DeleteMode::Normal), DeleteOutcome::Deferred);
+            assert_eq!(
+                w.delete(target, DeleteMode::Normal),
+                DeleteOutcome::Deferred
+            );
             assert!(w.get(target).unwrap().is_pending_delete());
         }
     });
@@ -115,7 +124,10 @@ fn double_delete_is_harmless() {
     traverse(&mut w, |w, h| {
         if h == a {
             assert_eq!(w.delete(b, DeleteMode::Normal), DeleteOutcome::Deferred);
-            assert_eq!(w.delete(b, DeleteMode::Normal), DeleteOutcome::AlreadyPending);
+            assert_eq!(
+                w.delete(b, DeleteMode::Normal),
+                DeleteOutcome::AlreadyPending
+            );
             assert_eq!(w.kill(b), DeleteOutcome::AlreadyPending);
         }
     });
@@ -135,7 +147,10 @@ fn delete_of_never_registered_object_releases_it_silently() {
     // Even during a traversal: a constructed object is not in the queue, so it goes at once.
     traverse(&mut w, |w, _| {
         if w.contains(pending) {
-            assert_eq!(w.delete(pending, DeleteMode::Normal), DeleteOutcome::Released);
+            assert_eq!(
+                w.delete(pending, DeleteMode::Normal),
+                DeleteOutcome::Released
+            );
         }
     });
     assert!(!w.contains(pending));
@@ -156,7 +171,10 @@ fn registration_during_traversal_joins_at_the_boundary() {
             assert_eq!(w.get(n).unwrap().status(), ObjectStatus::RegistrationQueued);
             // The id is reserved immediately.
             let dup = w.create(desc(7)).unwrap();
-            assert!(matches!(w.add_to_game(dup), Err(KernelError::DuplicateOriginalId { .. })));
+            assert!(matches!(
+                w.add_to_game(dup),
+                Err(KernelError::DuplicateOriginalId { .. })
+            ));
             created = Some(n);
         }
     });
@@ -186,10 +204,19 @@ fn stale_handles_are_detected_never_rebound() {
     assert_ne!(a.generation, b.generation);
     assert!(matches!(w.get(a), Err(KernelError::StaleHandle { handle }) if handle == a));
     assert!(matches!(w.get_mut(a), Err(KernelError::StaleHandle { .. })));
-    assert!(matches!(w.add_to_game(a), Err(KernelError::StaleHandle { .. })));
+    assert!(matches!(
+        w.add_to_game(a),
+        Err(KernelError::StaleHandle { .. })
+    ));
     assert_eq!(w.delete(a, DeleteMode::Forced), DeleteOutcome::AlreadyGone);
-    assert!(w.contains(b), "deleting through a stale handle must not touch the new occupant");
-    let bogus = ObjectHandle { slot: 999, generation: 0 };
+    assert!(
+        w.contains(b),
+        "deleting through a stale handle must not touch the new occupant"
+    );
+    let bogus = ObjectHandle {
+        slot: 999,
+        generation: 0,
+    };
     assert!(matches!(w.get(bogus), Err(KernelError::StaleHandle { .. })));
 }
 
@@ -198,7 +225,10 @@ fn slot_whose_generation_is_exhausted_is_retired() {
     let mut w = World::default();
     let a = spawn(&mut w, 1);
     w.slots[a.slot as usize].generation = u32::MAX - 1;
-    let a = ObjectHandle { slot: a.slot, generation: u32::MAX - 1 };
+    let a = ObjectHandle {
+        slot: a.slot,
+        generation: u32::MAX - 1,
+    };
     w.delete(a, DeleteMode::Normal);
     assert_eq!(w.retired_slots(), 1);
     let b = spawn(&mut w, 2);
@@ -209,7 +239,10 @@ fn slot_whose_generation_is_exhausted_is_retired() {
 fn nested_traversal_is_refused() {
     let mut w = World::default();
     w.begin_calculation().unwrap();
-    assert!(matches!(w.begin_calculation(), Err(KernelError::NestedTraversal { depth: 1 })));
+    assert!(matches!(
+        w.begin_calculation(),
+        Err(KernelError::NestedTraversal { depth: 1 })
+    ));
     assert!(w.apply_deferred().is_err());
     w.end_calculation();
     assert_eq!(w.calculation_depth(), 0);

@@ -1,0 +1,149 @@
+//! The iron3d launcher as a library: command-line parsing and the commands it runs, so that
+//! end-to-end tests can drive exactly what the `iron3d` binary does.
+
+pub mod bench;
+pub mod headless;
+pub mod scenario;
+
+use clap::{Args, Parser, Subcommand};
+use std::ffi::OsString;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Exit code when a replay diverges from its log.
+pub const EXIT_REPLAY_DIVERGED: u8 = 3;
+
+/// Iron3D-rs: an engine for Parkan: Iron Strategy data.
+#[derive(Debug, Parser)]
+#[command(name = "iron3d", version, about)]
+pub struct Cli {
+    /// Log filter for messages on standard error (e.g. warn, info, debug, iron3d_kernel=trace).
+    #[arg(long, global = true, default_value = "warn")]
+    pub log_level: String,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a mission (for now: the built-in scenario, headless).
+    Run(RunArgs),
+    /// Measure kernel throughput.
+    Bench(BenchArgs),
+}
+
+/// `iron3d run` options.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Run without a window (required until the renderer lands).
+    #[arg(long)]
+    pub headless: bool,
+    /// Simulation ticks to run (default with --replay: the log's length).
+    #[arg(long)]
+    pub ticks: Option<u64>,
+    /// Master seed of the RNG streams and the input script.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Record input and per-tick state hashes into FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "replay")]
+    pub record: Option<PathBuf>,
+    /// Replay FILE and compare state hashes at its checkpoints.
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<PathBuf>,
+    /// Simulated presentation frames per second (does not change the simulation).
+    #[arg(long, default_value_t = 60)]
+    pub fps: u32,
+    /// Simulation ticks per second.
+    #[arg(long, default_value_t = 30)]
+    pub tick_hz: u32,
+    /// Objects placed by the built-in scenario.
+    #[arg(long, default_value_t = 200)]
+    pub objects: u32,
+    /// When recording, store a state hash every K ticks.
+    #[arg(long, default_value_t = 1)]
+    pub checkpoint_every: u64,
+}
+
+/// `iron3d bench` options.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Objects in the benchmark world.
+    #[arg(long, default_value_t = 10_000)]
+    pub objects: u32,
+    /// Measured ticks.
+    #[arg(long, default_value_t = 300)]
+    pub ticks: u32,
+}
+
+fn init_logging(filter: &str) {
+    let filter = tracing_subscriber::EnvFilter::try_new(filter)
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    // A second initialisation (tests calling main_with_args twice) is harmless.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .try_init();
+}
+
+/// Parses `args` (program name first), runs the command and returns the process exit code.
+/// Standard output goes to `out`; diagnostics go to standard error.
+pub fn main_with_args<I, T>(args: I, out: &mut dyn Write) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    init_logging(&cli.log_level);
+    match run(cli.command, out) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("iron3d: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    match command {
+        Command::Run(a) => {
+            if !a.headless {
+                anyhow::bail!("windowed mode arrives with the renderer; use --headless");
+            }
+            let opts = headless::HeadlessOptions {
+                ticks: a.ticks,
+                seed: a.seed,
+                fps: a.fps,
+                tick_hz: a.tick_hz,
+                objects: a.objects,
+                record: a.record,
+                replay: a.replay,
+                checkpoint_every: a.checkpoint_every,
+            };
+            let outcome = headless::run(&opts, out)?;
+            if let Some(d) = outcome.divergence {
+                eprintln!("iron3d: replay diverged first at tick {}", d.tick);
+                return Ok(ExitCode::from(EXIT_REPLAY_DIVERGED));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Bench(a) => {
+            bench::run(
+                bench::BenchOptions {
+                    objects: a.objects,
+                    ticks: a.ticks,
+                },
+                out,
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
