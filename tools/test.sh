@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: installs what is missing, then formatting, lints and every test.
+# The last line is a plain total: "tests: N passed, N failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./tools/setup.sh
@@ -8,4 +9,12 @@ cargo fmt --all -- --check
 echo "== cargo clippy" >&2
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test" >&2
-cargo test --workspace --locked
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+set +e
+cargo test --workspace --locked 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i; if ($(i+1) ~ /^ignored/) s += $i } }
+     END { printf "tests: %d passed, %d failed, %d skipped\n", p, f, s }' "$log"
+exit "$status"

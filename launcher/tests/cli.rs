@@ -1,5 +1,7 @@
 //! The real `iron3d` process: exit codes, stdout/stderr separation and argument errors.
 
+#![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
 use std::process::Command;
 
 fn iron3d() -> Command {
@@ -12,18 +14,31 @@ fn headless_run_prints_stats_and_ends_with_the_state_hash() {
         .args(["run", "--headless", "--ticks", "60", "--log-level", "info"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
     let last = stdout.lines().last().unwrap();
-    assert!(last.starts_with("state_hash=") && last.len() == "state_hash=".len() + 64, "{last}");
+    assert!(
+        last.starts_with("state_hash=") && last.len() == "state_hash=".len() + 64,
+        "{last}"
+    );
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("headless run"), "tracing logs go to stderr: {stderr}");
+    assert!(
+        stderr.contains("headless run"),
+        "tracing logs go to stderr: {stderr}"
+    );
     assert!(!stdout.contains("headless run"), "and not to stdout");
 }
 
 #[test]
 fn bad_arguments_exit_with_a_usage_error() {
-    let out = iron3d().args(["run", "--headless", "--ticks", "ten"]).output().unwrap();
+    let out = iron3d()
+        .args(["run", "--headless", "--ticks", "ten"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--ticks"));
     let out = iron3d().args(["run", "--ticks", "5"]).output().unwrap();
@@ -33,7 +48,10 @@ fn bad_arguments_exit_with_a_usage_error() {
 
 #[test]
 fn missing_replay_file_names_the_path() {
-    let out = iron3d().args(["run", "--headless", "--replay", "/nonexistent/log.jsonl"]).output().unwrap();
+    let out = iron3d()
+        .args(["run", "--headless", "--replay", "/nonexistent/log.jsonl"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("/nonexistent/log.jsonl"), "{err}");
@@ -41,10 +59,18 @@ fn missing_replay_file_names_the_path() {
 
 #[test]
 fn bench_reports_the_three_figures() {
-    let out = iron3d().args(["bench", "--objects", "500", "--ticks", "20"]).output().unwrap();
+    let out = iron3d()
+        .args(["bench", "--objects", "500", "--ticks", "20"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let s = String::from_utf8(out.stdout).unwrap();
-    for key in ["ticks_per_second=", "us_per_hash=", "bus_dispatch messages=", "bus_raw messages="] {
+    for key in [
+        "ticks_per_second=",
+        "us_per_hash=",
+        "bus_dispatch messages=",
+        "bus_raw messages=",
+    ] {
         assert!(s.contains(key), "{key} missing in:\n{s}");
     }
 }

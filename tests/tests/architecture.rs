@@ -2,17 +2,25 @@
 //! interfaces never depend on the kernel, the launcher or a plugin; the kernel never
 //! names a plugin) and the tidy rule that every Rust file opens with a `//!` line.
 
+#![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 fn area(root: &Path, manifest_or_dir: &str) -> String {
     let p = Path::new(manifest_or_dir);
     let rel = p.strip_prefix(root).unwrap_or(p);
-    rel.components().next().map(|c| c.as_os_str().to_string_lossy().into_owned()).unwrap_or_default()
+    rel.components()
+        .next()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 #[test]
@@ -20,11 +28,21 @@ fn dependency_rule_holds_in_cargo_metadata() {
     let root = workspace_root();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
-        .args(["metadata", "--format-version", "1", "--no-deps", "--offline"])
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
         .current_dir(&root)
         .output()
         .unwrap();
-    assert!(out.status.success(), "cargo metadata failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let packages = meta["packages"].as_array().unwrap();
     assert!(packages.len() >= 3, "workspace members found");
@@ -33,7 +51,9 @@ fn dependency_rule_holds_in_cargo_metadata() {
         let name = pkg["name"].as_str().unwrap();
         let from = area(&root, pkg["manifest_path"].as_str().unwrap());
         for dep in pkg["dependencies"].as_array().unwrap() {
-            let Some(path) = dep["path"].as_str() else { continue };
+            let Some(path) = dep["path"].as_str() else {
+                continue;
+            };
             if dep["kind"].as_str() == Some("dev") {
                 continue;
             }
@@ -45,11 +65,18 @@ fn dependency_rule_holds_in_cargo_metadata() {
                 _ => continue,
             };
             if !allowed.contains(&to.as_str()) {
-                violations.push(format!("{name} ({from}/) depends on {} ({to}/)", dep["name"]));
+                violations.push(format!(
+                    "{name} ({from}/) depends on {} ({to}/)",
+                    dep["name"]
+                ));
             }
         }
     }
-    assert!(violations.is_empty(), "dependency rule broken:\n{}", violations.join("\n"));
+    assert!(
+        violations.is_empty(),
+        "dependency rule broken:\n{}",
+        violations.join("\n")
+    );
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -70,7 +97,14 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 fn every_rust_file_states_its_role_in_a_module_doc_line() {
     let root = workspace_root();
     let mut files = Vec::new();
-    for top in ["kernel", "launcher", "interfaces", "plugins", "tests", "mods"] {
+    for top in [
+        "kernel",
+        "launcher",
+        "interfaces",
+        "plugins",
+        "tests",
+        "mods",
+    ] {
         let d = root.join(top);
         if d.is_dir() {
             rust_files(&d, &mut files);
@@ -82,13 +116,28 @@ fn every_rust_file_states_its_role_in_a_module_doc_line() {
         .filter(|f| !std::fs::read_to_string(f).unwrap().starts_with("//!"))
         .map(|f| f.display().to_string())
         .collect();
-    assert!(missing.is_empty(), "files without a leading //! line:\n{}", missing.join("\n"));
+    assert!(
+        missing.is_empty(),
+        "files without a leading //! line:\n{}",
+        missing.join("\n")
+    );
 }
 
 #[test]
 fn top_level_layout_of_the_design_card_exists() {
     let root = workspace_root();
-    for entry in ["Cargo.toml", "kernel", "plugins", "interfaces", "launcher", "config", "mods", "tests", "README.md", "ARCHITECTURE.md"] {
+    for entry in [
+        "Cargo.toml",
+        "kernel",
+        "plugins",
+        "interfaces",
+        "launcher",
+        "config",
+        "mods",
+        "tests",
+        "README.md",
+        "ARCHITECTURE.md",
+    ] {
         assert!(root.join(entry).exists(), "missing top-level {entry}");
     }
 }

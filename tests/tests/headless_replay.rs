@@ -1,6 +1,8 @@
 //! End-to-end: `iron3d run --headless` output contract, determinism, frame-rate independence,
 //! record/replay and first-divergence reporting.
 
+#![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
 use iron3d_e2e::{iron3d, last_state_hash};
 use std::process::ExitCode;
 
@@ -15,16 +17,40 @@ fn last_stdout_line_is_the_state_hash_and_runs_are_reproducible() {
     let a = run_ok(&["run", "--headless", "--ticks", "150", "--seed", "9"]);
     let b = run_ok(&["run", "--headless", "--ticks", "150", "--seed", "9"]);
     assert_eq!(last_state_hash(&a), last_state_hash(&b));
-    assert!(a.contains("calculate_world_queue") && a.contains("ticks=150"), "per-phase stats printed:\n{a}");
+    assert!(
+        a.contains("calculate_world_queue") && a.contains("ticks=150"),
+        "per-phase stats printed:\n{a}"
+    );
     let c = run_ok(&["run", "--headless", "--ticks", "150", "--seed", "10"]);
     assert_ne!(last_state_hash(&a), last_state_hash(&c), "the seed matters");
 }
 
 #[test]
 fn same_hash_at_30_and_144_frames_per_second() {
-    let h30 = last_state_hash(&run_ok(&["run", "--headless", "--ticks", "240", "--fps", "30"]));
-    let h144 = last_state_hash(&run_ok(&["run", "--headless", "--ticks", "240", "--fps", "144"]));
-    let h12 = last_state_hash(&run_ok(&["run", "--headless", "--ticks", "240", "--fps", "12"]));
+    let h30 = last_state_hash(&run_ok(&[
+        "run",
+        "--headless",
+        "--ticks",
+        "240",
+        "--fps",
+        "30",
+    ]));
+    let h144 = last_state_hash(&run_ok(&[
+        "run",
+        "--headless",
+        "--ticks",
+        "240",
+        "--fps",
+        "144",
+    ]));
+    let h12 = last_state_hash(&run_ok(&[
+        "run",
+        "--headless",
+        "--ticks",
+        "240",
+        "--fps",
+        "12",
+    ]));
     assert_eq!(h30, h144);
     assert_eq!(h30, h12, "several ticks per frame give the same result too");
 }
@@ -34,7 +60,16 @@ fn replaying_a_log_twice_matches_every_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("run.jsonl");
     let log_s = log.to_str().unwrap();
-    let rec = run_ok(&["run", "--headless", "--ticks", "400", "--seed", "3", "--record", log_s]);
+    let rec = run_ok(&[
+        "run",
+        "--headless",
+        "--ticks",
+        "400",
+        "--seed",
+        "3",
+        "--record",
+        log_s,
+    ]);
     for fps in ["60", "144"] {
         let out = run_ok(&["run", "--headless", "--replay", log_s, "--fps", fps]);
         assert!(out.contains("replay: 400 checkpoints match"), "{out}");
@@ -47,10 +82,24 @@ fn perturbed_input_is_reported_at_the_first_divergent_tick() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("run.jsonl");
     let log_s = log.to_str().unwrap();
-    run_ok(&["run", "--headless", "--ticks", "300", "--seed", "5", "--record", log_s]);
+    run_ok(&[
+        "run",
+        "--headless",
+        "--ticks",
+        "300",
+        "--seed",
+        "5",
+        "--record",
+        log_s,
+    ]);
     let text = std::fs::read_to_string(&log).unwrap();
     // Perturb the second recorded input: change its argument (or key state).
-    let (index, line) = text.lines().enumerate().filter(|(_, l)| l.contains("\"kind\":\"input\"")).nth(1).unwrap();
+    let (index, line) = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("\"kind\":\"input\""))
+        .nth(1)
+        .unwrap();
     let mut record: serde_json::Value = serde_json::from_str(line).unwrap();
     let tick = record["tick"].as_u64().unwrap();
     let event = &mut record["events"][0];
@@ -63,13 +112,26 @@ fn perturbed_input_is_reported_at_the_first_divergent_tick() {
     let perturbed: Vec<String> = text
         .lines()
         .enumerate()
-        .map(|(i, l)| if i == index { record.to_string() } else { l.to_owned() })
+        .map(|(i, l)| {
+            if i == index {
+                record.to_string()
+            } else {
+                l.to_owned()
+            }
+        })
         .collect();
     let bad = dir.path().join("perturbed.jsonl");
     std::fs::write(&bad, perturbed.join("\n") + "\n").unwrap();
     let (code, out) = iron3d(&["run", "--headless", "--replay", bad.to_str().unwrap()]);
-    assert_eq!(code, ExitCode::from(iron3d_launcher::EXIT_REPLAY_DIVERGED), "{out}");
-    assert!(out.contains(&format!("DIVERGED first at tick {tick} ")), "expected divergence at tick {tick}:\n{out}");
+    assert_eq!(
+        code,
+        ExitCode::from(iron3d_launcher::EXIT_REPLAY_DIVERGED),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("DIVERGED first at tick {tick} ")),
+        "expected divergence at tick {tick}:\n{out}"
+    );
     last_state_hash(&out);
 }
 
