@@ -8,6 +8,8 @@ echo "== cargo fmt --check" >&2
 cargo fmt --all -- --check
 echo "== cargo clippy" >&2
 cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== fuzz targets build (corpora are replayed by the tests below)" >&2
+RUSTC_BOOTSTRAP=1 cargo build --manifest-path fuzz/Cargo.toml --locked --quiet
 echo "== cargo test" >&2
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

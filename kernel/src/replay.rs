@@ -362,6 +362,30 @@ mod tests {
         assert!(ReplayLog::parse("not json\n", "x").is_err());
     }
 
+    proptest::proptest! {
+        /// Arbitrary text never panics the parser; accepted text re-serialises losslessly.
+        #[test]
+        fn parse_never_panics(text in "(\\PC|\n){0,400}") {
+            if let Ok(log) = ReplayLog::parse(&text, "prop") {
+                proptest::prop_assert_eq!(ReplayLog::parse(&log.to_text(), "again").unwrap(), log);
+            }
+        }
+
+        /// Line-structured near-misses of valid logs never panic either.
+        #[test]
+        fn parse_mutated_logs_never_panics(cut in 0usize..400, byte in proptest::num::u8::ANY) {
+            let mut log = ReplayLog::new(header());
+            log.record_inputs(2, &[InputEvent::Key { code: 1, down: true }]);
+            log.record_checkpoint(2, StateHash([7; 32]));
+            let mut bytes = log.to_text().into_bytes();
+            let at = cut % bytes.len();
+            bytes[at] = byte;
+            if let Ok(text) = String::from_utf8(bytes) {
+                let _ = ReplayLog::parse(&text, "mut");
+            }
+        }
+    }
+
     #[test]
     fn check_reports_only_differing_checkpoints() {
         let mut log = ReplayLog::new(header());
