@@ -384,6 +384,26 @@ impl Kernel {
                 depth: self.world.calculation_depth(),
             });
         }
+        // The calculation boundary between ticks: hot swaps and other registry work.
+        self.run_phase(Phase::ApplyDeferred, |k| {
+            let time = k.sim_time();
+            for (index, entry) in k.systems.iter_mut().enumerate() {
+                let mut ctx = SystemCtx {
+                    phase: Phase::ApplyDeferred,
+                    world: &mut k.world,
+                    bus: &mut k.bus,
+                    rng: &mut k.rng,
+                    input: &k.input,
+                    time,
+                    sender: SenderId::System(index as u16),
+                    commands: &mut k.commands,
+                };
+                if let Err(e) = entry.system.on_boundary(&mut ctx) {
+                    Self::fault(&mut k.stats, entry, Phase::ApplyDeferred, &e);
+                }
+            }
+            k.apply_commands();
+        });
         self.run_phase(Phase::InputSnapshot, |k| {
             k.input = InputSnapshot::next(&k.input, events);
         });

@@ -81,6 +81,12 @@ pub trait System: Send {
         Ok(())
     }
 
+    /// At the calculation boundary before each tick (registry mutation allowed): the place
+    /// where a plugin slot activates a prepared hot swap.
+    fn on_boundary(&mut self, _ctx: &mut SystemCtx<'_>) -> SystemResult {
+        Ok(())
+    }
+
     /// Once per tick in `update_navigation_physics_animation_fx`.
     fn update(&mut self, _ctx: &mut SystemCtx<'_>) -> SystemResult {
         Ok(())

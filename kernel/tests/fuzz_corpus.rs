@@ -5,7 +5,9 @@ use iron3d_kernel::replay::ReplayLog;
 use std::path::Path;
 
 fn corpus(target: &str) -> Vec<(String, Vec<u8>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus").join(target);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz/corpus")
+        .join(target);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.expect("dir entry").path())
@@ -13,7 +15,12 @@ fn corpus(target: &str) -> Vec<(String, Vec<u8>)> {
     files.sort();
     files
         .into_iter()
-        .map(|p| (p.display().to_string(), std::fs::read(&p).expect("corpus file")))
+        .map(|p| {
+            (
+                p.display().to_string(),
+                std::fs::read(&p).expect("corpus file"),
+            )
+        })
         .collect()
 }
 
@@ -23,7 +30,9 @@ fn replay_log_corpus_parses_or_fails_cleanly_and_roundtrips() {
     assert!(!files.is_empty(), "the replay_log corpus has seeds");
     let mut accepted = 0;
     for (name, data) in files {
-        let Ok(text) = std::str::from_utf8(&data) else { continue };
+        let Ok(text) = std::str::from_utf8(&data) else {
+            continue;
+        };
         if let Ok(log) = ReplayLog::parse(text, &name) {
             let again = ReplayLog::parse(&log.to_text(), &name).expect("re-serialised log parses");
             assert_eq!(again, log, "{name}");

@@ -1,0 +1,315 @@
+//! The plugin host controller: builds slot systems from the registry, prepares hot swaps
+//! (from requests, the console or the file watcher) and reports what happened.
+
+use crate::error::HostError;
+use crate::library::{self, LoadedLibrary, SearchPaths};
+use crate::slot::{FallbackFactory, HostEvent, Instance, PluginSlot, PreparedSwap, SlotShared};
+use crate::watch::LibraryWatcher;
+use crossbeam_channel::{Receiver, Sender};
+use iron3d_abi::{MissionContext, SlotKind};
+use iron3d_kernel::System;
+use iron3d_registry::{Entry, Registry, SlotKey};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// Name of the library that provides the null fallbacks.
+pub const NULL_LIBRARY: &str = "iron3d_null";
+
+/// Host settings.
+#[derive(Clone, Debug)]
+pub struct HostConfig {
+    /// Where registry library names are looked up, in order.
+    pub search_paths: SearchPaths,
+    /// Where unique shadow copies of libraries are written before loading.
+    pub shadow_dir: PathBuf,
+    /// Mission data handed to every instance's `init`.
+    pub mission: MissionContext,
+    /// Quiet time after the last file event before a changed library is reloaded.
+    pub debounce: Duration,
+}
+
+/// A registry line that names an original component (numeric CID), kept for the mission loader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComponentFactory {
+    /// CID 0–7.
+    pub cid: u8,
+    /// Original meaning (e.g. `LoadLandscape`).
+    pub meaning: String,
+    /// Library as written.
+    pub library: String,
+    /// Factory as written.
+    pub factory: String,
+    /// Resolved file, or why it is not available.
+    pub resolved: Result<PathBuf, String>,
+}
+
+/// One line of the start-up report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlotReport {
+    /// Slot.
+    pub slot: SlotKind,
+    /// `name version factory (path)` or `vacant`.
+    pub instance: String,
+}
+
+/// The plugin host.
+pub struct PluginHost {
+    config: HostConfig,
+    slots: BTreeMap<SlotKind, Arc<SlotShared>>,
+    libraries: Mutex<Vec<Arc<LoadedLibrary>>>,
+    null_library: Option<Arc<LoadedLibrary>>,
+    components: Vec<ComponentFactory>,
+    events_tx: Sender<HostEvent>,
+    events_rx: Receiver<HostEvent>,
+    watcher: Option<LibraryWatcher>,
+}
+
+#[allow(clippy::disallowed_methods, reason = "swap latency is measured on the wall clock; it never feeds the simulation")]
+fn now() -> Instant {
+    Instant::now()
+}
+
+impl PluginHost {
+    /// A host with no slots yet. Loads the null-plugin library when it can be found (it
+    /// provides the fallback of every slot); without it, a faulting slot becomes vacant.
+    pub fn new(config: HostConfig) -> Self {
+        let (events_tx, events_rx) = crossbeam_channel::unbounded();
+        let mut host = Self {
+            config,
+            slots: BTreeMap::new(),
+            libraries: Mutex::new(Vec::new()),
+            null_library: None,
+            components: Vec::new(),
+            events_tx,
+            events_rx,
+            watcher: None,
+        };
+        match host.config.search_paths.resolve(NULL_LIBRARY).and_then(|p| host.load_library(&p)) {
+            Ok(lib) => host.null_library = Some(lib),
+            Err(e) => tracing::warn!(error = %e, "null plugins unavailable: a faulting slot will become vacant"),
+        }
+        host
+    }
+
+    /// The mission context handed to instances.
+    pub fn mission(&self) -> &MissionContext {
+        &self.config.mission
+    }
+
+    fn load_library(&self, path: &Path) -> Result<Arc<LoadedLibrary>, HostError> {
+        let lib = Arc::new(library::load(path, &self.config.shadow_dir)?);
+        self.libraries.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(lib.clone());
+        tracing::debug!(plugin = lib.name(), version = lib.version(), path = %path.display(), shadow = %lib.shadow.display(), "library loaded");
+        Ok(lib)
+    }
+
+    /// Library images mapped so far (they are never unloaded).
+    pub fn loaded_images(&self) -> usize {
+        self.libraries.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len()
+    }
+
+    fn fallback_factory(&self) -> FallbackFactory {
+        let null = self.null_library.clone();
+        let mission = self.config.mission.clone();
+        Arc::new(move |slot: SlotKind| {
+            let lib = null.clone()?;
+            let factory = lib.factory_for(slot, None).ok()?;
+            match Instance::create(lib, &factory, &mission) {
+                Ok(i) => Some(i),
+                Err(e) => {
+                    tracing::error!(%slot, error = %e, "null fallback failed");
+                    None
+                }
+            }
+        })
+    }
+
+    /// Creates one kernel system per slot of the registry (every slot: those the registry
+    /// does not name get their null plugin). A slot whose plugin cannot be loaded runs its
+    /// null fallback and the reason is reported. Numeric CIDs are kept as component
+    /// factories for the mission loader.
+    pub fn systems_from_registry(&mut self, registry: &Registry) -> Vec<Box<dyn System>> {
+        let mut by_slot: BTreeMap<SlotKind, &Entry> = BTreeMap::new();
+        self.components.clear();
+        for e in registry.entries() {
+            match &e.key {
+                SlotKey::Slot(name) => {
+                    if let Some(kind) = SlotKind::from_name(name.as_str()) {
+                        by_slot.insert(kind, e);
+                    }
+                }
+                SlotKey::Cid(cid) => self.components.push(ComponentFactory {
+                    cid: cid.number(),
+                    meaning: cid.meaning().to_owned(),
+                    library: e.library.clone(),
+                    factory: e.factory.clone(),
+                    resolved: self.config.search_paths.resolve(&e.library).map_err(|err| err.to_string()),
+                }),
+            }
+        }
+        let mut systems: Vec<Box<dyn System>> = Vec::new();
+        for slot in SlotKind::ALL {
+            let shared = SlotShared::new(slot);
+            let instance = match by_slot.get(&slot) {
+                Some(entry) => self.instance_for(slot, &entry.library, Some(&entry.factory)),
+                None => Err(HostError::Registry(format!("the registry names no plugin for slot {slot}"))),
+            };
+            let active = match instance {
+                Ok(i) => {
+                    let _ = self.events_tx.send(HostEvent::Loaded { slot, instance: i.label() });
+                    Some(i)
+                }
+                Err(e) => {
+                    let fb = (self.fallback_factory())(slot);
+                    let fallback = fb.as_ref().map_or_else(|| "vacant".to_owned(), Instance::label);
+                    tracing::warn!(%slot, error = %e, %fallback, "slot runs its fallback");
+                    let _ = self.events_tx.send(HostEvent::LoadFailed { slot, reason: e.to_string(), fallback });
+                    fb
+                }
+            };
+            systems.push(Box::new(PluginSlot::new(shared.clone(), active, self.fallback_factory(), self.events_tx.clone())));
+            self.slots.insert(slot, shared);
+        }
+        systems
+    }
+
+    fn instance_for(&self, slot: SlotKind, library: &str, factory: Option<&str>) -> Result<Instance, HostError> {
+        let path = self.config.search_paths.resolve(library)?;
+        let lib = self.load_library(&path)?;
+        let factory = lib.factory_for(slot, factory)?;
+        Instance::create(lib, &factory, &self.config.mission)
+    }
+
+    /// Original-component registry lines (numeric CIDs) seen in the registry.
+    pub fn components(&self) -> &[ComponentFactory] {
+        &self.components
+    }
+
+    /// Every slot with its active instance, in slot order.
+    pub fn report(&self) -> Vec<SlotReport> {
+        self.slots
+            .iter()
+            .map(|(&slot, s)| SlotReport {
+                slot,
+                instance: s.active_label.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
+            })
+            .collect()
+    }
+
+    /// Prepares a swap of `slot` to the library at `path` (a registry name or a file): loads
+    /// a unique copy, checks it, creates and initialises the new instance. It becomes active
+    /// at the next calculation boundary (state handed over there). On any error nothing
+    /// changes and the error says why. `factory` defaults to the active factory's name when
+    /// the new library has it, else its first factory for the slot.
+    pub fn request_swap(&self, slot: SlotKind, path: &str, factory: Option<&str>) -> Result<(), HostError> {
+        self.request_swap_at(slot, path, factory, now())
+    }
+
+    fn request_swap_at(&self, slot: SlotKind, path: &str, factory: Option<&str>, triggered_at: Instant) -> Result<(), HostError> {
+        let shared = self.slots.get(&slot).ok_or_else(|| HostError::NoSuchSlot(slot.to_string()))?;
+        let result = (|| {
+            let file = self.config.search_paths.resolve(path)?;
+            let lib = self.load_library(&file)?;
+            let current = shared
+                .active_source
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .as_ref()
+                .map(|(_, _, f)| f.clone());
+            let factory = match factory {
+                Some(f) => lib.factory_for(slot, Some(f))?,
+                None => current
+                    .as_deref()
+                    .and_then(|c| lib.factory_for(slot, Some(c)).ok())
+                    .map_or_else(|| lib.factory_for(slot, None), Ok)?,
+            };
+            Instance::create(lib, &factory, &self.config.mission)
+        })();
+        match result {
+            Ok(instance) => {
+                tracing::info!(%slot, to = %instance.label(), "hot swap prepared; active at the next calculation boundary");
+                let old = shared
+                    .pending
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .replace(PreparedSwap { instance, triggered_at });
+                if let Some(mut superseded) = old {
+                    superseded.instance.object.shutdown();
+                }
+                Ok(())
+            }
+            Err(e) => {
+                tracing::warn!(%slot, target = path, error = %e, "hot swap refused; the old instance keeps running");
+                let _ = self.events_tx.send(HostEvent::SwapRefused { slot, target: path.to_owned(), reason: e.to_string() });
+                Err(e)
+            }
+        }
+    }
+
+    /// The stream of host events (loads, swaps, refusals, faults) in order.
+    pub fn events(&self) -> Receiver<HostEvent> {
+        self.events_rx.clone()
+    }
+
+    /// Faults seen by `slot`.
+    pub fn faults(&self, slot: SlotKind) -> u64 {
+        self.slots.get(&slot).map_or(0, |s| *s.faults.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+
+    /// Completed swaps of `slot`.
+    pub fn swaps(&self, slot: SlotKind) -> u64 {
+        self.slots.get(&slot).map_or(0, |s| *s.swaps.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+    }
+
+    /// Starts watching the directories of every slot's active library; changes are picked
+    /// up by [`PluginHost::poll_watcher`].
+    pub fn watch(&mut self) -> Result<(), HostError> {
+        let mut watcher = LibraryWatcher::new(self.config.debounce)?;
+        for s in self.slots.values() {
+            if let Some((path, _, _)) = s.active_source.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone() {
+                watcher.watch_file(&path)?;
+            }
+        }
+        self.watcher = Some(watcher);
+        Ok(())
+    }
+
+    /// Watches one more library file (e.g. a library a slot will be swapped to).
+    pub fn watch_file(&mut self, path: &Path) -> Result<(), HostError> {
+        match self.watcher.as_mut() {
+            Some(w) => w.watch_file(path),
+            None => Err(HostError::Watch("watching is not started".into())),
+        }
+    }
+
+    /// Handles settled file events: a watched library whose contents changed is prepared
+    /// as a hot swap for every slot running it. Returns the swaps requested (and refusals).
+    pub fn poll_watcher(&mut self) -> Vec<(SlotKind, Result<(), String>)> {
+        let Some(w) = self.watcher.as_mut() else { return Vec::new() };
+        let settled = w.settled(now());
+        let mut out = Vec::new();
+        for (path, first_event) in settled {
+            let Ok(bytes) = std::fs::read(&path) else { continue };
+            let hash = *blake3::hash(&bytes).as_bytes();
+            for (&slot, s) in &self.slots {
+                let active = s.active_source.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+                if let Some((src, old_hash, _)) = active {
+                    if same_file(&src, &path) && old_hash != hash {
+                        let r = self.request_swap_at(slot, &path.display().to_string(), None, first_event);
+                        out.push((slot, r.map_err(|e| e.to_string())));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}

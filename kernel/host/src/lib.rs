@@ -1,0 +1,18 @@
+//! The kernel's plugin host: resolves registry library names through ordered search
+//! paths, loads abi_stable plugins from unique shadow copies, adapts each registry slot
+//! to a kernel [`System`](iron3d_kernel::System), isolates faults (roll back to the
+//! previous instance, else the slot's null plugin, else vacant) and hot-swaps plugins at
+//! the calculation boundary with `save_state → restore_state`.
+
+pub mod convert;
+pub mod error;
+pub mod host;
+pub mod library;
+pub mod log_sink;
+pub mod slot;
+pub mod watch;
+
+pub use error::HostError;
+pub use host::{ComponentFactory, HostConfig, NULL_LIBRARY, PluginHost, SlotReport};
+pub use library::{LoadedLibrary, SearchPaths};
+pub use slot::{HostEvent, Instance, PluginSlot};

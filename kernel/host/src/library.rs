@@ -1,0 +1,179 @@
+//! Loading plugin libraries: unique shadow copies, abi_stable header and layout checks,
+//! interface-version check, and factory lookup.
+//!
+//! abi_stable caches per library image and the OS deduplicates by path, so every load
+//! copies the file to a new unique path first (HOT-SWAP-FACTS.md). Libraries are never
+//! unloaded: each load costs resident memory, so the host counts loaded images.
+
+use crate::error::HostError;
+use abi_stable::library::{LibraryError, lib_header_from_path};
+use iron3d_abi::{ABI_MAJOR, ABI_MINOR, PluginDescription, PluginRootV1Ref, SlotKind};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+static SHADOW_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A loaded plugin library (kept mapped for the life of the process).
+pub struct LoadedLibrary {
+    /// The file named by the registry or the swap request.
+    pub source: PathBuf,
+    /// The unique shadow copy actually mapped.
+    pub shadow: PathBuf,
+    /// BLAKE3 of the file contents (spurious file events are ignored when it is unchanged).
+    pub content_hash: [u8; 32],
+    /// The root module.
+    pub root: PluginRootV1Ref,
+    /// The library's self-description.
+    pub description: PluginDescription,
+}
+
+impl std::fmt::Debug for LoadedLibrary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoadedLibrary")
+            .field("source", &self.source)
+            .field("shadow", &self.shadow)
+            .field("description", &self.description)
+            .finish_non_exhaustive()
+    }
+}
+
+impl LoadedLibrary {
+    /// Plugin name from the description.
+    pub fn name(&self) -> &str {
+        self.description.name.as_str()
+    }
+
+    /// Plugin version from the description.
+    pub fn version(&self) -> &str {
+        self.description.version.as_str()
+    }
+
+    /// The factory `wanted` if given and present for `slot`, else the first factory for `slot`.
+    pub fn factory_for(&self, slot: SlotKind, wanted: Option<&str>) -> Result<String, HostError> {
+        let mut matching = self.description.factories.iter().filter(|f| f.slot == slot);
+        let found = match wanted {
+            Some(w) => matching.find(|f| f.name.as_str() == w),
+            None => matching.next(),
+        };
+        found.map(|f| f.name.to_string()).ok_or_else(|| HostError::NoFactory {
+            plugin: self.name().to_owned(),
+            path: self.source.clone(),
+            factory: wanted.unwrap_or("<any>").to_owned(),
+            slot: slot.to_string(),
+            offered: self
+                .description
+                .factories
+                .iter()
+                .map(|f| format!("{} ({})", f.name, f.slot))
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+    }
+}
+
+/// The last few meaningful lines of abi_stable's (very long) layout report.
+pub fn summarize_load_error(e: &LibraryError) -> String {
+    let text = e.to_string();
+    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    if lines.len() <= 3 {
+        return lines.join(" | ");
+    }
+    let interesting: Vec<&str> =
+        lines.iter().copied().filter(|l| l.contains("Expected") || l.contains("Found") || l.contains("mismatch")).collect();
+    let pick = if interesting.is_empty() { &lines[lines.len() - 3..] } else { &interesting[interesting.len().saturating_sub(3)..] };
+    pick.join(" | ")
+}
+
+/// Copies `source` to a unique file in `shadow_dir`, loads it, checks layouts and the
+/// interface version. Nothing is registered anywhere on failure.
+pub fn load(source: &Path, shadow_dir: &Path) -> Result<LoadedLibrary, HostError> {
+    let bytes = std::fs::read(source).map_err(|e| HostError::LibraryUnreadable { path: source.to_owned(), source: e })?;
+    let content_hash = *blake3::hash(&bytes).as_bytes();
+    std::fs::create_dir_all(shadow_dir).map_err(|e| HostError::Io { path: shadow_dir.to_owned(), source: e })?;
+    let stem = source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "plugin".into());
+    let ext = source.extension().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "so".into());
+    let n = SHADOW_COUNTER.fetch_add(1, Ordering::SeqCst);
+    let shadow = shadow_dir.join(format!("{stem}-{}-{n}.{ext}", std::process::id()));
+    std::fs::write(&shadow, &bytes).map_err(|e| HostError::Io { path: shadow.clone(), source: e })?;
+    let header = lib_header_from_path(&shadow)
+        .map_err(|e| HostError::LoadRefused { path: source.to_owned(), summary: summarize_load_error(&e) })?;
+    let root = header
+        .init_root_module::<PluginRootV1Ref>()
+        .map_err(|e| HostError::LoadRefused { path: source.to_owned(), summary: summarize_load_error(&e) })?;
+    let description = (root.describe())();
+    if description.abi_major != ABI_MAJOR {
+        return Err(HostError::AbiVersion {
+            plugin: description.name.to_string(),
+            path: source.to_owned(),
+            expected_major: ABI_MAJOR,
+            expected_minor: ABI_MINOR,
+            found_major: description.abi_major,
+            found_minor: description.abi_minor,
+        });
+    }
+    if description.abi_minor > ABI_MINOR {
+        tracing::warn!(
+            plugin = description.name.as_str(),
+            "plugin built for interface {}.{}, newer than this engine's {ABI_MAJOR}.{ABI_MINOR}: methods this engine does not know are ignored",
+            description.abi_major,
+            description.abi_minor
+        );
+    }
+    Ok(LoadedLibrary { source: source.to_owned(), shadow, content_hash, root, description })
+}
+
+/// Ordered search paths for registry library names.
+#[derive(Clone, Debug, Default)]
+pub struct SearchPaths {
+    dirs: Vec<PathBuf>,
+}
+
+impl SearchPaths {
+    /// Searches `dirs` in order (first hit wins: put mod directories first).
+    pub fn new(dirs: Vec<PathBuf>) -> Self {
+        Self { dirs }
+    }
+
+    /// The directories, in search order.
+    pub fn dirs(&self) -> &[PathBuf] {
+        &self.dirs
+    }
+
+    /// File names tried for a registry name, in order: the name as given when it has an
+    /// extension, then `lib<stem>.so`, `<stem>.so`, `libiron3d_<stem>.so` (original DLL
+    /// names such as `terrain.dll` map to `libiron3d_terrain.so`).
+    pub fn candidates(name: &str) -> Vec<String> {
+        let stem = iron3d_registry::library_stem(name);
+        let mut v = Vec::new();
+        if Path::new(name).extension().is_some() && !name.to_ascii_lowercase().ends_with(".dll") {
+            v.push(name.to_owned());
+        }
+        let (prefix, ext) = (std::env::consts::DLL_PREFIX, std::env::consts::DLL_EXTENSION);
+        v.push(format!("{prefix}{stem}.{ext}"));
+        v.push(format!("{stem}.{ext}"));
+        if !stem.starts_with("iron3d_") {
+            v.push(format!("{prefix}iron3d_{stem}.{ext}"));
+        }
+        v
+    }
+
+    /// The first existing file for registry name `name`; an absolute or relative path
+    /// that exists is taken as is.
+    pub fn resolve(&self, name: &str) -> Result<PathBuf, HostError> {
+        let direct = Path::new(name);
+        if (direct.is_absolute() || name.contains('/')) && direct.is_file() {
+            return Ok(direct.to_owned());
+        }
+        let mut tried = Vec::new();
+        for dir in &self.dirs {
+            for c in Self::candidates(name) {
+                let p = dir.join(&c);
+                if p.is_file() {
+                    return Ok(p);
+                }
+                tried.push(p.display().to_string());
+            }
+        }
+        Err(HostError::LibraryNotFound { name: name.to_owned(), searched: tried.join(", ") })
+    }
+}
