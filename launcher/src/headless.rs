@@ -1,17 +1,22 @@
 //! Headless runs: the kernel on the built-in scenario, a simulated presentation clock,
 //! optional recording or replay verification, per-phase stats and the final state hash.
 
+use crate::plugins;
 use crate::scenario::{self, ScenarioParams, ScriptedInput, Serials};
 use anyhow::{Context, bail};
+use iron3d_abi::{MissionContext, SlotKind};
 use iron3d_kernel::replay::{
     Divergence, REPLAY_FORMAT, REPLAY_VERSION, RecordingInput, ReplayHeader, ReplayInput, ReplayLog,
 };
 use iron3d_kernel::{
-    InputSource, Kernel, KernelConfig, ManualTimeSource, StateHash, clock::NANOS_PER_SEC,
+    InputSource, Kernel, KernelConfig, ManualTimeSource, StateHash, SystemTimeSource, TimeSource,
+    clock::NANOS_PER_SEC,
 };
+use iron3d_plugin_host::HostEvent;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Options of `iron3d run --headless`.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,6 +37,18 @@ pub struct HeadlessOptions {
     pub replay: Option<PathBuf>,
     /// Checkpoint interval when recording.
     pub checkpoint_every: u64,
+    /// Plugin registry file (default: located by [`plugins::locate_registry`]).
+    pub registry: Option<PathBuf>,
+    /// Extra plugin directories searched first.
+    pub plugin_dirs: Vec<PathBuf>,
+    /// Scheduled hot swaps: after tick `.0`, swap slot `.1` to library `.2`.
+    pub swaps: Vec<(u64, SlotKind, String)>,
+    /// Watch the plugin libraries and hot-swap rebuilt ones.
+    pub watch: bool,
+    /// Read console commands (`swap SLOT PATH`, `pause`, `resume`, `quit`) from standard input.
+    pub console: bool,
+    /// Pace frames on the real clock instead of simulating them as fast as possible.
+    pub realtime: bool,
 }
 
 /// Outcome of a headless run.
@@ -47,11 +64,40 @@ pub struct HeadlessOutcome {
     pub checkpoints_compared: u64,
 }
 
-fn params_to_json(p: ScenarioParams) -> BTreeMap<String, serde_json::Value> {
+fn params_to_json(
+    p: ScenarioParams,
+    host: &iron3d_plugin_host::PluginHost,
+) -> BTreeMap<String, serde_json::Value> {
+    // Plugins are part of the simulation: record which ones ran (without machine paths).
+    let plugins: Vec<String> = host
+        .report()
+        .iter()
+        .map(|r| {
+            format!(
+                "{}={}",
+                r.slot,
+                r.instance.split(" (").next().unwrap_or_default()
+            )
+        })
+        .collect();
     BTreeMap::from([
         ("objects".to_owned(), serde_json::json!(p.objects)),
         ("collisions".to_owned(), serde_json::json!(p.collisions)),
+        ("plugins".to_owned(), serde_json::json!(plugins)),
     ])
+}
+
+/// Reads console lines from standard input on a thread.
+fn spawn_console() -> crossbeam_channel::Receiver<String> {
+    let (tx, rx) = crossbeam_channel::unbounded();
+    std::thread::spawn(move || {
+        for line in std::io::stdin().lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
 }
 
 fn params_from_json(m: &BTreeMap<String, serde_json::Value>) -> anyhow::Result<ScenarioParams> {
@@ -114,13 +160,52 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     };
 
     let clock = ManualTimeSource::new();
+    let realtime = opts.realtime || opts.watch || opts.console;
+    let platform: Box<dyn TimeSource> = if realtime {
+        Box::new(SystemTimeSource::new())
+    } else {
+        Box::new(clock.clone())
+    };
     let config = KernelConfig {
         seed,
         tick_hz,
         publish_snapshots: true,
         ..KernelConfig::default()
     };
-    let mut kernel = Kernel::new(config, Box::new(clock.clone()))?;
+    let mut kernel = Kernel::new(config, platform)?;
+
+    let registry_path = plugins::locate_registry(opts.registry.as_deref())?;
+    let registry = plugins::load_registry(&registry_path)?;
+    let mission = MissionContext {
+        mission: scenario::SCENARIO_NAME.into(),
+        seed,
+        tick_hz,
+    };
+    let mut host = plugins::host(&opts.plugin_dirs, mission, Duration::from_millis(300));
+    for system in host.systems_from_registry(&registry) {
+        kernel.add_system(system)?;
+    }
+    writeln!(out, "registry={}", registry_path.display())?;
+    for r in host.report() {
+        writeln!(out, "plugin slot={} {}", r.slot, r.instance)?;
+    }
+    for c in host.components() {
+        let resolved = match &c.resolved {
+            Ok(p) => p.display().to_string(),
+            Err(e) => format!("not available: {e}"),
+        };
+        writeln!(
+            out,
+            "component cid={} ({}) {} {} -> {resolved}",
+            c.cid, c.meaning, c.library, c.factory
+        )?;
+    }
+    if opts.watch {
+        host.watch()?;
+        tracing::info!("watching plugin libraries for changes");
+    }
+    let console = opts.console.then(spawn_console);
+
     let serials = Serials::default();
     scenario::install(&mut kernel, params, &serials)?;
     scenario::populate(&mut kernel, params, &serials)?;
@@ -140,7 +225,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
             seed,
             tick_hz,
             scenario: scenario::SCENARIO_NAME.into(),
-            params: params_to_json(params),
+            params: params_to_json(params, &host),
             checkpoint_every: opts.checkpoint_every.max(1),
         })
     });
@@ -153,11 +238,28 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     };
 
     let mut frame = 0u64;
-    while kernel.tick() < ticks {
+    let mut pending_swaps = opts.swaps.clone();
+    pending_swaps.sort_by_key(|s| s.0);
+    let mut host_events: Vec<HostEvent> = Vec::new();
+    let events = host.events();
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "real-time pacing of presented frames only"
+    )]
+    let started = std::time::Instant::now();
+    let mut quit = false;
+    while kernel.tick() < ticks && !quit {
         frame += 1;
-        clock.set_ns(u64::try_from(
-            u128::from(frame) * u128::from(NANOS_PER_SEC) / u128::from(opts.fps),
-        )?);
+        let frame_ns =
+            u64::try_from(u128::from(frame) * u128::from(NANOS_PER_SEC) / u128::from(opts.fps))?;
+        if realtime {
+            let due = Duration::from_nanos(frame_ns);
+            if let Some(wait) = due.checked_sub(started.elapsed()) {
+                std::thread::sleep(wait);
+            }
+        } else {
+            clock.set_ns(frame_ns);
+        }
         let budget = ticks - kernel.tick();
         let mut replay_src;
         let mut record_src;
@@ -175,6 +277,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         let mut checkpoints: Vec<(u64, StateHash)> = Vec::new();
         let every = opts.checkpoint_every.max(1);
         let replay_ref = replay.as_ref();
+        let host_ref = &host;
         kernel.frame_observed(source, Some(budget), &mut |k| {
             let tick = k.tick();
             let wanted = match replay_ref {
@@ -183,6 +286,13 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
             };
             if wanted {
                 checkpoints.push((tick, k.state_hash()));
+            }
+            // Scheduled swaps are prepared after their tick and activate at the next boundary.
+            while pending_swaps.first().is_some_and(|s| s.0 <= tick) {
+                let (at, slot, path) = pending_swaps.remove(0);
+                if let Err(e) = host_ref.request_swap(slot, &path, None) {
+                    tracing::error!(tick = at, %slot, error = %e, "scheduled swap refused");
+                }
             }
         })?;
         for (tick, hash) in checkpoints {
@@ -196,7 +306,22 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
                 log.record_checkpoint(tick, hash);
             }
         }
+        if opts.watch {
+            for (slot, r) in host.poll_watcher() {
+                match r {
+                    Ok(()) => tracing::info!(%slot, "rebuilt library prepared for a hot swap"),
+                    Err(e) => tracing::error!(%slot, error = %e, "rebuilt library refused"),
+                }
+            }
+        }
+        if let Some(rx) = &console {
+            while let Ok(line) = rx.try_recv() {
+                quit |= console_command(&line, &host, &mut kernel);
+            }
+        }
+        host_events.extend(events.try_iter());
     }
+    host_events.extend(events.try_iter());
     outcome.hash = kernel.state_hash();
     outcome.ticks = kernel.tick();
     if let (Some(log), Some(path)) = (recording.as_mut(), &opts.record) {
@@ -205,6 +330,46 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     }
 
     let stats = kernel.stats().clone();
+    for e in &host_events {
+        match e {
+            HostEvent::Swapped {
+                slot,
+                from,
+                to,
+                after_tick,
+                latency,
+            } => writeln!(
+                out,
+                "host: swapped {slot} after tick {after_tick} in {} us: {from} -> {to}",
+                latency.as_micros()
+            )?,
+            HostEvent::SwapRefused {
+                slot,
+                target,
+                reason,
+            } => writeln!(out, "host: swap of {slot} to {target} refused: {reason}")?,
+            HostEvent::Fault {
+                slot,
+                instance,
+                phase,
+                reason,
+                fallback,
+            } => writeln!(
+                out,
+                "host: fault in {slot} ({instance}) during {phase}: {reason}; now {fallback}"
+            )?,
+            HostEvent::LoadFailed {
+                slot,
+                reason,
+                fallback,
+            } => writeln!(
+                out,
+                "host: {slot} could not load: {reason}; running {fallback}"
+            )?,
+            HostEvent::Loaded { .. } => {}
+        }
+    }
+    writeln!(out, "host: loaded_images={}", host.loaded_images())?;
     writeln!(
         out,
         "scenario={} seed={seed} objects_start={} objects_end={} ticks={} frames={frame} fps={} tick_hz={tick_hz}",
@@ -230,6 +395,30 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         }
     }
     kernel.shutdown();
+    // The images stay mapped; their shadow files are no longer needed on disk.
+    let _ = std::fs::remove_dir_all(host.shadow_dir());
     writeln!(out, "state_hash={}", outcome.hash)?;
     Ok(outcome)
+}
+
+/// Applies one console line; returns true for `quit`.
+fn console_command(line: &str, host: &iron3d_plugin_host::PluginHost, kernel: &mut Kernel) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    match words.as_slice() {
+        ["swap", slot, path] => match SlotKind::from_name(slot) {
+            Some(slot) => match host.request_swap(slot, path, None) {
+                Ok(()) => {
+                    eprintln!("console: swap of {slot} prepared; active at the next boundary")
+                }
+                Err(e) => eprintln!("console: swap refused: {e}"),
+            },
+            None => eprintln!("console: unknown slot '{slot}'"),
+        },
+        ["pause"] => kernel.pause(),
+        ["resume"] => kernel.resume(),
+        ["quit"] => return true,
+        [] => {}
+        _ => eprintln!("console: commands are `swap SLOT PATH`, `pause`, `resume`, `quit`"),
+    }
+    false
 }

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod headless;
+pub mod plugins;
 pub mod scenario;
 
 use clap::{Args, Parser, Subcommand};
@@ -65,6 +66,24 @@ pub struct RunArgs {
     /// When recording, store a state hash every K ticks.
     #[arg(long, default_value_t = 1)]
     pub checkpoint_every: u64,
+    /// Plugin registry (default: config/plugins.ini, found from the current directory or the executable).
+    #[arg(long, value_name = "FILE")]
+    pub registry: Option<PathBuf>,
+    /// Extra directory searched first for plugin libraries (repeatable).
+    #[arg(long = "plugin-dir", value_name = "DIR")]
+    pub plugin_dirs: Vec<PathBuf>,
+    /// Hot-swap SLOT to the library at PATH after tick TICK (repeatable).
+    #[arg(long = "swap", value_name = "TICK:SLOT:PATH", value_parser = plugins::parse_swap)]
+    pub swaps: Vec<(u64, iron3d_abi::SlotKind, String)>,
+    /// Watch the loaded plugin libraries and hot-swap them when rebuilt (implies --realtime).
+    #[arg(long)]
+    pub watch: bool,
+    /// Read console commands from standard input: `swap SLOT PATH`, `pause`, `resume`, `quit` (implies --realtime).
+    #[arg(long)]
+    pub console: bool,
+    /// Pace frames on the real clock.
+    #[arg(long)]
+    pub realtime: bool,
 }
 
 /// `iron3d bench` options.
@@ -127,6 +146,12 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 record: a.record,
                 replay: a.replay,
                 checkpoint_every: a.checkpoint_every,
+                registry: a.registry,
+                plugin_dirs: a.plugin_dirs,
+                swaps: a.swaps,
+                watch: a.watch,
+                console: a.console,
+                realtime: a.realtime,
             };
             let outcome = headless::run(&opts, out)?;
             if let Some(d) = outcome.divergence {

@@ -1,6 +1,7 @@
 //! The built-in "wanderers" scenario: a scripted world that exercises the kernel until the
-//! real mission loader arrives (AI headings, arena control, collisions on the bus, life
-//! state in the property bag, deletion in the object's own event callback, spawning from input).
+//! real mission loader arrives (arena control, collisions on the bus, life state in the
+//! property bag, deletion in the object's own event callback, spawning from input; the
+//! headings come from the registry's AI plugin).
 
 use glam::{Quat, Vec3};
 use iron3d_kernel::{
@@ -17,7 +18,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 pub const SCENARIO_NAME: &str = "wanderers";
 /// Input command code: spawn `arg` new objects.
 pub const CMD_SPAWN: u32 = 1;
-/// Input command code: set the wind to `arg` units per second along +X.
+/// Input command code: set the wind (read by the AI plugin; `arg / 2` units per second along +X).
 pub const CMD_WIND: u32 = 2;
 /// Hit points written into each object's `Life state` property (`raw_value[1]`).
 pub const INITIAL_LIFE: u32 = 10;
@@ -106,14 +107,14 @@ pub fn populate(
     Ok(())
 }
 
-/// Adds the scenario's systems to `kernel` in their fixed order.
+/// Adds the scenario's own systems to `kernel` in their fixed order. The AI comes from
+/// the registry's `ai` plugin (the sample `iron3d_ai_wanderer` reads [`CMD_WIND`]).
 pub fn install(
     kernel: &mut Kernel,
     params: ScenarioParams,
     serials: &Serials,
 ) -> Result<(), KernelError> {
     let half = arena_half_extent(params.objects);
-    kernel.add_system(Box::new(WandererAi::default()))?;
     kernel.add_system(Box::new(LifeBehavior))?;
     kernel.add_system(Box::new(ArenaControl { half }))?;
     if params.collisions {
@@ -124,52 +125,6 @@ pub fn install(
         serials: serials.clone(),
     }))?;
     Ok(())
-}
-
-/// AI: every few seconds picks a new heading from the AI stream; keeps the wind set by input.
-#[derive(Debug, Default)]
-pub struct WandererAi {
-    wind: i32,
-    commands_seen: u32,
-}
-
-impl System for WandererAi {
-    fn name(&self) -> &str {
-        "wanderer-ai"
-    }
-    fn calc_slot(&self) -> Option<CalcSlot> {
-        Some(CalcSlot::Ai)
-    }
-    fn calculate_object(&mut self, ctx: &mut SystemCtx<'_>, h: ObjectHandle) -> SystemResult {
-        let countdown = ctx.object(h)?.behaviour_state;
-        if countdown > 0 {
-            ctx.object_mut(h)?.behaviour_state = countdown - 1;
-            return Ok(());
-        }
-        let rng = ctx.rng(StreamName::Ai)?;
-        let heading = rng.next_unit_f32() * std::f32::consts::TAU;
-        let next = 15 + rng.below(45);
-        let o = ctx.object_mut(h)?;
-        o.transform.orientation = Quat::from_rotation_z(heading);
-        o.velocity = o.transform.orientation * Vec3::X * SPEED + Vec3::X * (self.wind as f32 * 0.5);
-        o.behaviour_state = next;
-        Ok(())
-    }
-    fn update(&mut self, ctx: &mut SystemCtx<'_>) -> SystemResult {
-        for &(code, arg) in &ctx.input().commands {
-            if code == CMD_WIND {
-                self.wind = arg;
-                self.commands_seen += 1;
-            }
-        }
-        Ok(())
-    }
-    fn state_digest(&self) -> Option<[u8; 32]> {
-        let mut d = [0u8; 32];
-        d[..4].copy_from_slice(&self.wind.to_le_bytes());
-        d[4..8].copy_from_slice(&self.commands_seen.to_le_bytes());
-        Some(d)
-    }
 }
 
 /// Behaviour: collisions cost life; at zero the object deletes itself in its own event callback.

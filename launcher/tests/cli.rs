@@ -74,3 +74,51 @@ fn bench_reports_the_three_figures() {
         assert!(s.contains(key), "{key} missing in:\n{s}");
     }
 }
+
+#[test]
+fn a_bad_registry_line_is_an_error_naming_file_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("iron3d-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let reg = dir.join("plugins.ini");
+    std::fs::write(&reg, "ai iron3d_ai_wanderer wanderer\nrender iron3d_null\n").unwrap();
+    let out = iron3d()
+        .args(["run", "--headless", "--ticks", "5", "--registry"])
+        .arg(&reg)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("{}:2:19: missing factory", reg.display())),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty(), "nothing runs after a registry error");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_default_run_loads_every_slot_dynamically_from_the_registry() {
+    let out = iron3d()
+        .args(["run", "--headless", "--ticks", "3"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    for slot in [
+        "terrain", "ai", "control", "effects", "audio", "render", "net", "input",
+    ] {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("plugin slot={slot} ")))
+            .unwrap_or_else(|| panic!("no line for slot {slot}:\n{stdout}"));
+        assert!(
+            line.contains(".so)"),
+            "loaded from a shared library: {line}"
+        );
+    }
+    assert!(stdout.contains("plugin slot=ai ai-wanderer"), "{stdout}");
+}

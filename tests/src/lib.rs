@@ -28,7 +28,9 @@ pub fn last_state_hash(stdout: &str) -> String {
 /// Plugin-host fixtures: locating the built plugin libraries and building a host + kernel.
 pub mod plugins {
     use iron3d_abi::MissionContext;
-    use iron3d_kernel::{Kernel, KernelConfig, ManualTimeSource, ObjectDesc, ObjectHandle, OriginalObjectId};
+    use iron3d_kernel::{
+        Kernel, KernelConfig, ManualTimeSource, ObjectDesc, ObjectHandle, OriginalObjectId,
+    };
     use iron3d_plugin_host::{HostConfig, PluginHost, SearchPaths};
     use iron3d_registry::{Dialect, Registry};
     use std::path::{Path, PathBuf};
@@ -38,19 +40,29 @@ pub mod plugins {
     pub fn library_dir() -> PathBuf {
         let exe = std::env::current_exe().expect("test executable path");
         let deps = exe.parent().expect("deps directory").to_path_buf();
-        if deps.ends_with("deps") { deps } else { deps.join("deps") }
+        if deps.ends_with("deps") {
+            deps
+        } else {
+            deps.join("deps")
+        }
     }
 
     /// Path of the built library `name` (e.g. `iron3d_test_counter`); panics with advice when absent.
     pub fn library(name: &str) -> PathBuf {
-        let file = format!("{}{name}.{}", std::env::consts::DLL_PREFIX, std::env::consts::DLL_EXTENSION);
+        let file = format!(
+            "{}{name}.{}",
+            std::env::consts::DLL_PREFIX,
+            std::env::consts::DLL_EXTENSION
+        );
         for dir in [library_dir(), library_dir().join("..")] {
             let p = dir.join(&file);
             if p.is_file() {
                 return p;
             }
         }
-        panic!("{file} not found next to the tests; run `cargo build --workspace` (tools/test.sh does)");
+        panic!(
+            "{file} not found next to the tests; run `cargo build --workspace` (tools/test.sh does)"
+        );
     }
 
     /// A host searching the build directories, shadow copies under `shadow`.
@@ -58,17 +70,33 @@ pub mod plugins {
         PluginHost::new(HostConfig {
             search_paths: SearchPaths::new(vec![library_dir(), library_dir().join("..")]),
             shadow_dir: shadow.to_path_buf(),
-            mission: MissionContext { mission: "test".into(), seed, tick_hz: 30 },
+            mission: MissionContext {
+                mission: "test".into(),
+                seed,
+                tick_hz: 30,
+            },
             debounce: Duration::from_millis(50),
         })
     }
 
     /// A kernel (manual clock, `seed`) with the host's slot systems from `registry` and
     /// `objects` objects; returns the kernel and the object handles in queue order.
-    pub fn kernel(host: &mut PluginHost, registry: &str, objects: u32, seed: u64) -> (Kernel, Vec<ObjectHandle>) {
-        let reg = Registry::parse(registry.as_bytes(), "test-plugins.ini", Dialect::PluginsIni).expect("registry parses");
-        let mut k = Kernel::new(KernelConfig { seed, ..KernelConfig::default() }, Box::new(ManualTimeSource::new()))
-            .expect("kernel");
+    pub fn kernel(
+        host: &mut PluginHost,
+        registry: &str,
+        objects: u32,
+        seed: u64,
+    ) -> (Kernel, Vec<ObjectHandle>) {
+        let reg = Registry::parse(registry.as_bytes(), "test-plugins.ini", Dialect::PluginsIni)
+            .expect("registry parses");
+        let mut k = Kernel::new(
+            KernelConfig {
+                seed,
+                ..KernelConfig::default()
+            },
+            Box::new(ManualTimeSource::new()),
+        )
+        .expect("kernel");
         for s in host.systems_from_registry(&reg) {
             k.add_system(s).expect("slot system added");
         }

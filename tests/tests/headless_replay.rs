@@ -147,3 +147,45 @@ fn bad_replay_files_get_clear_errors() {
     let (code, _) = iron3d(&["run", "--headless", "--replay", garbage.to_str().unwrap()]);
     assert_eq!(code, ExitCode::FAILURE);
 }
+
+#[test]
+fn an_original_comp_ini_is_accepted_and_its_components_are_mapped() {
+    let dir = tempfile::tempdir().unwrap();
+    let comp = dir.path().join("Comp.ini");
+    std::fs::write(
+        &comp,
+        "0 terrain.dll LoadLandscape\r\n1 terrain.dll LoadBuilding\r\n2 terrain.dll LoadCamera\r\n3 animesh.dll LoadAgent\r\n4 animesh.dll LoadAgent\r\n5 terrain.dll CreateAtmosphere\r\n6 terrain.dll CreateShader\r\n7 misload.dll LoadResearch // research\r\n",
+    )
+    .unwrap();
+    let out = run_ok(&[
+        "run",
+        "--headless",
+        "--ticks",
+        "5",
+        "--registry",
+        comp.to_str().unwrap(),
+    ]);
+    assert!(
+        out.contains("component cid=0 (LoadLandscape) terrain.dll LoadLandscape -> not available"),
+        "{out}"
+    );
+    assert!(
+        out.contains("component cid=7 (LoadResearch) misload.dll LoadResearch"),
+        "{out}"
+    );
+    // No named slots in an original Comp.ini: every slot runs its null plugin, and says so.
+    assert!(out.contains("plugin slot=ai iron3d-null"), "{out}");
+    assert!(out.contains("host: ai could not load"), "{out}");
+    last_state_hash(&out);
+}
+
+#[test]
+fn a_scheduled_swap_happens_at_its_tick_and_is_reported() {
+    let lib = iron3d_e2e::plugins::library("iron3d_ai_wanderer");
+    let spec = format!("100:ai:{}", lib.display());
+    let out = run_ok(&["run", "--headless", "--ticks", "200", "--swap", &spec]);
+    assert!(out.contains("host: swapped ai after tick 100"), "{out}");
+    // Same build swapped in: the result equals a run without the swap.
+    let plain = run_ok(&["run", "--headless", "--ticks", "200"]);
+    assert_eq!(last_state_hash(&out), last_state_hash(&plain));
+}

@@ -11,10 +11,16 @@ use abi_stable::std_types::{RErr, RResult};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Runs `body`, turning a panic into `RErr(PluginError { kind: Panicked, .. })` that names `what`.
-pub fn guard<T>(what: &str, body: impl FnOnce() -> RResult<T, PluginError>) -> RResult<T, PluginError> {
+pub fn guard<T>(
+    what: &str,
+    body: impl FnOnce() -> RResult<T, PluginError>,
+) -> RResult<T, PluginError> {
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(r) => r,
-        Err(payload) => RErr(PluginError::new(ErrorKind::Panicked, format!("panic in {what}: {}", panic_message(&*payload)))),
+        Err(payload) => RErr(PluginError::new(
+            ErrorKind::Panicked,
+            format!("panic in {what}: {}", panic_message(&*payload)),
+        )),
     }
 }
 
@@ -47,11 +53,17 @@ pub struct PluginRuntime {
 impl PluginRuntime {
     /// A runtime whose `tracing` events go to `sink`.
     pub fn new(sink: LogSinkBox) -> Self {
-        Self { dispatch: tracing::Dispatch::new(ForwardingSubscriber::new(sink)) }
+        Self {
+            dispatch: tracing::Dispatch::new(ForwardingSubscriber::new(sink)),
+        }
     }
 
     /// Runs `body` with the plugin's dispatcher as the default and panics contained.
-    pub fn call<T>(&self, what: &str, body: impl FnOnce() -> RResult<T, PluginError>) -> RResult<T, PluginError> {
+    pub fn call<T>(
+        &self,
+        what: &str,
+        body: impl FnOnce() -> RResult<T, PluginError>,
+    ) -> RResult<T, PluginError> {
         tracing::dispatcher::with_default(&self.dispatch, || guard(what, body))
     }
 

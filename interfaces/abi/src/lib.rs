@@ -42,12 +42,13 @@ pub use log::{ForwardingSubscriber, LogLevel, LogSink, LogSink_TO, LogSinkBox};
 pub use math::{Mat4f, Quatf, Vec3f};
 pub use root::{ABI_MAJOR, ABI_MINOR, HostContext, PluginRootV1, PluginRootV1Ref};
 pub use subsystem::{
-    AiService, AiService_TO, AudioBackend, AudioBackend_TO, ControlService, ControlService_TO, EffectsService,
-    EffectsService_TO, InputDevice, InputDevice_TO, NetTransport, NetTransport_TO, RenderBackend, RenderBackend_TO,
-    Subsystem, Subsystem_TO, SubsystemBox, TerrainService, TerrainService_TO,
+    AiService, AiService_TO, AudioBackend, AudioBackend_TO, ControlService, ControlService_TO,
+    EffectsService, EffectsService_TO, InputDevice, InputDevice_TO, NetTransport, NetTransport_TO,
+    RenderBackend, RenderBackend_TO, Subsystem, Subsystem_TO, SubsystemBox, TerrainService,
+    TerrainService_TO,
 };
 pub use types::{
-    Command, ErrorKind, FactoryDescription, FrameView, ImageRgba8, InputCommand, MessageCode, MessageView,
-    MissionContext, ObjectState, Packet, PluginDescription, PluginError, RawInputEvent, RenderStats, SlotKind,
-    StateBlob, TickInfo,
+    Command, ErrorKind, FactoryDescription, FrameView, ImageRgba8, InputCommand, MessageCode,
+    MessageView, MissionContext, ObjectState, Packet, PluginDescription, PluginError,
+    RawInputEvent, RenderStats, SlotKind, StateBlob, TickInfo,
 };

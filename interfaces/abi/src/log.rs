@@ -55,16 +55,17 @@ pub trait LogSink: Send + Sync {
 pub type LogSinkBox = LogSink_TO<'static, RArc<()>>;
 
 /// A `tracing` subscriber (plugin side) that forwards every event to a [`LogSinkBox`].
+///
+/// The host's level is asked at each event (callsites are never cached as disabled), so a
+/// host that changes its filter, or installs a subscriber later, still gets the events.
 pub struct ForwardingSubscriber {
     sink: LogSinkBox,
-    max: LogLevel,
 }
 
 impl ForwardingSubscriber {
-    /// Forwards to `sink`, filtering by the host's maximum level.
+    /// Forwards to `sink`, filtering by the host's current maximum level.
     pub fn new(sink: LogSinkBox) -> Self {
-        let max = sink.max_level();
-        Self { sink, max }
+        Self { sink }
     }
 }
 
@@ -92,8 +93,15 @@ impl Visit for MessageVisitor {
 }
 
 impl Subscriber for ForwardingSubscriber {
+    fn register_callsite(
+        &self,
+        _metadata: &'static Metadata<'static>,
+    ) -> tracing::subscriber::Interest {
+        tracing::subscriber::Interest::sometimes()
+    }
+
     fn enabled(&self, metadata: &Metadata<'_>) -> bool {
-        LogLevel::from(metadata.level()) <= self.max
+        LogLevel::from(metadata.level()) <= self.sink.max_level()
     }
 
     fn new_span(&self, _span: &Attributes<'_>) -> Id {
@@ -105,11 +113,18 @@ impl Subscriber for ForwardingSubscriber {
     fn record_follows_from(&self, _span: &Id, _follows: &Id) {}
 
     fn event(&self, event: &Event<'_>) {
-        let mut v = MessageVisitor { message: String::new(), fields: String::new() };
+        let mut v = MessageVisitor {
+            message: String::new(),
+            fields: String::new(),
+        };
         event.record(&mut v);
         v.message.push_str(&v.fields);
         let meta = event.metadata();
-        self.sink.log(LogLevel::from(meta.level()), RStr::from_str(meta.target()), RStr::from_str(&v.message));
+        self.sink.log(
+            LogLevel::from(meta.level()),
+            RStr::from_str(meta.target()),
+            RStr::from_str(&v.message),
+        );
     }
 
     fn enter(&self, _span: &Id) {}

@@ -30,7 +30,12 @@ pub struct Quatf {
 
 impl Default for Quatf {
     fn default() -> Self {
-        Self { x: 0.0, y: 0.0, z: 0.0, w: 1.0 }
+        Self {
+            x: 0.0,
+            y: 0.0,
+            z: 0.0,
+            w: 1.0,
+        }
     }
 }
 
@@ -50,7 +55,11 @@ impl Default for Mat4f {
 
 impl From<glam::Vec3> for Vec3f {
     fn from(v: glam::Vec3) -> Self {
-        Self { x: v.x, y: v.y, z: v.z }
+        Self {
+            x: v.x,
+            y: v.y,
+            z: v.z,
+        }
     }
 }
 
@@ -62,7 +71,12 @@ impl From<Vec3f> for glam::Vec3 {
 
 impl From<glam::Quat> for Quatf {
     fn from(q: glam::Quat) -> Self {
-        Self { x: q.x, y: q.y, z: q.z, w: q.w }
+        Self {
+            x: q.x,
+            y: q.y,
+            z: q.z,
+            w: q.w,
+        }
     }
 }
 
@@ -74,7 +88,9 @@ impl From<Quatf> for glam::Quat {
 
 impl From<glam::Mat4> for Mat4f {
     fn from(m: glam::Mat4) -> Self {
-        Self { cols: m.to_cols_array() }
+        Self {
+            cols: m.to_cols_array(),
+        }
     }
 }
 

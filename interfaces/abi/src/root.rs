@@ -36,7 +36,8 @@ pub struct PluginRootV1 {
     pub describe: extern "C" fn() -> PluginDescription,
     /// Creates an instance from factory `factory`. Never panics across the boundary.
     #[sabi(last_prefix_field)]
-    pub create: extern "C" fn(factory: RStr<'_>, host: HostContext) -> RResult<SubsystemBox, PluginError>,
+    pub create:
+        extern "C" fn(factory: RStr<'_>, host: HostContext) -> RResult<SubsystemBox, PluginError>,
 }
 
 impl RootModule for PluginRootV1Ref {
@@ -50,7 +51,7 @@ impl RootModule for PluginRootV1Ref {
 
 /// Exports a plugin library's root module.
 ///
-/// ```ignore
+/// ```text
 /// iron3d_abi::export_plugin!(describe = my_describe, create = my_create);
 /// ```
 /// `describe` is `fn() -> PluginDescription`, `create` is

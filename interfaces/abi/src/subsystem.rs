@@ -8,15 +8,18 @@
 
 use crate::math::Vec3f;
 use crate::types::{
-    Command, FrameView, ImageRgba8, MessageView, MissionContext, ObjectState, Packet, PluginError, RawInputEvent,
-    RenderStats, SlotKind, StateBlob, TickInfo,
+    Command, FrameView, ImageRgba8, MessageView, MissionContext, ObjectState, Packet, PluginError,
+    RawInputEvent, RenderStats, SlotKind, StateBlob, TickInfo,
 };
+use abi_stable::RMut;
 use abi_stable::sabi_trait;
 use abi_stable::std_types::{RBox, RErr, ROk, ROption, RResult, RSlice, RStr, RVec};
-use abi_stable::RMut;
 
 fn unsupported<T>(what: &str) -> RResult<T, PluginError> {
-    RErr(PluginError::new(crate::types::ErrorKind::Unsupported, format!("{what} is not provided by this plugin")))
+    RErr(PluginError::new(
+        crate::types::ErrorKind::Unsupported,
+        format!("{what} is not provided by this plugin"),
+    ))
 }
 
 /// A plugin instance filling one slot of a mission.
@@ -53,12 +56,22 @@ pub trait Subsystem: Send {
     }
 
     /// A broadcast message, delivered at a phase boundary.
-    fn on_message(&mut self, _tick: &TickInfo<'_>, _message: &MessageView, _out: &mut RVec<Command>) -> RResult<(), PluginError> {
+    fn on_message(
+        &mut self,
+        _tick: &TickInfo<'_>,
+        _message: &MessageView,
+        _out: &mut RVec<Command>,
+    ) -> RResult<(), PluginError> {
         ROk(())
     }
 
     /// Once per tick in `update_navigation_physics_animation_fx`, with every registered object (read-only).
-    fn update(&mut self, _tick: &TickInfo<'_>, _objects: RSlice<'_, ObjectState>, _out: &mut RVec<Command>) -> RResult<(), PluginError> {
+    fn update(
+        &mut self,
+        _tick: &TickInfo<'_>,
+        _objects: RSlice<'_, ObjectState>,
+        _out: &mut RVec<Command>,
+    ) -> RResult<(), PluginError> {
         ROk(())
     }
 
@@ -173,7 +186,12 @@ pub trait RenderBackend {
 #[sabi_trait]
 pub trait AudioBackend {
     /// Moves the listener (updated before each frame's traversal).
-    fn set_listener(&mut self, position: Vec3f, forward: Vec3f, up: Vec3f) -> RResult<(), PluginError>;
+    fn set_listener(
+        &mut self,
+        position: Vec3f,
+        forward: Vec3f,
+        up: Vec3f,
+    ) -> RResult<(), PluginError>;
     /// Starts a sound; returns a voice id.
     fn play(&mut self, sound: RStr<'_>, position: Vec3f, volume: f32) -> RResult<u32, PluginError> {
         let _ = (sound, position, volume);

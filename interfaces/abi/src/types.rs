@@ -96,12 +96,18 @@ pub struct PluginError {
 impl PluginError {
     /// A [`ErrorKind::Failed`] error.
     pub fn failed(message: impl Into<String>) -> Self {
-        Self { kind: ErrorKind::Failed, message: RString::from(message.into()) }
+        Self {
+            kind: ErrorKind::Failed,
+            message: RString::from(message.into()),
+        }
     }
 
     /// An error of `kind`.
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
-        Self { kind, message: RString::from(message.into()) }
+        Self {
+            kind,
+            message: RString::from(message.into()),
+        }
     }
 }
 

@@ -32,7 +32,9 @@ pub enum HostError {
         summary: String,
     },
     /// The plugin was built against another interface major.
-    #[error("plugin '{plugin}' ({path}) was built for interface {found_major}.{found_minor}; this engine provides {expected_major}.{expected_minor}")]
+    #[error(
+        "plugin '{plugin}' ({path}) was built for interface {found_major}.{found_minor}; this engine provides {expected_major}.{expected_minor}"
+    )]
     AbiVersion {
         /// Plugin name.
         plugin: String,
@@ -48,7 +50,9 @@ pub enum HostError {
         found_minor: u32,
     },
     /// The library has no factory of that name for that slot.
-    #[error("plugin '{plugin}' ({path}) has no factory '{factory}' for slot {slot}; it offers: {offered}")]
+    #[error(
+        "plugin '{plugin}' ({path}) has no factory '{factory}' for slot {slot}; it offers: {offered}"
+    )]
     NoFactory {
         /// Plugin name.
         plugin: String,

@@ -66,7 +66,10 @@ pub struct PluginHost {
     watcher: Option<LibraryWatcher>,
 }
 
-#[allow(clippy::disallowed_methods, reason = "swap latency is measured on the wall clock; it never feeds the simulation")]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "swap latency is measured on the wall clock; it never feeds the simulation"
+)]
 fn now() -> Instant {
     Instant::now()
 }
@@ -86,11 +89,23 @@ impl PluginHost {
             events_rx,
             watcher: None,
         };
-        match host.config.search_paths.resolve(NULL_LIBRARY).and_then(|p| host.load_library(&p)) {
+        match host
+            .config
+            .search_paths
+            .resolve(NULL_LIBRARY)
+            .and_then(|p| host.load_library(&p))
+        {
             Ok(lib) => host.null_library = Some(lib),
-            Err(e) => tracing::warn!(error = %e, "null plugins unavailable: a faulting slot will become vacant"),
+            Err(e) => {
+                tracing::warn!(error = %e, "null plugins unavailable: a faulting slot will become vacant")
+            }
         }
         host
+    }
+
+    /// Where this host writes its shadow copies.
+    pub fn shadow_dir(&self) -> &Path {
+        &self.config.shadow_dir
     }
 
     /// The mission context handed to instances.
@@ -98,16 +113,39 @@ impl PluginHost {
         &self.config.mission
     }
 
+    /// Loads `path`, reusing an image already loaded from the same file with the same
+    /// contents (a changed file always gets a new image from a new shadow copy).
     fn load_library(&self, path: &Path) -> Result<Arc<LoadedLibrary>, HostError> {
-        let lib = Arc::new(library::load(path, &self.config.shadow_dir)?);
-        self.libraries.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(lib.clone());
+        let bytes = library::read(path)?;
+        let hash = *blake3::hash(&bytes).as_bytes();
+        let source = path.canonicalize().unwrap_or_else(|_| path.to_owned());
+        let mut libraries = self
+            .libraries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(lib) = libraries
+            .iter()
+            .find(|l| l.content_hash == hash && l.source == source)
+        {
+            return Ok(lib.clone());
+        }
+        let lib = Arc::new(library::load_bytes(
+            &source,
+            &bytes,
+            &self.config.shadow_dir,
+        )?);
+        libraries.push(lib.clone());
+        drop(libraries);
         tracing::debug!(plugin = lib.name(), version = lib.version(), path = %path.display(), shadow = %lib.shadow.display(), "library loaded");
         Ok(lib)
     }
 
     /// Library images mapped so far (they are never unloaded).
     pub fn loaded_images(&self) -> usize {
-        self.libraries.lock().unwrap_or_else(std::sync::PoisonError::into_inner).len()
+        self.libraries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .len()
     }
 
     fn fallback_factory(&self) -> FallbackFactory {
@@ -145,7 +183,11 @@ impl PluginHost {
                     meaning: cid.meaning().to_owned(),
                     library: e.library.clone(),
                     factory: e.factory.clone(),
-                    resolved: self.config.search_paths.resolve(&e.library).map_err(|err| err.to_string()),
+                    resolved: self
+                        .config
+                        .search_paths
+                        .resolve(&e.library)
+                        .map_err(|err| err.to_string()),
                 }),
             }
         }
@@ -154,28 +196,49 @@ impl PluginHost {
             let shared = SlotShared::new(slot);
             let instance = match by_slot.get(&slot) {
                 Some(entry) => self.instance_for(slot, &entry.library, Some(&entry.factory)),
-                None => Err(HostError::Registry(format!("the registry names no plugin for slot {slot}"))),
+                None => Err(HostError::Registry(format!(
+                    "the registry names no plugin for slot {slot}"
+                ))),
             };
             let active = match instance {
                 Ok(i) => {
-                    let _ = self.events_tx.send(HostEvent::Loaded { slot, instance: i.label() });
+                    let _ = self.events_tx.send(HostEvent::Loaded {
+                        slot,
+                        instance: i.label(),
+                    });
                     Some(i)
                 }
                 Err(e) => {
                     let fb = (self.fallback_factory())(slot);
-                    let fallback = fb.as_ref().map_or_else(|| "vacant".to_owned(), Instance::label);
+                    let fallback = fb
+                        .as_ref()
+                        .map_or_else(|| "vacant".to_owned(), Instance::label);
                     tracing::warn!(%slot, error = %e, %fallback, "slot runs its fallback");
-                    let _ = self.events_tx.send(HostEvent::LoadFailed { slot, reason: e.to_string(), fallback });
+                    let _ = self.events_tx.send(HostEvent::LoadFailed {
+                        slot,
+                        reason: e.to_string(),
+                        fallback,
+                    });
                     fb
                 }
             };
-            systems.push(Box::new(PluginSlot::new(shared.clone(), active, self.fallback_factory(), self.events_tx.clone())));
+            systems.push(Box::new(PluginSlot::new(
+                shared.clone(),
+                active,
+                self.fallback_factory(),
+                self.events_tx.clone(),
+            )));
             self.slots.insert(slot, shared);
         }
         systems
     }
 
-    fn instance_for(&self, slot: SlotKind, library: &str, factory: Option<&str>) -> Result<Instance, HostError> {
+    fn instance_for(
+        &self,
+        slot: SlotKind,
+        library: &str,
+        factory: Option<&str>,
+    ) -> Result<Instance, HostError> {
         let path = self.config.search_paths.resolve(library)?;
         let lib = self.load_library(&path)?;
         let factory = lib.factory_for(slot, factory)?;
@@ -193,7 +256,11 @@ impl PluginHost {
             .iter()
             .map(|(&slot, s)| SlotReport {
                 slot,
-                instance: s.active_label.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone(),
+                instance: s
+                    .active_label
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .clone(),
             })
             .collect()
     }
@@ -203,12 +270,26 @@ impl PluginHost {
     /// at the next calculation boundary (state handed over there). On any error nothing
     /// changes and the error says why. `factory` defaults to the active factory's name when
     /// the new library has it, else its first factory for the slot.
-    pub fn request_swap(&self, slot: SlotKind, path: &str, factory: Option<&str>) -> Result<(), HostError> {
+    pub fn request_swap(
+        &self,
+        slot: SlotKind,
+        path: &str,
+        factory: Option<&str>,
+    ) -> Result<(), HostError> {
         self.request_swap_at(slot, path, factory, now())
     }
 
-    fn request_swap_at(&self, slot: SlotKind, path: &str, factory: Option<&str>, triggered_at: Instant) -> Result<(), HostError> {
-        let shared = self.slots.get(&slot).ok_or_else(|| HostError::NoSuchSlot(slot.to_string()))?;
+    fn request_swap_at(
+        &self,
+        slot: SlotKind,
+        path: &str,
+        factory: Option<&str>,
+        triggered_at: Instant,
+    ) -> Result<(), HostError> {
+        let shared = self
+            .slots
+            .get(&slot)
+            .ok_or_else(|| HostError::NoSuchSlot(slot.to_string()))?;
         let result = (|| {
             let file = self.config.search_paths.resolve(path)?;
             let lib = self.load_library(&file)?;
@@ -234,7 +315,10 @@ impl PluginHost {
                     .pending
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .replace(PreparedSwap { instance, triggered_at });
+                    .replace(PreparedSwap {
+                        instance,
+                        triggered_at,
+                    });
                 if let Some(mut superseded) = old {
                     superseded.instance.object.shutdown();
                 }
@@ -242,7 +326,11 @@ impl PluginHost {
             }
             Err(e) => {
                 tracing::warn!(%slot, target = path, error = %e, "hot swap refused; the old instance keeps running");
-                let _ = self.events_tx.send(HostEvent::SwapRefused { slot, target: path.to_owned(), reason: e.to_string() });
+                let _ = self.events_tx.send(HostEvent::SwapRefused {
+                    slot,
+                    target: path.to_owned(),
+                    reason: e.to_string(),
+                });
                 Err(e)
             }
         }
@@ -255,12 +343,20 @@ impl PluginHost {
 
     /// Faults seen by `slot`.
     pub fn faults(&self, slot: SlotKind) -> u64 {
-        self.slots.get(&slot).map_or(0, |s| *s.faults.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+        self.slots.get(&slot).map_or(0, |s| {
+            *s.faults
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        })
     }
 
     /// Completed swaps of `slot`.
     pub fn swaps(&self, slot: SlotKind) -> u64 {
-        self.slots.get(&slot).map_or(0, |s| *s.swaps.lock().unwrap_or_else(std::sync::PoisonError::into_inner))
+        self.slots.get(&slot).map_or(0, |s| {
+            *s.swaps
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        })
     }
 
     /// Starts watching the directories of every slot's active library; changes are picked
@@ -268,7 +364,12 @@ impl PluginHost {
     pub fn watch(&mut self) -> Result<(), HostError> {
         let mut watcher = LibraryWatcher::new(self.config.debounce)?;
         for s in self.slots.values() {
-            if let Some((path, _, _)) = s.active_source.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone() {
+            if let Some((path, _, _)) = s
+                .active_source
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .clone()
+            {
                 watcher.watch_file(&path)?;
             }
         }
@@ -287,17 +388,30 @@ impl PluginHost {
     /// Handles settled file events: a watched library whose contents changed is prepared
     /// as a hot swap for every slot running it. Returns the swaps requested (and refusals).
     pub fn poll_watcher(&mut self) -> Vec<(SlotKind, Result<(), String>)> {
-        let Some(w) = self.watcher.as_mut() else { return Vec::new() };
+        let Some(w) = self.watcher.as_mut() else {
+            return Vec::new();
+        };
         let settled = w.settled(now());
         let mut out = Vec::new();
         for (path, first_event) in settled {
-            let Ok(bytes) = std::fs::read(&path) else { continue };
+            let Ok(bytes) = std::fs::read(&path) else {
+                continue;
+            };
             let hash = *blake3::hash(&bytes).as_bytes();
             for (&slot, s) in &self.slots {
-                let active = s.active_source.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+                let active = s
+                    .active_source
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .clone();
                 if let Some((src, old_hash, _)) = active {
                     if same_file(&src, &path) && old_hash != hash {
-                        let r = self.request_swap_at(slot, &path.display().to_string(), None, first_event);
+                        let r = self.request_swap_at(
+                            slot,
+                            &path.display().to_string(),
+                            None,
+                            first_event,
+                        );
                         out.push((slot, r.map_err(|e| e.to_string())));
                     }
                 }

@@ -55,51 +55,99 @@ impl LoadedLibrary {
             Some(w) => matching.find(|f| f.name.as_str() == w),
             None => matching.next(),
         };
-        found.map(|f| f.name.to_string()).ok_or_else(|| HostError::NoFactory {
-            plugin: self.name().to_owned(),
-            path: self.source.clone(),
-            factory: wanted.unwrap_or("<any>").to_owned(),
-            slot: slot.to_string(),
-            offered: self
-                .description
-                .factories
-                .iter()
-                .map(|f| format!("{} ({})", f.name, f.slot))
-                .collect::<Vec<_>>()
-                .join(", "),
-        })
+        found
+            .map(|f| f.name.to_string())
+            .ok_or_else(|| HostError::NoFactory {
+                plugin: self.name().to_owned(),
+                path: self.source.clone(),
+                factory: wanted.unwrap_or("<any>").to_owned(),
+                slot: slot.to_string(),
+                offered: self
+                    .description
+                    .factories
+                    .iter()
+                    .map(|f| format!("{} ({})", f.name, f.slot))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
     }
 }
 
 /// The last few meaningful lines of abi_stable's (very long) layout report.
 pub fn summarize_load_error(e: &LibraryError) -> String {
     let text = e.to_string();
-    let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
     if lines.len() <= 3 {
         return lines.join(" | ");
     }
-    let interesting: Vec<&str> =
-        lines.iter().copied().filter(|l| l.contains("Expected") || l.contains("Found") || l.contains("mismatch")).collect();
-    let pick = if interesting.is_empty() { &lines[lines.len() - 3..] } else { &interesting[interesting.len().saturating_sub(3)..] };
+    let interesting: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.contains("Expected") || l.contains("Found") || l.contains("mismatch"))
+        .collect();
+    let pick = if interesting.is_empty() {
+        &lines[lines.len() - 3..]
+    } else {
+        &interesting[interesting.len().saturating_sub(3)..]
+    };
     pick.join(" | ")
 }
 
 /// Copies `source` to a unique file in `shadow_dir`, loads it, checks layouts and the
 /// interface version. Nothing is registered anywhere on failure.
 pub fn load(source: &Path, shadow_dir: &Path) -> Result<LoadedLibrary, HostError> {
-    let bytes = std::fs::read(source).map_err(|e| HostError::LibraryUnreadable { path: source.to_owned(), source: e })?;
-    let content_hash = *blake3::hash(&bytes).as_bytes();
-    std::fs::create_dir_all(shadow_dir).map_err(|e| HostError::Io { path: shadow_dir.to_owned(), source: e })?;
-    let stem = source.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "plugin".into());
-    let ext = source.extension().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "so".into());
+    let bytes = read(source)?;
+    load_bytes(source, &bytes, shadow_dir)
+}
+
+/// Reads a library file, with the error naming it.
+pub fn read(source: &Path) -> Result<Vec<u8>, HostError> {
+    std::fs::read(source).map_err(|e| HostError::LibraryUnreadable {
+        path: source.to_owned(),
+        source: e,
+    })
+}
+
+/// [`load`] for contents already read from `source`.
+pub fn load_bytes(
+    source: &Path,
+    bytes: &[u8],
+    shadow_dir: &Path,
+) -> Result<LoadedLibrary, HostError> {
+    let content_hash = *blake3::hash(bytes).as_bytes();
+    std::fs::create_dir_all(shadow_dir).map_err(|e| HostError::Io {
+        path: shadow_dir.to_owned(),
+        source: e,
+    })?;
+    let stem = source
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "plugin".into());
+    let ext = source
+        .extension()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "so".into());
     let n = SHADOW_COUNTER.fetch_add(1, Ordering::SeqCst);
     let shadow = shadow_dir.join(format!("{stem}-{}-{n}.{ext}", std::process::id()));
-    std::fs::write(&shadow, &bytes).map_err(|e| HostError::Io { path: shadow.clone(), source: e })?;
-    let header = lib_header_from_path(&shadow)
-        .map_err(|e| HostError::LoadRefused { path: source.to_owned(), summary: summarize_load_error(&e) })?;
-    let root = header
-        .init_root_module::<PluginRootV1Ref>()
-        .map_err(|e| HostError::LoadRefused { path: source.to_owned(), summary: summarize_load_error(&e) })?;
+    std::fs::write(&shadow, bytes).map_err(|e| HostError::Io {
+        path: shadow.clone(),
+        source: e,
+    })?;
+    let header = lib_header_from_path(&shadow).map_err(|e| HostError::LoadRefused {
+        path: source.to_owned(),
+        summary: summarize_load_error(&e),
+    })?;
+    let root =
+        header
+            .init_root_module::<PluginRootV1Ref>()
+            .map_err(|e| HostError::LoadRefused {
+                path: source.to_owned(),
+                summary: summarize_load_error(&e),
+            })?;
     let description = (root.describe())();
     if description.abi_major != ABI_MAJOR {
         return Err(HostError::AbiVersion {
@@ -119,7 +167,13 @@ pub fn load(source: &Path, shadow_dir: &Path) -> Result<LoadedLibrary, HostError
             description.abi_minor
         );
     }
-    Ok(LoadedLibrary { source: source.to_owned(), shadow, content_hash, root, description })
+    Ok(LoadedLibrary {
+        source: source.to_owned(),
+        shadow,
+        content_hash,
+        root,
+        description,
+    })
 }
 
 /// Ordered search paths for registry library names.
@@ -148,7 +202,10 @@ impl SearchPaths {
         if Path::new(name).extension().is_some() && !name.to_ascii_lowercase().ends_with(".dll") {
             v.push(name.to_owned());
         }
-        let (prefix, ext) = (std::env::consts::DLL_PREFIX, std::env::consts::DLL_EXTENSION);
+        let (prefix, ext) = (
+            std::env::consts::DLL_PREFIX,
+            std::env::consts::DLL_EXTENSION,
+        );
         v.push(format!("{prefix}{stem}.{ext}"));
         v.push(format!("{stem}.{ext}"));
         if !stem.starts_with("iron3d_") {
@@ -174,6 +231,9 @@ impl SearchPaths {
                 tried.push(p.display().to_string());
             }
         }
-        Err(HostError::LibraryNotFound { name: name.to_owned(), searched: tried.join(", ") })
+        Err(HostError::LibraryNotFound {
+            name: name.to_owned(),
+            searched: tried.join(", "),
+        })
     }
 }

@@ -13,7 +13,12 @@ pub struct HostLogSink {
 impl HostLogSink {
     /// A sink that tags records with `plugin`.
     pub fn boxed(plugin: &str) -> LogSinkBox {
-        LogSink_TO::from_ptr(RArc::new(HostLogSink { plugin: plugin.to_owned() }), TD_Opaque)
+        LogSink_TO::from_ptr(
+            RArc::new(HostLogSink {
+                plugin: plugin.to_owned(),
+            }),
+            TD_Opaque,
+        )
     }
 }
 
@@ -36,11 +41,21 @@ impl LogSink for HostLogSink {
     fn log(&self, level: LogLevel, target: RStr<'_>, message: RStr<'_>) {
         let (plugin, target, message) = (self.plugin.as_str(), target.as_str(), message.as_str());
         match level {
-            LogLevel::Error => tracing::error!(target: "iron3d::plugin", plugin, plugin_target = target, "{message}"),
-            LogLevel::Warn => tracing::warn!(target: "iron3d::plugin", plugin, plugin_target = target, "{message}"),
-            LogLevel::Info => tracing::info!(target: "iron3d::plugin", plugin, plugin_target = target, "{message}"),
-            LogLevel::Debug => tracing::debug!(target: "iron3d::plugin", plugin, plugin_target = target, "{message}"),
-            LogLevel::Trace => tracing::trace!(target: "iron3d::plugin", plugin, plugin_target = target, "{message}"),
+            LogLevel::Error => {
+                tracing::error!(target: "iron3d::plugin", plugin, plugin_target = target, "{message}")
+            }
+            LogLevel::Warn => {
+                tracing::warn!(target: "iron3d::plugin", plugin, plugin_target = target, "{message}")
+            }
+            LogLevel::Info => {
+                tracing::info!(target: "iron3d::plugin", plugin, plugin_target = target, "{message}")
+            }
+            LogLevel::Debug => {
+                tracing::debug!(target: "iron3d::plugin", plugin, plugin_target = target, "{message}")
+            }
+            LogLevel::Trace => {
+                tracing::trace!(target: "iron3d::plugin", plugin, plugin_target = target, "{message}")
+            }
         }
     }
 }

@@ -7,10 +7,13 @@ use crate::library::LoadedLibrary;
 use crate::log_sink::HostLogSink;
 use abi_stable::std_types::{RResult, RSlice, RVec};
 use crossbeam_channel::Sender;
-use iron3d_abi::{Command, HostContext, InputCommand, MissionContext, ObjectState, PluginError, SlotKind, StateBlob, SubsystemBox, TickInfo};
+use iron3d_abi::{
+    Command, HostContext, InputCommand, MissionContext, ObjectState, PluginError, SlotKind,
+    StateBlob, SubsystemBox, TickInfo,
+};
 use iron3d_kernel::{
-    CalcSlot, DeleteMode, Envelope, ObjectHandle, OriginalObjectId, Phase, RenderSnapshot, System, SystemCtx, SystemError, SystemResult,
-    Target,
+    CalcSlot, DeleteMode, Envelope, ObjectHandle, OriginalObjectId, Phase, RenderSnapshot, System,
+    SystemCtx, SystemError, SystemResult, Target,
 };
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -28,8 +31,15 @@ pub struct Instance {
 
 impl Instance {
     /// Creates an instance of `factory` from `library` and initialises it for `mission`.
-    pub fn create(library: Arc<LoadedLibrary>, factory: &str, mission: &MissionContext) -> Result<Self, crate::HostError> {
-        let host = HostContext { plugin: library.name().into(), log: HostLogSink::boxed(library.name()) };
+    pub fn create(
+        library: Arc<LoadedLibrary>,
+        factory: &str,
+        mission: &MissionContext,
+    ) -> Result<Self, crate::HostError> {
+        let host = HostContext {
+            plugin: library.name().into(),
+            log: HostLogSink::boxed(library.name()),
+        };
         let err = |stage: &'static str, e: PluginError| crate::HostError::Instance {
             plugin: library.name().to_owned(),
             path: library.source.clone(),
@@ -44,12 +54,22 @@ impl Instance {
         if let RResult::RErr(e) = object.init(mission) {
             return Err(err("init", e));
         }
-        Ok(Self { object, library, factory: factory.to_owned() })
+        Ok(Self {
+            object,
+            library,
+            factory: factory.to_owned(),
+        })
     }
 
     /// `name version factory (path)` for logs and reports.
     pub fn label(&self) -> String {
-        format!("{} {} {} ({})", self.library.name(), self.library.version(), self.factory, self.library.source.display())
+        format!(
+            "{} {} {} ({})",
+            self.library.name(),
+            self.library.version(),
+            self.factory,
+            self.library.source.display()
+        )
     }
 }
 
@@ -170,7 +190,12 @@ pub struct PluginSlot {
 
 impl PluginSlot {
     /// A slot running `active` (or vacant), with `fallback` for faults.
-    pub fn new(shared: Arc<SlotShared>, active: Option<Instance>, fallback: FallbackFactory, events: Sender<HostEvent>) -> Self {
+    pub fn new(
+        shared: Arc<SlotShared>,
+        active: Option<Instance>,
+        fallback: FallbackFactory,
+        events: Sender<HostEvent>,
+    ) -> Self {
         let slot = shared.slot;
         let me = Self {
             shared,
@@ -189,9 +214,16 @@ impl PluginSlot {
     }
 
     fn publish_active(&self) {
-        *lock(&self.shared.active_label) = self.active.as_ref().map_or_else(|| "vacant".into(), Instance::label);
+        *lock(&self.shared.active_label) = self
+            .active
+            .as_ref()
+            .map_or_else(|| "vacant".into(), Instance::label);
         *lock(&self.shared.active_source) = self.active.as_ref().map(|i| {
-            (i.library.source.clone(), i.library.content_hash, i.factory.clone())
+            (
+                i.library.source.clone(),
+                i.library.content_hash,
+                i.factory.clone(),
+            )
         });
     }
 
@@ -199,7 +231,12 @@ impl PluginSlot {
         let tick = ctx.time().tick;
         if self.tick_cache.0 != tick {
             self.tick_cache.0 = tick;
-            self.tick_cache.1 = ctx.input().commands.iter().map(|&(code, arg)| InputCommand { code, arg }).collect();
+            self.tick_cache.1 = ctx
+                .input()
+                .commands
+                .iter()
+                .map(|&(code, arg)| InputCommand { code, arg })
+                .collect();
             self.tick_cache.2 = ctx.input().held.iter().copied().collect();
         }
     }
@@ -208,16 +245,26 @@ impl PluginSlot {
     /// instance can still save), else a null instance, else vacant.
     fn fault(&mut self, phase: Phase, reason: &PluginError) -> SystemError {
         let failed = self.active.take();
-        let failed_label = failed.as_ref().map_or_else(|| "vacant".into(), Instance::label);
-        let blob = failed.as_ref().and_then(|f| f.object.save_state().into_result().ok());
-        let mut replacement = self.previous.take().or_else(|| (self.fallback)(self.shared.slot));
+        let failed_label = failed
+            .as_ref()
+            .map_or_else(|| "vacant".into(), Instance::label);
+        let blob = failed
+            .as_ref()
+            .and_then(|f| f.object.save_state().into_result().ok());
+        let mut replacement = self
+            .previous
+            .take()
+            .or_else(|| (self.fallback)(self.shared.slot));
         if let (Some(r), Some(b)) = (replacement.as_mut(), blob.as_ref()) {
             if let RResult::RErr(e) = r.object.restore_state(b) {
                 tracing::warn!(slot = %self.shared.slot, error = %e, "fallback instance kept its own state");
             }
         }
         self.active = replacement;
-        let fallback = self.active.as_ref().map_or_else(|| "vacant".into(), Instance::label);
+        let fallback = self
+            .active
+            .as_ref()
+            .map_or_else(|| "vacant".into(), Instance::label);
         *lock(&self.shared.faults) += 1;
         tracing::error!(slot = %self.shared.slot, instance = %failed_label, %phase, error = %reason, now = %fallback, "plugin fault: rolled back");
         let _ = self.events.send(HostEvent::Fault {
@@ -252,33 +299,52 @@ impl PluginSlot {
                         ctx.send(Target::Object(h), game_message(&message))?;
                     }
                 }
-                Command::Broadcast { message } => ctx.send(Target::Systems, game_message(&message))?,
+                Command::Broadcast { message } => {
+                    ctx.send(Target::Systems, game_message(&message))?
+                }
             }
         }
         Ok(())
     }
 
     fn activate_pending(&mut self, ctx: &SystemCtx<'_>) {
-        let Some(prepared) = lock(&self.shared.pending).take() else { return };
+        let Some(prepared) = lock(&self.shared.pending).take() else {
+            return;
+        };
         let slot = self.shared.slot;
         let to = prepared.instance.label();
         let refuse = |events: &Sender<HostEvent>, reason: String| {
             tracing::warn!(%slot, target = %to, %reason, "hot swap refused; the old instance keeps running");
-            let _ = events.send(HostEvent::SwapRefused { slot, target: to.clone(), reason });
+            let _ = events.send(HostEvent::SwapRefused {
+                slot,
+                target: to.clone(),
+                reason,
+            });
         };
         let blob: StateBlob = match self.active.as_ref().map(|a| a.object.save_state()) {
             Some(RResult::ROk(b)) => b,
-            Some(RResult::RErr(e)) => return refuse(&self.events, format!("the old instance could not save its state: {e}")),
+            Some(RResult::RErr(e)) => {
+                return refuse(
+                    &self.events,
+                    format!("the old instance could not save its state: {e}"),
+                );
+            }
             None => StateBlob::default(),
         };
         let mut new = prepared.instance;
         if self.active.is_some() {
             if let RResult::RErr(e) = new.object.restore_state(&blob) {
                 new.object.shutdown();
-                return refuse(&self.events, format!("the new instance refused the state: {e}"));
+                return refuse(
+                    &self.events,
+                    format!("the new instance refused the state: {e}"),
+                );
             }
         }
-        let from = self.active.as_ref().map_or_else(|| "vacant".into(), Instance::label);
+        let from = self
+            .active
+            .as_ref()
+            .map_or_else(|| "vacant".into(), Instance::label);
         if let Some(mut evicted) = std::mem::replace(&mut self.previous, self.active.take()) {
             evicted.object.shutdown();
         }
@@ -286,13 +352,28 @@ impl PluginSlot {
         *lock(&self.shared.swaps) += 1;
         let latency = prepared.triggered_at.elapsed();
         tracing::info!(%slot, %from, %to, after_tick = ctx.time().tick, latency_us = latency.as_micros() as u64, "hot swap active");
-        let _ = self.events.send(HostEvent::Swapped { slot, from, to, after_tick: ctx.time().tick, latency });
+        let _ = self.events.send(HostEvent::Swapped {
+            slot,
+            from,
+            to,
+            after_tick: ctx.time().tick,
+            latency,
+        });
         self.publish_active();
     }
 }
 
-fn tick_info<'a>(tick: u64, step_ns: u64, cache: &'a (u64, Vec<InputCommand>, Vec<u32>)) -> TickInfo<'a> {
-    TickInfo { tick, step_ns, commands: RSlice::from_slice(&cache.1), held_keys: RSlice::from_slice(&cache.2) }
+fn tick_info<'a>(
+    tick: u64,
+    step_ns: u64,
+    cache: &'a (u64, Vec<InputCommand>, Vec<u32>),
+) -> TickInfo<'a> {
+    TickInfo {
+        tick,
+        step_ns,
+        commands: RSlice::from_slice(&cache.1),
+        held_keys: RSlice::from_slice(&cache.2),
+    }
 }
 
 impl System for PluginSlot {
@@ -337,7 +418,12 @@ impl System for PluginSlot {
         }
     }
 
-    fn on_message(&mut self, ctx: &mut SystemCtx<'_>, object: Option<ObjectHandle>, envelope: &Envelope) -> SystemResult {
+    fn on_message(
+        &mut self,
+        ctx: &mut SystemCtx<'_>,
+        object: Option<ObjectHandle>,
+        envelope: &Envelope,
+    ) -> SystemResult {
         if self.active.is_none() {
             return Ok(());
         }
@@ -348,7 +434,9 @@ impl System for PluginSlot {
         let (r, state) = match (self.active.as_mut(), object) {
             (Some(a), Some(h)) => {
                 let mut state = object_state(ctx.object(h)?);
-                let r = a.object.on_object_message(&tick, &mut state, &view, &mut self.out);
+                let r = a
+                    .object
+                    .on_object_message(&tick, &mut state, &view, &mut self.out);
                 (r, Some((h, state)))
             }
             (Some(a), None) => (a.object.on_message(&tick, &view, &mut self.out), None),
@@ -375,11 +463,14 @@ impl System for PluginSlot {
         self.tick = ctx.time().tick;
         self.refresh_tick_cache(ctx);
         self.objects.clear();
-        self.objects.extend(ctx.world().iter_registered().map(|(_, o)| object_state(o)));
+        self.objects
+            .extend(ctx.world().iter_registered().map(|(_, o)| object_state(o)));
         let time = ctx.time();
         let tick = tick_info(time.tick, time.step_ns, &self.tick_cache);
         let r = match self.active.as_mut() {
-            Some(a) => a.object.update(&tick, RSlice::from_slice(&self.objects), &mut self.out),
+            Some(a) => a
+                .object
+                .update(&tick, RSlice::from_slice(&self.objects), &mut self.out),
             None => return Ok(()),
         };
         match r {
@@ -392,7 +483,9 @@ impl System for PluginSlot {
     }
 
     fn render(&mut self, snapshot: &RenderSnapshot) -> SystemResult {
-        let Some(a) = self.active.as_mut() else { return Ok(()) };
+        let Some(a) = self.active.as_mut() else {
+            return Ok(());
+        };
         let r = match a.object.render() {
             abi_stable::std_types::ROption::RSome(mut backend) => {
                 let objects: Vec<ObjectState> = snapshot
@@ -410,7 +503,11 @@ impl System for PluginSlot {
                         behaviour_state: 0,
                     })
                     .collect();
-                let frame = iron3d_abi::FrameView { frame: snapshot.frame, tick: snapshot.tick, objects: RSlice::from_slice(&objects) };
+                let frame = iron3d_abi::FrameView {
+                    frame: snapshot.frame,
+                    tick: snapshot.tick,
+                    objects: RSlice::from_slice(&objects),
+                };
                 backend.render_frame(&frame).map(|_| ())
             }
             abi_stable::std_types::ROption::RNone => RResult::ROk(()),

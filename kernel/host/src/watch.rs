@@ -29,15 +29,30 @@ impl LibraryWatcher {
             let _ = tx.send(ev);
         })
         .map_err(|e| HostError::Watch(e.to_string()))?;
-        Ok(Self { watcher, rx, files: BTreeSet::new(), dirs: BTreeSet::new(), pending: BTreeMap::new(), debounce })
+        Ok(Self {
+            watcher,
+            rx,
+            files: BTreeSet::new(),
+            dirs: BTreeSet::new(),
+            pending: BTreeMap::new(),
+            debounce,
+        })
     }
 
     /// Adds `file` (its directory is watched).
     pub fn watch_file(&mut self, file: &Path) -> Result<(), HostError> {
-        let file = file.canonicalize().map_err(|e| HostError::Io { path: file.to_owned(), source: e })?;
-        let dir = file.parent().map(Path::to_path_buf).ok_or_else(|| HostError::Watch(format!("{} has no directory", file.display())))?;
+        let file = file.canonicalize().map_err(|e| HostError::Io {
+            path: file.to_owned(),
+            source: e,
+        })?;
+        let dir = file
+            .parent()
+            .map(Path::to_path_buf)
+            .ok_or_else(|| HostError::Watch(format!("{} has no directory", file.display())))?;
         if self.dirs.insert(dir.clone()) {
-            self.watcher.watch(&dir, RecursiveMode::NonRecursive).map_err(|e| HostError::Watch(format!("{}: {e}", dir.display())))?;
+            self.watcher
+                .watch(&dir, RecursiveMode::NonRecursive)
+                .map_err(|e| HostError::Watch(format!("{}: {e}", dir.display())))?;
         }
         self.files.insert(file);
         Ok(())
@@ -65,6 +80,9 @@ impl LibraryWatcher {
             .filter(|(_, (_, last))| now.duration_since(*last) >= self.debounce)
             .map(|(p, _)| p.clone())
             .collect();
-        ready.into_iter().filter_map(|p| self.pending.remove(&p).map(|(first, _)| (p, first))).collect()
+        ready
+            .into_iter()
+            .filter_map(|p| self.pending.remove(&p).map(|(first, _)| (p, first)))
+            .collect()
     }
 }

@@ -7,8 +7,9 @@ use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RErr, ROk, RResult, RSlice, RString, RVec};
 use glam::{Quat, Vec3};
 use iron3d_abi::{
-    Command, ErrorKind, FactoryDescription, HostContext, MissionContext, ObjectState, PluginDescription, PluginError,
-    PluginRuntime, SlotKind, StateBlob, Subsystem, Subsystem_TO, SubsystemBox, TickInfo,
+    Command, ErrorKind, FactoryDescription, HostContext, MissionContext, ObjectState,
+    PluginDescription, PluginError, PluginRuntime, SlotKind, StateBlob, Subsystem, Subsystem_TO,
+    SubsystemBox, TickInfo,
 };
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -28,15 +29,27 @@ fn describe() -> PluginDescription {
         version: RString::from(env!("CARGO_PKG_VERSION")),
         abi_major: iron3d_abi::ABI_MAJOR,
         abi_minor: iron3d_abi::ABI_MINOR,
-        factories: RVec::from(vec![FactoryDescription { name: RString::from("wanderer"), slot: SlotKind::Ai }]),
+        factories: RVec::from(vec![FactoryDescription {
+            name: RString::from("wanderer"),
+            slot: SlotKind::Ai,
+        }]),
     }
 }
 
 fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError> {
     if factory != "wanderer" {
-        return RErr(PluginError::new(ErrorKind::Unsupported, format!("ai-wanderer has no factory '{factory}'")));
+        return RErr(PluginError::new(
+            ErrorKind::Unsupported,
+            format!("ai-wanderer has no factory '{factory}'"),
+        ));
     }
-    let w = Wanderer { runtime: PluginRuntime::new(host.log), seed: 0, rng: rng(0), wind: 0, commands_seen: 0 };
+    let w = Wanderer {
+        runtime: PluginRuntime::new(host.log),
+        seed: 0,
+        rng: rng(0),
+        wind: 0,
+        commands_seen: 0,
+    };
     ROk(Subsystem_TO::from_value(w, TD_Opaque))
 }
 
@@ -76,7 +89,12 @@ impl Subsystem for Wanderer {
         })
     }
 
-    fn calculate_object(&mut self, _tick: &TickInfo<'_>, o: &mut ObjectState, _out: &mut RVec<Command>) -> RResult<(), PluginError> {
+    fn calculate_object(
+        &mut self,
+        _tick: &TickInfo<'_>,
+        o: &mut ObjectState,
+        _out: &mut RVec<Command>,
+    ) -> RResult<(), PluginError> {
         let runtime = self.runtime.clone();
         runtime.call("calculate_object", || {
             if o.behaviour_state > 0 {
@@ -87,13 +105,19 @@ impl Subsystem for Wanderer {
             let next = 15 + self.rng.next_u32() % 45;
             let orientation = Quat::from_rotation_z(heading);
             o.orientation = orientation.into();
-            o.velocity = (orientation * Vec3::X * SPEED + Vec3::X * (self.wind as f32 * 0.5)).into();
+            o.velocity =
+                (orientation * Vec3::X * SPEED + Vec3::X * (self.wind as f32 * 0.5)).into();
             o.behaviour_state = next;
             ROk(())
         })
     }
 
-    fn update(&mut self, tick: &TickInfo<'_>, _objects: RSlice<'_, ObjectState>, _out: &mut RVec<Command>) -> RResult<(), PluginError> {
+    fn update(
+        &mut self,
+        tick: &TickInfo<'_>,
+        _objects: RSlice<'_, ObjectState>,
+        _out: &mut RVec<Command>,
+    ) -> RResult<(), PluginError> {
         let runtime = self.runtime.clone();
         runtime.call("update", || {
             for c in tick.commands.iter() {
@@ -123,14 +147,23 @@ impl Wanderer {
         b.extend_from_slice(&self.rng.get_word_pos().to_le_bytes());
         b.extend_from_slice(&self.wind.to_le_bytes());
         b.extend_from_slice(&self.commands_seen.to_le_bytes());
-        ROk(StateBlob { format: RString::from(STATE_FORMAT), version: 1, bytes: RVec::from(b) })
+        ROk(StateBlob {
+            format: RString::from(STATE_FORMAT),
+            version: 1,
+            bytes: RVec::from(b),
+        })
     }
 
     fn decode_state(&mut self, blob: &StateBlob) -> RResult<(), PluginError> {
         if blob.format.as_str() != STATE_FORMAT || blob.version != 1 || blob.bytes.len() != 32 {
             return RErr(PluginError::new(
                 ErrorKind::BadState,
-                format!("expected {STATE_FORMAT} v1 (32 bytes), got {} v{} ({} bytes)", blob.format, blob.version, blob.bytes.len()),
+                format!(
+                    "expected {STATE_FORMAT} v1 (32 bytes), got {} v{} ({} bytes)",
+                    blob.format,
+                    blob.version,
+                    blob.bytes.len()
+                ),
             ));
         }
         let b = blob.bytes.as_slice();

@@ -5,8 +5,9 @@
 use abi_stable::std_types::{ROk, ROption, RResult, RString, RVec};
 use abi_stable::{RMut, sabi_trait::TD_Opaque};
 use iron3d_abi::{
-    FactoryDescription, FrameView, HostContext, MissionContext, PluginDescription, PluginError, PluginRuntime,
-    RenderBackend, RenderBackend_TO, RenderStats, SlotKind, StateBlob, Subsystem, Subsystem_TO, SubsystemBox,
+    FactoryDescription, FrameView, HostContext, MissionContext, PluginDescription, PluginError,
+    PluginRuntime, RenderBackend, RenderBackend_TO, RenderStats, SlotKind, StateBlob, Subsystem,
+    Subsystem_TO, SubsystemBox,
 };
 
 /// Format name of the (empty) null state blob.
@@ -25,16 +26,29 @@ fn describe() -> PluginDescription {
         abi_minor: iron3d_abi::ABI_MINOR,
         factories: SlotKind::ALL
             .iter()
-            .map(|&slot| FactoryDescription { name: RString::from(factory_name(slot)), slot })
+            .map(|&slot| FactoryDescription {
+                name: RString::from(factory_name(slot)),
+                slot,
+            })
             .collect(),
     }
 }
 
 fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError> {
-    match SlotKind::ALL.into_iter().find(|&s| factory_name(s) == factory) {
+    match SlotKind::ALL
+        .into_iter()
+        .find(|&s| factory_name(s) == factory)
+    {
         Some(slot) => {
             let runtime = PluginRuntime::new(host.log);
-            ROk(Subsystem_TO::from_value(NullSubsystem { slot, runtime, frames: 0 }, TD_Opaque))
+            ROk(Subsystem_TO::from_value(
+                NullSubsystem {
+                    slot,
+                    runtime,
+                    frames: 0,
+                },
+                TD_Opaque,
+            ))
         }
         None => RResult::RErr(PluginError::new(
             iron3d_abi::ErrorKind::Unsupported,
@@ -66,7 +80,11 @@ impl Subsystem for NullSubsystem {
     }
 
     fn save_state(&self) -> RResult<StateBlob, PluginError> {
-        ROk(StateBlob { format: RString::from(NULL_STATE_FORMAT), version: 1, bytes: RVec::new() })
+        ROk(StateBlob {
+            format: RString::from(NULL_STATE_FORMAT),
+            version: 1,
+            bytes: RVec::new(),
+        })
     }
 
     fn restore_state(&mut self, _blob: &StateBlob) -> RResult<(), PluginError> {
@@ -86,7 +104,10 @@ impl Subsystem for NullSubsystem {
 impl RenderBackend for NullSubsystem {
     fn render_frame(&mut self, frame: &FrameView<'_>) -> RResult<RenderStats, PluginError> {
         self.frames += 1;
-        ROk(RenderStats { draw_items: 0, objects: frame.objects.len() as u32 })
+        ROk(RenderStats {
+            draw_items: 0,
+            objects: frame.objects.len() as u32,
+        })
     }
 }
 
@@ -99,6 +120,10 @@ mod tests {
         let d = describe();
         assert_eq!(d.factories.len(), 8);
         assert_eq!(d.abi_major, iron3d_abi::ABI_MAJOR);
-        assert!(d.factories.iter().any(|f| f.name.as_str() == "null-render" && f.slot == SlotKind::Render));
+        assert!(
+            d.factories
+                .iter()
+                .any(|f| f.name.as_str() == "null-render" && f.slot == SlotKind::Render)
+        );
     }
 }

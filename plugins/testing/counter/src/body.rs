@@ -9,8 +9,9 @@ use super::{REPORTED_ABI_MAJOR, STEP};
 use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{RErr, ROk, RResult, RString, RVec};
 use iron3d_abi::{
-    Command, ErrorKind, FactoryDescription, HostContext, MissionContext, ObjectState, PluginDescription, PluginError,
-    PluginRuntime, SlotKind, StateBlob, Subsystem, Subsystem_TO, SubsystemBox, TickInfo,
+    Command, ErrorKind, FactoryDescription, HostContext, MissionContext, ObjectState,
+    PluginDescription, PluginError, PluginRuntime, SlotKind, StateBlob, Subsystem, Subsystem_TO,
+    SubsystemBox, TickInfo,
 };
 
 /// Plugin name (identical for every build, as for two versions of one plugin).
@@ -46,16 +47,28 @@ fn describe() -> PluginDescription {
         abi_minor: iron3d_abi::ABI_MINOR,
         factories: FACTORIES
             .iter()
-            .map(|(name, _)| FactoryDescription { name: RString::from(*name), slot: SlotKind::Ai })
+            .map(|(name, _)| FactoryDescription {
+                name: RString::from(*name),
+                slot: SlotKind::Ai,
+            })
             .collect(),
     }
 }
 
 fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError> {
     let Some(&(_, mode)) = FACTORIES.iter().find(|(n, _)| *n == factory) else {
-        return RErr(PluginError::new(ErrorKind::Unsupported, format!("{NAME} has no factory '{factory}'")));
+        return RErr(PluginError::new(
+            ErrorKind::Unsupported,
+            format!("{NAME} has no factory '{factory}'"),
+        ));
     };
-    let counter = Counter { mode, runtime: PluginRuntime::new(host.log), count: 0, last_tick: 0, ticks_seen: 0 };
+    let counter = Counter {
+        mode,
+        runtime: PluginRuntime::new(host.log),
+        count: 0,
+        last_tick: 0,
+        ticks_seen: 0,
+    };
     ROk(Subsystem_TO::from_value(counter, TD_Opaque))
 }
 
@@ -81,7 +94,11 @@ impl Subsystem for Counter {
             if mode == Mode::PanicInit {
                 panic!("counter-panic-init refuses to start");
             }
-            tracing::info!(step = STEP, mission = ctx.mission.as_str(), "counter initialised");
+            tracing::info!(
+                step = STEP,
+                mission = ctx.mission.as_str(),
+                "counter initialised"
+            );
             ROk(())
         })
     }
@@ -123,18 +140,30 @@ impl Counter {
         for v in [self.count, self.last_tick, self.ticks_seen] {
             bytes.extend_from_slice(&v.to_le_bytes());
         }
-        ROk(StateBlob { format: RString::from(STATE_FORMAT), version: 1, bytes: RVec::from(bytes) })
+        ROk(StateBlob {
+            format: RString::from(STATE_FORMAT),
+            version: 1,
+            bytes: RVec::from(bytes),
+        })
     }
 
     fn decode(&mut self, blob: &StateBlob) -> RResult<(), PluginError> {
         {
             if self.mode == Mode::BadRestore {
-                return RErr(PluginError::new(ErrorKind::BadState, "counter-bad-restore never accepts a state"));
+                return RErr(PluginError::new(
+                    ErrorKind::BadState,
+                    "counter-bad-restore never accepts a state",
+                ));
             }
             if blob.format.as_str() != STATE_FORMAT || blob.version != 1 || blob.bytes.len() != 24 {
                 return RErr(PluginError::new(
                     ErrorKind::BadState,
-                    format!("expected {STATE_FORMAT} v1 (24 bytes), got {} v{} ({} bytes)", blob.format, blob.version, blob.bytes.len()),
+                    format!(
+                        "expected {STATE_FORMAT} v1 (24 bytes), got {} v{} ({} bytes)",
+                        blob.format,
+                        blob.version,
+                        blob.bytes.len()
+                    ),
                 ));
             }
             let word = |i: usize| {

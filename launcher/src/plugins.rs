@@ -1,0 +1,137 @@
+//! How the launcher finds the registry and the plugin libraries, and builds the plugin host.
+
+use anyhow::Context;
+use iron3d_abi::{MissionContext, SlotKind};
+use iron3d_plugin_host::{HostConfig, PluginHost, SearchPaths};
+use iron3d_registry::{Dialect, Registry};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The directory of the running executable.
+fn exe_dir() -> Option<PathBuf> {
+    std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+}
+
+/// Plugin search paths: `extra` first (mods, `--plugin-dir`), then the launcher's own
+/// directory and its `deps/` (where cargo puts the first-party plugins).
+pub fn search_paths(extra: &[PathBuf]) -> SearchPaths {
+    let mut dirs = extra.to_vec();
+    if let Some(d) = exe_dir() {
+        dirs.push(d.join("deps"));
+        dirs.push(d);
+    }
+    SearchPaths::new(dirs)
+}
+
+/// The registry to use: `explicit`, else the first `config/plugins.ini` found in the
+/// current directory or one of its ancestors, then beside the executable or one of its
+/// ancestors (a fresh clone's `target/<profile>/iron3d` finds the repository's file).
+pub fn locate_registry(explicit: Option<&Path>) -> anyhow::Result<PathBuf> {
+    if let Some(p) = explicit {
+        return Ok(p.to_owned());
+    }
+    let starts: Vec<PathBuf> = [std::env::current_dir().ok(), exe_dir()]
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut tried = Vec::new();
+    for start in &starts {
+        for dir in start.ancestors() {
+            let candidate = dir.join("config").join("plugins.ini");
+            if candidate.is_file() {
+                return Ok(candidate);
+            }
+            tried.push(candidate);
+        }
+    }
+    anyhow::bail!(
+        "no plugin registry found (looked for config/plugins.ini in {} and their parents); pass --registry FILE",
+        starts
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" and ")
+    )
+}
+
+/// Reads and parses a registry: an original `Comp.ini` (by file name) in its dialect,
+/// anything else as `plugins.ini`. Diagnostics (unknown keys) are logged as warnings.
+pub fn load_registry(path: &Path) -> anyhow::Result<Registry> {
+    let bytes =
+        std::fs::read(path).with_context(|| format!("reading registry {}", path.display()))?;
+    let is_comp_ini = path
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case("comp.ini"));
+    let dialect = if is_comp_ini {
+        Dialect::CompIni
+    } else {
+        Dialect::PluginsIni
+    };
+    let registry = Registry::parse(&bytes, &path.display().to_string(), dialect)?;
+    for d in registry.diagnostics() {
+        tracing::warn!("{d}");
+    }
+    Ok(registry)
+}
+
+/// A fresh directory name for one host's shadow copies of plugin libraries (unique per
+/// process and per host, so concurrent runs never remove each other's files).
+pub fn shadow_dir() -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    std::env::temp_dir().join(format!("iron3d-shadow-{}-{n}", std::process::id()))
+}
+
+/// A host for `mission` with the default search paths plus `extra`.
+pub fn host(extra: &[PathBuf], mission: MissionContext, debounce: Duration) -> PluginHost {
+    PluginHost::new(HostConfig {
+        search_paths: search_paths(extra),
+        shadow_dir: shadow_dir(),
+        mission,
+        debounce,
+    })
+}
+
+/// Parses `TICK:SLOT:PATH` (`--swap`).
+pub fn parse_swap(s: &str) -> Result<(u64, SlotKind, String), String> {
+    let mut parts = s.splitn(3, ':');
+    let (Some(tick), Some(slot), Some(path)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(format!("'{s}' is not TICK:SLOT:LIBRARY_PATH"));
+    };
+    let tick = tick
+        .parse::<u64>()
+        .map_err(|e| format!("tick '{tick}': {e}"))?;
+    let slot = SlotKind::from_name(slot).ok_or_else(|| {
+        format!(
+            "unknown slot '{slot}' (one of: {})",
+            SlotKind::ALL.map(SlotKind::as_str).join(", ")
+        )
+    })?;
+    if path.is_empty() {
+        return Err("empty library path".into());
+    }
+    Ok((tick, slot, path.to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn swap_specs_parse_and_errors_say_why() {
+        assert_eq!(
+            parse_swap("300:ai:/tmp/x:y.so"),
+            Ok((300, SlotKind::Ai, "/tmp/x:y.so".into()))
+        );
+        assert!(parse_swap("x:ai:p").unwrap_err().contains("tick"));
+        assert!(
+            parse_swap("3:brain:p")
+                .unwrap_err()
+                .contains("unknown slot 'brain'")
+        );
+        assert!(parse_swap("3:ai").is_err());
+        assert!(parse_swap("3:ai:").is_err());
+    }
+}
