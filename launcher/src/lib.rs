@@ -2,6 +2,7 @@
 //! end-to-end tests can drive exactly what the `iron3d` binary does.
 
 pub mod bench;
+pub mod bench_plugins;
 pub mod headless;
 pub mod plugins;
 pub mod scenario;
@@ -95,6 +96,9 @@ pub struct BenchArgs {
     /// Measured ticks.
     #[arg(long, default_value_t = 300)]
     pub ticks: u32,
+    /// Skip the plugin figures (call overhead, swap latency, memory per swap).
+    #[arg(long)]
+    pub no_plugins: bool,
 }
 
 fn init_logging(filter: &str) {
@@ -103,6 +107,7 @@ fn init_logging(filter: &str) {
     // A second initialisation (tests calling main_with_args twice) is harmless.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_writer(std::io::stderr)
         .try_init();
 }
@@ -168,6 +173,9 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 },
                 out,
             )?;
+            if !a.no_plugins {
+                bench_plugins::run(a.objects, out)?;
+            }
             Ok(ExitCode::SUCCESS)
         }
     }

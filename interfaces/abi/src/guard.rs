@@ -6,6 +6,7 @@
 //! the plugin side and returns [`PluginError`] with [`ErrorKind::Panicked`].
 
 use crate::log::{ForwardingSubscriber, LogSinkBox};
+use crate::root::LogMode;
 use crate::types::{ErrorKind, PluginError};
 use abi_stable::std_types::{RErr, RResult};
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -41,35 +42,56 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-/// Per-instance plugin runtime: the plugin's log dispatcher plus the panic guard.
+/// Whether this image's global `tracing` dispatcher is our log bridge (one per image:
+/// each cdylib has its own copy of this static).
+static IMAGE_BRIDGE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+
+/// Per-instance plugin runtime: the plugin's log bridge plus the panic guard.
 ///
-/// Keep one in each subsystem instance (built from the sink the host passed to the
-/// factory) and run every exported method through [`PluginRuntime::call`].
+/// Keep one in each subsystem instance (built from the [`HostContext`](crate::HostContext)
+/// the host passed to the factory) and run every exported method through
+/// [`PluginRuntime::call`].
 #[derive(Clone)]
 pub struct PluginRuntime {
     dispatch: tracing::Dispatch,
+    scoped: bool,
 }
 
 impl PluginRuntime {
-    /// A runtime whose `tracing` events go to `sink`.
-    pub fn new(sink: LogSinkBox) -> Self {
-        Self {
-            dispatch: tracing::Dispatch::new(ForwardingSubscriber::new(sink)),
-        }
+    /// A runtime whose `tracing` events go to `sink`. With [`LogMode::ImageGlobal`] the
+    /// bridge becomes the image's global dispatcher (first instance wins; instances of one
+    /// image share one plugin name); if the image already has another global dispatcher,
+    /// or with [`LogMode::Scoped`], the bridge is scoped around each call instead.
+    pub fn new(sink: LogSinkBox, mode: LogMode) -> Self {
+        let dispatch = tracing::Dispatch::new(ForwardingSubscriber::new(sink));
+        let scoped = match mode {
+            LogMode::Scoped => true,
+            LogMode::ImageGlobal => !*IMAGE_BRIDGE
+                .get_or_init(|| tracing::dispatcher::set_global_default(dispatch.clone()).is_ok()),
+        };
+        Self { dispatch, scoped }
     }
 
-    /// Runs `body` with the plugin's dispatcher as the default and panics contained.
+    /// Runs `body` with panics contained (and the bridge scoped when needed).
     pub fn call<T>(
         &self,
         what: &str,
         body: impl FnOnce() -> RResult<T, PluginError>,
     ) -> RResult<T, PluginError> {
-        tracing::dispatcher::with_default(&self.dispatch, || guard(what, body))
+        if self.scoped {
+            tracing::dispatcher::with_default(&self.dispatch, || guard(what, body))
+        } else {
+            guard(what, body)
+        }
     }
 
     /// [`PluginRuntime::call`] for methods without a result.
     pub fn call_unit(&self, what: &str, body: impl FnOnce()) {
-        tracing::dispatcher::with_default(&self.dispatch, || guard_unit(what, body))
+        if self.scoped {
+            tracing::dispatcher::with_default(&self.dispatch, || guard_unit(what, body))
+        } else {
+            guard_unit(what, body)
+        }
     }
 }
 

@@ -40,7 +40,7 @@ pub use abi_stable;
 pub use guard::{PluginRuntime, guard, guard_unit};
 pub use log::{ForwardingSubscriber, LogLevel, LogSink, LogSink_TO, LogSinkBox};
 pub use math::{Mat4f, Quatf, Vec3f};
-pub use root::{ABI_MAJOR, ABI_MINOR, HostContext, PluginRootV1, PluginRootV1Ref};
+pub use root::{ABI_MAJOR, ABI_MINOR, HostContext, LogMode, PluginRootV1, PluginRootV1Ref};
 pub use subsystem::{
     AiService, AiService_TO, AudioBackend, AudioBackend_TO, ControlService, ControlService_TO,
     EffectsService, EffectsService_TO, InputDevice, InputDevice_TO, NetTransport, NetTransport_TO,
@@ -50,5 +50,5 @@ pub use subsystem::{
 pub use types::{
     Command, ErrorKind, FactoryDescription, FrameView, ImageRgba8, InputCommand, MessageCode,
     MessageView, MissionContext, ObjectState, Packet, PluginDescription, PluginError,
-    RawInputEvent, RenderStats, SlotKind, StateBlob, TickInfo,
+    RawInputEvent, RenderStats, SlotKind, StateBlob, TickInfo, callbacks,
 };

@@ -13,6 +13,19 @@ pub const ABI_MAJOR: u32 = 1;
 /// Interface minor version: additive changes only (see the crate's versioning policy).
 pub const ABI_MINOR: u32 = 0;
 
+/// How a plugin installs its log bridge.
+#[repr(u8)]
+#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogMode {
+    /// The plugin was loaded as its own image (a cdylib): it may install the bridge as its
+    /// image's global `tracing` dispatcher once, so calls pay nothing for logging.
+    ImageGlobal,
+    /// The plugin shares the host's `tracing` globals (linked in as an rlib): the bridge is
+    /// scoped around each call and never installed globally (that would loop the host's
+    /// own events back into itself).
+    Scoped,
+}
+
 /// What the host passes to a factory.
 #[repr(C)]
 #[derive(StableAbi)]
@@ -21,6 +34,8 @@ pub struct HostContext {
     pub plugin: RString,
     /// Where the instance's `tracing` events go.
     pub log: LogSinkBox,
+    /// How to install the bridge.
+    pub log_mode: LogMode,
 }
 
 /// Root module of every plugin library for interface major 1. **Frozen**: never add,

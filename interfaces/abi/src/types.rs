@@ -117,6 +117,28 @@ impl fmt::Display for PluginError {
     }
 }
 
+/// Bits of [`FactoryDescription::callbacks`]: which `Subsystem` callbacks an instance
+/// implements. The host skips the others (no call, no object views built for them).
+pub mod callbacks {
+    /// `calculate_object` during queue traversal.
+    pub const CALCULATE_OBJECT: u32 = 1 << 0;
+    /// `on_object_message` / `on_message`.
+    pub const MESSAGES: u32 = 1 << 1;
+    /// `update` (without needing the objects slice).
+    pub const UPDATE: u32 = 1 << 2;
+    /// `update` with every registered object in the slice (implies [`UPDATE`]).
+    pub const UPDATE_OBJECTS: u32 = 1 << 3;
+    /// The render service during `render_world`.
+    pub const RENDER: u32 = 1 << 4;
+    /// `end_frame`.
+    pub const END_FRAME: u32 = 1 << 5;
+    /// `maintenance`.
+    pub const MAINTENANCE: u32 = 1 << 6;
+    /// Every callback.
+    pub const ALL: u32 =
+        CALCULATE_OBJECT | MESSAGES | UPDATE | UPDATE_OBJECTS | RENDER | END_FRAME | MAINTENANCE;
+}
+
 /// One factory a plugin library provides.
 #[repr(C)]
 #[derive(StableAbi, Clone, Debug, PartialEq, Eq)]
@@ -125,6 +147,8 @@ pub struct FactoryDescription {
     pub name: RString,
     /// The slot its instances fill.
     pub slot: SlotKind,
+    /// The callbacks its instances implement ([`callbacks`] bits).
+    pub callbacks: u32,
 }
 
 /// What a plugin library says about itself.

@@ -213,7 +213,11 @@ impl PluginHost {
                     let fallback = fb
                         .as_ref()
                         .map_or_else(|| "vacant".to_owned(), Instance::label);
-                    tracing::warn!(%slot, error = %e, %fallback, "slot runs its fallback");
+                    if by_slot.contains_key(&slot) {
+                        tracing::warn!(%slot, error = %e, %fallback, "slot runs its fallback");
+                    } else {
+                        tracing::info!(%slot, %fallback, "slot not named in the registry");
+                    }
                     let _ = self.events_tx.send(HostEvent::LoadFailed {
                         slot,
                         reason: e.to_string(),

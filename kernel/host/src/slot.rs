@@ -9,7 +9,7 @@ use abi_stable::std_types::{RResult, RSlice, RVec};
 use crossbeam_channel::Sender;
 use iron3d_abi::{
     Command, HostContext, InputCommand, MissionContext, ObjectState, PluginError, SlotKind,
-    StateBlob, SubsystemBox, TickInfo,
+    StateBlob, SubsystemBox, TickInfo, callbacks,
 };
 use iron3d_kernel::{
     CalcSlot, DeleteMode, Envelope, ObjectHandle, OriginalObjectId, Phase, RenderSnapshot, System,
@@ -27,6 +27,8 @@ pub struct Instance {
     pub library: Arc<LoadedLibrary>,
     /// Factory that created it.
     pub factory: String,
+    /// The callbacks the factory declared (`iron3d_abi::callbacks` bits).
+    pub callbacks: u32,
 }
 
 impl Instance {
@@ -39,6 +41,7 @@ impl Instance {
         let host = HostContext {
             plugin: library.name().into(),
             log: HostLogSink::boxed(library.name()),
+            log_mode: iron3d_abi::LogMode::ImageGlobal,
         };
         let err = |stage: &'static str, e: PluginError| crate::HostError::Instance {
             plugin: library.name().to_owned(),
@@ -54,10 +57,17 @@ impl Instance {
         if let RResult::RErr(e) = object.init(mission) {
             return Err(err("init", e));
         }
+        let callbacks = library
+            .description
+            .factories
+            .iter()
+            .find(|f| f.name.as_str() == factory)
+            .map_or(callbacks::ALL, |f| f.callbacks);
         Ok(Self {
             object,
             library,
             factory: factory.to_owned(),
+            callbacks,
         })
     }
 
@@ -185,7 +195,6 @@ pub struct PluginSlot {
     out: RVec<Command>,
     tick_cache: (u64, Vec<InputCommand>, Vec<u32>),
     objects: Vec<ObjectState>,
-    tick: u64,
 }
 
 impl PluginSlot {
@@ -207,10 +216,14 @@ impl PluginSlot {
             out: RVec::new(),
             tick_cache: (u64::MAX, Vec::new(), Vec::new()),
             objects: Vec::new(),
-            tick: 0,
         };
         me.publish_active();
         me
+    }
+
+    /// True when the active instance declared callback `bit`.
+    fn wants(&self, bit: u32) -> bool {
+        self.active.as_ref().is_some_and(|a| a.callbacks & bit != 0)
     }
 
     fn publish_active(&self) {
@@ -395,7 +408,7 @@ impl System for PluginSlot {
     }
 
     fn calculate_object(&mut self, ctx: &mut SystemCtx<'_>, object: ObjectHandle) -> SystemResult {
-        if self.active.is_none() {
+        if !self.wants(callbacks::CALCULATE_OBJECT) {
             return Ok(());
         }
         self.refresh_tick_cache(ctx);
@@ -424,7 +437,7 @@ impl System for PluginSlot {
         object: Option<ObjectHandle>,
         envelope: &Envelope,
     ) -> SystemResult {
-        if self.active.is_none() {
+        if !self.wants(callbacks::MESSAGES) {
             return Ok(());
         }
         self.refresh_tick_cache(ctx);
@@ -457,14 +470,15 @@ impl System for PluginSlot {
     }
 
     fn update(&mut self, ctx: &mut SystemCtx<'_>) -> SystemResult {
-        if self.active.is_none() {
+        if !self.wants(callbacks::UPDATE | callbacks::UPDATE_OBJECTS) {
             return Ok(());
         }
-        self.tick = ctx.time().tick;
         self.refresh_tick_cache(ctx);
         self.objects.clear();
-        self.objects
-            .extend(ctx.world().iter_registered().map(|(_, o)| object_state(o)));
+        if self.wants(callbacks::UPDATE_OBJECTS) {
+            self.objects
+                .extend(ctx.world().iter_registered().map(|(_, o)| object_state(o)));
+        }
         let time = ctx.time();
         let tick = tick_info(time.tick, time.step_ns, &self.tick_cache);
         let r = match self.active.as_mut() {
@@ -483,6 +497,9 @@ impl System for PluginSlot {
     }
 
     fn render(&mut self, snapshot: &RenderSnapshot) -> SystemResult {
+        if !self.wants(callbacks::RENDER) {
+            return Ok(());
+        }
         let Some(a) = self.active.as_mut() else {
             return Ok(());
         };
@@ -519,6 +536,9 @@ impl System for PluginSlot {
     }
 
     fn end_frame(&mut self, frame: u64) -> SystemResult {
+        if !self.wants(callbacks::END_FRAME) {
+            return Ok(());
+        }
         let r = match self.active.as_mut() {
             Some(a) => a.object.end_frame(frame),
             None => return Ok(()),
@@ -530,6 +550,9 @@ impl System for PluginSlot {
     }
 
     fn maintenance(&mut self) -> SystemResult {
+        if !self.wants(callbacks::MAINTENANCE) {
+            return Ok(());
+        }
         let r = match self.active.as_mut() {
             Some(a) => a.object.maintenance(),
             None => return Ok(()),

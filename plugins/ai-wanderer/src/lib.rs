@@ -32,6 +32,7 @@ fn describe() -> PluginDescription {
         factories: RVec::from(vec![FactoryDescription {
             name: RString::from("wanderer"),
             slot: SlotKind::Ai,
+            callbacks: iron3d_abi::callbacks::CALCULATE_OBJECT | iron3d_abi::callbacks::UPDATE,
         }]),
     }
 }
@@ -44,7 +45,7 @@ fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError
         ));
     }
     let w = Wanderer {
-        runtime: PluginRuntime::new(host.log),
+        runtime: PluginRuntime::new(host.log, host.log_mode),
         seed: 0,
         rng: rng(0),
         wind: 0,

@@ -29,6 +29,11 @@ fn describe() -> PluginDescription {
             .map(|&slot| FactoryDescription {
                 name: RString::from(factory_name(slot)),
                 slot,
+                callbacks: if slot == SlotKind::Render {
+                    iron3d_abi::callbacks::RENDER
+                } else {
+                    0
+                },
             })
             .collect(),
     }
@@ -40,7 +45,7 @@ fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError
         .find(|&s| factory_name(s) == factory)
     {
         Some(slot) => {
-            let runtime = PluginRuntime::new(host.log);
+            let runtime = PluginRuntime::new(host.log, host.log_mode);
             ROk(Subsystem_TO::from_value(
                 NullSubsystem {
                     slot,

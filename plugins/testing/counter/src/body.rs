@@ -50,6 +50,7 @@ fn describe() -> PluginDescription {
             .map(|(name, _)| FactoryDescription {
                 name: RString::from(*name),
                 slot: SlotKind::Ai,
+                callbacks: iron3d_abi::callbacks::CALCULATE_OBJECT,
             })
             .collect(),
     }
@@ -64,7 +65,7 @@ fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError
     };
     let counter = Counter {
         mode,
-        runtime: PluginRuntime::new(host.log),
+        runtime: PluginRuntime::new(host.log, host.log_mode),
         count: 0,
         last_tick: 0,
         ticks_seen: 0,

@@ -1,0 +1,255 @@
+//! `iron3d bench` plugin figures: per-call overhead of a plugin phase call vs a direct Rust
+//! call, hot-swap latency (file event → new instance active) and resident-memory growth
+//! over 100 swaps.
+
+use crate::plugins;
+use abi_stable::std_types::{RResult, RSlice, RVec};
+use iron3d_abi::{InputCommand, MissionContext, ObjectState, SlotKind, TickInfo};
+use iron3d_kernel::{Kernel, KernelConfig, ManualTimeSource, ObjectDesc, OriginalObjectId};
+use iron3d_plugin_host::{HostEvent, Instance, PluginHost, library};
+use iron3d_registry::{Dialect, Registry};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[allow(
+    clippy::disallowed_methods,
+    reason = "benchmarks measure wall-clock time"
+)]
+fn now() -> Instant {
+    Instant::now()
+}
+
+/// Resident set size of this process in bytes (Linux `/proc/self/statm`), if readable.
+fn rss_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    Some(pages * 4096)
+}
+
+/// The same work as the test counter's `calculate_object`, as a plain Rust function.
+#[inline(never)]
+fn direct_counter(state: &mut (u64, u64), tick: u64, object: &mut ObjectState) {
+    if tick != state.1 {
+        state.1 = tick;
+        state.0 += 1;
+    }
+    object.behaviour_state = state.0 as u32;
+}
+
+fn mission() -> MissionContext {
+    MissionContext {
+        mission: "bench".into(),
+        seed: 1,
+        tick_hz: 30,
+    }
+}
+
+fn resolve(name: &str) -> anyhow::Result<PathBuf> {
+    Ok(plugins::search_paths(&[]).resolve(name)?)
+}
+
+/// Runs the plugin benchmarks and prints `bench plugin_…` lines.
+pub fn run(objects: u32, out: &mut dyn Write) -> anyhow::Result<()> {
+    let counter_a = resolve("iron3d_test_counter")?;
+    let counter_b = resolve("iron3d_test_counter_v2")?;
+    let scratch = std::env::temp_dir().join(format!("iron3d-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch)?;
+    let result = run_in(objects, &counter_a, &counter_b, &scratch, out);
+    let _ = std::fs::remove_dir_all(&scratch);
+    result
+}
+
+fn run_in(
+    objects: u32,
+    counter_a: &Path,
+    counter_b: &Path,
+    scratch: &Path,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    // 1. Per-call overhead: plugin call through the ABI vs the same body called directly.
+    let lib = Arc::new(library::load(counter_a, &scratch.join("shadow-calls"))?);
+    let mut instance = Instance::create(lib, "counter", &mission())?;
+    let calls = 2_000_000u64;
+    let commands: Vec<InputCommand> = Vec::new();
+    let held: Vec<u32> = Vec::new();
+    let mut outbuf = RVec::new();
+    let mut state = ObjectState::default();
+    let start = now();
+    for i in 0..calls {
+        let tick = TickInfo {
+            tick: i / 1000,
+            step_ns: 33_333_333,
+            commands: RSlice::from_slice(&commands),
+            held_keys: RSlice::from_slice(&held),
+        };
+        if let RResult::RErr(e) = instance
+            .object
+            .calculate_object(&tick, &mut state, &mut outbuf)
+        {
+            anyhow::bail!("plugin call failed: {e}");
+        }
+    }
+    let plugin_ns = start.elapsed().as_nanos() as f64 / calls as f64;
+    let mut direct_state = (0u64, 0u64);
+    let start = now();
+    for i in 0..calls {
+        direct_counter(
+            std::hint::black_box(&mut direct_state),
+            i / 1000,
+            std::hint::black_box(&mut state),
+        );
+    }
+    let direct_ns = start.elapsed().as_nanos() as f64 / calls as f64;
+    writeln!(
+        out,
+        "bench plugin_call calls={calls} plugin_ns_per_call={plugin_ns:.1} direct_ns_per_call={direct_ns:.1} overhead_ns={:.1} ratio={:.1}",
+        plugin_ns - direct_ns,
+        plugin_ns / direct_ns.max(0.001)
+    )?;
+
+    // 2. The same through the kernel: ticks/s with the counter plugin in the AI slot.
+    let mut host = plugins_host(scratch.join("shadow-kernel"), Duration::from_millis(20));
+    let mut kernel = kernel_with(
+        &mut host,
+        &format!("ai {} counter\n", counter_a.display()),
+        objects,
+    )?;
+    let ticks = 100u32;
+    let start = now();
+    for _ in 0..ticks {
+        kernel.step(&[])?;
+    }
+    let d = start.elapsed();
+    writeln!(
+        out,
+        "bench plugin_kernel objects={objects} ticks={ticks} ticks_per_second={:.1} ns_per_object_call={:.1}",
+        f64::from(ticks) / d.as_secs_f64(),
+        d.as_nanos() as f64 / (f64::from(ticks) * f64::from(objects))
+    )?;
+    drop(kernel);
+
+    // 3. Swap latency: replace a watched library file, poll, activate at the next boundary.
+    let watched = scratch.join("libbench_counter.so");
+    std::fs::copy(counter_a, &watched)?;
+    let debounce = Duration::from_millis(20);
+    let mut host = plugins_host(scratch.join("shadow-watch"), debounce);
+    let mut kernel = kernel_with(
+        &mut host,
+        &format!("ai {} counter\n", watched.display()),
+        100,
+    )?;
+    host.watch()?;
+    let events = host.events();
+    let mut latencies = Vec::new();
+    for i in 0..10 {
+        let next = if i % 2 == 0 { counter_b } else { counter_a };
+        let tmp = scratch.join("incoming.tmp");
+        std::fs::copy(next, &tmp)?;
+        std::fs::rename(&tmp, &watched)?;
+        let deadline = now() + Duration::from_secs(10);
+        loop {
+            let requested = host.poll_watcher();
+            if !requested.is_empty() {
+                break;
+            }
+            anyhow::ensure!(now() < deadline, "no file event within 10 s");
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        kernel.step(&[])?;
+        for e in events.try_iter() {
+            if let HostEvent::Swapped { latency, .. } = e {
+                latencies.push(latency);
+            }
+        }
+    }
+    anyhow::ensure!(
+        latencies.len() == 10,
+        "expected 10 swaps, saw {}",
+        latencies.len()
+    );
+    let mean = latencies.iter().sum::<Duration>() / latencies.len() as u32;
+    let min = latencies.iter().min().copied().unwrap_or_default();
+    let max = latencies.iter().max().copied().unwrap_or_default();
+    writeln!(
+        out,
+        "bench plugin_swap_latency swaps=10 debounce_ms={} mean_ms={:.2} min_ms={:.2} max_ms={:.2} mean_minus_debounce_ms={:.2}",
+        debounce.as_millis(),
+        mean.as_secs_f64() * 1e3,
+        min.as_secs_f64() * 1e3,
+        max.as_secs_f64() * 1e3,
+        mean.saturating_sub(debounce).as_secs_f64() * 1e3
+    )?;
+    drop(kernel);
+
+    // 4. Memory over 100 swaps: alternating two known builds (images are reused), then 100
+    //    distinct builds (every swap maps a new image; abi_stable never unloads).
+    let mut host = plugins_host(scratch.join("shadow-rss"), debounce);
+    let mut kernel = kernel_with(
+        &mut host,
+        &format!("ai {} counter\n", counter_a.display()),
+        100,
+    )?;
+    let before = rss_bytes().unwrap_or(0);
+    for i in 0..100 {
+        let next = if i % 2 == 0 { counter_b } else { counter_a };
+        host.request_swap(SlotKind::Ai, &next.display().to_string(), None)?;
+        kernel.step(&[])?;
+    }
+    let after_alternating = rss_bytes().unwrap_or(0);
+    let images_alternating = host.loaded_images();
+    let base = std::fs::read(counter_a)?;
+    for i in 0..100u32 {
+        // Trailing bytes change the file's hash but not its code: a "new build" each time.
+        let mut bytes = base.clone();
+        bytes.extend_from_slice(&i.to_le_bytes());
+        let p = scratch.join(format!("libdistinct_{i}.so"));
+        std::fs::write(&p, bytes)?;
+        host.request_swap(SlotKind::Ai, &p.display().to_string(), None)?;
+        kernel.step(&[])?;
+    }
+    let after_distinct = rss_bytes().unwrap_or(0);
+    let mb = |b: u64| b as f64 / (1024.0 * 1024.0);
+    writeln!(
+        out,
+        "bench plugin_rss alternating_swaps=100 images={images_alternating} rss_growth_mb={:.2} distinct_swaps=100 images={} rss_growth_mb={:.2} per_new_image_mb={:.3}",
+        mb(after_alternating.saturating_sub(before)),
+        host.loaded_images(),
+        mb(after_distinct.saturating_sub(after_alternating)),
+        mb(after_distinct.saturating_sub(after_alternating)) / 100.0
+    )?;
+    Ok(())
+}
+
+fn plugins_host(shadow: PathBuf, debounce: Duration) -> PluginHost {
+    PluginHost::new(iron3d_plugin_host::HostConfig {
+        search_paths: plugins::search_paths(&[]),
+        shadow_dir: shadow,
+        mission: mission(),
+        debounce,
+    })
+}
+
+fn kernel_with(host: &mut PluginHost, registry: &str, objects: u32) -> anyhow::Result<Kernel> {
+    let reg = Registry::parse(registry.as_bytes(), "bench.ini", Dialect::PluginsIni)?;
+    let mut k = Kernel::new(
+        KernelConfig {
+            publish_snapshots: false,
+            ..KernelConfig::default()
+        },
+        Box::new(ManualTimeSource::new()),
+    )?;
+    for s in host.systems_from_registry(&reg) {
+        k.add_system(s)?;
+    }
+    for i in 0..objects {
+        let w = k.world_mut()?;
+        let h = w.create(ObjectDesc {
+            id: Some(OriginalObjectId(i)),
+            ..ObjectDesc::default()
+        })?;
+        w.add_to_game(h)?;
+    }
+    Ok(k)
+}
