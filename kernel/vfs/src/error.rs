@@ -1,0 +1,63 @@
+//! The VFS and archive-cache error type.
+
+use thiserror::Error;
+
+/// Everything the VFS and the archive cache can report. File-level and entry-level
+/// absence are distinct variants (a missing archive is not a missing entry).
+#[derive(Debug, Error)]
+pub enum VfsError {
+    /// No mount has the file.
+    #[error("file missing: {path} (searched: {})", searched.join(", "))]
+    FileMissing {
+        /// The path as written.
+        path: String,
+        /// The mount roots searched, highest priority first.
+        searched: Vec<String>,
+    },
+    /// The archive exists but has no entry of that name.
+    #[error("entry missing: '{entry}' in archive {archive}")]
+    EntryMissing {
+        /// The archive file.
+        archive: String,
+        /// The entry name as asked.
+        entry: String,
+    },
+    /// The file is neither NRes nor RsLi.
+    #[error("{path}: not an archive (magic {magic:02X?})")]
+    NotAnArchive {
+        /// The file.
+        path: String,
+        /// Its first bytes.
+        magic: Vec<u8>,
+    },
+    /// An NRes archive failed to parse.
+    #[error("{path}: {source}")]
+    Nres {
+        /// The file.
+        path: String,
+        /// The cause.
+        #[source]
+        source: iron3d_nres::NresError,
+    },
+    /// An RsLi archive failed to parse or decode.
+    #[error("{path}: {source}")]
+    Rsli {
+        /// The file.
+        path: String,
+        /// The cause.
+        #[source]
+        source: iron3d_rsli::RsliError,
+    },
+    /// A path was refused.
+    #[error(transparent)]
+    Path(#[from] crate::path::PathError),
+    /// An I/O error with its path.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+}
