@@ -259,7 +259,7 @@ pub enum RsliError {
 
 impl RsliError {
     /// Wraps `self` with the entry's index, name and record offset.
-    pub(crate) fn in_entry(self, index: usize, name: &[u8]) -> Self {
+    pub fn in_entry(self, index: usize, name: &[u8]) -> Self {
         RsliError::InEntry {
             index,
             name: escape_name(name),

@@ -1,0 +1,445 @@
+//! The archive cache: memory-mapped archives shared per normalised path with owner
+//! counting, an owned entry index built once per archive, and a decoded-blob cache that
+//! is independent of archive lifetime (closing an archive keeps its decoded blobs until
+//! they are evicted).
+
+use crate::error::VfsError;
+use iron3d_nres::Nres;
+use iron3d_rsli::{Method, Rsli};
+use memmap2::Mmap;
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// Archive container kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ArchiveKind {
+    /// NRes (`"NRes"` magic).
+    Nres,
+    /// RsLi (`"NL"` magic).
+    Rsli,
+}
+
+impl ArchiveKind {
+    /// The kind named by the first bytes of `data`, if any.
+    pub fn sniff(data: &[u8]) -> Option<Self> {
+        if data.starts_with(b"NRes") {
+            Some(ArchiveKind::Nres)
+        } else if data.starts_with(b"NL") {
+            Some(ArchiveKind::Rsli)
+        } else {
+            None
+        }
+    }
+}
+
+/// Strict or compatible parsing for every archive the cache opens.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReadMode {
+    /// Only fully valid archives.
+    #[default]
+    Strict,
+    /// Named quirks of the original tolerated (and reported in the log).
+    Compatible,
+}
+
+#[derive(Clone, Debug)]
+enum Payload {
+    /// Stored bytes (NRes entries, RsLi raw entries).
+    Stored,
+    /// An RsLi method to decode.
+    Rsli { method: Method, unpacked: usize, key: u16 },
+}
+
+#[derive(Clone, Debug)]
+struct EntryMeta {
+    name: Vec<u8>,
+    range: Range<usize>,
+    payload: Payload,
+}
+
+/// One mapped archive with its owned entry index.
+#[derive(Debug)]
+pub struct OpenArchive {
+    path: PathBuf,
+    kind: ArchiveKind,
+    map: Mmap,
+    entries: Vec<EntryMeta>,
+    by_name: BTreeMap<Vec<u8>, usize>,
+}
+
+fn nres_key(name: &[u8]) -> Vec<u8> {
+    name.to_ascii_uppercase()
+}
+
+impl OpenArchive {
+    fn open(path: &Path, mode: ReadMode) -> Result<Self, VfsError> {
+        let shown = path.display().to_string();
+        let file = std::fs::File::open(path).map_err(|source| VfsError::Io { path: shown.clone(), source })?;
+        // SAFETY: the mapping is read-only and private to this process. A concurrent
+        // truncation of the file by another process would fault the reader; archives
+        // are game data that the engine never writes while running.
+        let map = unsafe { Mmap::map(&file) }.map_err(|source| VfsError::Io { path: shown.clone(), source })?;
+        let kind = ArchiveKind::sniff(&map)
+            .ok_or_else(|| VfsError::NotAnArchive { path: shown.clone(), magic: map.iter().take(4).copied().collect() })?;
+        let mut entries = Vec::new();
+        let mut by_name = BTreeMap::new();
+        match kind {
+            ArchiveKind::Nres => {
+                let options = match mode {
+                    ReadMode::Strict => iron3d_nres::ReadOptions::strict(),
+                    ReadMode::Compatible => iron3d_nres::ReadOptions::compatible(),
+                };
+                let nres = Nres::parse_with(&map, options).map_err(|source| VfsError::Nres { path: shown.clone(), source })?;
+                for d in nres.diagnostics() {
+                    tracing::warn!(archive = %shown, "compatible read: {d:?}");
+                }
+                for e in nres.entries() {
+                    by_name.entry(nres_key(e.name())).or_insert(entries.len());
+                    entries.push(EntryMeta { name: e.name().to_vec(), range: e.data_range(), payload: Payload::Stored });
+                }
+            }
+            ArchiveKind::Rsli => {
+                let options = match mode {
+                    ReadMode::Strict => iron3d_rsli::ReadOptions::default(),
+                    ReadMode::Compatible => iron3d_rsli::ReadOptions::compatible(),
+                };
+                let rsli = Rsli::parse_with(&map, options).map_err(|source| VfsError::Rsli { path: shown.clone(), source })?;
+                for e in rsli.entries() {
+                    let start = e.data_offset();
+                    let range = start..start + e.packed_data().len();
+                    let payload = match e.method() {
+                        Method::Raw => Payload::Stored,
+                        method => Payload::Rsli {
+                            method,
+                            unpacked: usize::try_from(e.unpacked_size()).unwrap_or(usize::MAX),
+                            key: e.transform_key(),
+                        },
+                    };
+                    let range = if matches!(payload, Payload::Stored) {
+                        start..start + usize::try_from(e.unpacked_size()).unwrap_or(0).min(e.packed_data().len())
+                    } else {
+                        range
+                    };
+                    by_name.entry(e.name().to_ascii_uppercase()).or_insert(entries.len());
+                    entries.push(EntryMeta { name: e.name().to_vec(), range, payload });
+                }
+            }
+        }
+        Ok(Self { path: path.to_owned(), kind, map, entries, by_name })
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// NRes or RsLi.
+    pub fn kind(&self) -> ArchiveKind {
+        self.kind
+    }
+
+    /// Mapped size in bytes.
+    pub fn mapped_len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// Entry names in directory order.
+    pub fn names(&self) -> impl Iterator<Item = &[u8]> {
+        self.entries.iter().map(|e| e.name.as_slice())
+    }
+
+    /// The index of entry `name` (ASCII-case-insensitive).
+    pub fn find(&self, name: &[u8]) -> Option<usize> {
+        self.by_name.get(&name.to_ascii_uppercase()).copied()
+    }
+
+    /// The stored bytes of entry `index` when they need no decoding (zero-copy).
+    pub fn stored(&self, index: usize) -> Option<&[u8]> {
+        let e = self.entries.get(index)?;
+        matches!(e.payload, Payload::Stored).then(|| &self.map[e.range.clone()])
+    }
+
+    /// The decoded payload of entry `index` (a copy for stored entries).
+    fn decode(&self, index: usize) -> Result<Vec<u8>, VfsError> {
+        let Some(e) = self.entries.get(index) else {
+            return Err(VfsError::EntryMissing { archive: self.path.display().to_string(), entry: format!("#{index}") });
+        };
+        match &e.payload {
+            Payload::Stored => Ok(self.map[e.range.clone()].to_vec()),
+            Payload::Rsli { method, unpacked, key } => iron3d_rsli::codec::decode(*method, &self.map[e.range.clone()], *unpacked, *key)
+                .map_err(|source| VfsError::Rsli {
+                    path: self.path.display().to_string(),
+                    source: source.in_entry(index, &e.name),
+                }),
+        }
+    }
+}
+
+/// A shared handle to an open archive; the cache counts handles per path.
+pub type ArchiveHandle = Arc<OpenArchive>;
+
+/// Observable counters of the cache.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    /// Archives currently open (with at least one owner).
+    pub open_archives: usize,
+    /// Bytes currently mapped.
+    pub mapped_bytes: u64,
+    /// Bytes of decoded blobs currently cached.
+    pub decoded_bytes: u64,
+    /// Blob requests served from the cache.
+    pub hits: u64,
+    /// Blob requests that decoded.
+    pub misses: u64,
+    /// Blobs evicted by the budget.
+    pub evictions: u64,
+}
+
+struct Slot {
+    archive: ArchiveHandle,
+    owners: usize,
+}
+
+struct Blob {
+    data: Arc<[u8]>,
+    last_use: u64,
+}
+
+#[derive(Default)]
+struct Inner {
+    archives: BTreeMap<PathBuf, Slot>,
+    blobs: BTreeMap<(PathBuf, Vec<u8>), Blob>,
+    clock: u64,
+    stats: CacheStats,
+}
+
+/// Shared archive handles and decoded blobs, bounded by a byte budget for blobs.
+pub struct ArchiveCache {
+    mode: ReadMode,
+    budget: u64,
+    inner: Mutex<Inner>,
+}
+
+fn key_of(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_owned())
+}
+
+impl ArchiveCache {
+    /// A cache parsing with `mode`, keeping at most `blob_budget` decoded bytes.
+    pub fn new(mode: ReadMode, blob_budget: u64) -> Self {
+        Self { mode, budget: blob_budget, inner: Mutex::new(Inner::default()) }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Opens (or shares) the archive at `path`: one mapping per normalised path; each
+    /// call adds an owner that [`ArchiveCache::close`] removes.
+    pub fn open(&self, path: &Path) -> Result<ArchiveHandle, VfsError> {
+        let key = key_of(path);
+        let mut inner = self.lock();
+        if let Some(slot) = inner.archives.get_mut(&key) {
+            slot.owners += 1;
+            return Ok(slot.archive.clone());
+        }
+        drop(inner);
+        let archive = Arc::new(OpenArchive::open(&key, self.mode)?);
+        let mut inner = self.lock();
+        let slot = inner.archives.entry(key).or_insert_with(|| Slot { archive: archive.clone(), owners: 0 });
+        slot.owners += 1;
+        let handle = slot.archive.clone();
+        Self::recount(&mut inner);
+        Ok(handle)
+    }
+
+    /// Drops one owner of the archive at `path`; the mapping goes with the last owner.
+    /// Decoded blobs stay cached. Returns the owners left.
+    pub fn close(&self, path: &Path) -> usize {
+        let key = key_of(path);
+        let mut inner = self.lock();
+        let left = match inner.archives.get_mut(&key) {
+            Some(slot) => {
+                slot.owners = slot.owners.saturating_sub(1);
+                slot.owners
+            }
+            None => return 0,
+        };
+        if left == 0 {
+            inner.archives.remove(&key);
+        }
+        Self::recount(&mut inner);
+        left
+    }
+
+    fn recount(inner: &mut Inner) {
+        inner.stats.open_archives = inner.archives.len();
+        inner.stats.mapped_bytes = inner.archives.values().map(|s| s.archive.mapped_len() as u64).sum();
+        inner.stats.decoded_bytes = inner.blobs.values().map(|b| b.data.len() as u64).sum();
+    }
+
+    /// The decoded payload of entry `name` of the archive at `path` (opened for the
+    /// duration of the call when not already open). A missing archive file and a missing
+    /// entry are different errors.
+    pub fn read(&self, path: &Path, name: &[u8]) -> Result<Arc<[u8]>, VfsError> {
+        let key = key_of(path);
+        let blob_key = (key.clone(), name.to_ascii_uppercase());
+        {
+            let mut inner = self.lock();
+            inner.clock += 1;
+            let now = inner.clock;
+            if let Some(b) = inner.blobs.get_mut(&blob_key) {
+                b.last_use = now;
+                let data = b.data.clone();
+                inner.stats.hits += 1;
+                return Ok(data);
+            }
+        }
+        if !key.is_file() {
+            return Err(VfsError::FileMissing { path: path.display().to_string(), searched: Vec::new() });
+        }
+        let archive = self.open(&key)?;
+        let result = archive
+            .find(name)
+            .ok_or_else(|| VfsError::EntryMissing {
+                archive: path.display().to_string(),
+                entry: String::from_utf8_lossy(name).into_owned(),
+            })
+            .and_then(|i| archive.decode(i));
+        self.close(&key);
+        let data: Arc<[u8]> = Arc::from(result?);
+        let mut inner = self.lock();
+        inner.stats.misses += 1;
+        inner.clock += 1;
+        let now = inner.clock;
+        inner.blobs.insert(blob_key, Blob { data: data.clone(), last_use: now });
+        self.evict(&mut inner);
+        Self::recount(&mut inner);
+        Ok(data)
+    }
+
+    fn evict(&self, inner: &mut Inner) {
+        let mut total: u64 = inner.blobs.values().map(|b| b.data.len() as u64).sum();
+        while total > self.budget && inner.blobs.len() > 1 {
+            let Some(oldest) = inner.blobs.iter().min_by_key(|(_, b)| b.last_use).map(|(k, _)| k.clone()) else { break };
+            if let Some(b) = inner.blobs.remove(&oldest) {
+                total -= b.data.len() as u64;
+                inner.stats.evictions += 1;
+            }
+        }
+    }
+
+    /// Drops every decoded blob not used since `older_than` requests (maintenance; never
+    /// touches open archives).
+    pub fn purge_unused(&self, older_than: u64) -> usize {
+        let mut inner = self.lock();
+        let cutoff = inner.clock.saturating_sub(older_than);
+        let before = inner.blobs.len();
+        inner.blobs.retain(|_, b| b.last_use >= cutoff);
+        let removed = before - inner.blobs.len();
+        inner.stats.evictions += removed as u64;
+        Self::recount(&mut inner);
+        removed
+    }
+
+    /// Current counters.
+    pub fn stats(&self) -> CacheStats {
+        self.lock().stats
+    }
+
+    /// Owners of the archive at `path` (0 when not open).
+    pub fn owners(&self, path: &Path) -> usize {
+        self.lock().archives.get(&key_of(path)).map_or(0, |s| s.owners)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iron3d_nres::{NewEntry, NresWriter};
+    use iron3d_rsli::RsliBuilder;
+
+    fn nres_file(dir: &Path) -> PathBuf {
+        let mut w = NresWriter::new();
+        w.push(NewEntry::new(b"Alpha.txt", 1, b"alpha".to_vec()).unwrap());
+        w.push(NewEntry::new(b"beta.bin", 2, vec![7u8; 100]).unwrap());
+        let p = dir.join("test.lib");
+        std::fs::write(&p, w.finish().unwrap()).unwrap();
+        p
+    }
+
+    fn rsli_file(dir: &Path) -> PathBuf {
+        let mut b = RsliBuilder::new();
+        b.add("LZ.DAT", Method::Lzss, b"hello hello hello hello".to_vec());
+        b.add("HUF.DAT", Method::Lzhuf, vec![3u8; 500]);
+        b.add("RAW.DAT", Method::Raw, b"raw".to_vec());
+        let p = dir.join("test.rlb");
+        std::fs::write(&p, b.build().unwrap()).unwrap();
+        p
+    }
+
+    #[test]
+    fn one_mapping_per_path_with_owner_counting() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = nres_file(dir.path());
+        let cache = ArchiveCache::new(ReadMode::Strict, 1 << 20);
+        let a = cache.open(&p).unwrap();
+        let b = cache.open(&dir.path().join(".").join("test.lib")).unwrap();
+        assert!(Arc::ptr_eq(&a, &b), "same normalised path, same mapping");
+        assert_eq!(cache.owners(&p), 2);
+        assert_eq!(cache.stats().open_archives, 1);
+        assert_eq!(cache.close(&p), 1);
+        assert_eq!(cache.close(&p), 0);
+        assert_eq!(cache.stats().open_archives, 0);
+        assert_eq!(cache.stats().mapped_bytes, 0);
+        assert_eq!(a.find(b"ALPHA.TXT"), Some(0));
+        assert_eq!(a.stored(0), Some(&b"alpha"[..]));
+    }
+
+    #[test]
+    fn blobs_outlive_their_archive_and_are_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = nres_file(dir.path());
+        let r = rsli_file(dir.path());
+        let cache = ArchiveCache::new(ReadMode::Strict, 1 << 20);
+        assert_eq!(&*cache.read(&n, b"BETA.BIN").unwrap(), &[7u8; 100][..]);
+        assert_eq!(&*cache.read(&r, b"lz.dat").unwrap(), b"hello hello hello hello");
+        assert_eq!(&*cache.read(&r, b"huf.dat").unwrap(), &[3u8; 500][..]);
+        assert_eq!(&*cache.read(&r, b"RAW.DAT").unwrap(), b"raw");
+        let s = cache.stats();
+        assert_eq!((s.open_archives, s.misses, s.hits), (0, 4, 0), "archives closed after reading");
+        assert_eq!(s.decoded_bytes, 100 + 23 + 500 + 3);
+        cache.read(&n, b"beta.bin").unwrap();
+        assert_eq!(cache.stats().hits, 1, "served from the blob cache without reopening");
+    }
+
+    #[test]
+    fn missing_file_and_missing_entry_are_different_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = nres_file(dir.path());
+        let cache = ArchiveCache::new(ReadMode::Strict, 1 << 20);
+        assert!(matches!(cache.read(&dir.path().join("none.lib"), b"x"), Err(VfsError::FileMissing { .. })));
+        let e = cache.read(&n, b"gamma").unwrap_err();
+        assert!(matches!(e, VfsError::EntryMissing { .. }), "{e}");
+        assert!(e.to_string().contains("gamma") && e.to_string().contains("test.lib"));
+        let junk = dir.path().join("junk.lib");
+        std::fs::write(&junk, b"JUNKJUNK").unwrap();
+        assert!(matches!(cache.open(&junk), Err(VfsError::NotAnArchive { .. })));
+    }
+
+    #[test]
+    fn the_budget_evicts_least_recently_used_blobs() {
+        let dir = tempfile::tempdir().unwrap();
+        let r = rsli_file(dir.path());
+        let cache = ArchiveCache::new(ReadMode::Strict, 520);
+        cache.read(&r, b"HUF.DAT").unwrap();
+        cache.read(&r, b"LZ.DAT").unwrap();
+        cache.read(&r, b"RAW.DAT").unwrap();
+        let s = cache.stats();
+        assert!(s.decoded_bytes <= 520, "{s:?}");
+        assert_eq!(s.evictions, 1);
+        assert_eq!(cache.purge_unused(0), 1, "only the blob used by the last request survives");
+    }
+}

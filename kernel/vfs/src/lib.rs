@@ -1,0 +1,21 @@
+//! The game-directory VFS and the archive cache (kernel-side services).
+//!
+//! * [`GamePath`]: legacy `\` or `/` paths, ASCII-case-insensitive keys, originals kept.
+//! * [`Vfs`]: mounted roots (game directory, then overlays; the last mounted wins) with
+//!   case-insensitive directory indexes, mission-context resolution.
+//! * [`ArchiveCache`]: memory-mapped NRes/RsLi archives shared per normalised path with
+//!   owner counting, and a budgeted decoded-blob cache that outlives archive handles.
+//! * Missing files ([`VfsError::FileMissing`]) and missing entries in an existing archive
+//!   ([`VfsError::EntryMissing`]) are different errors.
+
+pub mod cache;
+pub mod error;
+pub mod index;
+pub mod path;
+pub mod vfs;
+
+pub use cache::{ArchiveCache, ArchiveHandle, ArchiveKind, CacheStats, OpenArchive, ReadMode};
+pub use error::VfsError;
+pub use index::DirIndex;
+pub use path::{GamePath, PathError};
+pub use vfs::{Mount, Resolved, Vfs};
