@@ -1,7 +1,9 @@
 //! The iron3d launcher as a library: command-line parsing and the commands it runs, so that
 //! end-to-end tests can drive exactly what the `iron3d` binary does.
 
+pub mod archive_cli;
 pub mod bench;
+pub mod bench_archives;
 pub mod bench_plugins;
 pub mod headless;
 pub mod plugins;
@@ -35,6 +37,63 @@ pub enum Command {
     Run(RunArgs),
     /// Measure kernel throughput.
     Bench(BenchArgs),
+    /// Inspect, check, extract, rewrite and build NRes / RsLi archives.
+    #[command(subcommand)]
+    Archive(ArchiveCommand),
+}
+
+/// `iron3d archive` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ArchiveCommand {
+    /// List the entries.
+    List {
+        /// The archive.
+        file: PathBuf,
+        /// JSON: {"format": "nres"|"rsli", "entries": [...]}.
+        #[arg(long)]
+        json: bool,
+        /// Accept only fully valid archives (default: compatible, quirks reported).
+        #[arg(long)]
+        strict: bool,
+    },
+    /// Write one entry's decoded payload (name is case-insensitive).
+    Extract {
+        /// The archive.
+        file: PathBuf,
+        /// Entry name.
+        name: String,
+        /// Output file (default: standard output).
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+    },
+    /// Validate (and decode every entry): exit 0 when valid, else 1 with the failed check, entry and offset.
+    Check {
+        /// The archive.
+        file: PathBuf,
+        /// Strict validation (the default).
+        #[arg(long, conflicts_with = "compat")]
+        strict: bool,
+        /// Tolerate the named quirks of the original.
+        #[arg(long)]
+        compat: bool,
+    },
+    /// Lossless rewrite: exit 0 only when byte-identical.
+    Roundtrip {
+        /// The archive.
+        file: PathBuf,
+    },
+    /// Build an archive from a folder and a JSON manifest.
+    Pack {
+        /// The manifest.
+        #[arg(long)]
+        manifest: PathBuf,
+        /// Output archive.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+        /// Folder the manifest's files are relative to (default: the manifest's folder).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
 }
 
 /// `iron3d run` options.
@@ -99,6 +158,9 @@ pub struct BenchArgs {
     /// Skip the plugin figures (call overhead, swap latency, memory per swap).
     #[arg(long)]
     pub no_plugins: bool,
+    /// Skip the archive figures (NRes open + lookups, RsLi decode throughput per method).
+    #[arg(long)]
+    pub no_archives: bool,
 }
 
 fn init_logging(filter: &str) {
@@ -165,6 +227,38 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Archive(a) => {
+            use archive_cli::Mode;
+            match a {
+                ArchiveCommand::List { file, json, strict } => {
+                    archive_cli::list(
+                        &file,
+                        json,
+                        if strict { Mode::Strict } else { Mode::Compat },
+                        out,
+                    )?;
+                }
+                ArchiveCommand::Extract { file, name, output } => {
+                    archive_cli::extract(&file, &name, output.as_deref(), Mode::Compat, out)?;
+                }
+                ArchiveCommand::Check { file, compat, .. } => {
+                    return archive_cli::check(
+                        &file,
+                        if compat { Mode::Compat } else { Mode::Strict },
+                        out,
+                    );
+                }
+                ArchiveCommand::Roundtrip { file } => return archive_cli::roundtrip(&file, out),
+                ArchiveCommand::Pack {
+                    manifest,
+                    output,
+                    dir,
+                } => {
+                    archive_cli::pack(&manifest, &output, dir.as_deref(), out)?;
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Bench(a) => {
             bench::run(
                 bench::BenchOptions {
@@ -175,6 +269,9 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             )?;
             if !a.no_plugins {
                 bench_plugins::run(a.objects, out)?;
+            }
+            if !a.no_archives {
+                bench_archives::run(out)?;
             }
             Ok(ExitCode::SUCCESS)
         }

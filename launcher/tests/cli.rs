@@ -60,7 +60,14 @@ fn missing_replay_file_names_the_path() {
 #[test]
 fn bench_reports_the_three_figures() {
     let out = iron3d()
-        .args(["bench", "--objects", "500", "--ticks", "20"])
+        .args([
+            "bench",
+            "--objects",
+            "500",
+            "--ticks",
+            "20",
+            "--no-archives",
+        ])
         .output()
         .unwrap();
     assert!(out.status.success());
@@ -121,4 +128,46 @@ fn the_default_run_loads_every_slot_dynamically_from_the_registry() {
         );
     }
     assert!(stdout.contains("plugin slot=ai ai-wanderer"), "{stdout}");
+}
+
+#[test]
+fn archive_check_names_the_check_the_entry_and_the_offset() {
+    let dir = std::env::temp_dir().join(format!("iron3d-cli-archive-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.bin"), b"alpha").unwrap();
+    std::fs::write(dir.join("b.bin"), b"beta").unwrap();
+    std::fs::write(
+        dir.join("m.json"),
+        r#"{"format":"nres","entries":[{"name":"a.bin","file":"a.bin"},{"name":"b.bin","file":"b.bin"}]}"#,
+    )
+    .unwrap();
+    let lib = dir.join("t.lib");
+    let packed = iron3d()
+        .args(["archive", "pack", "--manifest"])
+        .arg(dir.join("m.json"))
+        .arg("-o")
+        .arg(&lib)
+        .output()
+        .unwrap();
+    assert!(
+        packed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&packed.stderr)
+    );
+    let mut bytes = std::fs::read(&lib).unwrap();
+    let n = bytes.len();
+    bytes[n - 4] = 9;
+    std::fs::write(&lib, &bytes).unwrap();
+    let out = iron3d()
+        .args(["archive", "check"])
+        .arg(&lib)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("[sort_index_range]") && err.contains("entry #1") && err.contains("offset 0x"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -49,7 +49,11 @@ enum Payload {
     /// Stored bytes (NRes entries, RsLi raw entries).
     Stored,
     /// An RsLi method to decode.
-    Rsli { method: Method, unpacked: usize, key: u16 },
+    Rsli {
+        method: Method,
+        unpacked: usize,
+        key: u16,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -76,13 +80,21 @@ fn nres_key(name: &[u8]) -> Vec<u8> {
 impl OpenArchive {
     fn open(path: &Path, mode: ReadMode) -> Result<Self, VfsError> {
         let shown = path.display().to_string();
-        let file = std::fs::File::open(path).map_err(|source| VfsError::Io { path: shown.clone(), source })?;
+        let file = std::fs::File::open(path).map_err(|source| VfsError::Io {
+            path: shown.clone(),
+            source,
+        })?;
         // SAFETY: the mapping is read-only and private to this process. A concurrent
         // truncation of the file by another process would fault the reader; archives
         // are game data that the engine never writes while running.
-        let map = unsafe { Mmap::map(&file) }.map_err(|source| VfsError::Io { path: shown.clone(), source })?;
-        let kind = ArchiveKind::sniff(&map)
-            .ok_or_else(|| VfsError::NotAnArchive { path: shown.clone(), magic: map.iter().take(4).copied().collect() })?;
+        let map = unsafe { Mmap::map(&file) }.map_err(|source| VfsError::Io {
+            path: shown.clone(),
+            source,
+        })?;
+        let kind = ArchiveKind::sniff(&map).ok_or_else(|| VfsError::NotAnArchive {
+            path: shown.clone(),
+            magic: map.iter().take(4).copied().collect(),
+        })?;
         let mut entries = Vec::new();
         let mut by_name = BTreeMap::new();
         match kind {
@@ -91,13 +103,20 @@ impl OpenArchive {
                     ReadMode::Strict => iron3d_nres::ReadOptions::strict(),
                     ReadMode::Compatible => iron3d_nres::ReadOptions::compatible(),
                 };
-                let nres = Nres::parse_with(&map, options).map_err(|source| VfsError::Nres { path: shown.clone(), source })?;
+                let nres = Nres::parse_with(&map, options).map_err(|source| VfsError::Nres {
+                    path: shown.clone(),
+                    source: Box::new(source),
+                })?;
                 for d in nres.diagnostics() {
                     tracing::warn!(archive = %shown, "compatible read: {d:?}");
                 }
                 for e in nres.entries() {
                     by_name.entry(nres_key(e.name())).or_insert(entries.len());
-                    entries.push(EntryMeta { name: e.name().to_vec(), range: e.data_range(), payload: Payload::Stored });
+                    entries.push(EntryMeta {
+                        name: e.name().to_vec(),
+                        range: e.data_range(),
+                        payload: Payload::Stored,
+                    });
                 }
             }
             ArchiveKind::Rsli => {
@@ -105,7 +124,10 @@ impl OpenArchive {
                     ReadMode::Strict => iron3d_rsli::ReadOptions::default(),
                     ReadMode::Compatible => iron3d_rsli::ReadOptions::compatible(),
                 };
-                let rsli = Rsli::parse_with(&map, options).map_err(|source| VfsError::Rsli { path: shown.clone(), source })?;
+                let rsli = Rsli::parse_with(&map, options).map_err(|source| VfsError::Rsli {
+                    path: shown.clone(),
+                    source: Box::new(source),
+                })?;
                 for e in rsli.entries() {
                     let start = e.data_offset();
                     let range = start..start + e.packed_data().len();
@@ -118,16 +140,32 @@ impl OpenArchive {
                         },
                     };
                     let range = if matches!(payload, Payload::Stored) {
-                        start..start + usize::try_from(e.unpacked_size()).unwrap_or(0).min(e.packed_data().len())
+                        start
+                            ..start
+                                + usize::try_from(e.unpacked_size())
+                                    .unwrap_or(0)
+                                    .min(e.packed_data().len())
                     } else {
                         range
                     };
-                    by_name.entry(e.name().to_ascii_uppercase()).or_insert(entries.len());
-                    entries.push(EntryMeta { name: e.name().to_vec(), range, payload });
+                    by_name
+                        .entry(e.name().to_ascii_uppercase())
+                        .or_insert(entries.len());
+                    entries.push(EntryMeta {
+                        name: e.name().to_vec(),
+                        range,
+                        payload,
+                    });
                 }
             }
         }
-        Ok(Self { path: path.to_owned(), kind, map, entries, by_name })
+        Ok(Self {
+            path: path.to_owned(),
+            kind,
+            map,
+            entries,
+            by_name,
+        })
     }
 
     /// The file.
@@ -164,14 +202,21 @@ impl OpenArchive {
     /// The decoded payload of entry `index` (a copy for stored entries).
     fn decode(&self, index: usize) -> Result<Vec<u8>, VfsError> {
         let Some(e) = self.entries.get(index) else {
-            return Err(VfsError::EntryMissing { archive: self.path.display().to_string(), entry: format!("#{index}") });
+            return Err(VfsError::EntryMissing {
+                archive: self.path.display().to_string(),
+                entry: format!("#{index}"),
+            });
         };
         match &e.payload {
             Payload::Stored => Ok(self.map[e.range.clone()].to_vec()),
-            Payload::Rsli { method, unpacked, key } => iron3d_rsli::codec::decode(*method, &self.map[e.range.clone()], *unpacked, *key)
+            Payload::Rsli {
+                method,
+                unpacked,
+                key,
+            } => iron3d_rsli::codec::decode(*method, &self.map[e.range.clone()], *unpacked, *key)
                 .map_err(|source| VfsError::Rsli {
                     path: self.path.display().to_string(),
-                    source: source.in_entry(index, &e.name),
+                    source: Box::new(source.in_entry(index, &e.name)),
                 }),
         }
     }
@@ -229,11 +274,17 @@ fn key_of(path: &Path) -> PathBuf {
 impl ArchiveCache {
     /// A cache parsing with `mode`, keeping at most `blob_budget` decoded bytes.
     pub fn new(mode: ReadMode, blob_budget: u64) -> Self {
-        Self { mode, budget: blob_budget, inner: Mutex::new(Inner::default()) }
+        Self {
+            mode,
+            budget: blob_budget,
+            inner: Mutex::new(Inner::default()),
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Opens (or shares) the archive at `path`: one mapping per normalised path; each
@@ -248,7 +299,10 @@ impl ArchiveCache {
         drop(inner);
         let archive = Arc::new(OpenArchive::open(&key, self.mode)?);
         let mut inner = self.lock();
-        let slot = inner.archives.entry(key).or_insert_with(|| Slot { archive: archive.clone(), owners: 0 });
+        let slot = inner.archives.entry(key).or_insert_with(|| Slot {
+            archive: archive.clone(),
+            owners: 0,
+        });
         slot.owners += 1;
         let handle = slot.archive.clone();
         Self::recount(&mut inner);
@@ -276,7 +330,11 @@ impl ArchiveCache {
 
     fn recount(inner: &mut Inner) {
         inner.stats.open_archives = inner.archives.len();
-        inner.stats.mapped_bytes = inner.archives.values().map(|s| s.archive.mapped_len() as u64).sum();
+        inner.stats.mapped_bytes = inner
+            .archives
+            .values()
+            .map(|s| s.archive.mapped_len() as u64)
+            .sum();
         inner.stats.decoded_bytes = inner.blobs.values().map(|b| b.data.len() as u64).sum();
     }
 
@@ -298,7 +356,10 @@ impl ArchiveCache {
             }
         }
         if !key.is_file() {
-            return Err(VfsError::FileMissing { path: path.display().to_string(), searched: Vec::new() });
+            return Err(VfsError::FileMissing {
+                path: path.display().to_string(),
+                searched: Vec::new(),
+            });
         }
         let archive = self.open(&key)?;
         let result = archive
@@ -314,7 +375,13 @@ impl ArchiveCache {
         inner.stats.misses += 1;
         inner.clock += 1;
         let now = inner.clock;
-        inner.blobs.insert(blob_key, Blob { data: data.clone(), last_use: now });
+        inner.blobs.insert(
+            blob_key,
+            Blob {
+                data: data.clone(),
+                last_use: now,
+            },
+        );
         self.evict(&mut inner);
         Self::recount(&mut inner);
         Ok(data)
@@ -323,7 +390,14 @@ impl ArchiveCache {
     fn evict(&self, inner: &mut Inner) {
         let mut total: u64 = inner.blobs.values().map(|b| b.data.len() as u64).sum();
         while total > self.budget && inner.blobs.len() > 1 {
-            let Some(oldest) = inner.blobs.iter().min_by_key(|(_, b)| b.last_use).map(|(k, _)| k.clone()) else { break };
+            let Some(oldest) = inner
+                .blobs
+                .iter()
+                .min_by_key(|(_, b)| b.last_use)
+                .map(|(k, _)| k.clone())
+            else {
+                break;
+            };
             if let Some(b) = inner.blobs.remove(&oldest) {
                 total -= b.data.len() as u64;
                 inner.stats.evictions += 1;
@@ -351,7 +425,10 @@ impl ArchiveCache {
 
     /// Owners of the archive at `path` (0 when not open).
     pub fn owners(&self, path: &Path) -> usize {
-        self.lock().archives.get(&key_of(path)).map_or(0, |s| s.owners)
+        self.lock()
+            .archives
+            .get(&key_of(path))
+            .map_or(0, |s| s.owners)
     }
 }
 
@@ -405,14 +482,25 @@ mod tests {
         let r = rsli_file(dir.path());
         let cache = ArchiveCache::new(ReadMode::Strict, 1 << 20);
         assert_eq!(&*cache.read(&n, b"BETA.BIN").unwrap(), &[7u8; 100][..]);
-        assert_eq!(&*cache.read(&r, b"lz.dat").unwrap(), b"hello hello hello hello");
+        assert_eq!(
+            &*cache.read(&r, b"lz.dat").unwrap(),
+            b"hello hello hello hello"
+        );
         assert_eq!(&*cache.read(&r, b"huf.dat").unwrap(), &[3u8; 500][..]);
         assert_eq!(&*cache.read(&r, b"RAW.DAT").unwrap(), b"raw");
         let s = cache.stats();
-        assert_eq!((s.open_archives, s.misses, s.hits), (0, 4, 0), "archives closed after reading");
+        assert_eq!(
+            (s.open_archives, s.misses, s.hits),
+            (0, 4, 0),
+            "archives closed after reading"
+        );
         assert_eq!(s.decoded_bytes, 100 + 23 + 500 + 3);
         cache.read(&n, b"beta.bin").unwrap();
-        assert_eq!(cache.stats().hits, 1, "served from the blob cache without reopening");
+        assert_eq!(
+            cache.stats().hits,
+            1,
+            "served from the blob cache without reopening"
+        );
     }
 
     #[test]
@@ -420,13 +508,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let n = nres_file(dir.path());
         let cache = ArchiveCache::new(ReadMode::Strict, 1 << 20);
-        assert!(matches!(cache.read(&dir.path().join("none.lib"), b"x"), Err(VfsError::FileMissing { .. })));
+        assert!(matches!(
+            cache.read(&dir.path().join("none.lib"), b"x"),
+            Err(VfsError::FileMissing { .. })
+        ));
         let e = cache.read(&n, b"gamma").unwrap_err();
         assert!(matches!(e, VfsError::EntryMissing { .. }), "{e}");
         assert!(e.to_string().contains("gamma") && e.to_string().contains("test.lib"));
         let junk = dir.path().join("junk.lib");
         std::fs::write(&junk, b"JUNKJUNK").unwrap();
-        assert!(matches!(cache.open(&junk), Err(VfsError::NotAnArchive { .. })));
+        assert!(matches!(
+            cache.open(&junk),
+            Err(VfsError::NotAnArchive { .. })
+        ));
     }
 
     #[test]
@@ -440,6 +534,10 @@ mod tests {
         let s = cache.stats();
         assert!(s.decoded_bytes <= 520, "{s:?}");
         assert_eq!(s.evictions, 1);
-        assert_eq!(cache.purge_unused(0), 1, "only the blob used by the last request survives");
+        assert_eq!(
+            cache.purge_unused(0),
+            1,
+            "only the blob used by the last request survives"
+        );
     }
 }

@@ -37,7 +37,7 @@ pub enum VfsError {
         path: String,
         /// The cause.
         #[source]
-        source: iron3d_nres::NresError,
+        source: Box<iron3d_nres::NresError>,
     },
     /// An RsLi archive failed to parse or decode.
     #[error("{path}: {source}")]
@@ -46,7 +46,7 @@ pub enum VfsError {
         path: String,
         /// The cause.
         #[source]
-        source: iron3d_rsli::RsliError,
+        source: Box<iron3d_rsli::RsliError>,
     },
     /// A path was refused.
     #[error(transparent)]

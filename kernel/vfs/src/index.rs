@@ -19,7 +19,10 @@ pub struct DirIndex {
 impl DirIndex {
     /// An index of `root` (nothing is read until a lookup needs it).
     pub fn new(root: impl Into<PathBuf>) -> Self {
-        Self { root: root.into(), dirs: Mutex::new(BTreeMap::new()) }
+        Self {
+            root: root.into(),
+            dirs: Mutex::new(BTreeMap::new()),
+        }
     }
 
     /// The indexed root.
@@ -39,7 +42,10 @@ impl DirIndex {
     }
 
     fn lookup(&self, dir: &Path, key: &str) -> Option<OsString> {
-        let mut dirs = self.dirs.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut dirs = self
+            .dirs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         if !dirs.contains_key(dir) {
             let listing = list(dir);
             dirs.insert(dir.to_owned(), listing);
@@ -49,13 +55,18 @@ impl DirIndex {
 
     /// Forgets every cached listing (after files were added or removed).
     pub fn refresh(&self) {
-        self.dirs.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clear();
+        self.dirs
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clear();
     }
 }
 
 fn list(dir: &Path) -> BTreeMap<String, OsString> {
     let mut map: BTreeMap<String, OsString> = BTreeMap::new();
-    let Ok(rd) = std::fs::read_dir(dir) else { return map };
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return map;
+    };
     let mut names: Vec<OsString> = rd.filter_map(|e| e.ok().map(|e| e.file_name())).collect();
     names.sort();
     for name in names {
@@ -79,7 +90,9 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("MISSIONS/Mission.01")).unwrap();
         std::fs::write(dir.path().join("MISSIONS/Mission.01/Data.TMA"), b"x").unwrap();
         let idx = DirIndex::new(dir.path());
-        let found = idx.find(&["missions".into(), "MISSION.01".into(), "data.tma".into()]).unwrap();
+        let found = idx
+            .find(&["missions".into(), "MISSION.01".into(), "data.tma".into()])
+            .unwrap();
         assert_eq!(found, dir.path().join("MISSIONS/Mission.01/Data.TMA"));
         assert!(idx.find(&["missions".into(), "nope".into()]).is_none());
     }
@@ -90,6 +103,9 @@ mod tests {
         std::fs::write(dir.path().join("a.txt"), b"1").unwrap();
         std::fs::write(dir.path().join("A.TXT"), b"2").unwrap();
         let idx = DirIndex::new(dir.path());
-        assert_eq!(idx.find(&["A.txt".into()]).unwrap(), dir.path().join("A.TXT"));
+        assert_eq!(
+            idx.find(&["A.txt".into()]).unwrap(),
+            dir.path().join("A.TXT")
+        );
     }
 }

@@ -56,7 +56,10 @@ impl GamePath {
         if components.is_empty() {
             return Err(PathError::Empty(text.to_owned()));
         }
-        Ok(Self { original: text.to_owned(), components })
+        Ok(Self {
+            original: text.to_owned(),
+            components,
+        })
     }
 
     /// The path as written.
@@ -71,14 +74,21 @@ impl GamePath {
 
     /// The lookup key: components lower-cased (ASCII only) and joined with `/`.
     pub fn key(&self) -> String {
-        self.components.iter().map(|c| c.to_ascii_lowercase()).collect::<Vec<_>>().join("/")
+        self.components
+            .iter()
+            .map(|c| c.to_ascii_lowercase())
+            .collect::<Vec<_>>()
+            .join("/")
     }
 
     /// `self` followed by `rel` (for mission-context paths).
     pub fn join(&self, rel: &GamePath) -> GamePath {
         let mut components = self.components.clone();
         components.extend(rel.components.iter().cloned());
-        GamePath { original: format!("{}/{}", self.original, rel.original), components }
+        GamePath {
+            original: format!("{}/{}", self.original, rel.original),
+            components,
+        }
     }
 
     /// The last component (file name) as written.
@@ -118,9 +128,18 @@ mod tests {
     #[test]
     fn dots_and_empty_components_normalise_and_escapes_are_refused() {
         assert_eq!(GamePath::parse(r".\a\\b\..\c").unwrap().key(), "a/c");
-        assert_eq!(GamePath::parse(r"\objects.rlb").unwrap().key(), "objects.rlb");
-        assert!(matches!(GamePath::parse(r"..\x"), Err(PathError::EscapesRoot(_))));
-        assert!(matches!(GamePath::parse(r"C:\game\x"), Err(PathError::Absolute(_))));
+        assert_eq!(
+            GamePath::parse(r"\objects.rlb").unwrap().key(),
+            "objects.rlb"
+        );
+        assert!(matches!(
+            GamePath::parse(r"..\x"),
+            Err(PathError::EscapesRoot(_))
+        ));
+        assert!(matches!(
+            GamePath::parse(r"C:\game\x"),
+            Err(PathError::Absolute(_))
+        ));
         assert!(matches!(GamePath::parse(r"\.\"), Err(PathError::Empty(_))));
         assert!(matches!(GamePath::parse("a\0b"), Err(PathError::Nul(_))));
     }

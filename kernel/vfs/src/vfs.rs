@@ -47,7 +47,10 @@ impl Vfs {
 
     /// Mounts an overlay; it shadows every earlier mount for the files it contains.
     pub fn mount(&mut self, name: &str, root: impl Into<PathBuf>) {
-        self.mounts.push(Mount { name: name.to_owned(), index: DirIndex::new(root) });
+        self.mounts.push(Mount {
+            name: name.to_owned(),
+            index: DirIndex::new(root),
+        });
     }
 
     /// The mounts, lowest priority first.
@@ -67,19 +70,31 @@ impl Vfs {
         for m in self.mounts.iter().rev() {
             if let Some(p) = m.index.find(path.components()) {
                 if p.is_file() {
-                    return Ok(Resolved { path: p, mount: m.name.clone() });
+                    return Ok(Resolved {
+                        path: p,
+                        mount: m.name.clone(),
+                    });
                 }
             }
         }
         Err(VfsError::FileMissing {
             path: path.original().to_owned(),
-            searched: self.mounts.iter().rev().map(|m| m.root().display().to_string()).collect(),
+            searched: self
+                .mounts
+                .iter()
+                .rev()
+                .map(|m| m.root().display().to_string())
+                .collect(),
         })
     }
 
     /// Resolves `path` relative to the mission directory `mission` first, then to the
     /// game root (legacy files name both kinds of paths).
-    pub fn resolve_in_mission(&self, mission: &GamePath, path: &GamePath) -> Result<Resolved, VfsError> {
+    pub fn resolve_in_mission(
+        &self,
+        mission: &GamePath,
+        path: &GamePath,
+    ) -> Result<Resolved, VfsError> {
         match self.resolve(&mission.join(path)) {
             Ok(r) => Ok(r),
             Err(VfsError::FileMissing { .. }) => self.resolve(path).map_err(|e| match e {
@@ -96,7 +111,10 @@ impl Vfs {
     /// Reads a whole loose file.
     pub fn read(&self, path: &GamePath) -> Result<Vec<u8>, VfsError> {
         let r = self.resolve(path)?;
-        std::fs::read(&r.path).map_err(|source| VfsError::Io { path: r.path.display().to_string(), source })
+        std::fs::read(&r.path).map_err(|source| VfsError::Io {
+            path: r.path.display().to_string(),
+            source,
+        })
     }
 }
 
@@ -121,7 +139,10 @@ mod tests {
         assert_eq!(vfs.read(&p(r"\IRON_3d.ini")).unwrap(), b"mod");
         assert_eq!(vfs.resolve(&p("ONLY_GAME.TXT")).unwrap().mount, "game");
         let e = vfs.resolve(&p("nope.lib")).unwrap_err();
-        assert!(matches!(&e, VfsError::FileMissing { searched, .. } if searched.len() == 2), "{e}");
+        assert!(
+            matches!(&e, VfsError::FileMissing { searched, .. } if searched.len() == 2),
+            "{e}"
+        );
         assert!(e.to_string().contains("nope.lib"));
     }
 
@@ -134,7 +155,10 @@ mod tests {
         std::fs::write(game.path().join("objects.rlb"), b"o").unwrap();
         let vfs = Vfs::new(game.path());
         let m = p(r"missions\m1");
-        assert_eq!(std::fs::read(vfs.resolve_in_mission(&m, &p("MISSION.CFG")).unwrap().path).unwrap(), b"m");
+        assert_eq!(
+            std::fs::read(vfs.resolve_in_mission(&m, &p("MISSION.CFG")).unwrap().path).unwrap(),
+            b"m"
+        );
         assert!(vfs.resolve_in_mission(&m, &p("objects.rlb")).is_ok());
         let e = vfs.resolve_in_mission(&m, &p("x.y")).unwrap_err();
         assert!(e.to_string().contains("also tried in mission"), "{e}");
