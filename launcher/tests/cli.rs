@@ -171,3 +171,49 @@ fn archive_check_names_the_check_the_entry_and_the_offset() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn console_swap_and_quit_in_an_interactive_run() {
+    use std::io::Write as _;
+    let exe = std::path::PathBuf::from(env!("CARGO_BIN_EXE_iron3d"));
+    let lib = exe
+        .parent()
+        .unwrap()
+        .join("deps")
+        .join("libiron3d_ai_wanderer.so");
+    let lib = if lib.is_file() {
+        lib
+    } else {
+        exe.parent().unwrap().join("libiron3d_ai_wanderer.so")
+    };
+    let mut child = iron3d()
+        .args([
+            "run",
+            "--headless",
+            "--ticks",
+            "100000",
+            "--console",
+            "--fps",
+            "120",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "swap ai {}", lib.display()).unwrap();
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(600));
+    writeln!(stdin, "quit").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("host: swapped ai after tick"), "{stdout}");
+    assert!(stdout.lines().last().unwrap().starts_with("state_hash="));
+}
