@@ -1,8 +1,18 @@
-//! Placeholder fuzz target `config` (replaced by the format crate's author).
+//! Fuzz target: the configuration parsers (INI family, `object`…`end` blocks,
+//! `BuildDat.lst`) never panic and are lossless on whatever they accept.
 #![no_main]
 
+use iron3d_config::{BlockFile, BuildDat, IniDocument};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = data;
+    if let Ok(d) = IniDocument::parse(data, "fuzz.ini") {
+        assert_eq!(d.to_bytes(), data);
+    }
+    if let Ok(b) = BlockFile::parse(data, "fuzz.cfg") {
+        assert_eq!(b.to_bytes(), data);
+    }
+    if let Ok(b) = BuildDat::parse(data, "fuzz.lst") {
+        assert_eq!(b.to_bytes(), data);
+    }
 });

@@ -1,1 +1,25 @@
-//! Placeholder replaced by its author.
+//! Text configuration files of Iron3D (FORMATS.md §12): one lossless layer that keeps
+//! order, comments, unknown keys and sections, raw vs effective values and whether a
+//! key was present (provenance).
+//!
+//! * [`IniDocument`] — `Iron_3D.ini`, `Behavior.ini` (incl. the absent `PathFind_*` keys:
+//!   [`IniDocument::effective`] says `Provenance::Default`, never an invented value),
+//!   `ArealMap.ini`, `MISSIONS/dispatcher.ini`, and `SAVE/saveslots.cfg` (grammar
+//!   undocumented: read as `key=value` lines, anything else kept verbatim and reported).
+//! * [`BlockFile`] — `mission.cfg`, `briefing.cfg`, `messages.cfg` (`object` … `end`).
+//! * [`BuildDat`] — `BuildDat.lst` (12 category masks).
+//! * `Comp.ini` is the registry grammar, in the `iron3d-registry` crate.
+//!
+//! Every `to_bytes()` reproduces the parsed input byte for byte; structural errors name
+//! the file, line and column.
+
+pub mod blocks;
+pub mod builddat;
+pub mod error;
+pub mod ini;
+pub mod lines;
+
+pub use blocks::{Block, BlockFile, Param};
+pub use builddat::{BuildDat, CATEGORIES, Category, UnitMask, mask_of};
+pub use error::ConfigError;
+pub use ini::{Diagnostic, Effective, IniDocument, IniLine, LineKind, Pair, Provenance};

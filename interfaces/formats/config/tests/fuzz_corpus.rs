@@ -1,0 +1,35 @@
+//! Replays `fuzz/corpus/config/` (when present) and built-in seeds through the same checks
+//! as the `config` fuzz target.
+
+use iron3d_config::{BlockFile, BuildDat, IniDocument};
+
+fn check(data: &[u8]) {
+    if let Ok(d) = IniDocument::parse(data, "c.ini") {
+        assert_eq!(d.to_bytes(), data);
+    }
+    if let Ok(b) = BlockFile::parse(data, "c.cfg") {
+        assert_eq!(b.to_bytes(), data);
+    }
+    if let Ok(b) = BuildDat::parse(data, "c.lst") {
+        assert_eq!(b.to_bytes(), data);
+    }
+}
+
+#[test]
+fn seeds_and_saved_inputs_stay_lossless() {
+    let seeds: [&[u8]; 4] = [
+        b"[CS]\r\nDISPLAY_WIDTH=640\r\nWINDOW_MODE = 0 // windowed\r\n",
+        b"LogFile=Behavior.log SaveLog=0\r\nMaxErrorLevel=1 DefErrorLevel=2\r\n",
+        b"object ambient_music_loop\r\n  THEME theme1\r\nend\r\n",
+        b"Mine 1\r\n\"UNITS\\BUILDS\\mine.dat\"\r\n",
+    ];
+    for s in seeds {
+        check(s);
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../fuzz/corpus/config");
+    if let Ok(rd) = std::fs::read_dir(&dir) {
+        for e in rd.flatten() {
+            check(&std::fs::read(e.path()).expect("corpus file"));
+        }
+    }
+}
