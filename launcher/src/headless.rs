@@ -49,6 +49,10 @@ pub struct HeadlessOptions {
     pub console: bool,
     /// Pace frames on the real clock instead of simulating them as fast as possible.
     pub realtime: bool,
+    /// Game directory of a real mission (with `mission`).
+    pub game_dir: Option<PathBuf>,
+    /// Mission to load from `game_dir` instead of the built-in scenario.
+    pub mission: Option<String>,
 }
 
 /// Outcome of a headless run.
@@ -120,6 +124,9 @@ fn params_from_json(m: &BTreeMap<String, serde_json::Value>) -> anyhow::Result<S
 pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<HeadlessOutcome> {
     if opts.fps == 0 {
         bail!("--fps must be positive");
+    }
+    if opts.mission.is_some() && (opts.record.is_some() || opts.replay.is_some()) {
+        bail!("--record/--replay cover the built-in scenario only; recording a real mission needs the mission identity in the log (not built yet)");
     }
     let replay = match &opts.replay {
         Some(path) => Some(ReplayLog::read(path)?),
@@ -206,9 +213,30 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     }
     let console = opts.console.then(spawn_console);
 
-    let serials = Serials::default();
-    scenario::install(&mut kernel, params, &serials)?;
-    scenario::populate(&mut kernel, params, &serials)?;
+    match (&opts.game_dir, &opts.mission) {
+        (Some(dir), Some(name)) => {
+            let vfs = iron3d_vfs::Vfs::new(dir);
+            let cache = iron3d_vfs::ArchiveCache::new(iron3d_vfs::ReadMode::Strict, 256 << 20);
+            let data = iron3d_mission::GameData { vfs: &vfs, cache: &cache };
+            let loaded = iron3d_mission::load_mission(&mut kernel, &data, name, None).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let c = loaded.graph.counts;
+            writeln!(
+                out,
+                "mission={name} objects={} unit_refs={} components={} msh={} wear={}",
+                loaded.objects.len(),
+                c.unit_refs,
+                c.components,
+                c.msh,
+                c.wear
+            )?;
+        }
+        (None, None) => {
+            let serials = Serials::default();
+            scenario::install(&mut kernel, params, &serials)?;
+            scenario::populate(&mut kernel, params, &serials)?;
+        }
+        _ => bail!("--game-dir and --mission go together"),
+    }
     tracing::info!(
         seed,
         tick_hz,

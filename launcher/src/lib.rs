@@ -6,6 +6,7 @@ pub mod bench;
 pub mod bench_archives;
 pub mod bench_plugins;
 pub mod headless;
+pub mod mission_cli;
 pub mod plugins;
 pub mod scenario;
 
@@ -40,6 +41,35 @@ pub enum Command {
     /// Inspect, check, extract, rewrite and build NRes / RsLi archives.
     #[command(subcommand)]
     Archive(ArchiveCommand),
+    /// Inspect missions.
+    #[command(subcommand)]
+    Mission(MissionCommand),
+    /// The dependency graph of a mission (or the health of every prototype with no --mission).
+    Graph {
+        /// The game directory.
+        game_dir: PathBuf,
+        /// Mission: a directory under MISSIONS/ or a data.tma path relative to GAME_DIR.
+        #[arg(long)]
+        mission: Option<String>,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `iron3d mission` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum MissionCommand {
+    /// Paths, clans, objects (with properties), land path and extras of a mission.
+    Inspect {
+        /// The game directory.
+        game_dir: PathBuf,
+        /// A directory under MISSIONS/ or a data.tma path relative to GAME_DIR.
+        mission: String,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// `iron3d archive` subcommands.
@@ -144,6 +174,12 @@ pub struct RunArgs {
     /// Pace frames on the real clock.
     #[arg(long)]
     pub realtime: bool,
+    /// Game directory to load a real mission from (with --mission).
+    #[arg(long, requires = "mission")]
+    pub game_dir: Option<PathBuf>,
+    /// Mission to load: a directory under MISSIONS/ or a data.tma path relative to --game-dir.
+    #[arg(long, requires = "game_dir")]
+    pub mission: Option<String>,
 }
 
 /// `iron3d bench` options.
@@ -219,12 +255,22 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 watch: a.watch,
                 console: a.console,
                 realtime: a.realtime,
+                game_dir: a.game_dir,
+                mission: a.mission,
             };
             let outcome = headless::run(&opts, out)?;
             if let Some(d) = outcome.divergence {
                 eprintln!("iron3d: replay diverged first at tick {}", d.tick);
                 return Ok(ExitCode::from(EXIT_REPLAY_DIVERGED));
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Mission(MissionCommand::Inspect { game_dir, mission, json }) => {
+            mission_cli::inspect(&game_dir, &mission, json, out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Graph { game_dir, mission, json } => {
+            mission_cli::graph(&game_dir, mission.as_deref(), json, out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Archive(a) => {

@@ -1,0 +1,18 @@
+//! Missions in the kernel: [`GameData`] (prototype source and resource probe over the VFS
+//! and the archive cache), [`mission_graph`] / [`archive_health`] (the dependency graph
+//! with reachability counts and failure chains) and [`load_mission`] (the staged,
+//! transactional load of tome IV).
+
+#![allow(clippy::result_large_err, reason = "a MissionError is built once per failed load; its fields are the actionable chain")]
+
+pub mod error;
+pub mod graph;
+pub mod load;
+pub mod mission;
+pub mod source;
+
+pub use error::{MissionError, Stage};
+pub use graph::{GraphCounts, GraphReport, ModelUse, archive_health, mission_graph};
+pub use load::{LoadedMission, load_mission, object_id};
+pub use mission::MissionRef;
+pub use source::{GameData, OBJECTS_RLB};

@@ -1,0 +1,57 @@
+//! Game data as the prototype resolver sees it: `objects.rlb` entries and archive
+//! presence, read through the VFS and the archive cache.
+
+use iron3d_unitdat::{Presence, PrototypeSource, ResourceProbe, SourceError};
+use iron3d_vfs::{ArchiveCache, GamePath, Vfs, VfsError};
+use std::borrow::Cow;
+use std::path::PathBuf;
+
+/// Name of the prototype registry archive in the game root.
+pub const OBJECTS_RLB: &str = "objects.rlb";
+
+/// The game directory: VFS plus archive cache.
+pub struct GameData<'a> {
+    /// Layered, case-insensitive view of the game directory.
+    pub vfs: &'a Vfs,
+    /// Shared archives and decoded blobs.
+    pub cache: &'a ArchiveCache,
+}
+
+impl GameData<'_> {
+    /// The real path of a game-root-relative archive, or `FileMissing`.
+    pub fn archive_path(&self, name: &[u8]) -> Result<PathBuf, VfsError> {
+        let text = String::from_utf8_lossy(name);
+        let p = GamePath::parse(&text)?;
+        Ok(self.vfs.resolve(&p)?.path)
+    }
+
+    /// The decoded bytes of `entry` in archive `archive` (game-root-relative).
+    pub fn entry(&self, archive: &[u8], entry: &[u8]) -> Result<std::sync::Arc<[u8]>, VfsError> {
+        let path = self.archive_path(archive)?;
+        self.cache.read(&path, entry)
+    }
+}
+
+impl PrototypeSource for GameData<'_> {
+    fn payload(&self, key: &[u8]) -> Result<Option<Cow<'_, [u8]>>, SourceError> {
+        match self.entry(OBJECTS_RLB.as_bytes(), key) {
+            Ok(bytes) => Ok(Some(Cow::Owned(bytes.to_vec()))),
+            Err(VfsError::EntryMissing { .. }) => Ok(None),
+            Err(e) => Err(Box::new(e)),
+        }
+    }
+}
+
+impl ResourceProbe for GameData<'_> {
+    fn probe(&self, archive: &[u8], resource: &[u8]) -> Result<Presence, SourceError> {
+        let path = match self.archive_path(archive) {
+            Ok(p) => p,
+            Err(VfsError::FileMissing { .. } | VfsError::Path(_)) => return Ok(Presence::ArchiveMissing),
+            Err(e) => return Err(Box::new(e)),
+        };
+        let handle = self.cache.open(&path).map_err(|e| Box::new(e) as SourceError)?;
+        let present = handle.find(resource).is_some();
+        self.cache.close(&path);
+        Ok(if present { Presence::Present } else { Presence::EntryMissing })
+    }
+}
