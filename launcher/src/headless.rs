@@ -126,7 +126,9 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         bail!("--fps must be positive");
     }
     if opts.mission.is_some() && (opts.record.is_some() || opts.replay.is_some()) {
-        bail!("--record/--replay cover the built-in scenario only; recording a real mission needs the mission identity in the log (not built yet)");
+        bail!(
+            "--record/--replay cover the built-in scenario only; recording a real mission needs the mission identity in the log (not built yet)"
+        );
     }
     let replay = match &opts.replay {
         Some(path) => Some(ReplayLog::read(path)?),
@@ -217,8 +219,12 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         (Some(dir), Some(name)) => {
             let vfs = iron3d_vfs::Vfs::new(dir);
             let cache = iron3d_vfs::ArchiveCache::new(iron3d_vfs::ReadMode::Strict, 256 << 20);
-            let data = iron3d_mission::GameData { vfs: &vfs, cache: &cache };
-            let loaded = iron3d_mission::load_mission(&mut kernel, &data, name, None).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let data = iron3d_mission::GameData {
+                vfs: &vfs,
+                cache: &cache,
+            };
+            let loaded = iron3d_mission::load_mission(&mut kernel, &data, name, None)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
             let c = loaded.graph.counts;
             writeln!(
                 out,

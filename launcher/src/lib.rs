@@ -265,11 +265,19 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Mission(MissionCommand::Inspect { game_dir, mission, json }) => {
+        Command::Mission(MissionCommand::Inspect {
+            game_dir,
+            mission,
+            json,
+        }) => {
             mission_cli::inspect(&game_dir, &mission, json, out)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Graph { game_dir, mission, json } => {
+        Command::Graph {
+            game_dir,
+            mission,
+            json,
+        } => {
             mission_cli::graph(&game_dir, mission.as_deref(), json, out)?;
             Ok(ExitCode::SUCCESS)
         }

@@ -20,7 +20,12 @@ fn read_tma(vfs: &Vfs, mission: &str) -> anyhow::Result<(MissionRef, Tma)> {
 }
 
 /// `mission inspect GAME_DIR MISSION [--json]`.
-pub fn inspect(game_dir: &Path, mission: &str, json_out: bool, out: &mut dyn Write) -> anyhow::Result<()> {
+pub fn inspect(
+    game_dir: &Path,
+    mission: &str,
+    json_out: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
     let vfs = Vfs::new(game_dir);
     let (mref, tma) = read_tma(&vfs, mission)?;
     let s = tma.summary();
@@ -46,7 +51,14 @@ pub fn inspect(game_dir: &Path, mission: &str, json_out: bool, out: &mut dyn Wri
     } else {
         writeln!(out, "mission {} ({})", mref.name, mref.tma)?;
         writeln!(out, "land_path: {}", s.land_path)?;
-        writeln!(out, "paths: {}  clans: {}  objects: {}  extras: {}", s.paths.len(), s.clans.len(), s.objects.len(), s.extras.len())?;
+        writeln!(
+            out,
+            "paths: {}  clans: {}  objects: {}  extras: {}",
+            s.paths.len(),
+            s.clans.len(),
+            s.objects.len(),
+            s.extras.len()
+        )?;
         for o in &s.objects {
             writeln!(
                 out,
@@ -80,10 +92,18 @@ fn report_json(r: &GraphReport) -> Value {
 }
 
 /// `graph GAME_DIR [--mission M] [--json]`: mission reachability, or global archive health.
-pub fn graph(game_dir: &Path, mission: Option<&str>, json_out: bool, out: &mut dyn Write) -> anyhow::Result<()> {
+pub fn graph(
+    game_dir: &Path,
+    mission: Option<&str>,
+    json_out: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
     let vfs = Vfs::new(game_dir);
     let cache = ArchiveCache::new(ReadMode::Strict, CACHE_BUDGET);
-    let data = GameData { vfs: &vfs, cache: &cache };
+    let data = GameData {
+        vfs: &vfs,
+        cache: &cache,
+    };
     let report = match mission {
         Some(m) => {
             let (_, tma) = read_tma(&vfs, m)?;
@@ -92,16 +112,32 @@ pub fn graph(game_dir: &Path, mission: Option<&str>, json_out: bool, out: &mut d
         None => archive_health(&data).map_err(|e| anyhow::anyhow!("{e}"))?,
     };
     if json_out {
-        writeln!(out, "{}", serde_json::to_string_pretty(&report_json(&report))?)?;
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&report_json(&report))?
+        )?;
         return Ok(());
     }
     let c = report.counts;
     writeln!(
         out,
         "objects={} unit_refs={} components={} prototype_requests={} msh={} wear={} material_slots={} texture_requests={} lightmaps={} failures={}",
-        c.objects, c.unit_refs, c.components, c.prototype_requests, c.msh, c.wear, c.material_slots, c.texture_requests, c.lightmaps, c.failures
+        c.objects,
+        c.unit_refs,
+        c.components,
+        c.prototype_requests,
+        c.msh,
+        c.wear,
+        c.material_slots,
+        c.texture_requests,
+        c.lightmaps,
+        c.failures
     )?;
-    writeln!(out, "(material slots, textures and lightmaps are followed once the WEAR/MAT0/Texm readers exist)")?;
+    writeln!(
+        out,
+        "(material slots, textures and lightmaps are followed once the WEAR/MAT0/Texm readers exist)"
+    )?;
     for f in &report.failures {
         writeln!(out, "{f}")?;
     }

@@ -116,3 +116,121 @@ pub mod plugins {
         (k, handles)
     }
 }
+
+/// A small game directory written by our own writers (NRes archives, unit DAT,
+/// objects.rlb prototypes with inheritance, TMA missions), for mission tests.
+pub mod gamedir {
+    use iron3d_nres::{NewEntry, NresWriter};
+    use iron3d_tma::{Clan, ClanBody, LpString, Path as TmaPath, PlacedObject, StandardMode, Tma};
+    use iron3d_unitdat::{ObjectRefList, UnitDat, UnitRecord};
+    use std::path::Path;
+
+    fn nres(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
+        let mut w = NresWriter::new();
+        for (name, data) in entries {
+            w.push(NewEntry::new(name.as_bytes(), 0, data.clone()).expect("entry"));
+        }
+        w.finish().expect("archive")
+    }
+
+    fn refs(list: &[(&str, &str)]) -> Vec<u8> {
+        let mut l = ObjectRefList::new();
+        for &(a, r) in list {
+            if a == "parent" {
+                l.push_parent(r.as_bytes()).expect("parent ref");
+            } else {
+                l.push(a.as_bytes(), r.as_bytes()).expect("ref");
+            }
+        }
+        l.to_bytes()
+    }
+
+    fn lp(s: &str) -> LpString {
+        LpString::from_text(s).expect("cp1251 text")
+    }
+
+    fn mission(objects: &[(&str, [f32; 3])]) -> Vec<u8> {
+        let mut t = Tma::new().with_land_path(lp("MISSIONS\\M1\\Land"));
+        t.paths
+            .push(TmaPath::new(7, [[0.0, 0.0, 0.0], [10.0, 5.0, 0.0]]));
+        t.clans.push(
+            Clan::new(
+                lp("Игрок"),
+                ClanBody::standard(StandardMode::One, lp(""), lp("")),
+            )
+            .with_relation(lp("Враг"), -1),
+        );
+        for &(res, pos) in objects {
+            t.objects.push(
+                PlacedObject::new(lp(res), pos)
+                    .with_property(lp("Life state"), [0, 5, 0, 0])
+                    .with_property(lp("ClanID"), [0, 1, 0, 0])
+                    .with_property(lp("Life state"), [0, 9, 0, 0]),
+            );
+        }
+        t.to_bytes().expect("mission bytes")
+    }
+
+    /// Writes the game directory under `root`: missions `M1` (valid, 4 objects) and `M2`
+    /// (one object whose prototype's model entry is missing).
+    pub fn write(root: &Path) {
+        let w = |rel: &str, bytes: Vec<u8>| {
+            let p = root.join(rel);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("dirs");
+            std::fs::write(p, bytes).expect("write");
+        };
+        w(
+            "objects.rlb",
+            nres(&[
+                ("vehicle_base", refs(&[("models.rlb", "chassis.msh")])),
+                (
+                    "tank_proto",
+                    refs(&[("parent", "vehicle_base"), ("models.rlb", "tank.msh")]),
+                ),
+                ("tower", refs(&[("models.rlb", "tower.msh")])),
+                ("sun", refs(&[("system.rlb", "sun.bas")])),
+                ("ghost", refs(&[("models.rlb", "ghost.msh")])),
+            ]),
+        );
+        w(
+            "models.rlb",
+            nres(&[
+                ("chassis.msh", b"MSH chassis".to_vec()),
+                ("chassis.wea", b"WEAR".to_vec()),
+                ("tank.msh", b"MSH tank".to_vec()),
+                ("tank.wea", b"WEAR".to_vec()),
+                ("tower.msh", b"MSH tower".to_vec()),
+                ("tower.wea", b"WEAR".to_vec()),
+            ]),
+        );
+        w("system.rlb", nres(&[("sun.bas", b"BASE".to_vec())]));
+        let mut dat = UnitDat::new();
+        dat.records
+            .push(UnitRecord::new(b"tank_proto", 0, b"Tank with its tower").expect("record"));
+        dat.records.push(
+            UnitRecord::new(b"tower", 0, b"12345678901234567890123456789012").expect("record"),
+        );
+        w("UNITS/Tank.dat", dat.to_bytes());
+        w(
+            "BuildDat.lst",
+            b"Hangar 1\r\n\"UNITS\\Tank.dat\"\r\n".to_vec(),
+        );
+        for m in ["M1", "M2"] {
+            w(&format!("MISSIONS/{m}/Land.msh"), nres(&[]));
+            w(&format!("MISSIONS/{m}/Land.map"), nres(&[]));
+        }
+        w(
+            "MISSIONS/M1/data.tma",
+            mission(&[
+                ("UNITS\\TANK.DAT", [0.0, 0.0, 0.0]),
+                ("units/tank.dat", [10.0, 0.0, 0.0]),
+                ("tower", [5.0, 5.0, 0.0]),
+                ("sun", [0.0, 0.0, 100.0]),
+            ]),
+        );
+        w(
+            "MISSIONS/M2/data.tma",
+            mission(&[("tower", [1.0, 1.0, 0.0]), ("ghost", [2.0, 2.0, 0.0])]),
+        );
+    }
+}

@@ -54,7 +54,12 @@ pub struct MissionError {
 impl MissionError {
     /// An error of `stage` in `mission` with `cause`.
     pub fn new(stage: Stage, mission: &str, cause: impl Into<String>) -> Self {
-        Self { stage: Some(stage), mission: mission.to_owned(), cause: cause.into(), ..Self::default() }
+        Self {
+            stage: Some(stage),
+            mission: mission.to_owned(),
+            cause: cause.into(),
+            ..Self::default()
+        }
     }
 }
 

@@ -81,7 +81,13 @@ impl Walker<'_, '_> {
         self.report.failures.push(e);
     }
 
-    fn request(&mut self, object: Option<usize>, resource: &[u8], component: Option<&[u8]>, key: &[u8]) {
+    fn request(
+        &mut self,
+        object: Option<usize>,
+        resource: &[u8],
+        component: Option<&[u8]>,
+        key: &[u8],
+    ) {
         self.report.counts.prototype_requests += 1;
         match resolve(self.data, self.data, key) {
             Ok(r) => match r.geometry {
@@ -93,13 +99,18 @@ impl Walker<'_, '_> {
                         self.report.counts.wear += 1;
                     }
                     if let Some(object) = object {
-                        self.report.models.push(ModelUse { object, archive: m.archive, name: m.name });
+                        self.report.models.push(ModelUse {
+                            object,
+                            archive: m.archive,
+                            name: m.name,
+                        });
                     }
                 }
                 Geometry::NonGeometric { .. } => {}
             },
             Err(e) => {
-                let mut err = MissionError::new(Stage::PrototypeResolution, self.mission, e.to_string());
+                let mut err =
+                    MissionError::new(Stage::PrototypeResolution, self.mission, e.to_string());
                 err.object = object;
                 err.resource = Some(text(resource));
                 err.component = component.map(text);
@@ -149,7 +160,11 @@ impl Walker<'_, '_> {
 
 /// The graph of one mission's objects.
 pub fn mission_graph(data: &GameData<'_>, mission: &str, tma: &Tma) -> GraphReport {
-    let mut w = Walker { data, mission, report: GraphReport::default() };
+    let mut w = Walker {
+        data,
+        mission,
+        report: GraphReport::default(),
+    };
     for (i, o) in tma.objects.iter().enumerate() {
         w.object(i, o.resource_name.as_bytes());
     }
@@ -162,10 +177,17 @@ pub fn archive_health(data: &GameData<'_>) -> Result<GraphReport, MissionError> 
     let path = data
         .archive_path(OBJECTS_RLB.as_bytes())
         .map_err(|e| MissionError::new(Stage::WorldFoundation, "<archives>", e.to_string()))?;
-    let handle = data.cache.open(&path).map_err(|e| MissionError::new(Stage::WorldFoundation, "<archives>", e.to_string()))?;
+    let handle = data
+        .cache
+        .open(&path)
+        .map_err(|e| MissionError::new(Stage::WorldFoundation, "<archives>", e.to_string()))?;
     let keys: Vec<Vec<u8>> = handle.names().map(<[u8]>::to_vec).collect();
     data.cache.close(&path);
-    let mut w = Walker { data, mission: "<archives>", report: GraphReport::default() };
+    let mut w = Walker {
+        data,
+        mission: "<archives>",
+        report: GraphReport::default(),
+    };
     for key in keys {
         w.request(None, &key, None, &key);
     }

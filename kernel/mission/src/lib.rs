@@ -3,7 +3,10 @@
 //! with reachability counts and failure chains) and [`load_mission`] (the staged,
 //! transactional load of tome IV).
 
-#![allow(clippy::result_large_err, reason = "a MissionError is built once per failed load; its fields are the actionable chain")]
+#![allow(
+    clippy::result_large_err,
+    reason = "a MissionError is built once per failed load; its fields are the actionable chain"
+)]
 
 pub mod error;
 pub mod graph;

@@ -9,7 +9,10 @@ use crate::graph::{GraphReport, mission_graph};
 use crate::mission::MissionRef;
 use crate::source::GameData;
 use glam::{EulerRot, Quat, Vec3};
-use iron3d_kernel::{DeleteMode, IdLayout, Kernel, ObjectDesc, ObjectHandle, OriginalObjectId, PropertyBag, Transform};
+use iron3d_kernel::{
+    DeleteMode, IdLayout, Kernel, ObjectDesc, ObjectHandle, OriginalObjectId, PropertyBag,
+    Transform,
+};
 use iron3d_tma::Tma;
 use iron3d_vfs::GamePath;
 use std::collections::BTreeSet;
@@ -31,7 +34,12 @@ pub struct LoadedMission {
 pub fn object_id(index: usize) -> Option<OriginalObjectId> {
     let layout = IdLayout::PROJECT_DEFAULT;
     let span = 1usize << layout.index_bits;
-    OriginalObjectId::compose(layout, 0, u32::try_from(1 + index / span).ok()?, (index % span) as u32)
+    OriginalObjectId::compose(
+        layout,
+        0,
+        u32::try_from(1 + index / span).ok()?,
+        (index % span) as u32,
+    )
 }
 
 fn stage_err(stage: Stage, mission: &str, cause: impl Into<String>) -> MissionError {
@@ -51,18 +59,27 @@ pub fn load_mission(
     // 2. World foundation: the landscape files must exist (parsed by the terrain plugin),
     //    BuildDat.lst must parse.
     for file in ["Land.msh", "Land.map"] {
-        let p = GamePath::parse(file).map_err(|e| stage_err(Stage::WorldFoundation, name, e.to_string()))?;
+        let p = GamePath::parse(file)
+            .map_err(|e| stage_err(Stage::WorldFoundation, name, e.to_string()))?;
         data.vfs.resolve_in_mission(&mref.dir, &p).map_err(|e| {
             let mut err = stage_err(Stage::WorldFoundation, name, e.to_string());
             err.resource = Some(file.into());
             err
         })?;
     }
-    let build_dat = GamePath::parse("BuildDat.lst").map_err(|e| stage_err(Stage::WorldFoundation, name, e.to_string()))?;
-    let bytes = data.vfs.read(&build_dat).map_err(|e| stage_err(Stage::WorldFoundation, name, e.to_string()))?;
-    iron3d_config::BuildDat::parse(&bytes, "BuildDat.lst").map_err(|e| stage_err(Stage::WorldFoundation, name, e.to_string()))?;
+    let build_dat = GamePath::parse("BuildDat.lst")
+        .map_err(|e| stage_err(Stage::WorldFoundation, name, e.to_string()))?;
+    let bytes = data
+        .vfs
+        .read(&build_dat)
+        .map_err(|e| stage_err(Stage::WorldFoundation, name, e.to_string()))?;
+    iron3d_config::BuildDat::parse(&bytes, "BuildDat.lst")
+        .map_err(|e| stage_err(Stage::WorldFoundation, name, e.to_string()))?;
     // 3. TMA.
-    let bytes = data.vfs.read(&mref.tma).map_err(|e| stage_err(Stage::Tma, name, e.to_string()))?;
+    let bytes = data
+        .vfs
+        .read(&mref.tma)
+        .map_err(|e| stage_err(Stage::Tma, name, e.to_string()))?;
     let tma = Tma::parse(&bytes).map_err(|e| {
         let mut err = stage_err(Stage::Tma, name, e.to_string());
         err.resource = Some(mref.tma.original().to_owned());
@@ -94,10 +111,16 @@ pub fn load_mission(
             }
         }
     };
-    let world = kernel.world_mut().map_err(|e| stage_err(Stage::Construction, name, e.to_string()))?;
+    let world = kernel
+        .world_mut()
+        .map_err(|e| stage_err(Stage::Construction, name, e.to_string()))?;
     for (i, o) in tma.objects.iter().enumerate() {
         let Some(id) = object_id(i) else {
-            let mut err = stage_err(Stage::Construction, name, "more objects than the id layout can number");
+            let mut err = stage_err(
+                Stage::Construction,
+                name,
+                "more objects than the id layout can number",
+            );
             err.object = Some(i);
             for &h in &pending {
                 world.delete(h, DeleteMode::Forced);
@@ -138,21 +161,36 @@ pub fn load_mission(
     // 7. Validation: ids unique among the new objects and free once the previous mission
     //    is gone.
     let previous_ids: BTreeSet<OriginalObjectId> = previous
-        .map(|p| p.objects.iter().filter_map(|&h| kernel.world().get(h).ok().map(|o| o.id)).collect())
+        .map(|p| {
+            p.objects
+                .iter()
+                .filter_map(|&h| kernel.world().get(h).ok().map(|o| o.id))
+                .collect()
+        })
         .unwrap_or_default();
     let mut seen = BTreeSet::new();
     for (i, &h) in pending.iter().enumerate() {
-        let id = kernel.world().get(h).map(|o| o.id).map_err(|e| stage_err(Stage::Validation, name, e.to_string()))?;
+        let id = kernel
+            .world()
+            .get(h)
+            .map(|o| o.id)
+            .map_err(|e| stage_err(Stage::Validation, name, e.to_string()))?;
         let taken = kernel.world().handle_of(id).is_some() && !previous_ids.contains(&id);
         if !seen.insert(id) || taken {
             release(kernel, &pending);
-            let mut err = stage_err(Stage::Validation, name, format!("object id {id} already in use"));
+            let mut err = stage_err(
+                Stage::Validation,
+                name,
+                format!("object id {id} already in use"),
+            );
             err.object = Some(i);
             return Err(err);
         }
     }
     // 8. Registration: the previous mission leaves, the new one enters.
-    let world = kernel.world_mut().map_err(|e| stage_err(Stage::Registration, name, e.to_string()))?;
+    let world = kernel
+        .world_mut()
+        .map_err(|e| stage_err(Stage::Registration, name, e.to_string()))?;
     if let Some(p) = previous {
         for &h in &p.objects {
             world.delete(h, DeleteMode::Forced);
@@ -160,9 +198,20 @@ pub fn load_mission(
     }
     for &h in &pending {
         // Cannot fail: ids were validated and the handles are fresh constructed objects.
-        world.add_to_game(h).map_err(|e| stage_err(Stage::Registration, name, e.to_string()))?;
+        world
+            .add_to_game(h)
+            .map_err(|e| stage_err(Stage::Registration, name, e.to_string()))?;
     }
     // 9. Scenario start.
-    tracing::info!(mission = name, objects = pending.len(), msh = graph.counts.msh, "mission loaded");
-    Ok(LoadedMission { name: name.to_owned(), objects: pending, graph })
+    tracing::info!(
+        mission = name,
+        objects = pending.len(),
+        msh = graph.counts.msh,
+        "mission loaded"
+    );
+    Ok(LoadedMission {
+        name: name.to_owned(),
+        objects: pending,
+        graph,
+    })
 }

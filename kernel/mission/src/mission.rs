@@ -22,15 +22,25 @@ impl MissionRef {
         let (dir, tma) = if name.to_ascii_lowercase().ends_with(".tma") {
             let tma = GamePath::parse(name).map_err(|e| err(e.to_string()))?;
             let parent = &tma.components()[..tma.components().len() - 1];
-            let dir = if parent.is_empty() { GamePath::parse(".") } else { GamePath::parse(&parent.join("/")) };
+            let dir = if parent.is_empty() {
+                GamePath::parse(".")
+            } else {
+                GamePath::parse(&parent.join("/"))
+            };
             (dir.ok(), tma)
         } else {
-            let dir = GamePath::parse(&format!("MISSIONS/{name}")).map_err(|e| err(e.to_string()))?;
+            let dir =
+                GamePath::parse(&format!("MISSIONS/{name}")).map_err(|e| err(e.to_string()))?;
             let tma = dir.join(&GamePath::parse("data.tma").map_err(|e| err(e.to_string()))?);
             (Some(dir), tma)
         };
         vfs.resolve(&tma).map_err(|e| err(e.to_string()))?;
-        let dir = dir.ok_or_else(|| err("a data.tma in the game root has no mission directory".into()))?;
-        Ok(Self { name: name.to_owned(), dir, tma })
+        let dir =
+            dir.ok_or_else(|| err("a data.tma in the game root has no mission directory".into()))?;
+        Ok(Self {
+            name: name.to_owned(),
+            dir,
+            tma,
+        })
     }
 }

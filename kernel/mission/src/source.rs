@@ -46,12 +46,21 @@ impl ResourceProbe for GameData<'_> {
     fn probe(&self, archive: &[u8], resource: &[u8]) -> Result<Presence, SourceError> {
         let path = match self.archive_path(archive) {
             Ok(p) => p,
-            Err(VfsError::FileMissing { .. } | VfsError::Path(_)) => return Ok(Presence::ArchiveMissing),
+            Err(VfsError::FileMissing { .. } | VfsError::Path(_)) => {
+                return Ok(Presence::ArchiveMissing);
+            }
             Err(e) => return Err(Box::new(e)),
         };
-        let handle = self.cache.open(&path).map_err(|e| Box::new(e) as SourceError)?;
+        let handle = self
+            .cache
+            .open(&path)
+            .map_err(|e| Box::new(e) as SourceError)?;
         let present = handle.find(resource).is_some();
         self.cache.close(&path);
-        Ok(if present { Presence::Present } else { Presence::EntryMissing })
+        Ok(if present {
+            Presence::Present
+        } else {
+            Presence::EntryMissing
+        })
     }
 }
