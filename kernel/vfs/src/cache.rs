@@ -238,8 +238,10 @@ pub struct CacheStats {
     pub hits: u64,
     /// Blob requests that decoded.
     pub misses: u64,
-    /// Blobs evicted by the budget.
+    /// Blobs evicted by the budget or by an invalidation.
     pub evictions: u64,
+    /// Archives found replaced on disk (their blobs dropped).
+    pub invalidations: u64,
 }
 
 struct Slot {
@@ -252,10 +254,19 @@ struct Blob {
     last_use: u64,
 }
 
+/// Identity of a file's contents as far as the file system tells: length and mtime.
+type Stamp = (u64, Option<std::time::SystemTime>);
+
+fn stamp_of(path: &Path) -> Option<Stamp> {
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.len(), m.modified().ok()))
+}
+
 #[derive(Default)]
 struct Inner {
     archives: BTreeMap<PathBuf, Slot>,
     blobs: BTreeMap<(PathBuf, Vec<u8>), Blob>,
+    stamps: BTreeMap<PathBuf, Stamp>,
     clock: u64,
     stats: CacheStats,
 }
@@ -344,6 +355,7 @@ impl ArchiveCache {
     pub fn read(&self, path: &Path, name: &[u8]) -> Result<Arc<[u8]>, VfsError> {
         let key = key_of(path);
         let blob_key = (key.clone(), name.to_ascii_uppercase());
+        self.invalidate_if_replaced(&key);
         {
             let mut inner = self.lock();
             inner.clock += 1;
@@ -371,7 +383,11 @@ impl ArchiveCache {
             .and_then(|i| archive.decode(i));
         self.close(&key);
         let data: Arc<[u8]> = Arc::from(result?);
+        let stamp = stamp_of(&key);
         let mut inner = self.lock();
+        if let Some(st) = stamp {
+            inner.stamps.entry(key.clone()).or_insert(st);
+        }
         inner.stats.misses += 1;
         inner.clock += 1;
         let now = inner.clock;
@@ -385,6 +401,28 @@ impl ArchiveCache {
         self.evict(&mut inner);
         Self::recount(&mut inner);
         Ok(data)
+    }
+
+    /// Drops the blobs and the shared mapping of an archive whose file changed (length or
+    /// mtime) since its blobs were decoded: a replaced archive is never served stale.
+    /// Handles already given out keep the old mapping until they are dropped.
+    fn invalidate_if_replaced(&self, key: &Path) {
+        let now = stamp_of(key);
+        let mut inner = self.lock();
+        let Some(&recorded) = inner.stamps.get(key) else {
+            return;
+        };
+        if Some(recorded) == now {
+            return;
+        }
+        let before = inner.blobs.len();
+        inner.blobs.retain(|(p, _), _| p != key);
+        inner.stats.evictions += (before - inner.blobs.len()) as u64;
+        inner.archives.remove(key);
+        inner.stamps.remove(key);
+        inner.stats.invalidations += 1;
+        tracing::info!(archive = %key.display(), "archive replaced on disk: cached blobs dropped");
+        Self::recount(&mut inner);
     }
 
     fn evict(&self, inner: &mut Inner) {
@@ -520,6 +558,26 @@ mod tests {
         assert!(matches!(
             cache.open(&junk),
             Err(VfsError::NotAnArchive { .. })
+        ));
+    }
+
+    #[test]
+    fn a_replaced_archive_is_never_served_stale() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = nres_file(dir.path());
+        let cache = ArchiveCache::new(ReadMode::Strict, 1 << 20);
+        assert_eq!(&*cache.read(&p, b"alpha.txt").unwrap(), b"alpha");
+        let mut w = NresWriter::new();
+        w.push(NewEntry::new(b"Alpha.txt", 1, b"ALPHA, the second build".to_vec()).unwrap());
+        std::fs::write(&p, w.finish().unwrap()).unwrap();
+        assert_eq!(
+            &*cache.read(&p, b"alpha.txt").unwrap(),
+            b"ALPHA, the second build"
+        );
+        assert_eq!(cache.stats().invalidations, 1);
+        assert!(matches!(
+            cache.read(&p, b"beta.bin"),
+            Err(VfsError::EntryMissing { .. })
         ));
     }
 
