@@ -120,6 +120,7 @@ pub mod plugins {
 /// A small game directory written by our own writers (NRes archives, unit DAT,
 /// objects.rlb prototypes with inheritance, TMA missions), for mission tests.
 pub mod gamedir {
+    use iron3d_material::{Mat0, Mat0Metadata, Phase, RowSpec, Wear};
     use iron3d_nres::{NewEntry, NresWriter};
     use iron3d_tma::{Clan, ClanBody, LpString, Path as TmaPath, PlacedObject, StandardMode, Tma};
     use iron3d_unitdat::{ObjectRefList, UnitDat, UnitRecord};
@@ -131,6 +132,49 @@ pub mod gamedir {
             w.push(NewEntry::new(name.as_bytes(), 0, data.clone()).expect("entry"));
         }
         w.finish().expect("archive")
+    }
+
+    fn typed_nres(entries: &[(&str, u32, u32, Vec<u8>)]) -> Vec<u8> {
+        let mut w = NresWriter::new();
+        for (name, type_id, attr2, data) in entries {
+            w.push(
+                NewEntry::new(name.as_bytes(), *type_id, data.clone())
+                    .expect("entry")
+                    .with_attrs(0, *attr2, 0),
+            );
+        }
+        w.finish().expect("archive")
+    }
+
+    fn wear(materials: &[&str], lightmaps: &[&str]) -> Vec<u8> {
+        let rows: Vec<RowSpec<'_>> = materials
+            .iter()
+            .map(|m| RowSpec {
+                legacy_id: b"1",
+                name: m.as_bytes(),
+            })
+            .collect();
+        let lms: Vec<RowSpec<'_>> = lightmaps
+            .iter()
+            .map(|m| RowSpec {
+                legacy_id: b"0",
+                name: m.as_bytes(),
+            })
+            .collect();
+        Wear::author(&rows, (!lms.is_empty()).then_some(lms.as_slice()))
+            .expect("wear")
+            .to_bytes()
+    }
+
+    fn mat0(textures: &[&str]) -> Vec<u8> {
+        let phases = textures
+            .iter()
+            .map(|t| Phase::new([0; 18], t.as_bytes()).expect("phase"))
+            .collect();
+        Mat0::new(6, Mat0Metadata::DEFAULT, phases, Vec::new())
+            .expect("mat0")
+            .to_bytes(6)
+            .expect("bytes")
     }
 
     fn refs(list: &[(&str, &str)]) -> Vec<u8> {
@@ -171,8 +215,9 @@ pub mod gamedir {
         t.to_bytes().expect("mission bytes")
     }
 
-    /// Writes the game directory under `root`: missions `M1` (valid, 4 objects) and `M2`
-    /// (one object whose prototype's model entry is missing).
+    /// Writes the game directory under `root`: missions `M1` (valid, 4 objects), `M2`
+    /// (one object whose prototype's model entry is missing) and `M3` (one object whose
+    /// model's material names a texture missing from Textures.lib).
     pub fn write(root: &Path) {
         let w = |rel: &str, bytes: Vec<u8>| {
             let p = root.join(rel);
@@ -190,17 +235,50 @@ pub mod gamedir {
                 ("tower", refs(&[("models.rlb", "tower.msh")])),
                 ("sun", refs(&[("system.rlb", "sun.bas")])),
                 ("ghost", refs(&[("models.rlb", "ghost.msh")])),
+                ("pale", refs(&[("models.rlb", "pale.msh")])),
             ]),
         );
         w(
             "models.rlb",
             nres(&[
                 ("chassis.msh", b"MSH chassis".to_vec()),
-                ("chassis.wea", b"WEAR".to_vec()),
+                ("chassis.wea", wear(&["STEEL", "GLASS"], &["LM_CHASSIS"])),
                 ("tank.msh", b"MSH tank".to_vec()),
-                ("tank.wea", b"WEAR".to_vec()),
+                ("tank.wea", wear(&["STEEL"], &[])),
                 ("tower.msh", b"MSH tower".to_vec()),
-                ("tower.wea", b"WEAR".to_vec()),
+                (
+                    "tower.wea",
+                    wear(&["CONCRETE"], &["LM_TOWER", "LM_MISSING"]),
+                ),
+                ("pale.msh", b"MSH pale".to_vec()),
+                ("pale.wea", wear(&["PAINT"], &[])),
+            ]),
+        );
+        const MAT0: u32 = 0x3054_414D;
+        w(
+            "Material.lib",
+            typed_nres(&[
+                ("DEFAULT", MAT0, 6, mat0(&["DEFTEX"])),
+                ("STEEL", MAT0, 6, mat0(&["STEEL0", "STEEL1"])),
+                ("GLASS", MAT0, 6, mat0(&[""])),
+                ("CONCRETE", MAT0, 6, mat0(&["CONC"])),
+                ("PAINT", MAT0, 6, mat0(&["NOSUCHTEX"])),
+            ]),
+        );
+        w(
+            "Textures.lib",
+            nres(&[
+                ("DEFTEX", b"Texm".to_vec()),
+                ("STEEL0", b"Texm".to_vec()),
+                ("STEEL1", b"Texm".to_vec()),
+                ("CONC", b"Texm".to_vec()),
+            ]),
+        );
+        w(
+            "LightMap.lib",
+            nres(&[
+                ("LM_CHASSIS", b"Texm".to_vec()),
+                ("LM_TOWER", b"Texm".to_vec()),
             ]),
         );
         w("system.rlb", nres(&[("sun.bas", b"BASE".to_vec())]));
@@ -215,7 +293,7 @@ pub mod gamedir {
             "BuildDat.lst",
             b"Hangar 1\r\n\"UNITS\\Tank.dat\"\r\n".to_vec(),
         );
-        for m in ["M1", "M2"] {
+        for m in ["M1", "M2", "M3"] {
             w(&format!("MISSIONS/{m}/Land.msh"), nres(&[]));
             w(&format!("MISSIONS/{m}/Land.map"), nres(&[]));
         }
@@ -231,6 +309,10 @@ pub mod gamedir {
         w(
             "MISSIONS/M2/data.tma",
             mission(&[("tower", [1.0, 1.0, 0.0]), ("ghost", [2.0, 2.0, 0.0])]),
+        );
+        w(
+            "MISSIONS/M3/data.tma",
+            mission(&[("tower", [1.0, 1.0, 0.0]), ("pale", [3.0, 3.0, 0.0])]),
         );
     }
 }

@@ -77,10 +77,13 @@ fn graph_counts_and_failure_chains() {
     assert_eq!(get("prototype_requests"), 6);
     assert_eq!(get("msh"), 5, "sun is non-geometric, not broken");
     assert_eq!(get("wear"), 5);
+    // 2 tank objects × (chassis: STEEL + GLASS, tower: CONCRETE) + 1 tower object.
+    assert_eq!(get("material_slots"), 7);
+    // STEEL has 2 textured phases, GLASS none (untextured), CONCRETE 1.
+    assert_eq!(get("texture_requests"), 7);
+    // chassis.wea 1 + tower.wea 2 (one missing: slot -1, not a failure), per use.
+    assert_eq!(get("lightmaps"), 8);
     assert_eq!(get("failures"), 0);
-    for k in ["material_slots", "texture_requests", "lightmaps"] {
-        assert!(v.get(k).is_some(), "{k}");
-    }
 
     let (_, out) = iron3d(&[
         "graph",
@@ -96,12 +99,80 @@ fn graph_counts_and_failure_chains() {
     assert_eq!(f["resource_name"], "ghost");
     assert!(f["cause"].as_str().unwrap().contains("ghost.msh"), "{f}");
 
-    // Archive health without a mission: the broken prototype is reported on its own.
+    let (_, out) = iron3d(&[
+        "graph",
+        g.path().to_str().unwrap(),
+        "--mission",
+        "M3",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["failures"], 1, "{v}");
+    let f = &v["failures_detail"][0];
+    assert_eq!(
+        (f["archive"].as_str(), f["entry"].as_str()),
+        (Some("Textures.lib"), Some("NOSUCHTEX")),
+        "{f}"
+    );
+    assert!(f["prototype"].as_str().unwrap().contains("pale.wea"), "{f}");
+
+    // Archive health without a mission: broken prototypes are reported on their own.
     let (_, out) = iron3d(&["graph", g.path().to_str().unwrap(), "--json"]);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(v["prototype_requests"], 5);
-    assert_eq!(v["failures"], 1);
-    assert_eq!(v["failures_detail"][0]["entry"], "ghost");
+    assert_eq!(v["prototype_requests"], 6);
+    assert_eq!(v["failures"], 2);
+    let entries: Vec<&str> = v["failures_detail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["entry"].as_str().unwrap())
+        .collect();
+    assert_eq!(entries, vec!["ghost", "NOSUCHTEX"]);
+}
+
+#[test]
+fn a_mission_with_one_missing_texture_fails_before_registration_with_the_full_chain() {
+    let g = game();
+    let vfs = Vfs::new(g.path());
+    let cache = ArchiveCache::new(ReadMode::Strict, 1 << 24);
+    let data = GameData {
+        vfs: &vfs,
+        cache: &cache,
+    };
+    let mut k = Kernel::new(KernelConfig::default(), Box::new(ManualTimeSource::new())).unwrap();
+    let m1 = load_mission(&mut k, &data, "M1", None).unwrap();
+    let before = k.state_hash();
+    let err = load_mission(&mut k, &data, "M3", Some(&m1)).unwrap_err();
+    assert_eq!(err.stage, Some(Stage::ResourcePreparation));
+    assert_eq!(err.mission, "M3");
+    assert_eq!(err.object, Some(1));
+    assert_eq!(err.resource.as_deref(), Some("pale"));
+    assert_eq!(err.archive.as_deref(), Some("Textures.lib"));
+    assert_eq!(err.entry.as_deref(), Some("NOSUCHTEX"));
+    let text = err.to_string();
+    for part in [
+        "mission: M3",
+        "object: 1",
+        "resource_name: pale",
+        "pale.msh",
+        "pale.wea",
+        "archive: Textures.lib",
+        "entry: NOSUCHTEX",
+        "texture missing (material PAINT)",
+    ] {
+        assert!(text.contains(part), "missing {part:?} in:\n{text}");
+    }
+    assert_eq!(
+        k.world().registered_count(),
+        4,
+        "M1 is still the live mission"
+    );
+    assert!(
+        m1.objects
+            .iter()
+            .all(|&h| k.world().get(h).unwrap().is_registered())
+    );
+    assert_eq!(k.state_hash(), before);
 }
 
 #[test]

@@ -1,14 +1,25 @@
 //! The mission dependency graph: object → (direct key | unit DAT → components) →
 //! `objects.rlb` prototype with inheritance → model, with reachability counts and, for
-//! every failure, the full parent chain. Material slots, textures and lightmaps are
-//! counted once the asset formats exist; until then the graph stops at the model and
-//! its WEAR entry.
+//! every failure, the full parent chain; then model → `<stem>.wea` (WEAR rows) → MAT0 in
+//! `Material.lib` (fallback: name → `DEFAULT` → entry 0) → phase texture names →
+//! `Textures.lib`, and WEAR lightmaps → `LightMap.lib` (a missing lightmap is slot -1,
+//! not a failure). The graph stops at the entries that exist: models and textures are
+//! checked for presence, WEAR and MAT0 are parsed.
 
 use crate::error::{MissionError, Stage};
 use crate::source::{GameData, OBJECTS_RLB};
+use iron3d_material::{FallbackRule, Mat0, Wear, resolve_material_with};
 use iron3d_tma::Tma;
 use iron3d_unitdat::{Geometry, Presence, ResourceProbe, UnitDat, ends_with_ignore_case, resolve};
 use iron3d_vfs::GamePath;
+use std::collections::BTreeMap;
+
+/// The material archive (game root).
+pub const MATERIAL_LIB: &str = "Material.lib";
+/// The texture archive (game root).
+pub const TEXTURES_LIB: &str = "Textures.lib";
+/// The lightmap archive (game root).
+pub const LIGHTMAP_LIB: &str = "LightMap.lib";
 
 /// Reachability counts (stable keys of `iron3d graph --json`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -25,11 +36,11 @@ pub struct GraphCounts {
     pub msh: usize,
     /// WEAR tables reached (`<model stem>.wea` beside the model).
     pub wear: usize,
-    /// Material slots (0 until WEAR parsing exists).
+    /// Material slots (WEAR rows of the models reached).
     pub material_slots: usize,
-    /// Texture requests (0 until MAT0 parsing exists).
+    /// Texture requests (textured MAT0 phases).
     pub texture_requests: usize,
-    /// Lightmaps (0 until WEAR parsing exists).
+    /// Lightmaps requested by WEAR tables (missing ones become slot -1, not failures).
     pub lightmaps: usize,
     /// Failed chains.
     pub failures: usize,
@@ -68,10 +79,21 @@ fn stem(name: &[u8]) -> &[u8] {
     }
 }
 
+/// What one WEAR table leads to (memoised per model archive and table).
+#[derive(Clone, Debug, Default)]
+struct MaterialOutcome {
+    slots: usize,
+    textures: usize,
+    lightmaps: usize,
+    /// (archive, entry, cause) of each missing or broken link.
+    problems: Vec<(String, String, String)>,
+}
+
 struct Walker<'a, 'd> {
     data: &'a GameData<'d>,
     mission: &'a str,
     report: GraphReport,
+    materials: BTreeMap<(Vec<u8>, Vec<u8>), MaterialOutcome>,
 }
 
 impl Walker<'_, '_> {
@@ -97,6 +119,27 @@ impl Walker<'_, '_> {
                     wea.extend_from_slice(b".wea");
                     if matches!(self.data.probe(&m.archive, &wea), Ok(Presence::Present)) {
                         self.report.counts.wear += 1;
+                        let outcome = self.material_outcome(&m.archive, &wea);
+                        self.report.counts.material_slots += outcome.slots;
+                        self.report.counts.texture_requests += outcome.textures;
+                        self.report.counts.lightmaps += outcome.lightmaps;
+                        for (archive, entry, cause) in outcome.problems {
+                            let mut err =
+                                MissionError::new(Stage::ResourcePreparation, self.mission, cause);
+                            err.object = object;
+                            err.resource = Some(text(resource));
+                            err.component = component.map(text);
+                            err.prototype = Some(format!(
+                                "{} -> model {}:{} -> {}",
+                                text(key),
+                                text(&m.archive),
+                                text(&m.name),
+                                text(&wea)
+                            ));
+                            err.archive = Some(archive);
+                            err.entry = Some(entry);
+                            self.fail(err);
+                        }
                     }
                     if let Some(object) = object {
                         self.report.models.push(ModelUse {
@@ -121,6 +164,105 @@ impl Walker<'_, '_> {
                 self.fail(err);
             }
         }
+    }
+
+    /// Follows one WEAR table: rows → MAT0 → textures, and its lightmaps.
+    fn material_outcome(&mut self, archive: &[u8], wea: &[u8]) -> MaterialOutcome {
+        let key = (archive.to_ascii_uppercase(), wea.to_ascii_uppercase());
+        if let Some(o) = self.materials.get(&key) {
+            return o.clone();
+        }
+        let mut out = MaterialOutcome::default();
+        let problem = |out: &mut MaterialOutcome, a: &str, e: &[u8], cause: String| {
+            out.problems.push((a.to_owned(), text(e), cause))
+        };
+        let wear = match self
+            .data
+            .entry(archive, wea)
+            .map_err(|e| e.to_string())
+            .and_then(|b| Wear::parse(&b).map_err(|e| e.to_string()))
+        {
+            Ok(w) => w,
+            Err(cause) => {
+                problem(&mut out, &text(archive), wea, cause);
+                self.materials.insert(key, out.clone());
+                return out;
+            }
+        };
+        let lib = self
+            .data
+            .archive_path(MATERIAL_LIB.as_bytes())
+            .and_then(|p| self.data.cache.open(&p).map(|h| (p, h)));
+        for row in wear.materials() {
+            out.slots += 1;
+            let (path, handle) = match &lib {
+                Ok(x) => x,
+                Err(e) => {
+                    problem(&mut out, MATERIAL_LIB, row.name(), e.to_string());
+                    continue;
+                }
+            };
+            let Some(found) = resolve_material_with(
+                row.name(),
+                |n| handle.find(n),
+                || (!handle.is_empty()).then_some(0),
+            ) else {
+                problem(
+                    &mut out,
+                    MATERIAL_LIB,
+                    row.name(),
+                    "no MAT0 of that name, no DEFAULT and an empty material archive".into(),
+                );
+                continue;
+            };
+            if found.rule != FallbackRule::Named {
+                tracing::debug!(material = %text(row.name()), rule = ?found.rule, "material fallback");
+            }
+            let name = handle.name(found.entry).unwrap_or_default().to_vec();
+            let version = handle.attrs(found.entry).map_or(0, |a| a[2]);
+            let mat = self
+                .data
+                .cache
+                .read(path, &name)
+                .map_err(|e| e.to_string())
+                .and_then(|b| Mat0::parse(&b, version).map_err(|e| e.to_string()));
+            let mat = match mat {
+                Ok(m) => m,
+                Err(cause) => {
+                    problem(&mut out, MATERIAL_LIB, &name, cause);
+                    continue;
+                }
+            };
+            for phase in mat.phases().iter().filter(|p| !p.is_untextured()) {
+                out.textures += 1;
+                let tex = phase.texture_lookup_key();
+                match self.data.probe(TEXTURES_LIB.as_bytes(), tex) {
+                    Ok(Presence::Present) => {}
+                    Ok(Presence::ArchiveMissing) => problem(
+                        &mut out,
+                        TEXTURES_LIB,
+                        tex,
+                        format!(
+                            "texture archive {TEXTURES_LIB} missing (material {})",
+                            text(&name)
+                        ),
+                    ),
+                    Ok(Presence::EntryMissing) => problem(
+                        &mut out,
+                        TEXTURES_LIB,
+                        tex,
+                        format!("texture missing (material {})", text(&name)),
+                    ),
+                    Err(e) => problem(&mut out, TEXTURES_LIB, tex, e.to_string()),
+                }
+            }
+        }
+        if let Ok((p, _)) = &lib {
+            self.data.cache.close(p);
+        }
+        out.lightmaps += wear.lightmaps().len();
+        self.materials.insert(key, out.clone());
+        out
     }
 
     fn object(&mut self, index: usize, resource: &[u8]) {
@@ -164,6 +306,7 @@ pub fn mission_graph(data: &GameData<'_>, mission: &str, tma: &Tma) -> GraphRepo
         data,
         mission,
         report: GraphReport::default(),
+        materials: BTreeMap::new(),
     };
     for (i, o) in tma.objects.iter().enumerate() {
         w.object(i, o.resource_name.as_bytes());
@@ -187,6 +330,7 @@ pub fn archive_health(data: &GameData<'_>) -> Result<GraphReport, MissionError> 
         data,
         mission: "<archives>",
         report: GraphReport::default(),
+        materials: BTreeMap::new(),
     };
     for key in keys {
         w.request(None, &key, None, &key);

@@ -61,6 +61,8 @@ struct EntryMeta {
     name: Vec<u8>,
     range: Range<usize>,
     payload: Payload,
+    /// NRes `type_id, attr1, attr2, attr3` (zero for RsLi).
+    attrs: [u32; 4],
 }
 
 /// One mapped archive with its owned entry index.
@@ -116,6 +118,7 @@ impl OpenArchive {
                         name: e.name().to_vec(),
                         range: e.data_range(),
                         payload: Payload::Stored,
+                        attrs: [e.type_id(), e.attr1(), e.attr2(), e.attr3()],
                     });
                 }
             }
@@ -155,6 +158,7 @@ impl OpenArchive {
                         name: e.name().to_vec(),
                         range,
                         payload,
+                        attrs: [0; 4],
                     });
                 }
             }
@@ -191,6 +195,26 @@ impl OpenArchive {
     /// The index of entry `name` (ASCII-case-insensitive).
     pub fn find(&self, name: &[u8]) -> Option<usize> {
         self.by_name.get(&name.to_ascii_uppercase()).copied()
+    }
+
+    /// NRes `[type_id, attr1, attr2, attr3]` of entry `index` (zeros for RsLi entries).
+    pub fn attrs(&self, index: usize) -> Option<[u32; 4]> {
+        self.entries.get(index).map(|e| e.attrs)
+    }
+
+    /// The name of entry `index` as stored.
+    pub fn name(&self, index: usize) -> Option<&[u8]> {
+        self.entries.get(index).map(|e| e.name.as_slice())
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True for an archive without entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
     }
 
     /// The stored bytes of entry `index` when they need no decoding (zero-copy).
