@@ -73,7 +73,9 @@ impl HeaderField {
         }
     }
 
-    /// The check that validates the field.
+    /// The check that validates the field's value. The opaque fields (`flags4`,
+    /// `flags5`, `unknown6`) have no value check and report [`Check::HeaderSize`], the
+    /// only check they take part in.
     pub const fn check(self) -> Check {
         match self {
             HeaderField::Magic => Check::Magic,
