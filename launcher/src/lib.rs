@@ -2,6 +2,7 @@
 //! end-to-end tests can drive exactly what the `iron3d` binary does.
 
 pub mod archive_cli;
+pub mod asset_cli;
 pub mod bench;
 pub mod bench_archives;
 pub mod bench_plugins;
@@ -44,6 +45,21 @@ pub enum Command {
     /// Inspect missions.
     #[command(subcommand)]
     Mission(MissionCommand),
+    /// Inspect one asset of an archive.
+    Inspect {
+        /// material | texture | wear
+        kind: AssetKind,
+        /// The archive.
+        archive: PathBuf,
+        /// Entry name (case-insensitive).
+        name: String,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Texture tools.
+    #[command(subcommand)]
+    Texture(TextureCommand),
     /// The dependency graph of a mission (or the health of every prototype with no --mission).
     Graph {
         /// The game directory.
@@ -54,6 +70,35 @@ pub enum Command {
         /// JSON output.
         #[arg(long)]
         json: bool,
+    },
+}
+
+/// Asset kinds of `iron3d inspect`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum AssetKind {
+    /// MAT0 material (version from the entry's attr2).
+    Material,
+    /// Texm texture.
+    Texture,
+    /// WEAR table.
+    Wear,
+}
+
+/// `iron3d texture` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum TextureCommand {
+    /// Writes one mip level as an RGBA8 PNG.
+    Export {
+        /// The archive.
+        archive: PathBuf,
+        /// Entry name (case-insensitive).
+        name: String,
+        /// Output PNG.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+        /// Mip level (0 = full size).
+        #[arg(long, default_value_t = 0)]
+        mip: u32,
     },
 }
 
@@ -263,6 +308,28 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 eprintln!("iron3d: replay diverged first at tick {}", d.tick);
                 return Ok(ExitCode::from(EXIT_REPLAY_DIVERGED));
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Inspect {
+            kind,
+            archive,
+            name,
+            json,
+        } => {
+            match kind {
+                AssetKind::Material => asset_cli::material(&archive, &name, json, out)?,
+                AssetKind::Texture => asset_cli::texture(&archive, &name, json, out)?,
+                AssetKind::Wear => asset_cli::wear(&archive, &name, json, out)?,
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Texture(TextureCommand::Export {
+            archive,
+            name,
+            output,
+            mip,
+        }) => {
+            asset_cli::export_texture(&archive, &name, mip, &output, out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Mission(MissionCommand::Inspect {
