@@ -10,10 +10,29 @@ use crate::phase::{Operation, Phase};
 use crate::rng::RngStreams;
 use crate::snapshot::RenderSnapshot;
 use crate::stats::{KernelStats, PhaseTimer};
-use crate::system::{CalcSlot, KernelCommand, SimTime, System, SystemCtx, SystemError};
+use crate::system::{
+    CalcSlot, KernelCommand, SimTime, System, SystemCtx, SystemError, SystemResult,
+};
 use crate::world::World;
 use std::sync::Arc;
 use tracing::{debug_span, warn};
+
+/// Builds the per-call context from the kernel's fields (`$k` is `self` or a `&mut Kernel`),
+/// leaving `$k.systems` free to be borrowed for the call.
+macro_rules! system_ctx {
+    ($k:expr, $phase:expr, $sender:expr, $time:expr) => {
+        SystemCtx {
+            phase: $phase,
+            world: &mut $k.world,
+            bus: &mut $k.bus,
+            rng: &mut $k.rng,
+            input: &$k.input,
+            time: $time,
+            sender: $sender,
+            commands: &mut $k.commands,
+        }
+    };
+}
 
 /// Kernel settings fixed for a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -255,16 +274,12 @@ impl Kernel {
         let index = u16::try_from(self.systems.len())
             .map_err(|_| KernelError::Config("too many systems".into()))?;
         let time = self.sim_time();
-        let mut ctx = SystemCtx {
-            phase: self.phase.unwrap_or(Phase::ApplyDeferred),
-            world: &mut self.world,
-            bus: &mut self.bus,
-            rng: &mut self.rng,
-            input: &self.input,
-            time,
-            sender: SenderId::System(index),
-            commands: &mut self.commands,
-        };
+        let mut ctx = system_ctx!(
+            self,
+            self.phase.unwrap_or(Phase::ApplyDeferred),
+            SenderId::System(index),
+            time
+        );
         system
             .init(&mut ctx)
             .map_err(|e| KernelError::SystemFault {
@@ -386,22 +401,7 @@ impl Kernel {
         }
         // The calculation boundary between ticks: hot swaps and other registry work.
         self.run_phase(Phase::ApplyDeferred, |k| {
-            let time = k.sim_time();
-            for (index, entry) in k.systems.iter_mut().enumerate() {
-                let mut ctx = SystemCtx {
-                    phase: Phase::ApplyDeferred,
-                    world: &mut k.world,
-                    bus: &mut k.bus,
-                    rng: &mut k.rng,
-                    input: &k.input,
-                    time,
-                    sender: SenderId::System(index as u16),
-                    commands: &mut k.commands,
-                };
-                if let Err(e) = entry.system.on_boundary(&mut ctx) {
-                    Self::fault(&mut k.stats, entry, Phase::ApplyDeferred, &e);
-                }
-            }
+            k.each_system(Phase::ApplyDeferred, |s, ctx| s.on_boundary(ctx));
             k.apply_commands();
         });
         self.run_phase(Phase::InputSnapshot, |k| {
@@ -424,26 +424,27 @@ impl Kernel {
         self.phase = None;
         applied?;
         self.run_phase(Phase::UpdateSystems, |k| {
-            let time = k.sim_time();
-            for (index, entry) in k.systems.iter_mut().enumerate() {
-                let mut ctx = SystemCtx {
-                    phase: Phase::UpdateSystems,
-                    world: &mut k.world,
-                    bus: &mut k.bus,
-                    rng: &mut k.rng,
-                    input: &k.input,
-                    time,
-                    sender: SenderId::System(index as u16),
-                    commands: &mut k.commands,
-                };
-                if let Err(e) = entry.system.update(&mut ctx) {
-                    Self::fault(&mut k.stats, entry, Phase::UpdateSystems, &e);
-                }
-            }
+            k.each_system(Phase::UpdateSystems, |s, ctx| s.update(ctx));
         });
         self.boundary(Phase::UpdateSystems)?;
         self.stats.ticks += 1;
         Ok(())
+    }
+
+    /// Calls `f` on every system in order of addition with a context for `phase`; errors
+    /// are counted as faults of that system and the loop goes on.
+    fn each_system(
+        &mut self,
+        phase: Phase,
+        mut f: impl FnMut(&mut dyn System, &mut SystemCtx<'_>) -> SystemResult,
+    ) {
+        let time = self.sim_time();
+        for (index, entry) in self.systems.iter_mut().enumerate() {
+            let mut ctx = system_ctx!(self, phase, SenderId::System(index as u16), time);
+            if let Err(e) = f(entry.system.as_mut(), &mut ctx) {
+                Self::fault(&mut self.stats, entry, phase, &e);
+            }
+        }
     }
 
     fn run_phase(&mut self, phase: Phase, f: impl FnOnce(&mut Self)) {
@@ -476,16 +477,7 @@ impl Kernel {
                 }
                 let sender = SenderId::Object(obj.id);
                 let entry = &mut self.systems[si];
-                let mut ctx = SystemCtx {
-                    phase: Phase::CalculateWorld,
-                    world: &mut self.world,
-                    bus: &mut self.bus,
-                    rng: &mut self.rng,
-                    input: &self.input,
-                    time,
-                    sender,
-                    commands: &mut self.commands,
-                };
+                let mut ctx = system_ctx!(self, Phase::CalculateWorld, sender, time);
                 if let Err(e) = entry.system.calculate_object(&mut ctx, handle) {
                     Self::fault(&mut self.stats, entry, Phase::CalculateWorld, &e);
                 }
@@ -550,16 +542,12 @@ impl Kernel {
                         break;
                     }
                     let entry = &mut self.systems[si];
-                    let mut ctx = SystemCtx {
-                        phase: Phase::ApplyDeferred,
-                        world: &mut self.world,
-                        bus: &mut self.bus,
-                        rng: &mut self.rng,
-                        input: &self.input,
-                        time,
-                        sender: SenderId::System(si as u16),
-                        commands: &mut self.commands,
-                    };
+                    let mut ctx = system_ctx!(
+                        self,
+                        Phase::ApplyDeferred,
+                        SenderId::System(si as u16),
+                        time
+                    );
                     if let Err(e) = entry.system.on_message(&mut ctx, Some(handle), env) {
                         Self::fault(&mut self.stats, entry, Phase::ApplyDeferred, &e);
                     }
@@ -567,16 +555,12 @@ impl Kernel {
             }
             Target::Systems => {
                 for (si, entry) in self.systems.iter_mut().enumerate() {
-                    let mut ctx = SystemCtx {
-                        phase: Phase::ApplyDeferred,
-                        world: &mut self.world,
-                        bus: &mut self.bus,
-                        rng: &mut self.rng,
-                        input: &self.input,
-                        time,
-                        sender: SenderId::System(si as u16),
-                        commands: &mut self.commands,
-                    };
+                    let mut ctx = system_ctx!(
+                        self,
+                        Phase::ApplyDeferred,
+                        SenderId::System(si as u16),
+                        time
+                    );
                     if let Err(e) = entry.system.on_message(&mut ctx, None, env) {
                         Self::fault(&mut self.stats, entry, Phase::ApplyDeferred, &e);
                     }
