@@ -4,53 +4,32 @@
 use crate::error::{Location, Site, TmaError};
 use std::fmt;
 
-/// The upper half of windows-1251 (`0x80..=0xFF`) as Unicode scalar values.
-///
-/// `0x98` is unassigned in the Microsoft table; like the WHATWG encoding standard (and
-/// `encoding_rs`) we map it to `U+0098` so that decoding is total and reversible.
-const CP1251_HIGH: [u16; 128] = [
-    0x0402, 0x0403, 0x201A, 0x0453, 0x201E, 0x2026, 0x2020, 0x2021, //
-    0x20AC, 0x2030, 0x0409, 0x2039, 0x040A, 0x040C, 0x040B, 0x040F, //
-    0x0452, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, //
-    0x0098, 0x2122, 0x0459, 0x203A, 0x045A, 0x045C, 0x045B, 0x045F, //
-    0x00A0, 0x040E, 0x045E, 0x0408, 0x00A4, 0x0490, 0x00A6, 0x00A7, //
-    0x0401, 0x00A9, 0x0404, 0x00AB, 0x00AC, 0x00AD, 0x00AE, 0x0407, //
-    0x00B0, 0x00B1, 0x0406, 0x0456, 0x0491, 0x00B5, 0x00B6, 0x00B7, //
-    0x0451, 0x2116, 0x0454, 0x00BB, 0x0458, 0x0405, 0x0455, 0x0457, //
-    0x0410, 0x0411, 0x0412, 0x0413, 0x0414, 0x0415, 0x0416, 0x0417, //
-    0x0418, 0x0419, 0x041A, 0x041B, 0x041C, 0x041D, 0x041E, 0x041F, //
-    0x0420, 0x0421, 0x0422, 0x0423, 0x0424, 0x0425, 0x0426, 0x0427, //
-    0x0428, 0x0429, 0x042A, 0x042B, 0x042C, 0x042D, 0x042E, 0x042F, //
-    0x0430, 0x0431, 0x0432, 0x0433, 0x0434, 0x0435, 0x0436, 0x0437, //
-    0x0438, 0x0439, 0x043A, 0x043B, 0x043C, 0x043D, 0x043E, 0x043F, //
-    0x0440, 0x0441, 0x0442, 0x0443, 0x0444, 0x0445, 0x0446, 0x0447, //
-    0x0448, 0x0449, 0x044A, 0x044B, 0x044C, 0x044D, 0x044E, 0x044F, //
-];
+/// windows-1251 as the WHATWG encoding standard defines it (via `encoding_rs`): every byte
+/// decodes to one character (`0x98`, unassigned by Microsoft, is `U+0098`), so decoding
+/// is total and reversible.
+const CP1251: &encoding_rs::Encoding = encoding_rs::WINDOWS_1251;
 
 /// Decodes one windows-1251 byte. Every byte has a character, so this never fails.
 pub fn cp1251_char(byte: u8) -> char {
-    match byte.checked_sub(0x80) {
-        None => char::from(byte),
-        Some(i) => CP1251_HIGH
-            .get(usize::from(i))
-            .and_then(|&u| char::from_u32(u32::from(u)))
-            .unwrap_or(char::REPLACEMENT_CHARACTER),
-    }
+    decode_cp1251(&[byte])
+        .chars()
+        .next()
+        .unwrap_or(char::REPLACEMENT_CHARACTER)
 }
 
 /// Decodes windows-1251 bytes to a `String` (total: every byte maps to one character).
 pub fn decode_cp1251(bytes: &[u8]) -> String {
-    bytes.iter().map(|&b| cp1251_char(b)).collect()
+    CP1251.decode_without_bom_handling(bytes).0.into_owned()
 }
 
 /// Encodes one character to windows-1251, or `None` when the code page lacks it.
 pub fn cp1251_byte(c: char) -> Option<u8> {
-    if c.is_ascii() {
-        return u8::try_from(u32::from(c)).ok();
+    let mut buf = [0u8; 4];
+    let (out, _, had_errors) = CP1251.encode(c.encode_utf8(&mut buf));
+    match (had_errors, out.as_ref()) {
+        (false, [b]) => Some(*b),
+        _ => None,
     }
-    let u = u16::try_from(u32::from(c)).ok()?;
-    let i = CP1251_HIGH.iter().position(|&v| v == u)?;
-    u8::try_from(i + 0x80).ok()
 }
 
 /// Encodes text to windows-1251. Fails with [`TmaError::NotCp1251`] naming the first
