@@ -2,6 +2,7 @@
 //! `iron3d texture export ARCHIVE NAME -o out.png [--mip N]`.
 
 use anyhow::Context;
+use iron3d_fxid::Fxid;
 use iron3d_material::{Mat0, Wear};
 use iron3d_texm::Texm;
 use iron3d_vfs::{ArchiveCache, ReadMode};
@@ -92,6 +93,25 @@ pub fn wear(archive: &Path, name: &str, json_out: bool, out: &mut dyn Write) -> 
             .collect()
     };
     let v = json!({ "materials": rows(w.materials()), "lightmaps": rows(w.lightmaps()) });
+    print(&v, json_out, out)
+}
+
+/// `inspect fx`: header values and the command list with resource references.
+pub fn fx(archive: &Path, name: &str, json_out: bool, out: &mut dyn Write) -> anyhow::Result<()> {
+    let (bytes, _) = entry(archive, name)?;
+    let f = Fxid::parse(&bytes).with_context(|| format!("{}:{name}", archive.display()))?;
+    let v = json!({
+        "time_mode": f.header.time_mode,
+        "flags": f.header.flags,
+        "duration_seconds": f.header.duration_seconds(),
+        "commands": f.commands.iter().enumerate().map(|(i, c)| json!({
+            "index": i,
+            "opcode": c.opcode().as_u8(),
+            "enabled": c.enabled(),
+            "size": c.size(),
+            "resource": c.resource().map(|r| json!({"archive": text(r.archive.value()), "name": text(r.name.value())})),
+        })).collect::<Vec<_>>(),
+    });
     print(&v, json_out, out)
 }
 

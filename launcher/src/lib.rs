@@ -47,7 +47,7 @@ pub enum Command {
     Mission(MissionCommand),
     /// Inspect one asset of an archive.
     Inspect {
-        /// material | texture | wear
+        /// material | texture | wear | fx
         kind: AssetKind,
         /// The archive.
         archive: PathBuf,
@@ -82,6 +82,8 @@ pub enum AssetKind {
     Texture,
     /// WEAR table.
     Wear,
+    /// FXID effect.
+    Fx,
 }
 
 /// `iron3d texture` subcommands.
@@ -320,6 +322,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 AssetKind::Material => asset_cli::material(&archive, &name, json, out)?,
                 AssetKind::Texture => asset_cli::texture(&archive, &name, json, out)?,
                 AssetKind::Wear => asset_cli::wear(&archive, &name, json, out)?,
+                AssetKind::Fx => asset_cli::fx(&archive, &name, json, out)?,
             }
             Ok(ExitCode::SUCCESS)
         }
