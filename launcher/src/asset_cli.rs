@@ -4,6 +4,7 @@
 use anyhow::Context;
 use iron3d_fxid::Fxid;
 use iron3d_material::{Mat0, Wear};
+use iron3d_msh::{Msh, SampleOptions, sample_all, world_matrices};
 use iron3d_texm::Texm;
 use iron3d_vfs::{ArchiveCache, ReadMode};
 use serde_json::{Value, json};
@@ -113,6 +114,128 @@ pub fn fx(archive: &Path, name: &str, json_out: bool, out: &mut dyn Write) -> an
         })).collect::<Vec<_>>(),
     });
     print(&v, json_out, out)
+}
+
+/// `inspect model`: streams in physical order, nodes with parents and slots, counts.
+pub fn model(
+    archive: &Path,
+    name: &str,
+    json_out: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let (bytes, _) = entry(archive, name)?;
+    let m = Msh::parse(&bytes).with_context(|| format!("{}:{name}", archive.display()))?;
+    let names: Vec<Option<String>> = m.node_names().map(|x| x.map(text)).collect();
+    let v = json!({
+        "type_order": m.type_order(),
+        "node_count": m.node_count(),
+        "vertex_count": m.vertex_count(),
+        "index_count": m.indices().len(),
+        "batch_count": m.batches().len(),
+        "slot_count": m.slots().len(),
+        "key_count": m.keys().len(),
+        "frame_count": m.frame_count(),
+        "nodes": m.nodes().enumerate().map(|(i, n)| json!({
+            "index": i,
+            "name": names.get(i).cloned().flatten(),
+            "parent": n.parent(),
+            "lod0_slots": (0..5).map(|g| n.slot(0, g)).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    });
+    print(&v, json_out, out)
+}
+
+/// `model export`: LOD 0 of every node in the pose at time 0 as Wavefront OBJ
+/// (`v`, `vt` when UVs exist, `vn` when normals exist, one `o` per node with geometry).
+pub fn export_model(
+    archive: &Path,
+    name: &str,
+    output: &Path,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let (bytes, _) = entry(archive, name)?;
+    let m = Msh::parse(&bytes).with_context(|| format!("{}:{name}", archive.display()))?;
+    let world = sample_all(&m, 0.0, SampleOptions::default())
+        .and_then(|poses| world_matrices(&m, &poses))
+        .with_context(|| format!("{}:{name}: static pose", archive.display()))?;
+    let positions: Vec<[f32; 3]> = m.positions().map(|p| p.0).collect();
+    let normals: Vec<[f32; 3]> = m.normals().map(|n| n.decode_xyz()).collect();
+    let uvs: Vec<[f32; 2]> = m.uvs().map(|u| u.decode()).collect();
+    let mut obj = String::new();
+    obj.push_str(&format!(
+        "# {name} from {} (LOD 0, pose at t=0) written by iron3d\n",
+        archive.display()
+    ));
+    let (mut next, mut faces) = (1usize, 0usize);
+    for (n, node) in m.nodes().enumerate() {
+        let mut tris: Vec<usize> = Vec::new();
+        for g in 0..5 {
+            let Some(slot) = node.slot(0, g).and_then(|s| m.slot(usize::from(s))) else {
+                continue;
+            };
+            for b in usize::from(slot.batch_start)
+                ..usize::from(slot.batch_start) + usize::from(slot.batch_count)
+            {
+                let (Some(batch), Some(idx)) = (m.batch(b), m.batch_indices(b)) else {
+                    continue;
+                };
+                let base = usize::try_from(batch.base_vertex).unwrap_or(usize::MAX);
+                tris.extend(idx.map(|i| base.saturating_add(usize::from(i))));
+            }
+        }
+        if tris.is_empty() {
+            continue;
+        }
+        obj.push_str(&format!("o node{n}\n"));
+        let mat = world.get(n).copied().unwrap_or(glam::Mat4::IDENTITY);
+        let mut local: std::collections::BTreeMap<usize, usize> = std::collections::BTreeMap::new();
+        let mut face = Vec::with_capacity(3);
+        for &vi in &tris {
+            let Some(p) = positions.get(vi) else {
+                anyhow::bail!("{}:{name}: vertex {vi} out of range", archive.display())
+            };
+            let id = *local.entry(vi).or_insert_with(|| {
+                let w = mat.transform_point3(glam::Vec3::from(*p));
+                obj.push_str(&format!("v {} {} {}\n", w.x, w.y, w.z));
+                if let Some(t) = uvs.get(vi) {
+                    obj.push_str(&format!("vt {} {}\n", t[0], 1.0 - t[1]));
+                }
+                if let Some(nrm) = normals.get(vi) {
+                    let w = mat
+                        .transform_vector3(glam::Vec3::from(*nrm))
+                        .normalize_or_zero();
+                    obj.push_str(&format!("vn {} {} {}\n", w.x, w.y, w.z));
+                }
+                next += 1;
+                next - 1
+            });
+            face.push(id);
+            if face.len() == 3 {
+                let fmt = |i: usize| match (uvs.is_empty(), normals.is_empty()) {
+                    (false, false) => format!("{i}/{i}/{i}"),
+                    (false, true) => format!("{i}/{i}"),
+                    (true, false) => format!("{i}//{i}"),
+                    (true, true) => i.to_string(),
+                };
+                obj.push_str(&format!(
+                    "f {} {} {}\n",
+                    fmt(face[0]),
+                    fmt(face[1]),
+                    fmt(face[2])
+                ));
+                faces += 1;
+                face.clear();
+            }
+        }
+    }
+    std::fs::write(output, obj).with_context(|| format!("writing {}", output.display()))?;
+    writeln!(
+        out,
+        "{}: {} vertices, {faces} triangles",
+        output.display(),
+        next - 1
+    )?;
+    Ok(())
 }
 
 /// `texture export`: one mip level as an RGBA8 PNG.

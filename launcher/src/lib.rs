@@ -47,7 +47,7 @@ pub enum Command {
     Mission(MissionCommand),
     /// Inspect one asset of an archive.
     Inspect {
-        /// material | texture | wear | fx
+        /// material | texture | wear | fx | model
         kind: AssetKind,
         /// The archive.
         archive: PathBuf,
@@ -60,6 +60,9 @@ pub enum Command {
     /// Texture tools.
     #[command(subcommand)]
     Texture(TextureCommand),
+    /// Model tools.
+    #[command(subcommand)]
+    Model(ModelCommand),
     /// The dependency graph of a mission (or the health of every prototype with no --mission).
     Graph {
         /// The game directory.
@@ -84,6 +87,8 @@ pub enum AssetKind {
     Wear,
     /// FXID effect.
     Fx,
+    /// MSH model.
+    Model,
 }
 
 /// `iron3d texture` subcommands.
@@ -101,6 +106,21 @@ pub enum TextureCommand {
         /// Mip level (0 = full size).
         #[arg(long, default_value_t = 0)]
         mip: u32,
+    },
+}
+
+/// `iron3d model` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum ModelCommand {
+    /// Writes LOD 0 in the pose at time 0 as Wavefront OBJ.
+    Export {
+        /// The archive.
+        archive: PathBuf,
+        /// Entry name (case-insensitive).
+        name: String,
+        /// Output OBJ.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
     },
 }
 
@@ -323,6 +343,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 AssetKind::Texture => asset_cli::texture(&archive, &name, json, out)?,
                 AssetKind::Wear => asset_cli::wear(&archive, &name, json, out)?,
                 AssetKind::Fx => asset_cli::fx(&archive, &name, json, out)?,
+                AssetKind::Model => asset_cli::model(&archive, &name, json, out)?,
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -333,6 +354,14 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             mip,
         }) => {
             asset_cli::export_texture(&archive, &name, mip, &output, out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Model(ModelCommand::Export {
+            archive,
+            name,
+            output,
+        }) => {
+            asset_cli::export_model(&archive, &name, &output, out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Mission(MissionCommand::Inspect {

@@ -149,3 +149,100 @@ fn material_and_wear_inspect() {
     ]);
     assert_eq!(code, ExitCode::FAILURE);
 }
+
+fn quad_model() -> Vec<u8> {
+    use iron3d_msh::{Batch20, MshBuilder, Node38, Slot68};
+    let slot = |batch_start: u16, batch_count: u16| Slot68 {
+        tri_start: 0,
+        tri_count: 0,
+        batch_start,
+        batch_count,
+        aabb_min: [0.0; 3],
+        aabb_max: [1.0; 3],
+        sphere_center: [0.5; 3],
+        sphere_radius: 1.0,
+        opaque: [0; 5],
+    };
+    let batch = |index_start: u32, index_count: u16, base_vertex: u32| Batch20 {
+        batch_flags: 0,
+        material_index: 0,
+        opaque4: 0,
+        opaque6: 0,
+        index_count,
+        index_start,
+        opaque14: 0,
+        base_vertex,
+    };
+    let mut b = MshBuilder::new();
+    let mut root = Node38::new(0);
+    root.slot_index[0] = 0;
+    let mut child = Node38::new(0);
+    child.parent = 0;
+    child.slot_index[1] = 1;
+    b.nodes = vec![root, child];
+    b.slots = vec![slot(0, 1), slot(1, 1)];
+    b.positions = vec![
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [0.0, 0.0, 2.0],
+        [1.0, 0.0, 2.0],
+        [0.0, 1.0, 2.0],
+    ];
+    b.indices = vec![0, 1, 2, 0, 2, 3, 0, 1, 2];
+    b.batches = vec![batch(0, 6, 0), batch(6, 3, 4)];
+    b.build().unwrap()
+}
+
+#[test]
+fn model_inspect_and_obj_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut w = NresWriter::new();
+    w.push(NewEntry::new(b"quad.msh", 0, quad_model()).unwrap());
+    let lib = dir.path().join("models.rlb");
+    std::fs::write(&lib, w.finish().unwrap()).unwrap();
+    let (code, out) = iron3d(&[
+        "inspect",
+        "model",
+        lib.to_str().unwrap(),
+        "QUAD.MSH",
+        "--json",
+    ]);
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (
+            v["node_count"].as_u64(),
+            v["vertex_count"].as_u64(),
+            v["batch_count"].as_u64()
+        ),
+        (Some(2), Some(7), Some(2))
+    );
+    assert_eq!(v["nodes"][1]["parent"], 0);
+    let obj_path = dir.path().join("quad.obj");
+    let (code, out) = iron3d(&[
+        "model",
+        "export",
+        lib.to_str().unwrap(),
+        "quad.msh",
+        "-o",
+        obj_path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    let obj = std::fs::read_to_string(&obj_path).unwrap();
+    assert_eq!(obj.lines().filter(|l| l.starts_with("v ")).count(), 7);
+    assert_eq!(obj.lines().filter(|l| l.starts_with("f ")).count(), 3);
+    assert!(obj.contains("o node0") && obj.contains("o node1"));
+    assert!(
+        obj.contains("v 0 1 2"),
+        "child vertices at their positions:\n{obj}"
+    );
+    // Every face index refers to an emitted vertex.
+    for f in obj.lines().filter(|l| l.starts_with("f ")) {
+        for i in f[2..].split(' ') {
+            let i: usize = i.parse().unwrap();
+            assert!((1..=7).contains(&i), "{f}");
+        }
+    }
+}
