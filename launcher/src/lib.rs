@@ -5,6 +5,7 @@ pub mod archive_cli;
 pub mod asset_cli;
 pub mod bench;
 pub mod bench_archives;
+pub mod bench_assets;
 pub mod bench_plugins;
 pub mod headless;
 pub mod mission_cli;
@@ -264,6 +265,9 @@ pub struct BenchArgs {
     /// Skip the archive figures (NRes open + lookups, RsLi decode throughput per method).
     #[arg(long)]
     pub no_archives: bool,
+    /// Skip the asset figures (MSH parse + validate, Texm mip-chain decode per format).
+    #[arg(long)]
+    pub no_assets: bool,
 }
 
 fn init_logging(filter: &str) {
@@ -425,6 +429,9 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             }
             if !a.no_archives {
                 bench_archives::run(out)?;
+            }
+            if !a.no_assets {
+                bench_assets::run(out)?;
             }
             Ok(ExitCode::SUCCESS)
         }
