@@ -76,6 +76,7 @@
 mod anim;
 mod build;
 mod error;
+pub mod fuzz_check;
 mod hierarchy;
 mod model;
 mod records;

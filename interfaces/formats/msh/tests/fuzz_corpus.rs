@@ -3,43 +3,12 @@
 //! `fuzz/corpus/msh/` (minimised crash reproducers, if any) so each saved input stays a
 //! regression test. No binary seeds are committed.
 
+use iron3d_msh::fuzz_check;
 use iron3d_msh::{
-    AnimKey24, Batch20, Blend, EXTENDED_ORDER, FrameMap, FrameRule, Msh, MshBuilder, Node38,
-    NodeLayout, RawStream, SampleOptions, Slot68, sample_all, sample_node, world_matrices,
+    AnimKey24, Batch20, EXTENDED_ORDER, FrameMap, Msh, MshBuilder, Node38, RawStream, Slot68,
 };
 use iron3d_nres::NresDocument;
 use std::path::Path;
-
-const TIMES: [f32; 7] = [-1.0, 0.0, 0.5, 1.0, 2.999_999_8, 1.0e6, f32::NAN];
-
-/// Same checks as `fuzz/fuzz_targets/msh.rs`; returns whether the reader accepted.
-fn fuzz_check(data: &[u8]) -> bool {
-    let Ok(msh) = Msh::parse(data) else {
-        return false;
-    };
-    assert_eq!(msh.to_bytes(), data, "unedited model is lossless");
-    if msh.node_layout() == NodeLayout::Opaque24 {
-        return true;
-    }
-    let rebuilt = MshBuilder::from_msh(&msh)
-        .expect("seed")
-        .build()
-        .expect("seed");
-    assert!(Msh::parse(&rebuilt).is_ok());
-    for blend in [Blend::Nlerp, Blend::Slerp] {
-        for frame_rule in [FrameRule::Floor, FrameRule::RoundHalfEven] {
-            let opts = SampleOptions { blend, frame_rule };
-            for t in TIMES {
-                for n in 0..msh.node_count() {
-                    sample_node(&msh, n, t, opts).expect("seed");
-                }
-                let poses = sample_all(&msh, t, opts).expect("seed");
-                world_matrices(&msh, &poses).expect("seed");
-            }
-        }
-    }
-    true
-}
 
 fn key(time: f32, x: f32, qz: i16) -> AnimKey24 {
     AnimKey24 {
@@ -138,7 +107,7 @@ fn seeds() -> Vec<Vec<u8>> {
 fn seeds_pass_the_fuzz_checks() {
     let out = std::env::var_os("IRON3D_MSH_SEED_DIR");
     for (i, seed) in seeds().into_iter().enumerate() {
-        assert!(fuzz_check(&seed), "every seed is a valid model");
+        assert!(fuzz_check::check(&seed), "every seed is a valid model");
         if let Some(dir) = &out {
             std::fs::write(Path::new(dir).join(format!("seed{i}.msh")), &seed).expect("seed");
         }
@@ -150,13 +119,13 @@ fn mutated_seeds_never_panic() {
     let mut accepted = 0;
     for seed in seeds() {
         for cut in (0..seed.len()).step_by(7) {
-            fuzz_check(&seed[..cut]);
+            fuzz_check::check(&seed[..cut]);
         }
         for i in 16..seed.len() {
             for flip in [0x01u8, 0x80, 0xFF] {
                 let mut m = seed.clone();
                 m[i] ^= flip;
-                accepted += usize::from(fuzz_check(&m));
+                accepted += usize::from(fuzz_check::check(&m));
             }
         }
     }
@@ -172,7 +141,7 @@ fn replay_saved_corpus() {
     };
     for e in entries.flatten() {
         if let Ok(bytes) = std::fs::read(e.path()) {
-            fuzz_check(&bytes);
+            fuzz_check::check(&bytes);
         }
     }
 }

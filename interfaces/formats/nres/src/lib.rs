@@ -74,6 +74,7 @@
 
 mod edit;
 mod error;
+pub mod fuzz_check;
 mod lookup;
 mod name;
 mod options;

@@ -2,81 +2,9 @@
 //! writer and editor, and replays every file of `fuzz/corpus/nres/` (minimised crash
 //! reproducers, if any) so each saved input stays a regression test.
 
-use iron3d_nres::{Check, NewEntry, Nres, NresDocument, NresWriter, ReadOptions, names_equal};
+use iron3d_nres::fuzz_check;
+use iron3d_nres::{NewEntry, Nres, NresDocument, NresWriter};
 use std::path::Path;
-
-/// Same checks as `fuzz/fuzz_targets/nres.rs`; returns whether either reader accepted.
-fn fuzz_check(data: &[u8]) -> bool {
-    let strict = Nres::parse(data);
-    let compat = Nres::parse_with(data, ReadOptions::compatible());
-    match (&strict, &compat) {
-        (Ok(s), Ok(c)) => assert!(s.diagnostics().is_empty() && c.diagnostics().is_empty()),
-        (Err(e), Ok(c)) => {
-            assert!(
-                !c.diagnostics().is_empty(),
-                "compatible accepted silently: {e}"
-            );
-            assert!(
-                c.diagnostics()
-                    .iter()
-                    .all(|d| d.quirk.tolerates().contains(&d.tolerated.check()))
-            );
-        }
-        (Ok(_), Err(e)) => panic!("strict accepted what compatible refused: {e}"),
-        (Err(s), Err(c)) => {
-            assert!(Check::READ_CHECKS.contains(&s.check()), "{s}");
-            assert!(
-                s.to_string().starts_with(&format!("[{}]", s.check())),
-                "{s}"
-            );
-            assert!(c.to_string().starts_with('['), "{c}");
-        }
-    }
-    let accepted = compat.is_ok();
-    for (archive, opts) in [
-        (strict, ReadOptions::strict()),
-        (compat, ReadOptions::compatible()),
-    ] {
-        if let Ok(a) = archive {
-            check(data, &a, opts);
-        }
-    }
-    accepted
-}
-
-fn check(data: &[u8], a: &Nres<'_>, opts: ReadOptions) {
-    for e in a.entries() {
-        let r = e.data_range();
-        assert!(r.start >= 16 && r.end <= a.directory_offset() && r.end <= data.len());
-        assert_eq!(data.get(r), Some(e.data()));
-        assert!(e.name_field().contains(&0) && !e.name().is_empty());
-        let found = a.find(e.name()).expect("every entry is found by its name");
-        assert!(names_equal(found.name(), e.name()) && found.index() <= e.index());
-    }
-    let doc = NresDocument::from_nres(a);
-    assert_eq!(doc.to_bytes(), data, "unedited document is lossless");
-
-    let packed = a.repack().expect("repack of a parsed archive fits");
-    let p = Nres::parse(&packed).expect("repacked archive is strictly valid");
-    assert_eq!(p.len(), a.len());
-    assert!(
-        a.entries()
-            .zip(p.entries())
-            .all(|(x, y)| x.data() == y.data() && x.name_field() == y.name_field())
-    );
-
-    let mut edited = doc.clone();
-    if !a.is_empty() {
-        let payload = &data[..data.len().min(13)];
-        edited.replace_payload(0, payload).expect("replace");
-        edited.remove_entry(a.len() - 1).expect("remove");
-    }
-    let new = NewEntry::new(b"fuzz.bin", 1, &data[..data.len().min(5)]).expect("name");
-    edited.add_entry(new).expect("add");
-    let out = edited.to_bytes();
-    let e = Nres::parse_with(&out, opts).expect("edited archive parses");
-    assert!(e.find(b"FUZZ.BIN").is_some());
-}
 
 /// A handful of seed archives: empty, one entry, several with duplicates and empty
 /// payloads, a long name, an edited archive with non-zero gaps, and a broken sort table.
@@ -137,7 +65,7 @@ const EMPTY_ENTRY_INSIDE_PAYLOAD: [u8; 160] = [
 
 #[test]
 fn regression_filling_an_empty_entry_inside_another_payload() {
-    assert!(fuzz_check(&EMPTY_ENTRY_INSIDE_PAYLOAD));
+    assert!(fuzz_check::check(&EMPTY_ENTRY_INSIDE_PAYLOAD));
     let mut doc = NresDocument::from_bytes(&EMPTY_ENTRY_INSIDE_PAYLOAD).expect("valid");
     doc.replace_payload(0, b"new").expect("replace");
     let out = doc.to_bytes();
@@ -149,15 +77,15 @@ fn regression_filling_an_empty_entry_inside_another_payload() {
 #[test]
 fn seed_archives_pass_the_fuzz_checks() {
     for (name, data) in seeds() {
-        assert!(fuzz_check(&data), "{name} is accepted");
+        assert!(fuzz_check::check(&data), "{name} is accepted");
         // Every prefix and a few single-byte corruptions fail cleanly or pass the checks.
         for len in 0..data.len() {
-            fuzz_check(&data[..len]);
+            fuzz_check::check(&data[..len]);
         }
         for pos in (0..data.len()).step_by(7) {
             let mut bad = data.clone();
             bad[pos] ^= 0x41;
-            fuzz_check(&bad);
+            fuzz_check::check(&bad);
         }
     }
 }
@@ -173,6 +101,6 @@ fn saved_fuzz_corpus_replays_cleanly() {
     files.sort();
     for path in files {
         let data = std::fs::read(&path).expect("corpus file");
-        fuzz_check(&data);
+        fuzz_check::check(&data);
     }
 }

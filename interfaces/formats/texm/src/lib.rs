@@ -67,6 +67,7 @@
 pub mod chain;
 pub mod codec;
 mod error;
+pub mod fuzz_check;
 mod header;
 mod image;
 pub mod page;

@@ -105,6 +105,7 @@
 //!   parsed file.
 
 mod error;
+pub mod fuzz_check;
 mod model;
 mod options;
 mod read;

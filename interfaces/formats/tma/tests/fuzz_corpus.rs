@@ -3,70 +3,12 @@
 //! there for `cargo fuzz run tma <dir>`), and replays every file of `fuzz/corpus/tma/`
 //! (minimised crash reproducers, if any) so each saved input stays a regression test.
 
+use iron3d_tma::fuzz_check;
 use iron3d_tma::{
-    Check, Clan, ClanBody, ExtraRecord28, LpString, Path, PlacedObject, Quirk, RawF32, ReadOptions,
-    SpatialGroup, StandardMode, Tma,
+    Clan, ClanBody, ExtraRecord28, LpString, Path, PlacedObject, RawF32, SpatialGroup,
+    StandardMode, Tma,
 };
 use std::path::Path as FsPath;
-
-fn tolerable(check: Check) -> bool {
-    Quirk::ALL.iter().any(|q| q.tolerates().contains(&check))
-}
-
-/// Same checks as `fuzz/fuzz_targets/tma.rs`; returns whether the compatible reader accepted.
-fn fuzz_check(data: &[u8]) -> bool {
-    let strict = Tma::parse_with(data, ReadOptions::strict());
-    let compat = Tma::parse_with(data, ReadOptions::compatible());
-    match (&strict, &compat) {
-        (Ok(s), Ok(c)) => {
-            assert!(s.diagnostics.is_empty() && c.diagnostics.is_empty());
-            assert_eq!(s.tma, c.tma);
-        }
-        (Err(e), Ok(c)) => {
-            let first = c.diagnostics.first().expect("compatible accepted silently");
-            assert_eq!(
-                &first.tolerated, e,
-                "strict fails where the first quirk applied"
-            );
-            for d in &c.diagnostics {
-                assert!(d.quirk.tolerates().contains(&d.tolerated.check()), "{d}");
-            }
-        }
-        (Ok(_), Err(e)) => panic!("strict accepted what compatible refused: {e}"),
-        (Err(s), Err(c)) => {
-            assert!(
-                s == c || (tolerable(s.check()) && s.offset() <= c.offset()),
-                "{s} / {c}"
-            );
-            assert!(!tolerable(c.check()), "{c}");
-        }
-    }
-    for result in [&strict, &compat] {
-        match result {
-            Ok(p) => {
-                let out = p
-                    .tma
-                    .to_bytes()
-                    .expect("a parsed mission fits its u32 fields");
-                assert_eq!(out, data, "lossless");
-                let summary = p.tma.summary();
-                assert_eq!(summary.objects.len(), p.tma.objects.len());
-                for o in &p.tma.objects {
-                    let _ = o.placement_matrix();
-                }
-            }
-            Err(e) => {
-                assert!(Check::READ_CHECKS.contains(&e.check()), "{e}");
-                assert!(e.offset() <= data.len() as u64, "{e}");
-                assert!(
-                    e.to_string().starts_with(&format!("[{}]", e.check())),
-                    "{e}"
-                );
-            }
-        }
-    }
-    compat.is_ok()
-}
 
 fn lp(s: &str) -> LpString {
     LpString::from_text(s).expect("CP1251")
@@ -137,20 +79,23 @@ fn seeds() -> Vec<(String, Vec<u8>)> {
 fn seed_missions_pass_the_fuzz_checks() {
     let seed_dir = std::env::var_os("IRON3D_TMA_SEED_DIR");
     for (i, (name, data)) in seeds().into_iter().enumerate() {
-        assert!(fuzz_check(&data), "{name} is accepted");
+        assert!(fuzz_check::check(&data), "{name} is accepted");
         if let Some(dir) = &seed_dir {
             let file = FsPath::new(dir).join(format!("seed-{i}"));
             std::fs::write(&file, &data).expect("seed directory is writable");
         }
         // Every prefix and a few single-byte corruptions fail cleanly or pass the checks.
         for len in 0..data.len() {
-            assert!(!fuzz_check(&data[..len]), "{name}: prefix {len} is refused");
+            assert!(
+                !fuzz_check::check(&data[..len]),
+                "{name}: prefix {len} is refused"
+            );
         }
         for pos in 0..data.len() {
             for flip in [0x01, 0x80, 0xFF] {
                 let mut bad = data.clone();
                 bad[pos] ^= flip;
-                fuzz_check(&bad);
+                fuzz_check::check(&bad);
             }
         }
     }
@@ -167,6 +112,6 @@ fn saved_fuzz_corpus_replays_cleanly() {
     files.sort();
     for path in files {
         let data = std::fs::read(&path).expect("corpus file");
-        fuzz_check(&data);
+        fuzz_check::check(&data);
     }
 }
