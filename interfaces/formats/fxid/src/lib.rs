@@ -57,6 +57,7 @@
 pub mod command;
 pub mod effect;
 mod error;
+pub mod fuzz_check;
 pub mod header;
 mod name;
 pub mod time;

@@ -2,47 +2,9 @@
 //! and replays every file of `fuzz/corpus/fxid/` (minimised crash reproducers, if any)
 //! so each saved input stays a regression test.
 
-use iron3d_fxid::{
-    Command, Fxid, FxidError, HEADER_LEN, Name32, Opcode, RESOURCE_REF_LEN, ResourceRef,
-};
+use iron3d_fxid::fuzz_check;
+use iron3d_fxid::{Command, Fxid, Name32, Opcode, ResourceRef};
 use std::path::Path;
-
-/// Same checks as `fuzz/fuzz_targets/fxid.rs`; returns whether the input parsed.
-fn fxid_check(data: &[u8]) -> bool {
-    match Fxid::parse(data) {
-        Ok(fx) => {
-            assert_eq!(fx.encoded_len(), data.len());
-            assert_eq!(
-                fx.to_bytes().expect("count fits"),
-                data,
-                "accepted input re-serialises byte for byte"
-            );
-            let count = u32::from_le_bytes([data[0], data[1], data[2], data[3]]);
-            assert_eq!(fx.commands.len(), count as usize);
-            let mut at = HEADER_LEN;
-            for (c, offset) in fx.commands.iter().zip(fx.command_offsets()) {
-                assert_eq!(offset, at);
-                assert_eq!(c.size(), c.opcode().size());
-                assert_eq!(&data[at..at + 4], &c.word().to_le_bytes());
-                assert_eq!(&data[at + 4..at + c.size()], c.body());
-                if let Some(r) = c.resource() {
-                    assert_eq!(&data[at + 4..at + 4 + RESOURCE_REF_LEN], &r.to_raw());
-                }
-                at += c.size();
-            }
-            assert_eq!(at, data.len());
-            true
-        }
-        Err(e) => {
-            assert!(e.to_string().starts_with('['), "{e}");
-            assert!(e.offset().is_some_and(|o| o <= data.len()), "{e}");
-            if let FxidError::UnknownOpcode { offset, opcode, .. } = e {
-                assert_eq!(data[offset], opcode);
-            }
-            false
-        }
-    }
-}
 
 /// Seeds: empty effect, smoke, fire, lightning (sound + visual + light), every opcode
 /// with data bits and disabled commands, and resource references with tails.
@@ -100,22 +62,22 @@ fn seeds() -> Vec<(&'static str, Vec<u8>)> {
 /// Every prefix and a spread of single-byte corruptions of `data`.
 fn mutate(data: &[u8]) {
     for len in 0..data.len() {
-        fxid_check(&data[..len]);
+        fuzz_check::check(&data[..len]);
     }
     for pos in (0..data.len()).step_by(3) {
         let mut bad = data.to_vec();
         bad[pos] ^= 0x41;
-        fxid_check(&bad);
+        fuzz_check::check(&bad);
     }
     let mut longer = data.to_vec();
     longer.push(0);
-    assert!(!fxid_check(&longer), "a trailing byte is refused");
+    assert!(!fuzz_check::check(&longer), "a trailing byte is refused");
 }
 
 #[test]
 fn built_seeds_pass_the_fuzz_checks() {
     for (name, data) in seeds() {
-        assert!(fxid_check(&data), "{name} is accepted");
+        assert!(fuzz_check::check(&data), "{name} is accepted");
         mutate(&data);
     }
 }
@@ -131,6 +93,6 @@ fn saved_fxid_corpus_replays_cleanly() {
     files.sort();
     for path in files {
         let data = std::fs::read(&path).expect("corpus file");
-        fxid_check(&data);
+        fuzz_check::check(&data);
     }
 }

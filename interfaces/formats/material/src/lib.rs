@@ -60,6 +60,7 @@
 //!   authoring and caching.
 
 mod error;
+pub mod fuzz_check;
 mod mat0;
 pub mod phase;
 mod resolve;
