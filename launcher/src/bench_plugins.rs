@@ -43,6 +43,8 @@ fn mission() -> MissionContext {
         mission: "bench".into(),
         seed: 1,
         tick_hz: 30,
+        game_dir: "".into(),
+        mission_dir: "".into(),
     }
 }
 

@@ -185,10 +185,31 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
 
     let registry_path = plugins::locate_registry(opts.registry.as_deref())?;
     let registry = plugins::load_registry(&registry_path)?;
+    // Plugins that read mission data (terrain) get the real directories.
+    let (game_dir, mission_dir) = match (&opts.game_dir, &opts.mission) {
+        (Some(dir), Some(name)) => {
+            let vfs = iron3d_vfs::Vfs::new(dir);
+            let mref = iron3d_mission::MissionRef::locate(&vfs, name)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            let tma = vfs.resolve(&mref.tma)?.path;
+            let mdir = tma
+                .parent()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default();
+            (dir.display().to_string(), mdir)
+        }
+        _ => (String::new(), String::new()),
+    };
     let mission = MissionContext {
-        mission: scenario::SCENARIO_NAME.into(),
+        mission: opts
+            .mission
+            .clone()
+            .unwrap_or_else(|| scenario::SCENARIO_NAME.to_owned())
+            .into(),
         seed,
         tick_hz,
+        game_dir: game_dir.into(),
+        mission_dir: mission_dir.into(),
     };
     let mut host = plugins::host(&opts.plugin_dirs, mission, Duration::from_millis(300));
     for system in host.systems_from_registry(&registry) {

@@ -74,6 +74,8 @@ pub mod plugins {
                 mission: "test".into(),
                 seed,
                 tick_hz: 30,
+                game_dir: "".into(),
+                mission_dir: "".into(),
             },
             debounce: Duration::from_millis(50),
         })

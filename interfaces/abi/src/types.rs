@@ -189,6 +189,11 @@ pub struct MissionContext {
     pub seed: u64,
     /// Simulation ticks per second.
     pub tick_hz: u32,
+    /// File-system path of the game directory (empty for the built-in scenario).
+    pub game_dir: RString,
+    /// File-system path of the mission directory holding `Land.msh` / `Land.map`
+    /// (empty when the mission has none, e.g. the built-in scenario).
+    pub mission_dir: RString,
 }
 
 /// A game command from input (`code`, `arg`), as in the kernel's input snapshot.
