@@ -217,6 +217,46 @@ pub mod gamedir {
         t.to_bytes().expect("mission bytes")
     }
 
+    /// A 16×16-cell terrain (cell 4 units, gentle slope z = 0.1·x) and a 4×4 areal map of
+    /// walkable squares over it, linked along shared edges.
+    pub fn terrain() -> (Vec<u8>, Vec<u8>) {
+        let streams = iron3d_landmsh::from_grid(16, 16, 4.0, |x, _| 0.1 * x).expect("grid");
+        let msh = iron3d_landmsh::LandMsh::from_streams(streams)
+            .expect("land.msh")
+            .to_bytes()
+            .expect("bytes");
+        let mut b = iron3d_landmap::MapBuilder::new();
+        for j in 0..4 {
+            for i in 0..4 {
+                let (x0, y0) = (i as f32 * 16.0, j as f32 * 16.0);
+                let polygon = vec![
+                    [x0, y0, 0.0],
+                    [x0 + 16.0, y0, 0.0],
+                    [x0 + 16.0, y0 + 16.0, 0.0],
+                    [x0, y0 + 16.0, 0.0],
+                ];
+                b.add_area(&iron3d_landmap::AreaSpec {
+                    polygon,
+                    walkable: true,
+                    class_id: 0,
+                })
+                .expect("area");
+            }
+        }
+        b.link_shared_edges();
+        let map = b
+            .build(
+                8,
+                8,
+                iron3d_landmap::Bounds {
+                    min: [0.0, 0.0],
+                    max: [64.0, 64.0],
+                },
+            )
+            .expect("map");
+        (msh, map.to_file_bytes(b"Land.map").expect("bytes"))
+    }
+
     /// Writes the game directory under `root`: missions `M1` (valid, 4 objects), `M2`
     /// (one object whose prototype's model entry is missing) and `M3` (one object whose
     /// model's material names a texture missing from Textures.lib).
@@ -295,9 +335,10 @@ pub mod gamedir {
             "BuildDat.lst",
             b"Hangar 1\r\n\"UNITS\\Tank.dat\"\r\n".to_vec(),
         );
+        let (land_msh, land_map) = terrain();
         for m in ["M1", "M2", "M3"] {
-            w(&format!("MISSIONS/{m}/Land.msh"), nres(&[]));
-            w(&format!("MISSIONS/{m}/Land.map"), nres(&[]));
+            w(&format!("MISSIONS/{m}/Land.msh"), land_msh.clone());
+            w(&format!("MISSIONS/{m}/Land.map"), land_map.clone());
         }
         w(
             "MISSIONS/M1/data.tma",

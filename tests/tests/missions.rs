@@ -268,3 +268,45 @@ fn run_loads_a_real_mission_into_the_kernel() {
     ]);
     assert_eq!(code, ExitCode::FAILURE);
 }
+
+#[test]
+fn the_terrain_plugin_loads_the_missions_land_files() {
+    let g = game();
+    let (code, out) = iron3d(&[
+        "run",
+        "--headless",
+        "--ticks",
+        "5",
+        "--game-dir",
+        g.path().to_str().unwrap(),
+        "--mission",
+        "M1",
+    ]);
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    assert!(out.contains("plugin slot=terrain iron3d-terrain "), "{out}");
+    assert!(!out.contains("host: terrain could not load"), "{out}");
+    // The built-in scenario has no mission directory: the plugin loads and says "no map" when asked.
+    let (code, out) = iron3d(&["run", "--headless", "--ticks", "5"]);
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    assert!(out.contains("plugin slot=terrain iron3d-terrain "), "{out}");
+}
+
+#[test]
+fn generated_land_files_answer_terrain_queries() {
+    let (msh, map) = gamedir::terrain();
+    let world = iron3d_terrain::World::from_bytes(&msh, &map).unwrap();
+    let h = world.surface.height_at(10.0, 20.0).unwrap();
+    assert!((h - 1.0).abs() < 1e-4, "z = 0.1·x at x = 10: {h}");
+    let a = world.areals.area_at(8.0, 8.0).unwrap();
+    let b = world.areals.area_at(56.0, 56.0).unwrap();
+    let route = world.areals.route(a, b).unwrap();
+    assert_eq!(route.first(), Some(&a));
+    assert_eq!(route.last(), Some(&b));
+    assert_eq!(
+        route.len(),
+        7,
+        "Manhattan path across a 4×4 grid of squares: {route:?}"
+    );
+    assert_eq!(world.areals.corridor(&route).len(), 6);
+    assert_eq!(world.areals.area_at(100.0, 100.0), None);
+}

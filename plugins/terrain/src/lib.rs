@@ -1,1 +1,383 @@
-//! Placeholder replaced by its author.
+//! Terrain plugin (`terrain` factory, Terrain slot) behind the ABI's `TerrainService`:
+//! surface height/normal and segment intersection from `Land.msh` ([`Surface`], with its
+//! own X/Y cell accelerator), area lookup and A* routes over the `Land.map` areal graph
+//! ([`Areals`]), plus the portal corridor of a route for movement controllers.
+//!
+//! # Behaviour
+//!
+//! * `init` loads `<mission_dir>/Land.msh` and `<mission_dir>/Land.map` (exact names,
+//!   then lower case). An empty `mission_dir` or a missing file is not an error: the
+//!   instance starts **without a map** and every query fails with "no map" (never a fake
+//!   surface). A file that exists but does not parse fails `init`.
+//! * Queries off the surface fail explicitly; `area_at` misses are `RNone`; routes fail
+//!   with [`RouteError`] (no map, no area under a point, not walkable, unreachable).
+//! * State ([`STATE_FORMAT`] v1): only the identity of the loaded data, see
+//!   [`DataIdentity`]; the accelerators are caches rebuilt from the files and never part
+//!   of the (hashed) state. `restore_state` checks that the identity matches the data the
+//!   instance loaded in `init`.
+
+mod areals;
+mod surface;
+
+pub use areals::{Areals, RouteError};
+pub use surface::Surface;
+
+use abi_stable::RMut;
+use abi_stable::sabi_trait::TD_Opaque;
+use abi_stable::std_types::{RErr, ROk, ROption, RResult, RString, RVec};
+use glam::Vec3;
+use iron3d_abi::{
+    ErrorKind, FactoryDescription, HostContext, MissionContext, PluginDescription, PluginError,
+    PluginRuntime, SlotKind, StateBlob, Subsystem, Subsystem_TO, SubsystemBox, TerrainService,
+    TerrainService_TO, Vec3f,
+};
+use std::path::Path;
+
+/// State blob format name.
+pub const STATE_FORMAT: &str = "iron3d-terrain";
+/// State blob version.
+pub const STATE_VERSION: u32 = 1;
+/// Factory name.
+pub const FACTORY: &str = "terrain";
+/// Size of the v1 state payload in bytes.
+const STATE_LEN: usize = 33;
+
+fn describe() -> PluginDescription {
+    PluginDescription {
+        name: RString::from("iron3d-terrain"),
+        version: RString::from(env!("CARGO_PKG_VERSION")),
+        abi_major: iron3d_abi::ABI_MAJOR,
+        abi_minor: iron3d_abi::ABI_MINOR,
+        factories: RVec::from(vec![FactoryDescription {
+            name: RString::from(FACTORY),
+            slot: SlotKind::Terrain,
+            callbacks: 0,
+        }]),
+    }
+}
+
+fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError> {
+    if factory != FACTORY {
+        return RErr(PluginError::new(
+            ErrorKind::Unsupported,
+            format!("iron3d-terrain has no factory '{factory}'"),
+        ));
+    }
+    let t = TerrainPlugin {
+        runtime: Some(PluginRuntime::new(host.log, host.log_mode)),
+        world: None,
+    };
+    ROk(Subsystem_TO::from_value(t, TD_Opaque))
+}
+
+iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
+
+/// 64-bit FNV-1a of `bytes` (offset basis `0xcbf29ce484222325`, prime `0x100000001b3`).
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// Identity of the loaded terrain files: byte length and FNV-1a-64 of each.
+///
+/// Encoded as 33 little-endian bytes: `u8 loaded (0/1)`, `u64 msh_len`, `u64 msh_fnv`,
+/// `u64 map_len`, `u64 map_fnv` (all zero without a map).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DataIdentity {
+    /// `Land.msh` length in bytes.
+    pub msh_len: u64,
+    /// FNV-1a-64 of `Land.msh`.
+    pub msh_fnv: u64,
+    /// `Land.map` length in bytes.
+    pub map_len: u64,
+    /// FNV-1a-64 of `Land.map`.
+    pub map_fnv: u64,
+}
+
+impl DataIdentity {
+    /// The identity of two file images.
+    pub fn of(msh: &[u8], map: &[u8]) -> Self {
+        Self {
+            msh_len: msh.len() as u64,
+            msh_fnv: fnv1a64(msh),
+            map_len: map.len() as u64,
+            map_fnv: fnv1a64(map),
+        }
+    }
+}
+
+fn encode_identity(id: Option<DataIdentity>) -> Vec<u8> {
+    let mut b = Vec::with_capacity(STATE_LEN);
+    b.push(u8::from(id.is_some()));
+    let d = id.unwrap_or_default();
+    for v in [d.msh_len, d.msh_fnv, d.map_len, d.map_fnv] {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    b
+}
+
+fn decode_identity(b: &[u8]) -> Option<Option<DataIdentity>> {
+    if b.len() != STATE_LEN || b[0] > 1 {
+        return None;
+    }
+    let word = |i: usize| -> Option<u64> {
+        let s = b.get(1 + 8 * i..9 + 8 * i)?;
+        Some(u64::from_le_bytes(s.try_into().ok()?))
+    };
+    let d = DataIdentity {
+        msh_len: word(0)?,
+        msh_fnv: word(1)?,
+        map_len: word(2)?,
+        map_fnv: word(3)?,
+    };
+    Some((b[0] == 1).then_some(d))
+}
+
+/// The loaded terrain: surface, areal graph and the identity of their files.
+#[derive(Clone, Debug)]
+pub struct World {
+    /// The surface from `Land.msh`.
+    pub surface: Surface,
+    /// The areal graph from `Land.map`.
+    pub areals: Areals,
+    /// Identity of the two files.
+    pub identity: DataIdentity,
+}
+
+/// Why loading terrain data failed (a file exists but is not valid).
+#[derive(Debug)]
+pub enum LoadError {
+    /// Reading a file failed for a reason other than "not found".
+    Io(String, std::io::Error),
+    /// `Land.msh` does not parse.
+    Msh(iron3d_landmsh::LandMshError),
+    /// `Land.map` does not parse.
+    Map(iron3d_landmap::LandMapError),
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Io(p, e) => write!(f, "cannot read {p}: {e}"),
+            Self::Msh(e) => write!(f, "bad Land.msh: {e}"),
+            Self::Map(e) => write!(f, "bad Land.map: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+impl World {
+    /// Builds the world from the two file images.
+    pub fn from_bytes(msh: &[u8], map: &[u8]) -> Result<Self, LoadError> {
+        let land = iron3d_landmsh::LandMsh::parse(msh).map_err(LoadError::Msh)?;
+        let file = iron3d_landmap::LandMapFile::parse(map).map_err(LoadError::Map)?;
+        Ok(Self {
+            surface: Surface::from_streams(&land.streams),
+            areals: Areals::new(file.map()),
+            identity: DataIdentity::of(msh, map),
+        })
+    }
+
+    /// Loads `Land.msh` and `Land.map` from `dir` (exact name, then lower case);
+    /// `Ok(None)` when `dir` is empty or either file is missing.
+    pub fn load(dir: &str) -> Result<Option<Self>, LoadError> {
+        if dir.is_empty() {
+            return Ok(None);
+        }
+        let read = |name: &str| -> Result<Option<Vec<u8>>, LoadError> {
+            for n in [name.to_owned(), name.to_lowercase()] {
+                let p = Path::new(dir).join(&n);
+                match std::fs::read(&p) {
+                    Ok(b) => return Ok(Some(b)),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(LoadError::Io(p.display().to_string(), e)),
+                }
+            }
+            Ok(None)
+        };
+        let (Some(msh), Some(map)) = (read("Land.msh")?, read("Land.map")?) else {
+            return Ok(None);
+        };
+        Self::from_bytes(&msh, &map).map(Some)
+    }
+
+    /// Route between the areas under two points.
+    pub fn route_points(&self, from: Vec3, to: Vec3) -> Result<Vec<u32>, String> {
+        let a = self
+            .areals
+            .area_at(from.x, from.y)
+            .ok_or_else(|| format!("route start ({}, {}) is in no area", from.x, from.y))?;
+        let b = self
+            .areals
+            .area_at(to.x, to.y)
+            .ok_or_else(|| format!("route goal ({}, {}) is in no area", to.x, to.y))?;
+        self.areals.route(a, b).map_err(|e| e.to_string())
+    }
+}
+
+/// The terrain plugin instance.
+pub struct TerrainPlugin {
+    runtime: Option<PluginRuntime>,
+    world: Option<World>,
+}
+
+impl TerrainPlugin {
+    /// An instance without a log bridge (for linking in as a library and for tests).
+    pub fn new_local() -> Self {
+        Self {
+            runtime: None,
+            world: None,
+        }
+    }
+
+    /// The loaded world, if any.
+    pub fn world(&self) -> Option<&World> {
+        self.world.as_ref()
+    }
+
+    fn call<T>(
+        &self,
+        what: &str,
+        body: impl FnOnce() -> RResult<T, PluginError>,
+    ) -> RResult<T, PluginError> {
+        match &self.runtime {
+            Some(r) => r.call(what, body),
+            None => iron3d_abi::guard(what, body),
+        }
+    }
+
+    fn with_world<T>(
+        &self,
+        what: &str,
+        body: impl FnOnce(&World) -> Result<T, String>,
+    ) -> RResult<T, PluginError> {
+        self.call(what, || match &self.world {
+            None => RErr(PluginError::failed(format!(
+                "{what}: no map (no Land.msh/Land.map loaded)"
+            ))),
+            Some(w) => match body(w) {
+                Ok(v) => ROk(v),
+                Err(m) => RErr(PluginError::failed(format!("{what}: {m}"))),
+            },
+        })
+    }
+}
+
+impl Subsystem for TerrainPlugin {
+    fn slot(&self) -> SlotKind {
+        SlotKind::Terrain
+    }
+
+    fn init(&mut self, ctx: &MissionContext) -> RResult<(), PluginError> {
+        let runtime = self.runtime.clone();
+        let body = || match World::load(ctx.mission_dir.as_str()) {
+            Ok(w) => {
+                match &w {
+                    Some(w) => tracing::debug!(
+                        faces = w.surface.face_count(),
+                        areas = w.areals.len(),
+                        "terrain loaded"
+                    ),
+                    None => tracing::warn!(
+                        dir = ctx.mission_dir.as_str(),
+                        "no terrain files: queries will fail with 'no map'"
+                    ),
+                }
+                self.world = w;
+                ROk(())
+            }
+            Err(e) => RErr(PluginError::failed(format!("terrain init: {e}"))),
+        };
+        match runtime {
+            Some(r) => r.call("init", body),
+            None => iron3d_abi::guard("init", body),
+        }
+    }
+
+    fn save_state(&self) -> RResult<StateBlob, PluginError> {
+        self.call("save_state", || {
+            ROk(StateBlob {
+                format: RString::from(STATE_FORMAT),
+                version: STATE_VERSION,
+                bytes: RVec::from(encode_identity(self.world.as_ref().map(|w| w.identity))),
+            })
+        })
+    }
+
+    fn restore_state(&mut self, blob: &StateBlob) -> RResult<(), PluginError> {
+        self.call("restore_state", || {
+            if blob.format.as_str() != STATE_FORMAT || blob.version != STATE_VERSION {
+                return RErr(PluginError::new(
+                    ErrorKind::BadState,
+                    format!(
+                        "expected {STATE_FORMAT} v{STATE_VERSION}, got {} v{}",
+                        blob.format, blob.version
+                    ),
+                ));
+            }
+            let Some(saved) = decode_identity(blob.bytes.as_slice()) else {
+                return RErr(PluginError::new(
+                    ErrorKind::BadState,
+                    format!("{STATE_FORMAT} v1 needs {STATE_LEN} bytes with a 0/1 flag"),
+                ));
+            };
+            let ours = self.world.as_ref().map(|w| w.identity);
+            if saved != ours {
+                return RErr(PluginError::new(
+                    ErrorKind::BadState,
+                    format!(
+                        "saved terrain identity {saved:?} differs from the loaded data {ours:?}"
+                    ),
+                ));
+            }
+            ROk(())
+        })
+    }
+
+    fn terrain(&mut self) -> ROption<TerrainService_TO<'_, RMut<'_, ()>>> {
+        ROption::RSome(TerrainService_TO::from_ptr(RMut::new(self), TD_Opaque))
+    }
+}
+
+impl TerrainService for TerrainPlugin {
+    fn height_at(&self, x: f32, y: f32) -> RResult<f32, PluginError> {
+        self.with_world("height_at", |w| {
+            w.surface
+                .height_at(x, y)
+                .ok_or_else(|| format!("({x}, {y}) is off the surface"))
+        })
+    }
+
+    fn normal_at(&self, x: f32, y: f32) -> RResult<Vec3f, PluginError> {
+        self.with_world("normal_at", |w| {
+            w.surface
+                .normal_at(x, y)
+                .map(Vec3f::from)
+                .ok_or_else(|| format!("({x}, {y}) is off the surface"))
+        })
+    }
+
+    fn intersect_segment(&self, a: Vec3f, b: Vec3f) -> RResult<ROption<Vec3f>, PluginError> {
+        self.with_world("intersect_segment", |w| {
+            Ok(w.surface
+                .intersect_segment(a.into(), b.into())
+                .map(Vec3f::from)
+                .into())
+        })
+    }
+
+    fn area_at(&self, x: f32, y: f32) -> RResult<ROption<u32>, PluginError> {
+        self.with_world("area_at", |w| Ok(w.areals.area_at(x, y).into()))
+    }
+
+    fn route(&self, from: Vec3f, to: Vec3f) -> RResult<RVec<u32>, PluginError> {
+        self.with_world("route", |w| {
+            w.route_points(from.into(), to.into()).map(RVec::from)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

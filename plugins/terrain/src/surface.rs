@@ -1,0 +1,337 @@
+//! The terrain surface: triangle faces from `Land.msh` with a uniform X/Y cell
+//! accelerator; height, normal and segment queries (Z is up). Pure, FFI-free.
+
+use glam::{Vec2, Vec3};
+
+/// Target number of faces per accelerator cell (our choice).
+const FACES_PER_CELL: f32 = 2.0;
+/// Largest accelerator side, in cells (bounds memory for huge or odd inputs).
+const MAX_CELLS_SIDE: u32 = 1024;
+/// Barycentric tolerance: points this far outside a face (relative) still count as on it,
+/// so points exactly on shared edges are never lost to rounding.
+const BARY_EPS: f32 = 1e-6;
+
+/// A triangulated height field with a uniform X/Y grid of candidate faces.
+#[derive(Clone, Debug)]
+pub struct Surface {
+    positions: Vec<Vec3>,
+    faces: Vec<[u32; 3]>,
+    min: Vec2,
+    cell: Vec2,
+    nx: u32,
+    ny: u32,
+    /// Face indices per cell (`y * nx + x`), ascending.
+    cells: Vec<Vec<u32>>,
+}
+
+impl Surface {
+    /// Builds the surface from vertex positions and faces (vertex index triples). Faces
+    /// naming a missing vertex or a non-finite position are left out (never indexed).
+    /// An empty input gives a surface on which every query misses.
+    pub fn new(positions: &[[f32; 3]], faces: &[[u16; 3]]) -> Self {
+        let positions: Vec<Vec3> = positions.iter().map(|&p| Vec3::from_array(p)).collect();
+        let faces: Vec<[u32; 3]> = faces
+            .iter()
+            .map(|f| f.map(u32::from))
+            .filter(|f| {
+                f.iter()
+                    .all(|&v| positions.get(v as usize).is_some_and(|p| p.is_finite()))
+            })
+            .collect();
+        let mut lo = Vec2::splat(f32::INFINITY);
+        let mut hi = Vec2::splat(f32::NEG_INFINITY);
+        for f in &faces {
+            for &v in f {
+                let p = positions[v as usize].truncate();
+                lo = lo.min(p);
+                hi = hi.max(p);
+            }
+        }
+        if faces.is_empty() {
+            lo = Vec2::ZERO;
+            hi = Vec2::ONE;
+        }
+        let ext = (hi - lo).max(Vec2::splat(1e-3));
+        let side =
+            ((faces.len() as f32 / FACES_PER_CELL).sqrt().ceil() as u32).clamp(1, MAX_CELLS_SIDE);
+        let (nx, ny) = (side, side);
+        let cell = Vec2::new(ext.x / nx as f32, ext.y / ny as f32);
+        let mut s = Self {
+            positions,
+            faces,
+            min: lo,
+            cell,
+            nx,
+            ny,
+            cells: vec![Vec::new(); (nx * ny) as usize],
+        };
+        for (i, f) in s.faces.iter().enumerate() {
+            let ps = f.map(|v| s.positions[v as usize].truncate());
+            let flo = ps[0].min(ps[1]).min(ps[2]);
+            let fhi = ps[0].max(ps[1]).max(ps[2]);
+            let (x0, y0) = s.cell_coords(flo);
+            let (x1, y1) = s.cell_coords(fhi);
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    s.cells[(y * nx + x) as usize].push(i as u32);
+                }
+            }
+        }
+        s
+    }
+
+    /// Builds the surface from parsed `Land.msh` streams (positions, face vertices).
+    pub fn from_streams(streams: &iron3d_landmsh::Streams) -> Self {
+        let faces: Vec<[u16; 3]> = streams.faces.iter().map(|f| f.vertices).collect();
+        Self::new(&streams.positions, &faces)
+    }
+
+    /// Number of indexed faces.
+    pub fn face_count(&self) -> usize {
+        self.faces.len()
+    }
+
+    /// Accelerator cell of `p`, clamped to the grid.
+    fn cell_coords(&self, p: Vec2) -> (u32, u32) {
+        let c = ((p - self.min) / self.cell).floor();
+        let cx = c.x.clamp(0.0, (self.nx - 1) as f32) as u32;
+        let cy = c.y.clamp(0.0, (self.ny - 1) as f32) as u32;
+        (cx, cy)
+    }
+
+    fn corners(&self, face: u32) -> [Vec3; 3] {
+        self.faces[face as usize].map(|v| self.positions[v as usize])
+    }
+
+    /// The lowest-index face whose X/Y projection contains `(x, y)` (edges included),
+    /// with its barycentric weights.
+    fn face_at(&self, x: f32, y: f32) -> Option<(u32, [f32; 3])> {
+        if !(x.is_finite() && y.is_finite()) {
+            return None;
+        }
+        let p = Vec2::new(x, y);
+        let hi = self.min + self.cell * Vec2::new(self.nx as f32, self.ny as f32);
+        let slack = self.cell * 1e-4;
+        if p.x < self.min.x - slack.x
+            || p.y < self.min.y - slack.y
+            || p.x > hi.x + slack.x
+            || p.y > hi.y + slack.y
+        {
+            return None;
+        }
+        let (cx, cy) = self.cell_coords(p);
+        for &f in &self.cells[(cy * self.nx + cx) as usize] {
+            let [a, b, c] = self.corners(f).map(Vec3::truncate);
+            let det = (b.y - c.y) * (a.x - c.x) + (c.x - b.x) * (a.y - c.y);
+            if det == 0.0 || !det.is_finite() {
+                continue; // vertical or degenerate face: no height
+            }
+            let l0 = ((b.y - c.y) * (p.x - c.x) + (c.x - b.x) * (p.y - c.y)) / det;
+            let l1 = ((c.y - a.y) * (p.x - c.x) + (a.x - c.x) * (p.y - c.y)) / det;
+            let l2 = 1.0 - l0 - l1;
+            if l0 >= -BARY_EPS && l1 >= -BARY_EPS && l2 >= -BARY_EPS {
+                return Some((f, [l0, l1, l2]));
+            }
+        }
+        None
+    }
+
+    /// Surface height at `(x, y)`: the planar interpolation over the containing face
+    /// (exactly the vertex height on a vertex), `None` off the surface.
+    pub fn height_at(&self, x: f32, y: f32) -> Option<f32> {
+        let (f, w) = self.face_at(x, y)?;
+        let ps = self.corners(f);
+        if let Some(v) = ps.iter().find(|v| v.x == x && v.y == y) {
+            return Some(v.z);
+        }
+        Some(ps[0].z * w[0] + ps[1].z * w[1] + ps[2].z * w[2])
+    }
+
+    /// Unit normal (pointing to +Z) of the face containing `(x, y)`, `None` off the surface.
+    pub fn normal_at(&self, x: f32, y: f32) -> Option<Vec3> {
+        let (f, _) = self.face_at(x, y)?;
+        let [a, b, c] = self.corners(f);
+        let n = (b - a).cross(c - a).try_normalize()?;
+        Some(if n.z < 0.0 { -n } else { n })
+    }
+
+    /// The hit of the segment `a → b` with the surface nearest to `a` (Möller–Trumbore,
+    /// both face sides), searching the faces of the cells under the segment's X/Y box.
+    pub fn intersect_segment(&self, a: Vec3, b: Vec3) -> Option<Vec3> {
+        if !(a.is_finite() && b.is_finite()) || self.faces.is_empty() {
+            return None;
+        }
+        let (lo, hi) = (
+            a.truncate().min(b.truncate()),
+            a.truncate().max(b.truncate()),
+        );
+        let top = self.min + self.cell * Vec2::new(self.nx as f32, self.ny as f32);
+        if hi.x < self.min.x || hi.y < self.min.y || lo.x > top.x || lo.y > top.y {
+            return None;
+        }
+        let (x0, y0) = self.cell_coords(lo);
+        let (x1, y1) = self.cell_coords(hi);
+        let mut cand: Vec<u32> = Vec::new();
+        for y in y0..=y1 {
+            for x in x0..=x1 {
+                cand.extend_from_slice(&self.cells[(y * self.nx + x) as usize]);
+            }
+        }
+        cand.sort_unstable();
+        cand.dedup();
+        let dir = b - a;
+        let mut best: Option<f32> = None;
+        for f in cand {
+            let [p0, p1, p2] = self.corners(f);
+            if let Some(t) = moller_trumbore(a, dir, p0, p1, p2)
+                && (0.0..=1.0).contains(&t)
+                && best.is_none_or(|bt| t < bt)
+            {
+                best = Some(t);
+            }
+        }
+        best.map(|t| a + dir * t)
+    }
+}
+
+/// Ray parameter `t` of the hit of `origin + t·dir` with triangle `(p0, p1, p2)`.
+fn moller_trumbore(origin: Vec3, dir: Vec3, p0: Vec3, p1: Vec3, p2: Vec3) -> Option<f32> {
+    let (e1, e2) = (p1 - p0, p2 - p0);
+    let h = dir.cross(e2);
+    let det = e1.dot(h);
+    if det.abs() < 1e-12 {
+        return None;
+    }
+    let inv = 1.0 / det;
+    let s = origin - p0;
+    let u = s.dot(h) * inv;
+    if !(-BARY_EPS..=1.0 + BARY_EPS).contains(&u) {
+        return None;
+    }
+    let q = s.cross(e1);
+    let v = dir.dot(q) * inv;
+    if v < -BARY_EPS || u + v > 1.0 + BARY_EPS {
+        return None;
+    }
+    Some(e2.dot(q) * inv)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iron3d_landmsh::from_grid;
+
+    fn plane(a: f32, b: f32, c: f32, w: u16, h: u16, cell: f32) -> Surface {
+        let s = from_grid(w, h, cell, |x, y| a * x + b * y + c).unwrap();
+        Surface::from_streams(&s)
+    }
+
+    /// Deterministic pseudo-random floats in `[0, 1)` (SplitMix64).
+    fn rng(seed: u64) -> impl FnMut() -> f32 {
+        let mut s = seed;
+        move || {
+            s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = s;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+        }
+    }
+
+    #[test]
+    fn heights_exact_on_vertices_and_planar_inside() {
+        for &(a, b, c) in &[(0.0, 0.0, 5.0), (0.25, -0.5, 3.0), (-1.5, 0.75, -2.0)] {
+            let s = plane(a, b, c, 12, 9, 4.0);
+            let streams = from_grid(12, 9, 4.0, |x, y| a * x + b * y + c).unwrap();
+            for p in &streams.positions {
+                assert_eq!(s.height_at(p[0], p[1]), Some(p[2]), "vertex {p:?}");
+            }
+            let mut r = rng(7);
+            for _ in 0..2000 {
+                let (x, y) = (r() * 48.0, r() * 36.0);
+                let z = s.height_at(x, y).unwrap();
+                assert!((z - (a * x + b * y + c)).abs() < 1e-4, "({x},{y}) {z}");
+            }
+        }
+    }
+
+    #[test]
+    fn curved_surface_is_planar_per_face() {
+        // z = x·y is bilinear: on a face the interpolant differs from it, but equals
+        // the plane through the face's three vertices.
+        let streams = from_grid(6, 6, 2.0, |x, y| 0.1 * x * y).unwrap();
+        let s = Surface::from_streams(&streams);
+        let (x, y) = (3.0 + 0.5, 5.0 + 0.25); // in cell (1, 2), lower face (x-frac > y-frac)
+        let (x0, y0) = (2.0f32, 4.0f32);
+        let z00 = 0.1 * x0 * y0;
+        let z10 = 0.1 * (x0 + 2.0) * y0;
+        let z11 = 0.1 * (x0 + 2.0) * (y0 + 2.0);
+        let (u, v) = ((x - x0) / 2.0, (y - y0) / 2.0);
+        let expect = z00 + u * (z10 - z00) + v * (z11 - z10);
+        assert!((s.height_at(x, y).unwrap() - expect).abs() < 1e-4);
+    }
+
+    #[test]
+    fn normals_are_unit_and_analytic() {
+        let (a, b) = (0.3f32, -0.7f32);
+        let s = plane(a, b, 1.0, 8, 8, 3.0);
+        let expect = Vec3::new(-a, -b, 1.0).normalize();
+        let mut r = rng(11);
+        for _ in 0..1000 {
+            let n = s.normal_at(r() * 24.0, r() * 24.0).unwrap();
+            assert!((n.length() - 1.0).abs() < 1e-5);
+            assert!((n - expect).length() < 1e-4, "{n}");
+        }
+    }
+
+    #[test]
+    fn off_surface_is_none() {
+        let s = plane(0.1, 0.2, 0.0, 4, 4, 1.0);
+        assert_eq!(s.height_at(-1.0, 2.0), None);
+        assert_eq!(s.height_at(2.0, 4.5), None);
+        assert_eq!(s.normal_at(f32::NAN, 0.0), None);
+        let empty = Surface::new(&[], &[]);
+        assert_eq!(empty.height_at(0.5, 0.5), None);
+        assert_eq!(empty.intersect_segment(Vec3::ZERO, Vec3::ONE), None);
+    }
+
+    #[test]
+    fn segments_hit_the_plane_at_the_analytic_point() {
+        let (a, b, c) = (0.2f32, -0.1f32, 4.0f32);
+        let s = plane(a, b, c, 10, 10, 5.0);
+        let mut r = rng(3);
+        for _ in 0..1000 {
+            let p = Vec3::new(r() * 50.0, r() * 50.0, 0.0);
+            let q = Vec3::new(r() * 50.0, r() * 50.0, 0.0);
+            let (pa, qa) = (a * p.x + b * p.y + c, a * q.x + b * q.y + c);
+            let from = p.with_z(pa + 1.0 + r() * 5.0);
+            let to = q.with_z(qa - 1.0 - r() * 5.0);
+            let hit = s.intersect_segment(from, to).unwrap();
+            // Analytic: f(t) = z(t) - plane(t) is linear in t.
+            let (f0, f1) = (from.z - pa, to.z - qa);
+            let t = f0 / (f0 - f1);
+            let expect = from + (to - from) * t;
+            assert!((hit - expect).length() < 1e-3, "{hit} vs {expect}");
+        }
+        // A segment entirely above the plane misses.
+        assert_eq!(
+            s.intersect_segment(Vec3::new(1.0, 1.0, 50.0), Vec3::new(40.0, 30.0, 60.0)),
+            None
+        );
+    }
+
+    #[test]
+    fn segment_returns_nearest_of_two_hits() {
+        // A ridge z = 10 - |x - 10|·1: a horizontal segment at z = 5 crosses twice.
+        let s = from_grid(20, 2, 1.0, |x, _| 10.0 - (x - 10.0).abs()).unwrap();
+        let s = Surface::from_streams(&s);
+        let hit = s
+            .intersect_segment(Vec3::new(0.0, 1.0, 5.0), Vec3::new(20.0, 1.0, 5.0))
+            .unwrap();
+        assert!((hit.x - 5.0).abs() < 1e-4, "{hit}");
+        let back = s
+            .intersect_segment(Vec3::new(20.0, 1.0, 5.0), Vec3::new(0.0, 1.0, 5.0))
+            .unwrap();
+        assert!((back.x - 15.0).abs() < 1e-4, "{back}");
+    }
+}

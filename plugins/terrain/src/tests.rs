@@ -1,0 +1,193 @@
+//! Plugin-level tests: loading from a mission directory, "no map" behaviour, the
+//! service through the ABI trait object, and the state blob.
+
+use super::*;
+use abi_stable::std_types::RString;
+use iron3d_landmap::{AreaSpec, Bounds, MapBuilder};
+use iron3d_landmsh::{LandMsh, from_grid};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+static DIR_COUNTER: AtomicU32 = AtomicU32::new(0);
+
+/// A fresh temporary mission directory with a 10 × 10 plane `z = 0.5·x + 2` and a
+/// 2 × 2 map of 20-unit squares (area 3 blocked).
+fn mission_dir(lower_case: bool) -> std::path::PathBuf {
+    let n = DIR_COUNTER.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("iron3d-terrain-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let streams = from_grid(10, 10, 4.0, |x, _| 0.5 * x + 2.0).unwrap();
+    let msh = LandMsh::from_streams(streams).unwrap().to_bytes().unwrap();
+    let mut b = MapBuilder::new();
+    for (i, j) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+        let (x, y) = (i as f32 * 20.0, j as f32 * 20.0);
+        b.add_area(&AreaSpec {
+            polygon: vec![
+                [x, y, 0.0],
+                [x + 20.0, y, 0.0],
+                [x + 20.0, y + 20.0, 0.0],
+                [x, y + 20.0, 0.0],
+            ],
+            walkable: !(i == 1 && j == 1),
+            class_id: 0,
+        })
+        .unwrap();
+    }
+    b.link_shared_edges();
+    let map = b
+        .build(
+            8,
+            8,
+            Bounds {
+                min: [0.0, 0.0],
+                max: [40.0, 40.0],
+            },
+        )
+        .unwrap()
+        .to_file_bytes(b"Land.map")
+        .unwrap();
+    let (m, a) = if lower_case {
+        ("land.msh", "land.map")
+    } else {
+        ("Land.msh", "Land.map")
+    };
+    std::fs::write(dir.join(m), msh).unwrap();
+    std::fs::write(dir.join(a), map).unwrap();
+    dir
+}
+
+fn ctx(dir: &str) -> MissionContext {
+    MissionContext {
+        mission: RString::from("test"),
+        seed: 1,
+        tick_hz: 30,
+        game_dir: RString::new(),
+        mission_dir: RString::from(dir),
+    }
+}
+
+fn v(x: f32, y: f32, z: f32) -> Vec3f {
+    Vec3f { x, y, z }
+}
+
+#[test]
+fn loads_and_answers_through_the_service() {
+    for lower in [false, true] {
+        let dir = mission_dir(lower);
+        let mut t = TerrainPlugin::new_local();
+        t.init(&ctx(dir.to_str().unwrap())).unwrap();
+        let s = t.terrain().unwrap();
+        assert!((s.height_at(10.0, 3.0).unwrap() - 7.0).abs() < 1e-4);
+        let n: Vec3 = s.normal_at(10.0, 3.0).unwrap().into();
+        assert!((n.length() - 1.0).abs() < 1e-5);
+        assert!(s.height_at(-5.0, 3.0).is_err());
+        let hit = s
+            .intersect_segment(v(10.0, 10.0, 20.0), v(10.0, 10.0, -20.0))
+            .unwrap();
+        let hit: Vec3 = hit.unwrap().into();
+        assert!((hit.z - 7.0).abs() < 1e-4);
+        assert_eq!(s.area_at(25.0, 5.0).unwrap(), ROption::RSome(1));
+        assert_eq!(s.area_at(45.0, 5.0).unwrap(), ROption::RNone);
+        assert_eq!(
+            s.route(v(5.0, 5.0, 0.0), v(5.0, 35.0, 0.0))
+                .unwrap()
+                .as_slice(),
+            &[0, 2]
+        );
+        let e = s.route(v(5.0, 5.0, 0.0), v(35.0, 35.0, 0.0)).unwrap_err();
+        assert!(e.message.as_str().contains("not walkable"), "{e}");
+        let e = s.route(v(5.0, 5.0, 0.0), v(55.0, 35.0, 0.0)).unwrap_err();
+        assert!(e.message.as_str().contains("in no area"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn without_files_every_query_says_no_map() {
+    let empty = std::env::temp_dir().join(format!("iron3d-terrain-empty-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    for dir in ["", empty.to_str().unwrap()] {
+        let mut t = TerrainPlugin::new_local();
+        t.init(&ctx(dir)).unwrap();
+        let s = t.terrain().unwrap();
+        let errs = [
+            s.height_at(0.0, 0.0).unwrap_err(),
+            s.normal_at(0.0, 0.0).unwrap_err(),
+            s.intersect_segment(v(0.0, 0.0, 1.0), v(0.0, 0.0, -1.0))
+                .unwrap_err(),
+            s.area_at(0.0, 0.0).unwrap_err(),
+            s.route(v(0.0, 0.0, 0.0), v(1.0, 1.0, 0.0)).unwrap_err(),
+        ];
+        for e in errs {
+            assert!(e.message.as_str().contains("no map"), "{e}");
+        }
+    }
+    std::fs::remove_dir_all(&empty).unwrap();
+}
+
+#[test]
+fn corrupt_file_fails_init() {
+    let dir = mission_dir(false);
+    std::fs::write(dir.join("Land.map"), b"not an nres").unwrap();
+    let mut t = TerrainPlugin::new_local();
+    assert!(t.init(&ctx(dir.to_str().unwrap())).is_err());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn state_is_the_data_identity_and_round_trips() {
+    let dir = mission_dir(false);
+    let d = dir.to_str().unwrap();
+    let mut a = TerrainPlugin::new_local();
+    a.init(&ctx(d)).unwrap();
+    let blob = a.save_state().unwrap();
+    assert_eq!(
+        (blob.format.as_str(), blob.version, blob.bytes.len()),
+        (STATE_FORMAT, 1, 33)
+    );
+    let msh = std::fs::read(dir.join("Land.msh")).unwrap();
+    let map = std::fs::read(dir.join("Land.map")).unwrap();
+    let id = DataIdentity::of(&msh, &map);
+    assert_eq!(a.world().unwrap().identity, id);
+    // Hot swap: a new instance rebuilds from the files and accepts the state.
+    let mut b = TerrainPlugin::new_local();
+    b.init(&ctx(d)).unwrap();
+    b.restore_state(&blob).unwrap();
+    assert_eq!(b.save_state().unwrap(), blob);
+    // Other data, another format or a bad length are refused.
+    let mut none = TerrainPlugin::new_local();
+    none.init(&ctx("")).unwrap();
+    assert_eq!(
+        none.restore_state(&blob).unwrap_err().kind,
+        ErrorKind::BadState
+    );
+    let mut wrong = blob.clone();
+    wrong.format = RString::from("other");
+    assert_eq!(
+        b.restore_state(&wrong).unwrap_err().kind,
+        ErrorKind::BadState
+    );
+    let mut short = blob.clone();
+    short.bytes.pop();
+    assert_eq!(
+        b.restore_state(&short).unwrap_err().kind,
+        ErrorKind::BadState
+    );
+    none.restore_state(&none.save_state().unwrap()).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn fnv1a_matches_reference_vectors() {
+    assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+    assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+    assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+}
+
+#[test]
+fn describes_one_terrain_factory() {
+    let d = describe();
+    assert_eq!(d.factories.len(), 1);
+    assert_eq!(d.factories[0].name.as_str(), FACTORY);
+    assert_eq!(d.factories[0].slot, SlotKind::Terrain);
+    assert_eq!(d.factories[0].callbacks, 0);
+}
