@@ -11,6 +11,7 @@ pub mod headless;
 pub mod mission_cli;
 pub mod plugins;
 pub mod scenario;
+pub mod terrain_cli;
 
 use clap::{Args, Parser, Subcommand};
 use std::ffi::OsString;
@@ -64,6 +65,9 @@ pub enum Command {
     /// Model tools.
     #[command(subcommand)]
     Model(ModelCommand),
+    /// Terrain debug views.
+    #[command(subcommand)]
+    Terrain(TerrainCommand),
     /// The dependency graph of a mission (or the health of every prototype with no --mission).
     Graph {
         /// The game directory.
@@ -107,6 +111,49 @@ pub enum TextureCommand {
         /// Mip level (0 = full size).
         #[arg(long, default_value_t = 0)]
         mip: u32,
+    },
+}
+
+/// `iron3d terrain` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum TerrainCommand {
+    /// Height-shaded top view with areal borders and an optional route, as PNG.
+    Render {
+        /// The game directory.
+        game_dir: PathBuf,
+        /// A directory under MISSIONS/ or a data.tma path relative to GAME_DIR.
+        mission: String,
+        /// Output PNG.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+        /// Image width and height in pixels.
+        #[arg(long, default_value_t = 512)]
+        size: u32,
+        /// Route start X,Y.
+        #[arg(long, value_parser = terrain_cli::parse_point, requires = "to")]
+        from: Option<[f32; 2]>,
+        /// Route goal X,Y.
+        #[arg(long, value_parser = terrain_cli::parse_point, requires = "from")]
+        to: Option<[f32; 2]>,
+    },
+    /// Height, normal and area at points, and a route, as JSON.
+    Query {
+        /// The game directory.
+        game_dir: PathBuf,
+        /// A directory under MISSIONS/ or a data.tma path relative to GAME_DIR.
+        mission: String,
+        /// A point X,Y to query (repeatable).
+        #[arg(long = "at", value_parser = terrain_cli::parse_point)]
+        at: Vec<[f32; 2]>,
+        /// Route start X,Y.
+        #[arg(long, value_parser = terrain_cli::parse_point, requires = "to")]
+        from: Option<[f32; 2]>,
+        /// Route goal X,Y.
+        #[arg(long, value_parser = terrain_cli::parse_point, requires = "from")]
+        to: Option<[f32; 2]>,
+        /// JSON output (the only format; accepted for symmetry with the other commands).
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -366,6 +413,28 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             output,
         }) => {
             asset_cli::export_model(&archive, &name, &output, out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Terrain(TerrainCommand::Render {
+            game_dir,
+            mission,
+            output,
+            size,
+            from,
+            to,
+        }) => {
+            terrain_cli::render(&game_dir, &mission, size, from.zip(to), &output, out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Terrain(TerrainCommand::Query {
+            game_dir,
+            mission,
+            at,
+            from,
+            to,
+            ..
+        }) => {
+            terrain_cli::query(&game_dir, &mission, &at, from.zip(to), out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Mission(MissionCommand::Inspect {

@@ -310,3 +310,66 @@ fn generated_land_files_answer_terrain_queries() {
     assert_eq!(world.areals.corridor(&route).len(), 6);
     assert_eq!(world.areals.area_at(100.0, 100.0), None);
 }
+
+#[test]
+fn terrain_query_and_render_debug_views() {
+    let g = game();
+    let gd = g.path().to_str().unwrap();
+    let (code, out) = iron3d(&[
+        "terrain", "query", gd, "M1", "--at", "10,20", "--at", "500,500", "--from", "8,8", "--to",
+        "56,56", "--json",
+    ]);
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!((v["points"][0]["height"].as_f64().unwrap() - 1.0).abs() < 1e-4);
+    assert!(
+        v["points"][1]["height"].is_null() && v["points"][1]["area"].is_null(),
+        "explicit miss"
+    );
+    assert_eq!(v["route"]["areas"].as_array().unwrap().len(), 7);
+    assert_eq!(v["route"]["corridor"].as_array().unwrap().len(), 6);
+    let png_path = g.path().join("map.png");
+    let (code, out) = iron3d(&[
+        "terrain",
+        "render",
+        gd,
+        "M1",
+        "-o",
+        png_path.to_str().unwrap(),
+        "--size",
+        "128",
+        "--from",
+        "8,8",
+        "--to",
+        "56,56",
+    ]);
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(&png_path).unwrap(),
+    ));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    assert_eq!((info.width, info.height), (128, 128));
+    let px = &buf[..info.buffer_size()];
+    let count = |rgb: [u8; 3]| px.chunks(4).filter(|p| p[..3] == rgb).count();
+    assert!(count([220, 30, 30]) > 50, "route drawn");
+    assert!(count([20, 60, 160]) > 100, "areal borders drawn");
+    let (code, _) = iron3d(&[
+        "terrain",
+        "render",
+        gd,
+        "M1",
+        "-o",
+        png_path.to_str().unwrap(),
+        "--from",
+        "8,8",
+        "--to",
+        "900,900",
+    ]);
+    assert_eq!(
+        code,
+        ExitCode::FAILURE,
+        "a route goal in no area is an explicit error"
+    );
+}

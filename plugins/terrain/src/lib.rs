@@ -280,6 +280,11 @@ impl Subsystem for TerrainPlugin {
                         areas = w.areals.len(),
                         "terrain loaded"
                     ),
+                    // No mission directory (the built-in scenario) is a normal state;
+                    // a mission directory without the files deserves a warning.
+                    None if ctx.mission_dir.is_empty() => {
+                        tracing::info!("no mission directory: terrain queries answer 'no map'")
+                    }
                     None => tracing::warn!(
                         dir = ctx.mission_dir.as_str(),
                         "no terrain files: queries will fail with 'no map'"
