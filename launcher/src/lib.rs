@@ -7,6 +7,7 @@ pub mod bench;
 pub mod bench_archives;
 pub mod bench_assets;
 pub mod bench_plugins;
+pub mod bench_terrain;
 pub mod headless;
 pub mod mission_cli;
 pub mod plugins;
@@ -315,6 +316,9 @@ pub struct BenchArgs {
     /// Skip the asset figures (MSH parse + validate, Texm mip-chain decode per format).
     #[arg(long)]
     pub no_assets: bool,
+    /// Skip the terrain figures (1M height queries, 10k routes on a 3,025-area map).
+    #[arg(long)]
+    pub no_terrain: bool,
 }
 
 fn init_logging(filter: &str) {
@@ -501,6 +505,9 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             }
             if !a.no_assets {
                 bench_assets::run(out)?;
+            }
+            if !a.no_terrain {
+                bench_terrain::run(out)?;
             }
             Ok(ExitCode::SUCCESS)
         }
