@@ -165,8 +165,14 @@ fn an_original_comp_ini_is_accepted_and_its_components_are_mapped() {
         "--registry",
         comp.to_str().unwrap(),
     ]);
+    // terrain.dll maps to our terrain plugin; animesh.dll has no counterpart yet.
     assert!(
-        out.contains("component cid=0 (LoadLandscape) terrain.dll LoadLandscape -> not available"),
+        out.contains("component cid=0 (LoadLandscape) terrain.dll LoadLandscape -> ")
+            && out.contains("libiron3d_terrain.so"),
+        "{out}"
+    );
+    assert!(
+        out.contains("component cid=3 (LoadAgent) animesh.dll LoadAgent -> not available"),
         "{out}"
     );
     assert!(
