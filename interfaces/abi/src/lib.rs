@@ -49,6 +49,6 @@ pub use subsystem::{
 };
 pub use types::{
     Command, ErrorKind, FactoryDescription, FrameView, ImageRgba8, InputCommand, MessageCode,
-    MessageView, MissionContext, ObjectState, Packet, PluginDescription, PluginError,
+    MessageView, MissionContext, ObjectState, Packet, PluginDescription, PluginError, Portal,
     RawInputEvent, RenderStats, SlotKind, StateBlob, TickInfo, callbacks,
 };

@@ -9,7 +9,7 @@
 use crate::math::Vec3f;
 use crate::types::{
     Command, FrameView, ImageRgba8, MessageView, MissionContext, ObjectState, Packet, PluginError,
-    RawInputEvent, RenderStats, SlotKind, StateBlob, TickInfo,
+    Portal, RawInputEvent, RenderStats, SlotKind, StateBlob, TickInfo,
 };
 use abi_stable::RMut;
 use abi_stable::sabi_trait;
@@ -167,6 +167,13 @@ pub trait TerrainService {
     fn route(&self, from: Vec3f, to: Vec3f) -> RResult<RVec<u32>, PluginError> {
         let _ = (from, to);
         unsupported("route")
+    }
+    /// The portal edges between consecutive areas of the route from `from` to `to`, for
+    /// movement controllers (a minor addition after the prefix: older plugins answer
+    /// "unsupported").
+    fn corridor(&self, from: Vec3f, to: Vec3f) -> RResult<RVec<Portal>, PluginError> {
+        let _ = (from, to);
+        unsupported("corridor")
     }
 }
 

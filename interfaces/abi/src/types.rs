@@ -393,6 +393,16 @@ pub struct ImageRgba8 {
     pub pixels: RVec<u8>,
 }
 
+/// One portal of a corridor: the edge shared by two consecutive areas of a route.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug, Default, PartialEq)]
+pub struct Portal {
+    /// First end of the shared edge.
+    pub a: Vec3f,
+    /// Second end of the shared edge.
+    pub b: Vec3f,
+}
+
 /// A network packet.
 #[repr(C)]
 #[derive(StableAbi, Clone, Debug, Default, PartialEq, Eq)]

@@ -382,6 +382,20 @@ impl TerrainService for TerrainPlugin {
             w.route_points(from.into(), to.into()).map(RVec::from)
         })
     }
+
+    fn corridor(&self, from: Vec3f, to: Vec3f) -> RResult<RVec<iron3d_abi::Portal>, PluginError> {
+        self.with_world("corridor", |w| {
+            let route = w.route_points(from.into(), to.into())?;
+            Ok(w.areals
+                .corridor(&route)
+                .into_iter()
+                .map(|(a, b)| iron3d_abi::Portal {
+                    a: a.into(),
+                    b: b.into(),
+                })
+                .collect())
+        })
+    }
 }
 
 #[cfg(test)]

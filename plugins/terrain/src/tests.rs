@@ -93,6 +93,11 @@ fn loads_and_answers_through_the_service() {
                 .as_slice(),
             &[0, 2]
         );
+        let portals = s.corridor(v(5.0, 5.0, 0.0), v(5.0, 35.0, 0.0)).unwrap();
+        assert_eq!(portals.len(), 1, "one shared edge between the two areas");
+        let (pa, pb): (Vec3, Vec3) = (portals[0].a.into(), portals[0].b.into());
+        assert!((pa.y - pb.y).abs() < 1e-6, "a horizontal portal: {pa} {pb}");
+        assert!(s.corridor(v(5.0, 5.0, 0.0), v(35.0, 35.0, 0.0)).is_err());
         let e = s.route(v(5.0, 5.0, 0.0), v(35.0, 35.0, 0.0)).unwrap_err();
         assert!(e.message.as_str().contains("not walkable"), "{e}");
         let e = s.route(v(5.0, 5.0, 0.0), v(55.0, 35.0, 0.0)).unwrap_err();
