@@ -8,6 +8,7 @@ pub mod bench_archives;
 pub mod bench_assets;
 pub mod bench_plugins;
 pub mod bench_terrain;
+pub mod demo_cli;
 pub mod headless;
 pub mod mission_cli;
 pub mod plugins;
@@ -69,6 +70,9 @@ pub enum Command {
     /// Terrain debug views.
     #[command(subcommand)]
     Terrain(TerrainCommand),
+    /// The embedded default game directory.
+    #[command(subcommand)]
+    Demo(DemoCommand),
     /// The dependency graph of a mission (or the health of every prototype with no --mission).
     Graph {
         /// The game directory.
@@ -113,6 +117,52 @@ pub enum TextureCommand {
         #[arg(long, default_value_t = 0)]
         mip: u32,
     },
+}
+
+/// Content profiles of `iron3d demo build`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DemoProfile {
+    /// A few missions with a few hundred objects.
+    Demo,
+    /// One mission with 10,000 objects on a large map.
+    Stress,
+}
+
+impl From<DemoProfile> for iron3d_demo::Profile {
+    fn from(p: DemoProfile) -> Self {
+        match p {
+            DemoProfile::Demo => iron3d_demo::Profile::Demo,
+            DemoProfile::Stress => iron3d_demo::Profile::Stress,
+        }
+    }
+}
+
+/// `iron3d demo` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum DemoCommand {
+    /// Writes the synthetic game directory (same seed → byte-identical files).
+    Build {
+        /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+        /// Content seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Content profile.
+        #[arg(long, value_enum, default_value_t = DemoProfile::Demo)]
+        profile: DemoProfile,
+    },
+}
+
+/// Where the play command keeps generated demo content.
+pub fn demo_cache_root() -> PathBuf {
+    if let Some(x) = std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()) {
+        return PathBuf::from(x).join("iron3d");
+    }
+    if let Some(h) = std::env::var_os("HOME").filter(|v| !v.is_empty()) {
+        return PathBuf::from(h).join(".cache").join("iron3d");
+    }
+    std::env::temp_dir().join("iron3d-cache")
 }
 
 /// `iron3d terrain` subcommands.
@@ -296,6 +346,10 @@ pub struct RunArgs {
     /// Mission to load: a directory under MISSIONS/ or a data.tma path relative to --game-dir.
     #[arg(long, requires = "game_dir")]
     pub mission: Option<String>,
+    /// Play the embedded default: generate (or reuse, when current) the synthetic game
+    /// directory in the cache and load its first mission.
+    #[arg(long, conflicts_with_all = ["game_dir", "mission"])]
+    pub demo: bool,
 }
 
 /// `iron3d bench` options.
@@ -358,7 +412,13 @@ where
 
 fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     match command {
-        Command::Run(a) => {
+        Command::Run(mut a) => {
+            if a.demo {
+                let (dir, mission) =
+                    demo_cli::cached(&demo_cache_root(), a.seed, iron3d_demo::Profile::Demo, out)?;
+                a.game_dir = Some(dir);
+                a.mission = Some(mission);
+            }
             if !a.headless {
                 anyhow::bail!("windowed mode arrives with the renderer; use --headless");
             }
@@ -417,6 +477,14 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             output,
         }) => {
             asset_cli::export_model(&archive, &name, &output, out)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Demo(DemoCommand::Build {
+            out: dir,
+            seed,
+            profile,
+        }) => {
+            demo_cli::build(&dir, seed, profile.into(), out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Terrain(TerrainCommand::Render {

@@ -217,3 +217,38 @@ fn console_swap_and_quit_in_an_interactive_run() {
     assert!(stdout.contains("host: swapped ai after tick"), "{stdout}");
     assert!(stdout.lines().last().unwrap().starts_with("state_hash="));
 }
+
+#[test]
+fn run_demo_generates_the_content_once_and_plays_its_first_mission() {
+    let cache = std::env::temp_dir().join(format!("iron3d-demo-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let run = || {
+        iron3d()
+            .env("XDG_CACHE_HOME", &cache)
+            .args(["run", "--headless", "--demo", "--ticks", "10"])
+            .output()
+            .unwrap()
+    };
+    let first = run();
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let out = String::from_utf8(first.stdout).unwrap();
+    assert!(out.contains("demo: ") && out.contains("mission="), "{out}");
+    assert!(out.lines().last().unwrap().starts_with("state_hash="));
+    let second = run();
+    assert!(second.status.success());
+    let out2 = String::from_utf8(second.stdout).unwrap();
+    assert!(
+        !out2.contains("demo: "),
+        "the cached content is reused:\n{out2}"
+    );
+    assert_eq!(
+        out.lines().last(),
+        out2.lines().last(),
+        "same content, same run, same hash"
+    );
+    let _ = std::fs::remove_dir_all(&cache);
+}

@@ -1,1 +1,216 @@
-//! Placeholder replaced by its author.
+//! A deterministic synthetic game directory written in the original formats by the
+//! project's own writers: root configuration files, `objects.rlb` prototypes with
+//! inheritance, unit DAT files, MSH model archives with WEAR tables, `Material.lib`,
+//! `Textures.lib`, `LightMap.lib`, RsLi archives (effects, sounds, fonts, sprites) and
+//! missions (TMA, configuration blocks, `Land.msh`, `Land.map`).
+//!
+//! ```no_run
+//! let manifest = iron3d_demo::build(std::path::Path::new("game"), 7, iron3d_demo::Profile::Demo)?;
+//! assert!(!manifest.missions.is_empty());
+//! # Ok::<(), iron3d_demo::DemoError>(())
+//! ```
+
+mod materials;
+mod missions;
+mod models;
+mod prototypes;
+mod root;
+mod rsli;
+
+use rand_chacha::ChaCha8Rng;
+use rand_core::SeedableRng;
+use std::path::{Path, PathBuf};
+
+/// Version of the generator; bumped whenever the produced bytes change.
+pub const GENERATOR_VERSION: u32 = 1;
+
+/// File name of the manifest written at the root of the output directory.
+pub const MANIFEST_NAME: &str = "iron3d-demo.manifest";
+
+/// What to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// The shared assets plus two small missions (a few hundred objects).
+    Demo,
+    /// The shared assets plus one large mission with 10 000 objects on a 128×128 map.
+    Stress,
+}
+
+/// Number of placed objects of the Stress mission.
+pub const STRESS_OBJECTS: usize = 10_000;
+
+/// An error while generating the directory.
+#[derive(Debug, thiserror::Error)]
+pub enum DemoError {
+    /// Writing or reading a file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The path involved.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// A format writer rejected the authored content.
+    #[error("authoring {what}: {cause}")]
+    Format {
+        /// What was being written.
+        what: String,
+        /// The writer's message.
+        cause: String,
+    },
+    /// The manifest text is malformed.
+    #[error("manifest line {line}: {reason}")]
+    Manifest {
+        /// 1-based line.
+        line: usize,
+        /// What is wrong.
+        reason: &'static str,
+    },
+}
+
+/// Maps a writer error into [`DemoError::Format`] for `what`.
+pub(crate) fn fmt_err<E: std::fmt::Display>(what: &str) -> impl FnOnce(E) -> DemoError + '_ {
+    move |e| DemoError::Format {
+        what: what.to_owned(),
+        cause: e.to_string(),
+    }
+}
+
+/// What was generated: the generator version, the missions and every file with its
+/// size and BLAKE3 hash, sorted by relative path (`/` separators).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Manifest {
+    /// [`GENERATOR_VERSION`] at generation time.
+    pub version: u32,
+    /// Mission directory names under `MISSIONS/`.
+    pub missions: Vec<String>,
+    /// `(relative path, size, blake3 hex)`, sorted by path.
+    pub files: Vec<(String, u64, String)>,
+}
+
+impl Manifest {
+    /// The manifest text: `iron3d-demo <version>`, `mission <name>` lines, then
+    /// `file <size> <blake3> <path>` lines.
+    pub fn to_text(&self) -> String {
+        let mut s = format!("iron3d-demo {}\n", self.version);
+        for m in &self.missions {
+            s.push_str(&format!("mission {m}\n"));
+        }
+        for (p, size, hash) in &self.files {
+            s.push_str(&format!("file {size} {hash} {p}\n"));
+        }
+        s
+    }
+
+    /// Parses [`Manifest::to_text`] output.
+    pub fn parse(text: &str) -> Result<Self, DemoError> {
+        let bad = |line, reason| DemoError::Manifest { line, reason };
+        let mut lines = text.lines().enumerate();
+        let version = lines
+            .next()
+            .and_then(|(_, l)| l.strip_prefix("iron3d-demo "))
+            .and_then(|v| v.parse().ok())
+            .ok_or(bad(1, "expected `iron3d-demo <version>`"))?;
+        let mut m = Manifest {
+            version,
+            missions: Vec::new(),
+            files: Vec::new(),
+        };
+        for (i, l) in lines {
+            if let Some(name) = l.strip_prefix("mission ") {
+                m.missions.push(name.to_owned());
+            } else if let Some(rest) = l.strip_prefix("file ") {
+                let mut it = rest.splitn(3, ' ');
+                let size = it.next().and_then(|s| s.parse().ok());
+                let hash = it.next();
+                let path = it.next();
+                match (size, hash, path) {
+                    (Some(size), Some(h), Some(p)) => {
+                        m.files.push((p.to_owned(), size, h.to_owned()))
+                    }
+                    _ => return Err(bad(i + 1, "expected `file <size> <hash> <path>`")),
+                }
+            } else if !l.is_empty() {
+                return Err(bad(i + 1, "unknown line"));
+            }
+        }
+        Ok(m)
+    }
+
+    /// Writes `<out>/iron3d-demo.manifest`.
+    pub fn write(&self, out: &Path) -> Result<(), DemoError> {
+        let path = out.join(MANIFEST_NAME);
+        std::fs::write(&path, self.to_text()).map_err(|source| DemoError::Io { path, source })
+    }
+
+    /// Reads `<out>/iron3d-demo.manifest`.
+    pub fn read(out: &Path) -> Result<Self, DemoError> {
+        let path = out.join(MANIFEST_NAME);
+        let text =
+            std::fs::read_to_string(&path).map_err(|source| DemoError::Io { path, source })?;
+        Self::parse(&text)
+    }
+}
+
+/// Collects the written files for the manifest.
+pub(crate) struct Out {
+    root: PathBuf,
+    files: Vec<(String, u64, String)>,
+}
+
+impl Out {
+    /// Writes `bytes` to `rel` (a `/`-separated path) under the root.
+    pub(crate) fn put(&mut self, rel: &str, bytes: &[u8]) -> Result<(), DemoError> {
+        let path = self.root.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|source| DemoError::Io {
+                path: parent.to_path_buf(),
+                source,
+            })?;
+        }
+        std::fs::write(&path, bytes).map_err(|source| DemoError::Io { path, source })?;
+        self.files.push((
+            rel.to_owned(),
+            bytes.len() as u64,
+            blake3::hash(bytes).to_hex().to_string(),
+        ));
+        Ok(())
+    }
+}
+
+/// Writes the game directory for `seed` and `profile` under `out` (created if needed)
+/// and its manifest; the same arguments always produce the same bytes.
+pub fn build(out: &Path, seed: u64, profile: Profile) -> Result<Manifest, DemoError> {
+    let mut o = Out {
+        root: out.to_path_buf(),
+        files: Vec::new(),
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    root::write(&mut o)?;
+    prototypes::write(&mut o)?;
+    models::write(&mut o)?;
+    materials::write(&mut o, &mut rng)?;
+    rsli::write(&mut o, &mut rng)?;
+    let missions = match profile {
+        Profile::Demo => vec![
+            missions::write(&mut o, &mut rng, "DEMO1", 64, 8.0, 180)?,
+            missions::write(&mut o, &mut rng, "DEMO2", 48, 8.0, 120)?,
+        ],
+        Profile::Stress => vec![missions::write(
+            &mut o,
+            &mut rng,
+            "STRESS",
+            128,
+            8.0,
+            STRESS_OBJECTS,
+        )?],
+    };
+    o.files.sort();
+    let manifest = Manifest {
+        version: GENERATOR_VERSION,
+        missions,
+        files: o.files,
+    };
+    manifest.write(out)?;
+    Ok(manifest)
+}

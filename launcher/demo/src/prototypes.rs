@@ -1,0 +1,116 @@
+//! `objects.rlb` prototypes (with inheritance), unit DAT files under `UNITS/` and the
+//! non-geometric `system.rlb` (`sun.bas`).
+
+use crate::{DemoError, Out, fmt_err};
+use iron3d_aux::Base;
+use iron3d_nres::{NewEntry, NresWriter};
+use iron3d_unitdat::{ObjectRefList, UnitDat, UnitRecord};
+
+/// Building prototype keys placed directly by missions.
+pub(crate) const BUILDINGS: [&str; 3] = ["hangar", "tower", "mine"];
+
+/// `(prototype key, [(archive or "parent", reference)])`.
+const PROTOTYPES: [(&str, &[(&str, &str)]); 10] = [
+    ("vehicle_base", &[("models.rlb", "chassis.msh")]),
+    (
+        "tank_proto",
+        &[("parent", "vehicle_base"), ("models.rlb", "tank.msh")],
+    ),
+    (
+        "turret_proto",
+        &[("parent", "vehicle_base"), ("models.rlb", "turret.msh")],
+    ),
+    (
+        "truck_proto",
+        &[("parent", "vehicle_base"), ("models.rlb", "truck.msh")],
+    ),
+    ("building_base", &[("buildings.rlb", "hangar.msh")]),
+    (
+        "hangar",
+        &[("parent", "building_base"), ("buildings.rlb", "hangar.msh")],
+    ),
+    (
+        "tower",
+        &[("parent", "building_base"), ("buildings.rlb", "tower.msh")],
+    ),
+    (
+        "mine",
+        &[("parent", "building_base"), ("buildings.rlb", "mine.msh")],
+    ),
+    ("sun", &[("system.rlb", "sun.bas")]),
+    ("light_base", &[("parent", "sun")]),
+];
+
+/// One unit component: `(component key, parent_or_link, description)`.
+type Component = (&'static str, i32, &'static str);
+
+/// `(DAT path, components)`.
+const UNIT_DATS: [(&str, &[Component]); 5] = [
+    (
+        "UNITS/Tank.dat",
+        &[
+            ("tank_proto", 0, "Tank chassis"),
+            ("turret_proto", 0, "Tank turret"),
+            ("light_base", 0, "Head lights"),
+        ],
+    ),
+    (
+        "UNITS/Truck.dat",
+        &[("truck_proto", 0, "Ore truck"), ("light_base", 0, "Lights")],
+    ),
+    (
+        "UNITS/Hangar.dat",
+        &[("hangar", 0, "Hangar"), ("tower", 0, "Guard tower")],
+    ),
+    (
+        "UNITS/Mine.dat",
+        &[("mine", 0, "Ore mine"), ("tower", 0, "Mine tower")],
+    ),
+    (
+        "UNITS/Tower.dat",
+        &[("tower", 0, "Tower"), ("turret_proto", 0, "Tower gun")],
+    ),
+];
+
+/// An NRes archive of `(name, type_id, data)` entries in order.
+pub(crate) fn nres(what: &str, entries: &[(&str, u32, Vec<u8>)]) -> Result<Vec<u8>, DemoError> {
+    let mut w = NresWriter::new();
+    for (name, type_id, data) in entries {
+        w.push(NewEntry::new(name.as_bytes(), *type_id, data.clone()).map_err(fmt_err(what))?);
+    }
+    w.finish().map_err(fmt_err(what))
+}
+
+/// Writes `objects.rlb`, `system.rlb` and the unit DAT files.
+pub(crate) fn write(o: &mut Out) -> Result<(), DemoError> {
+    let mut entries = Vec::new();
+    for (key, refs) in PROTOTYPES {
+        let mut l = ObjectRefList::new();
+        for &(a, r) in refs {
+            if a == "parent" {
+                l.push_parent(r.as_bytes()).map_err(fmt_err(key))?;
+            } else {
+                l.push(a.as_bytes(), r.as_bytes()).map_err(fmt_err(key))?;
+            }
+        }
+        entries.push((key, 0, l.to_bytes()));
+    }
+    o.put("objects.rlb", &nres("objects.rlb", &entries)?)?;
+    let mut base = b"BASE".to_vec();
+    base.extend_from_slice(&[0; 28]);
+    let base = Base::from_raw(base).map_err(fmt_err("sun.bas"))?;
+    o.put(
+        "system.rlb",
+        &nres("system.rlb", &[("sun.bas", 0, base.to_bytes())])?,
+    )?;
+    for (path, comps) in UNIT_DATS {
+        let mut dat = UnitDat::new();
+        for &(key, link, desc) in comps {
+            dat.records.push(
+                UnitRecord::new(key.as_bytes(), link, desc.as_bytes()).map_err(fmt_err(path))?,
+            );
+        }
+        o.put(path, &dat.to_bytes())?;
+    }
+    Ok(())
+}

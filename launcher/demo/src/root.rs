@@ -1,0 +1,80 @@
+//! Root text files: `iron_3d.ini`, `Comp.ini`, `Behavior.ini`, `ArealMap.ini` and
+//! `BuildDat.lst` (CP1251 text, CRLF line ends).
+
+use crate::{DemoError, Out};
+use iron3d_config::BuildDat;
+
+/// Unit DAT files and their BuildDat category (`None`: not buildable).
+pub(crate) const UNITS: [(&str, Option<&str>); 5] = [
+    ("UNITS/Tank.dat", None),
+    ("UNITS/Truck.dat", None),
+    ("UNITS/Hangar.dat", Some("Hangar")),
+    ("UNITS/Mine.dat", Some("Mine")),
+    ("UNITS/Tower.dat", Some("Tower_Medium")),
+];
+
+fn crlf(lines: &[&str]) -> Vec<u8> {
+    let mut s = String::new();
+    for l in lines {
+        s.push_str(l);
+        s.push_str("\r\n");
+    }
+    s.into_bytes()
+}
+
+/// The `Comp.ini` CID table (registry grammar: `<cid> <library> <factory>`).
+const COMP_INI: [&str; 9] = [
+    "// Iron3D component table: CID library factory",
+    "0 Terrain.dll CreateTerrain // terrain and landscape",
+    "1 Effect.dll CreateEffectManager // effects",
+    "2 Sound.dll CreateSoundSystem // sounds",
+    "3 AniMesh.dll CreateAniMesh // animated meshes",
+    "4 Control.dll CreateControl // input",
+    "5 AI.dll CreateAI // behaviour",
+    "6 ArealMap.dll CreateArealMap // areal map",
+    "7 Missions.dll CreateMission // missions",
+];
+
+/// Writes the root configuration files.
+pub(crate) fn write(o: &mut Out) -> Result<(), DemoError> {
+    o.put(
+        "iron_3d.ini",
+        &crlf(&[
+            "; Iron3D demo configuration",
+            "[CS]",
+            "DISPLAY_WIDTH=640",
+            "DISPLAY_HEIGHT=480",
+            "DISPLAY_BPP=16",
+            "FULLSCREEN=0",
+            "[SOUND]",
+            "ENABLED=1",
+            "VOLUME=80",
+            "[GAME]",
+            "LANGUAGE=RUS",
+        ]),
+    )?;
+    o.put("Comp.ini", &crlf(&COMP_INI))?;
+    o.put(
+        "Behavior.ini",
+        &crlf(&[
+            "[Behavior]",
+            "AttackRange=300",
+            "RetreatLife=20",
+            "GuardRadius=150",
+            "[Transport]",
+            "OreCapacity=100",
+        ]),
+    )?;
+    o.put(
+        "ArealMap.ini",
+        &crlf(&["[ArealMap]", "CellSize=64", "MaxAreas=4096", "Debug=0"]),
+    )?;
+    let mut cats: Vec<(String, Vec<String>)> = Vec::new();
+    for (path, cat) in UNITS {
+        if let Some(c) = cat {
+            cats.push((c.to_owned(), vec![path.replace('/', "\\")]));
+        }
+    }
+    o.put("BuildDat.lst", &BuildDat::write(&cats))?;
+    Ok(())
+}
