@@ -8,6 +8,7 @@ pub mod bench_archives;
 pub mod bench_assets;
 pub mod bench_plugins;
 pub mod bench_terrain;
+pub mod corpus_cli;
 pub mod demo_cli;
 pub mod headless;
 pub mod mission_cli;
@@ -73,6 +74,17 @@ pub enum Command {
     /// The embedded default game directory.
     #[command(subcommand)]
     Demo(DemoCommand),
+    /// Runs every parser on every file of a game directory and reports by family (exit 1 when anything fails).
+    Corpus {
+        /// The game directory.
+        game_dir: PathBuf,
+        /// JSON output.
+        #[arg(long)]
+        json: bool,
+        /// Also check that every file and entry rewrites byte-identically.
+        #[arg(long)]
+        roundtrip: bool,
+    },
     /// The dependency graph of a mission (or the health of every prototype with no --mission).
     Graph {
         /// The game directory.
@@ -478,6 +490,18 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         }) => {
             asset_cli::export_model(&archive, &name, &output, out)?;
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Corpus {
+            game_dir,
+            json,
+            roundtrip,
+        } => {
+            let clean = corpus_cli::run(&game_dir, json, roundtrip, out)?;
+            Ok(if clean {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
         }
         Command::Demo(DemoCommand::Build {
             out: dir,

@@ -1,0 +1,423 @@
+//! `iron3d corpus GAME_DIR [--json] [--roundtrip]`: runs every parser on every file of a
+//! game directory (ours or an original one) by family, checks lossless rewrites, and
+//! reports the reachability totals of every mission. Same directory → identical report.
+
+use iron3d_mission::{GameData, mission_graph};
+use iron3d_nres::{Nres, NresDocument};
+use iron3d_rsli::Rsli;
+use iron3d_vfs::{ArchiveCache, ArchiveKind, ReadMode, Vfs};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Results of one family of files or entries.
+#[derive(Clone, Debug, Default)]
+struct Family {
+    items: u64,
+    ok: u64,
+    roundtrip_ok: u64,
+    errors: Vec<String>,
+}
+
+#[derive(Default)]
+struct Report {
+    families: BTreeMap<&'static str, Family>,
+    unclassified: Vec<String>,
+}
+
+impl Report {
+    /// Records one parse: `Ok(Some(rewritten))` also checks the lossless rewrite.
+    fn record(
+        &mut self,
+        family: &'static str,
+        at: &str,
+        original: &[u8],
+        result: Result<Option<Vec<u8>>, String>,
+        roundtrip: bool,
+    ) {
+        let f = self.families.entry(family).or_default();
+        f.items += 1;
+        match result {
+            Ok(rewritten) => {
+                f.ok += 1;
+                match rewritten {
+                    Some(bytes) if roundtrip => {
+                        if bytes == original {
+                            f.roundtrip_ok += 1;
+                        } else {
+                            let off = bytes
+                                .iter()
+                                .zip(original)
+                                .position(|(a, b)| a != b)
+                                .unwrap_or(bytes.len().min(original.len()));
+                            f.errors
+                                .push(format!("{at}: rewrite differs at byte offset {off}"));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Err(e) => f.errors.push(format!("{at}: {e}")),
+        }
+    }
+}
+
+fn files(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.is_file() {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn ext(name: &str) -> String {
+    name.rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+/// Parses one archive entry by content and name; `typed` is the entry's
+/// `(type_id, attr2)` (zeros for RsLi entries, which carry neither).
+fn entry(
+    report: &mut Report,
+    archive_name: &str,
+    at: &str,
+    name: &str,
+    typed: (u32, u32),
+    data: &[u8],
+    rt: bool,
+) {
+    let (type_id, attr2) = typed;
+    let e = ext(name);
+    if data.starts_with(b"Texm") {
+        report.record(
+            "texm",
+            at,
+            data,
+            iron3d_texm::Texm::parse(data)
+                .map(|t| Some(t.to_bytes()))
+                .map_err(|e| e.to_string()),
+            rt,
+        );
+    } else if data.starts_with(b"RIFF") {
+        report.record(
+            "swav",
+            at,
+            data,
+            iron3d_aux::Wave::parse(data)
+                .map(|w| Some(w.to_bytes()))
+                .map_err(|e| e.to_string()),
+            rt,
+        );
+    } else if e == "msh" {
+        report.record(
+            "msh",
+            at,
+            data,
+            iron3d_msh::Msh::parse(data)
+                .map(|m| Some(m.to_bytes()))
+                .map_err(|e| e.to_string()),
+            rt,
+        );
+    } else if e == "wea" || type_id == iron3d_material::WEAR_TYPE {
+        report.record(
+            "wear",
+            at,
+            data,
+            iron3d_material::Wear::parse(data)
+                .map(|w| Some(w.to_bytes()))
+                .map_err(|e| e.to_string()),
+            rt,
+        );
+    } else if type_id == iron3d_material::MAT0_TYPE {
+        let r = iron3d_material::Mat0::parse(data, attr2)
+            .map_err(|e| e.to_string())
+            .and_then(|m| m.to_bytes(attr2).map(Some).map_err(|e| e.to_string()));
+        report.record("mat0", at, data, r, rt);
+    } else if type_id == iron3d_fxid::FXID_TYPE_ID
+        || archive_name.eq_ignore_ascii_case("effects.rlb")
+    {
+        let r = iron3d_fxid::Fxid::parse(data)
+            .map_err(|e| e.to_string())
+            .and_then(|f| f.to_bytes().map(Some).map_err(|e| e.to_string()));
+        report.record("fxid", at, data, r, rt);
+    } else if archive_name.eq_ignore_ascii_case("objects.rlb") {
+        let r = iron3d_unitdat::ObjectRefList::parse(data)
+            .map(|l| Some(l.to_bytes()))
+            .map_err(|e| e.to_string());
+        report.record("objects_rlb_entry", at, data, r, rt);
+    } else {
+        report.unclassified.push(at.to_owned());
+    }
+}
+
+fn file(report: &mut Report, root: &Path, path: &Path, rt: bool) {
+    let rel = path
+        .strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string();
+    let Ok(data) = std::fs::read(path) else {
+        report
+            .families
+            .entry("unreadable")
+            .or_default()
+            .errors
+            .push(rel);
+        return;
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let lower = name.to_ascii_lowercase();
+    let e = ext(&name);
+    if lower == "land.msh" {
+        let r = iron3d_landmsh::LandMsh::parse(&data)
+            .map_err(|e| e.to_string())
+            .and_then(|l| l.to_bytes().map(Some).map_err(|e| e.to_string()));
+        return report.record("land_msh", &rel, &data, r, rt);
+    }
+    if lower == "land.map" {
+        let r = iron3d_landmap::LandMapFile::parse(&data)
+            .map(|l| Some(l.to_bytes()))
+            .map_err(|e| e.to_string());
+        return report.record("land_map", &rel, &data, r, rt);
+    }
+    match (e.as_str(), ArchiveKind::sniff(&data)) {
+        (_, Some(ArchiveKind::Nres)) => {
+            let doc = NresDocument::from_bytes(&data)
+                .map(|d| Some(d.to_bytes()))
+                .map_err(|e| e.to_string());
+            report.record("nres", &rel, &data, doc, rt);
+            if let Ok(n) = Nres::parse(&data) {
+                for en in n.entries() {
+                    let ename = String::from_utf8_lossy(en.name()).into_owned();
+                    entry(
+                        report,
+                        &name,
+                        &format!("{rel}:{ename}"),
+                        &ename,
+                        (en.type_id(), en.attr2()),
+                        en.data(),
+                        rt,
+                    );
+                }
+            }
+        }
+        (_, Some(ArchiveKind::Rsli)) => {
+            let parsed = Rsli::parse(&data);
+            report.record(
+                "rsli",
+                &rel,
+                &data,
+                parsed
+                    .as_ref()
+                    .map(|r| Some(r.to_bytes()))
+                    .map_err(|e| e.to_string()),
+                rt,
+            );
+            if let Ok(r) = parsed {
+                for en in r.entries() {
+                    let ename = String::from_utf8_lossy(en.name()).into_owned();
+                    let at = format!("{rel}:{ename}");
+                    match r.decode(en) {
+                        Ok(bytes) => entry(report, &name, &at, &ename, (0, 0), &bytes, rt),
+                        Err(err) => report
+                            .families
+                            .entry("rsli_entry")
+                            .or_default()
+                            .errors
+                            .push(format!("{at}: {err}")),
+                    }
+                }
+            }
+        }
+        ("tma", _) => {
+            let r = iron3d_tma::Tma::parse(&data)
+                .map_err(|e| e.to_string())
+                .and_then(|t| t.to_bytes().map(Some).map_err(|e| e.to_string()));
+            report.record("tma", &rel, &data, r, rt);
+        }
+        ("dat", _) => report.record(
+            "unit_dat",
+            &rel,
+            &data,
+            iron3d_unitdat::UnitDat::parse(&data)
+                .map(|d| Some(d.to_bytes()))
+                .map_err(|e| e.to_string()),
+            rt,
+        ),
+        ("lst", _) if lower == "builddat.lst" => report.record(
+            "builddat",
+            &rel,
+            &data,
+            iron3d_config::BuildDat::parse(&data, &rel)
+                .map(|b| Some(b.to_bytes()))
+                .map_err(|e| e.to_string()),
+            rt,
+        ),
+        ("ini", _) if lower == "comp.ini" => {
+            let r =
+                iron3d_registry::Registry::parse(&data, &rel, iron3d_registry::Dialect::CompIni)
+                    .map(|g| Some(g.to_bytes()))
+                    .map_err(|e| e.to_string());
+            report.record("comp_ini", &rel, &data, r, rt);
+        }
+        ("cfg", _) if ["mission.cfg", "briefing.cfg", "messages.cfg"].contains(&lower.as_str()) => {
+            report.record(
+                "cfg_blocks",
+                &rel,
+                &data,
+                iron3d_config::BlockFile::parse(&data, &rel)
+                    .map(|b| Some(b.to_bytes()))
+                    .map_err(|e| e.to_string()),
+                rt,
+            )
+        }
+        ("ini" | "cfg", _) => report.record(
+            "ini",
+            &rel,
+            &data,
+            iron3d_config::IniDocument::parse(&data, &rel)
+                .map(|d| Some(d.to_bytes()))
+                .map_err(|e| e.to_string()),
+            rt,
+        ),
+        _ => report.unclassified.push(rel),
+    }
+}
+
+/// Builds the report as JSON (stable key order).
+pub fn report(game_dir: &Path, roundtrip: bool) -> anyhow::Result<Value> {
+    if !game_dir.is_dir() {
+        anyhow::bail!("{}: not a directory", game_dir.display());
+    }
+    let mut r = Report::default();
+    let all = files(game_dir);
+    let pb = if all.len() > 200 {
+        indicatif::ProgressBar::new(all.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    for p in &all {
+        if p.file_name()
+            .is_some_and(|n| n == iron3d_demo::MANIFEST_NAME)
+        {
+            continue;
+        }
+        file(&mut r, game_dir, p, roundtrip);
+        pb.inc(1);
+    }
+    pb.finish_and_clear();
+    let vfs = Vfs::new(game_dir);
+    let cache = ArchiveCache::new(ReadMode::Strict, 256 << 20);
+    let data = GameData {
+        vfs: &vfs,
+        cache: &cache,
+    };
+    let mut missions = BTreeMap::new();
+    for p in all.iter().filter(|p| {
+        p.file_name()
+            .is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case("data.tma"))
+    }) {
+        let rel = p.strip_prefix(game_dir).unwrap_or(p).display().to_string();
+        let Ok(bytes) = std::fs::read(p) else {
+            continue;
+        };
+        let Ok(tma) = iron3d_tma::Tma::parse(&bytes) else {
+            continue;
+        };
+        let g = mission_graph(&data, &rel, &tma);
+        let c = g.counts;
+        missions.insert(
+            rel,
+            json!({
+                "objects": c.objects, "unit_refs": c.unit_refs, "components": c.components,
+                "prototype_requests": c.prototype_requests, "msh": c.msh, "wear": c.wear,
+                "material_slots": c.material_slots, "texture_requests": c.texture_requests,
+                "lightmaps": c.lightmaps, "failures": c.failures,
+                "failures_detail": g.failures.iter().map(|f| f.to_string()).collect::<Vec<_>>(),
+            }),
+        );
+    }
+    let families: BTreeMap<&str, Value> = r
+        .families
+        .iter()
+        .map(|(k, f)| (*k, json!({"items": f.items, "ok": f.ok, "roundtrip_ok": f.roundtrip_ok, "errors": f.errors})))
+        .collect();
+    Ok(json!({
+        "files": all.len(),
+        "families": families,
+        "unclassified": r.unclassified,
+        "missions": missions,
+        "roundtrip_checked": roundtrip,
+    }))
+}
+
+/// `corpus GAME_DIR [--json] [--roundtrip]`.
+pub fn run(
+    game_dir: &Path,
+    json_out: bool,
+    roundtrip: bool,
+    out: &mut dyn Write,
+) -> anyhow::Result<bool> {
+    let v = report(game_dir, roundtrip)?;
+    let clean = v["families"].as_object().is_some_and(|f| {
+        f.values()
+            .all(|x| x["errors"].as_array().is_some_and(Vec::is_empty))
+    }) && v["missions"]
+        .as_object()
+        .is_some_and(|m| m.values().all(|x| x["failures"] == 0));
+    if json_out {
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+    } else {
+        writeln!(out, "{}: {} files", game_dir.display(), v["files"])?;
+        if let Some(f) = v["families"].as_object() {
+            for (k, x) in f {
+                writeln!(
+                    out,
+                    "{k:<18} items={} ok={} roundtrip_ok={} errors={}",
+                    x["items"],
+                    x["ok"],
+                    x["roundtrip_ok"],
+                    x["errors"].as_array().map_or(0, Vec::len)
+                )?;
+                for e in x["errors"].as_array().into_iter().flatten() {
+                    writeln!(out, "  error: {}", e.as_str().unwrap_or_default())?;
+                }
+            }
+        }
+        if let Some(m) = v["missions"].as_object() {
+            for (k, x) in m {
+                writeln!(
+                    out,
+                    "mission {k}: objects={} msh={} textures={} failures={}",
+                    x["objects"], x["msh"], x["texture_requests"], x["failures"]
+                )?;
+                for e in x["failures_detail"].as_array().into_iter().flatten() {
+                    writeln!(out, "{}", e.as_str().unwrap_or_default())?;
+                }
+            }
+        }
+        writeln!(
+            out,
+            "unclassified: {}",
+            v["unclassified"].as_array().map_or(0, Vec::len)
+        )?;
+    }
+    Ok(clean)
+}
