@@ -6,6 +6,7 @@ pub mod asset_cli;
 pub mod bench;
 pub mod bench_archives;
 pub mod bench_assets;
+pub mod bench_demo;
 pub mod bench_plugins;
 pub mod bench_terrain;
 pub mod corpus_cli;
@@ -385,6 +386,9 @@ pub struct BenchArgs {
     /// Skip the terrain figures (1M height queries, 10k routes on a 3,025-area map).
     #[arg(long)]
     pub no_terrain: bool,
+    /// Skip the embedded-default figures (generate each profile, corpus run, mission loads).
+    #[arg(long)]
+    pub no_demo: bool,
 }
 
 fn init_logging(filter: &str) {
@@ -600,6 +604,9 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             }
             if !a.no_terrain {
                 bench_terrain::run(out)?;
+            }
+            if !a.no_demo {
+                bench_demo::run(out)?;
             }
             Ok(ExitCode::SUCCESS)
         }

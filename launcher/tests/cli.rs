@@ -77,6 +77,9 @@ fn bench_reports_the_three_figures() {
         "us_per_hash=",
         "bus_dispatch messages=",
         "bus_raw messages=",
+        "bench demo_generate profile=stress",
+        "bench demo_corpus profile=stress",
+        "bench demo_mission_load profile=stress mission=STRESS objects=10000",
     ] {
         assert!(s.contains(key), "{key} missing in:\n{s}");
     }

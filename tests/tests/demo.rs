@@ -51,36 +51,13 @@ fn corpus(dir: &std::path::Path) -> (ExitCode, serde_json::Value) {
     )
 }
 
-#[test]
-fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
-    let dir = tempfile::tempdir().unwrap();
-    let game = dir.path().join("game");
-    assert_eq!(
-        iron3d(&["demo", "build", "--out", game.to_str().unwrap()]).0,
-        ExitCode::SUCCESS
-    );
-    let (code, v) = corpus(&game);
-    assert_eq!(code, ExitCode::SUCCESS, "{v:#}");
-    let expect = [
-        ("builddat", 1),
-        ("cfg_blocks", 6),
-        ("comp_ini", 1),
-        ("fxid", 3),
-        ("ini", 3),
-        ("land_map", 2),
-        ("land_msh", 2),
-        ("mat0", 8),
-        ("msh", 7),
-        ("nres", 7),
-        ("objects_rlb_entry", 10),
-        ("rsli", 4),
-        ("swav", 4),
-        ("texm", 25),
-        ("tma", 2),
-        ("unit_dat", 5),
-        ("wear", 7),
-    ];
-    for (family, n) in expect {
+/// Every family in `expect` has exactly that many items, all parsed and rewritten
+/// byte-identically, and no other family appears.
+fn assert_families(v: &serde_json::Value, expect: &[(&str, u64)]) {
+    let got: Vec<&String> = v["families"].as_object().unwrap().keys().collect();
+    let want: Vec<&str> = expect.iter().map(|e| e.0).collect();
+    assert_eq!(got, want, "{v:#}");
+    for &(family, n) in expect {
         let f = &v["families"][family];
         assert_eq!(
             (
@@ -92,6 +69,40 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
             "{family}: {f}"
         );
     }
+}
+
+#[test]
+fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game");
+    assert_eq!(
+        iron3d(&["demo", "build", "--out", game.to_str().unwrap()]).0,
+        ExitCode::SUCCESS
+    );
+    let (code, v) = corpus(&game);
+    assert_eq!(code, ExitCode::SUCCESS, "{v:#}");
+    assert_families(
+        &v,
+        &[
+            ("builddat", 1),
+            ("cfg_blocks", 6),
+            ("comp_ini", 1),
+            ("fxid", 3),
+            ("ini", 3),
+            ("land_map", 2),
+            ("land_msh", 2),
+            ("mat0", 8),
+            ("msh", 7),
+            ("nres", 7),
+            ("objects_rlb_entry", 10),
+            ("rsli", 4),
+            ("swav", 4),
+            ("texm", 25),
+            ("tma", 2),
+            ("unit_dat", 5),
+            ("wear", 7),
+        ],
+    );
     for m in ["MISSIONS/DEMO1/data.tma", "MISSIONS/DEMO2/data.tma"] {
         assert_eq!(v["missions"][m]["failures"], 0, "{m}");
     }
@@ -99,6 +110,49 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
     assert_eq!(v["missions"]["MISSIONS/DEMO2/data.tma"]["objects"], 120);
     // Deterministic report.
     assert_eq!(corpus(&game).1, v);
+}
+
+#[test]
+fn corpus_harness_on_the_stress_profile_reports_exact_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game");
+    let (code, out) = iron3d(&[
+        "demo",
+        "build",
+        "--out",
+        game.to_str().unwrap(),
+        "--profile",
+        "stress",
+    ]);
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    let (code, v) = corpus(&game);
+    assert_eq!(code, ExitCode::SUCCESS, "{v:#}");
+    assert_families(
+        &v,
+        &[
+            ("builddat", 1),
+            ("cfg_blocks", 3),
+            ("comp_ini", 1),
+            ("fxid", 3),
+            ("ini", 3),
+            ("land_map", 1),
+            ("land_msh", 1),
+            ("mat0", 8),
+            ("msh", 7),
+            ("nres", 7),
+            ("objects_rlb_entry", 10),
+            ("rsli", 4),
+            ("swav", 4),
+            ("texm", 25),
+            ("tma", 1),
+            ("unit_dat", 5),
+            ("wear", 7),
+        ],
+    );
+    let m = &v["missions"]["MISSIONS/STRESS/data.tma"];
+    assert_eq!(m["failures"], 0, "{m}");
+    assert_eq!(m["objects"], 10_000, "{m}");
+    assert_eq!(v["missions"].as_object().unwrap().len(), 1);
 }
 
 #[test]
