@@ -132,6 +132,16 @@ fn entry(
                 .map_err(|e| e.to_string()),
             rt,
         );
+    } else if e == "bas" {
+        report.record(
+            "bas",
+            at,
+            data,
+            iron3d_aux::Base::parse(data)
+                .map(|b| Some(b.to_bytes()))
+                .map_err(|e| e.to_string()),
+            rt,
+        );
     } else if e == "wea" || type_id == iron3d_material::WEAR_TYPE {
         report.record(
             "wear",
@@ -154,6 +164,14 @@ fn entry(
             .map_err(|e| e.to_string())
             .and_then(|f| f.to_bytes().map(Some).map_err(|e| e.to_string()));
         report.record("fxid", at, data, r, rt);
+    } else if archive_name.eq_ignore_ascii_case("Palettes.lib") {
+        // A palette is 256 entries × 4 bytes, the same block format-0 Texm embeds.
+        let r = if data.len() == 1024 {
+            Ok(Some(data.to_vec()))
+        } else {
+            Err(format!("palette is {} bytes, expected 1024", data.len()))
+        };
+        report.record("palette", at, data, r, rt);
     } else if archive_name.eq_ignore_ascii_case("objects.rlb") {
         let r = iron3d_unitdat::ObjectRefList::parse(data)
             .map(|l| Some(l.to_bytes()))

@@ -52,11 +52,12 @@ fn corpus(dir: &std::path::Path) -> (ExitCode, serde_json::Value) {
 }
 
 /// Every family in `expect` has exactly that many items, all parsed and rewritten
-/// byte-identically, and no other family appears.
+/// byte-identically, no other family appears and no file is left unclassified.
 fn assert_families(v: &serde_json::Value, expect: &[(&str, u64)]) {
     let got: Vec<&String> = v["families"].as_object().unwrap().keys().collect();
     let want: Vec<&str> = expect.iter().map(|e| e.0).collect();
     assert_eq!(got, want, "{v:#}");
+    assert_eq!(v["unclassified"], serde_json::json!([]), "{v:#}");
     for &(family, n) in expect {
         let f = &v["families"][family];
         assert_eq!(
@@ -84,6 +85,7 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
     assert_families(
         &v,
         &[
+            ("bas", 1),
             ("builddat", 1),
             ("cfg_blocks", 6),
             ("comp_ini", 1),
@@ -93,8 +95,9 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
             ("land_msh", 2),
             ("mat0", 8),
             ("msh", 7),
-            ("nres", 7),
+            ("nres", 8),
             ("objects_rlb_entry", 10),
+            ("palette", 3),
             ("rsli", 4),
             ("swav", 4),
             ("texm", 25),
@@ -130,6 +133,7 @@ fn corpus_harness_on_the_stress_profile_reports_exact_counts() {
     assert_families(
         &v,
         &[
+            ("bas", 1),
             ("builddat", 1),
             ("cfg_blocks", 3),
             ("comp_ini", 1),
@@ -139,8 +143,9 @@ fn corpus_harness_on_the_stress_profile_reports_exact_counts() {
             ("land_msh", 1),
             ("mat0", 8),
             ("msh", 7),
-            ("nres", 7),
+            ("nres", 8),
             ("objects_rlb_entry", 10),
+            ("palette", 3),
             ("rsli", 4),
             ("swav", 4),
             ("texm", 25),

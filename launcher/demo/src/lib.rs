@@ -1,7 +1,7 @@
 //! A deterministic synthetic game directory written in the original formats by the
 //! project's own writers: root configuration files, `objects.rlb` prototypes with
 //! inheritance, unit DAT files, MSH model archives with WEAR tables, `Material.lib`,
-//! `Textures.lib`, `LightMap.lib`, RsLi archives (effects, sounds, fonts, sprites) and
+//! `Textures.lib`, `LightMap.lib`, `Palettes.lib`, RsLi archives (effects, sounds, fonts, sprites) and
 //! missions (TMA, configuration blocks, `Land.msh`, `Land.map`).
 //!
 //! ```no_run
@@ -22,7 +22,7 @@ use rand_core::SeedableRng;
 use std::path::{Path, PathBuf};
 
 /// Version of the generator; bumped whenever the produced bytes change.
-pub const GENERATOR_VERSION: u32 = 1;
+pub const GENERATOR_VERSION: u32 = 2;
 
 /// File name of the manifest written at the root of the output directory.
 pub const MANIFEST_NAME: &str = "iron3d-demo.manifest";

@@ -96,7 +96,7 @@ fn typed(what: &str, entries: &[(String, u32, u32, Vec<u8>)]) -> Result<Vec<u8>,
     w.finish().map_err(fmt_err(what))
 }
 
-/// Writes `Material.lib`, `Textures.lib` and `LightMap.lib`.
+/// Writes `Material.lib`, `Textures.lib`, `LightMap.lib` and `Palettes.lib`.
 pub(crate) fn write(o: &mut Out, rng: &mut ChaCha8Rng) -> Result<(), DemoError> {
     let mut mats = Vec::new();
     for (name, tex, animated) in MATERIALS {
@@ -164,5 +164,23 @@ pub(crate) fn write(o: &mut Out, rng: &mut ChaCha8Rng) -> Result<(), DemoError> 
         ));
     }
     o.put("LightMap.lib", &typed("LightMap.lib", &lms)?)?;
+
+    // Palettes.lib: one 256 × 4-byte palette (R, G, B, A per entry) per suffix slot
+    // used here. The entry layout inside Palettes.lib is an open question of the
+    // spec (FORMATS.md open question 22); these entries carry exactly the
+    // 1024-byte palette that format-0 Texm embeds, named by their slot suffix.
+    let mut pals = Vec::new();
+    for slot in PALETTE_SLOTS {
+        let mut pal = vec![0u8; 1024];
+        rng.fill_bytes(&mut pal);
+        for a in pal.iter_mut().skip(3).step_by(4) {
+            *a = 0xFF;
+        }
+        pals.push((slot.to_owned(), 0, 0, pal));
+    }
+    o.put("Palettes.lib", &typed("Palettes.lib", &pals)?)?;
     Ok(())
 }
+
+/// Palette suffix slots written to `Palettes.lib` (letter, optionally one digit).
+const PALETTE_SLOTS: [&str; 3] = ["A", "B", "C0"];

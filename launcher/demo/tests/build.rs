@@ -25,6 +25,8 @@ fn check_entry(archive: &str, name: &str, data: &[u8]) {
         iron3d_fxid::Fxid::parse(data).unwrap_or_else(|e| panic!("{ctx}: {e}"));
     } else if archive == "objects.rlb" {
         iron3d_unitdat::ObjectRefList::parse(data).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+    } else if archive == "Palettes.lib" {
+        assert_eq!(data.len(), 1024, "{ctx}: a palette is 256 × 4 bytes");
     } else if archive == "Material.lib" {
         iron3d_material::Mat0::parse(data, 6).unwrap_or_else(|e| panic!("{ctx}: {e}"));
     } else {
