@@ -18,6 +18,8 @@ struct Family {
     ok: u64,
     roundtrip_ok: u64,
     errors: Vec<String>,
+    /// Variant label (pixel format, storage method, ...) → count, sorted.
+    variants: BTreeMap<String, u64>,
 }
 
 #[derive(Default)]
@@ -27,6 +29,17 @@ struct Report {
 }
 
 impl Report {
+    /// Counts one item of `family` as variant `label`.
+    fn variant(&mut self, family: &'static str, label: String) {
+        *self
+            .families
+            .entry(family)
+            .or_default()
+            .variants
+            .entry(label)
+            .or_default() += 1;
+    }
+
     /// Records one parse: `Ok(Some(rewritten))` also checks the lossless rewrite.
     fn record(
         &mut self,
@@ -103,11 +116,20 @@ fn entry(
     let (type_id, attr2) = typed;
     let e = ext(name);
     if data.starts_with(b"Texm") {
+        let parsed = iron3d_texm::Texm::parse(data);
+        if let Ok(t) = &parsed {
+            let format = t
+                .header()
+                .pixel_format()
+                .map_or_else(|| "unknown".to_owned(), |f| format!("{f:?}"));
+            let page = if t.page().is_some() { "+page" } else { "" };
+            report.variant("texm", format!("{format}{page}"));
+        }
         report.record(
             "texm",
             at,
             data,
-            iron3d_texm::Texm::parse(data)
+            parsed
                 .map(|t| Some(t.to_bytes()))
                 .map_err(|e| e.to_string()),
             rt,
@@ -252,6 +274,7 @@ fn file(report: &mut Report, root: &Path, path: &Path, rt: bool) {
                 for en in r.entries() {
                     let ename = String::from_utf8_lossy(en.name()).into_owned();
                     let at = format!("{rel}:{ename}");
+                    report.variant("rsli", format!("method:{:?}", en.method()));
                     match r.decode(en) {
                         Ok(bytes) => entry(report, &name, &at, &ename, (0, 0), &bytes, rt),
                         Err(err) => report
@@ -375,7 +398,7 @@ pub fn report(game_dir: &Path, roundtrip: bool) -> anyhow::Result<Value> {
     let families: BTreeMap<&str, Value> = r
         .families
         .iter()
-        .map(|(k, f)| (*k, json!({"items": f.items, "ok": f.ok, "roundtrip_ok": f.roundtrip_ok, "errors": f.errors})))
+        .map(|(k, f)| (*k, json!({"items": f.items, "ok": f.ok, "roundtrip_ok": f.roundtrip_ok, "errors": f.errors, "variants": f.variants})))
         .collect();
     Ok(json!({
         "files": all.len(),
@@ -414,6 +437,10 @@ pub fn run(
                     x["roundtrip_ok"],
                     x["errors"].as_array().map_or(0, Vec::len)
                 )?;
+                if let Some(vs) = x["variants"].as_object().filter(|v| !v.is_empty()) {
+                    let list: Vec<String> = vs.iter().map(|(k, n)| format!("{k}={n}")).collect();
+                    writeln!(out, "  variants: {}", list.join(" "))?;
+                }
                 for e in x["errors"].as_array().into_iter().flatten() {
                     writeln!(out, "  error: {}", e.as_str().unwrap_or_default())?;
                 }

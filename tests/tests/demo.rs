@@ -109,6 +109,20 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
     for m in ["MISSIONS/DEMO1/data.tma", "MISSIONS/DEMO2/data.tma"] {
         assert_eq!(v["missions"][m]["failures"], 0, "{m}");
     }
+    assert_eq!(
+        v["families"]["texm"]["variants"],
+        serde_json::json!({
+            "Argb4444": 3, "Argb4444+page": 1, "Argb8888": 3, "Indexed8": 2,
+            "La88": 3, "Rgb556": 2, "Rgb565": 9, "Rgb888x": 2
+        })
+    );
+    assert_eq!(
+        v["families"]["rsli"]["variants"],
+        serde_json::json!({
+            "method:Deflate": 3, "method:Lzhuf": 2, "method:Lzss": 2, "method:Raw": 2,
+            "method:Transform": 1, "method:TransformLzss": 1
+        })
+    );
     assert_eq!(v["missions"]["MISSIONS/DEMO1/data.tma"]["objects"], 180);
     assert_eq!(v["missions"]["MISSIONS/DEMO2/data.tma"]["objects"], 120);
     // Deterministic report.
