@@ -236,6 +236,8 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     }
     let console = opts.console.then(spawn_console);
 
+    // What the summary line names as the run's world and its starting object count.
+    let mut world_label = (scenario::SCENARIO_NAME.to_owned(), params.objects as usize);
     match (&opts.game_dir, &opts.mission) {
         (Some(dir), Some(name)) => {
             let vfs = iron3d_vfs::Vfs::new(dir);
@@ -247,6 +249,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
             let loaded = iron3d_mission::load_mission(&mut kernel, &data, name, None)
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             let c = loaded.graph.counts;
+            world_label = (format!("mission:{name}"), loaded.objects.len());
             writeln!(
                 out,
                 "mission={name} objects={} unit_refs={} components={} msh={} wear={}",
@@ -428,8 +431,8 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     writeln!(
         out,
         "scenario={} seed={seed} objects_start={} objects_end={} ticks={} frames={frame} fps={} tick_hz={tick_hz}",
-        scenario::SCENARIO_NAME,
-        params.objects,
+        world_label.0,
+        world_label.1,
         kernel.world().registered_count(),
         outcome.ticks,
         opts.fps
