@@ -1,6 +1,7 @@
 //! Model archives `models.rlb` and `buildings.rlb`: multi-node MSH models (parents, LOD
-//! slots, batches over boxes and prisms, a rotating turret via the key pool and frame
-//! map) and a `<stem>.wea` WEAR table per model.
+//! slots, batches over boxes and prisms; a rotating turret and a walking chassis with two
+//! swinging legs, animated via the key pool and frame map) and a `<stem>.wea` WEAR table
+//! per model.
 
 use crate::prototypes::nres;
 use crate::{DemoError, Out, fmt_err};
@@ -12,15 +13,26 @@ const MSH_TYPE: u32 = 0;
 /// Frames of the turret rotation.
 const FRAMES: u16 = 8;
 
+/// How a part moves over the animation frames.
+#[derive(Clone, Copy, PartialEq)]
+enum Motion {
+    /// One static key.
+    Still,
+    /// A full turn about Z (turrets).
+    Spin,
+    /// A ±0.5 rad swing about Y starting at the given phase (walking legs).
+    Swing(f32),
+}
+
 /// One part of a model: parent index, half extents, offset, prism or box, material slot,
-/// rotating.
+/// motion.
 struct Part {
     parent: Option<u16>,
     half: [f32; 3],
     offset: [f32; 3],
     prism: bool,
     material: u16,
-    rotating: bool,
+    motion: Motion,
 }
 
 const fn part(parent: Option<u16>, half: [f32; 3], offset: [f32; 3], prism: bool) -> Part {
@@ -30,7 +42,7 @@ const fn part(parent: Option<u16>, half: [f32; 3], offset: [f32; 3], prism: bool
         offset,
         prism,
         material: 0,
-        rotating: false,
+        motion: Motion::Still,
     }
 }
 
@@ -45,9 +57,14 @@ type ModelSpec = (
 
 fn specs() -> Vec<ModelSpec> {
     let turret = |parent| Part {
-        rotating: true,
+        motion: Motion::Spin,
         material: 1,
         ..part(parent, [1.5, 1.5, 0.6], [0.0, 0.0, 1.6], false)
+    };
+    // A walking chassis: two legs swinging in antiphase under the hull.
+    let leg = |phase, side| Part {
+        motion: Motion::Swing(phase),
+        ..part(Some(0), [0.3, 0.3, 1.2], [0.0, side, -1.6], false)
     };
     let barrel = |parent| Part {
         material: 0,
@@ -57,7 +74,11 @@ fn specs() -> Vec<ModelSpec> {
         (
             "models.rlb",
             "chassis",
-            vec![part(None, [3.0, 2.0, 1.0], [0.0; 3], false)],
+            vec![
+                part(None, [3.0, 2.0, 1.0], [0.0; 3], false),
+                leg(0.0, 1.2),
+                leg(std::f32::consts::PI, -1.2),
+            ],
             &["STEEL"],
             &["LM_CHASSIS"],
         ),
@@ -166,6 +187,11 @@ fn quat_z(angle: f32) -> [i16; 4] {
     [0, 0, (s * 32767.0) as i16, (c * 32767.0) as i16]
 }
 
+fn quat_y(angle: f32) -> [i16; 4] {
+    let (s, c) = (angle / 2.0).sin_cos();
+    [0, (s * 32767.0) as i16, 0, (c * 32767.0) as i16]
+}
+
 /// Builds one model: per part two LOD slots (LOD 1 reuses the batch), one batch each.
 fn model(stem: &str, parts: &[Part]) -> Result<Vec<u8>, DemoError> {
     let mut b = MshBuilder::new();
@@ -208,15 +234,19 @@ fn model(stem: &str, parts: &[Part]) -> Result<Vec<u8>, DemoError> {
         node.parent = p.parent.unwrap_or(iron3d_msh::NONE_U16);
         node.slot_index[0] = first_slot;
         node.slot_index[5] = first_slot + 1;
-        if p.rotating {
-            // Keys: FRAMES rotation keys at times 0..FRAMES, then the closing key.
+        if p.motion != Motion::Still {
+            // Keys: FRAMES keys at times 0..FRAMES, then the closing key.
             let start = keys.len() as u16;
             for f in 0..=FRAMES {
-                let angle = f32::from(f) * std::f32::consts::TAU / f32::from(FRAMES);
+                let turn = f32::from(f) * std::f32::consts::TAU / f32::from(FRAMES);
+                let rotation = match p.motion {
+                    Motion::Swing(phase) => quat_y(0.5 * (turn + phase).sin()),
+                    _ => quat_z(turn),
+                };
                 keys.push(AnimKey24 {
                     position: p.offset,
                     time: f32::from(f),
-                    rotation: quat_z(angle),
+                    rotation,
                 });
             }
             node.anim_map_start = words.len() as u16;

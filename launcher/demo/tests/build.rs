@@ -158,3 +158,29 @@ fn manifest_text_round_trips() {
     assert_eq!(Manifest::parse(&m.to_text()).expect("parse"), m);
     assert!(Manifest::parse("nonsense").is_err());
 }
+
+#[test]
+fn the_walking_chassis_swings_its_legs_in_antiphase() {
+    let d = tempfile::tempdir().expect("tempdir");
+    build(d.path(), 1, Profile::Demo).expect("build");
+    let bytes = read(d.path(), "models.rlb");
+    let archive = iron3d_nres::Nres::parse(&bytes).expect("models.rlb");
+    let entry = archive
+        .entries()
+        .find(|e| e.name() == b"chassis.msh")
+        .expect("chassis.msh");
+    let msh = iron3d_msh::Msh::parse(entry.data()).expect("chassis");
+    assert_eq!(msh.node_count(), 3);
+    let opts = iron3d_msh::SampleOptions::default();
+    // Frame 2 of 8 is a quarter of the stride: the legs are at ±0.5 rad about Y.
+    let hull = iron3d_msh::sample_node(&msh, 0, 2.0, opts).expect("hull");
+    let left = iron3d_msh::sample_node(&msh, 1, 2.0, opts).expect("left leg");
+    let right = iron3d_msh::sample_node(&msh, 2, 2.0, opts).expect("right leg");
+    assert!(hull.rotation.y.abs() < 1e-3, "{hull:?}");
+    let half = (0.25f32).sin(); // sin(0.5 rad / 2)
+    assert!((left.rotation.y - half).abs() < 1e-3, "{left:?}");
+    assert!((right.rotation.y + half).abs() < 1e-3, "{right:?}");
+    // Frame 0: both legs upright.
+    let left0 = iron3d_msh::sample_node(&msh, 1, 0.0, opts).expect("left leg");
+    assert!(left0.rotation.y.abs() < 1e-3, "{left0:?}");
+}
