@@ -174,6 +174,22 @@ fn corpus_harness_on_the_stress_profile_reports_exact_counts() {
     assert_eq!(v["missions"].as_object().unwrap().len(), 1);
 }
 
+/// Every mission's failure chains, in report order.
+fn mission_failures(v: &serde_json::Value) -> Vec<String> {
+    v["missions"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|m| {
+            m["failures_detail"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| d.as_str().unwrap().to_owned())
+        })
+        .collect()
+}
+
 #[test]
 fn corpus_harness_negative_controls_report_exactly_the_broken_chain() {
     let dir = tempfile::tempdir().unwrap();
@@ -196,18 +212,7 @@ fn corpus_harness_negative_controls_report_exactly_the_broken_chain() {
     std::fs::write(&tex, doc.to_bytes()).unwrap();
     let (code, v) = corpus(&game);
     assert_eq!(code, ExitCode::FAILURE);
-    let details: Vec<String> = v["missions"]
-        .as_object()
-        .unwrap()
-        .values()
-        .flat_map(|m| {
-            m["failures_detail"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|d| d.as_str().unwrap().to_owned())
-        })
-        .collect();
+    let details = mission_failures(&v);
     assert!(!details.is_empty());
     assert!(
         details.iter().all(
@@ -268,18 +273,7 @@ fn corpus_harness_negative_controls_report_exactly_the_broken_chain() {
     std::fs::write(&objects, doc.to_bytes()).unwrap();
     let (code, v) = corpus(&game);
     assert_eq!(code, ExitCode::FAILURE);
-    let details: Vec<String> = v["missions"]
-        .as_object()
-        .unwrap()
-        .values()
-        .flat_map(|m| {
-            m["failures_detail"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|d| d.as_str().unwrap().to_owned())
-        })
-        .collect();
+    let details = mission_failures(&v);
     assert!(!details.is_empty());
     assert!(
         details
