@@ -76,24 +76,36 @@ impl Report {
     }
 }
 
-fn files(root: &Path) -> Vec<PathBuf> {
+/// Every regular file under `root` (file symlinks included, directory symlinks not
+/// followed, so a link cycle cannot loop), sorted; plus the directories that could not be
+/// listed.
+fn files(root: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut out = Vec::new();
+    let mut unreadable = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(dir) = stack.pop() {
         let Ok(rd) = std::fs::read_dir(&dir) else {
+            unreadable.push(dir);
             continue;
         };
-        for e in rd.flatten() {
+        for e in rd {
+            let Ok(e) = e else {
+                unreadable.push(dir.clone());
+                continue;
+            };
             let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.is_file() {
-                out.push(p);
+            match e.file_type() {
+                Ok(t) if t.is_dir() => stack.push(p),
+                Ok(_) if p.is_file() => out.push(p),
+                Ok(_) => {}
+                Err(_) => unreadable.push(p),
             }
         }
     }
     out.sort();
-    out
+    unreadable.sort();
+    unreadable.dedup();
+    (out, unreadable)
 }
 
 fn ext(name: &str) -> String {
@@ -348,7 +360,15 @@ pub fn report(game_dir: &Path, roundtrip: bool) -> anyhow::Result<Value> {
         anyhow::bail!("{}: not a directory", game_dir.display());
     }
     let mut r = Report::default();
-    let all = files(game_dir);
+    let (all, unlisted) = files(game_dir);
+    for d in unlisted {
+        let rel = d.strip_prefix(game_dir).unwrap_or(&d).display().to_string();
+        r.families
+            .entry("unreadable")
+            .or_default()
+            .errors
+            .push(format!("{rel}: cannot be listed"));
+    }
     let pb = if all.len() > 200 {
         indicatif::ProgressBar::new(all.len() as u64)
     } else {
@@ -465,4 +485,32 @@ pub fn run(
         )?;
     }
     Ok(clean)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
+    #[test]
+    fn the_walk_lists_files_sorted_and_does_not_follow_directory_links() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::create_dir(d.path().join("sub")).unwrap();
+        std::fs::write(d.path().join("sub/b.ini"), b"").unwrap();
+        std::fs::write(d.path().join("a.ini"), b"").unwrap();
+        std::os::unix::fs::symlink(d.path(), d.path().join("sub/loop")).unwrap();
+        std::os::unix::fs::symlink(d.path().join("a.ini"), d.path().join("c.ini")).unwrap();
+        let (files, unreadable) = super::files(d.path());
+        let rel: Vec<_> = files
+            .iter()
+            .map(|p| {
+                p.strip_prefix(d.path())
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+                    .to_owned()
+            })
+            .collect();
+        assert_eq!(rel, ["a.ini", "c.ini", "sub/b.ini"]);
+        assert!(unreadable.is_empty());
+    }
 }
