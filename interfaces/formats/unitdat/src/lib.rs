@@ -73,6 +73,7 @@
 
 pub mod dat;
 mod error;
+pub mod fuzz_check;
 mod memory;
 mod name;
 pub mod objref;
