@@ -6,19 +6,21 @@
 use iron3d_e2e::{iron3d, last_state_hash};
 use std::process::ExitCode;
 
+/// Runs `iron3d demo build` into `<tempdir>/game` with `extra` arguments; the tempdir
+/// lives as long as the returned guard.
+fn build_demo(extra: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game");
+    let mut args = vec!["demo", "build", "--out", game.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let (code, out) = iron3d(&args);
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    (dir, game)
+}
+
 #[test]
 fn demo_content_is_complete_and_playable() {
-    let dir = tempfile::tempdir().unwrap();
-    let out_dir = dir.path().join("game");
-    let (code, out) = iron3d(&[
-        "demo",
-        "build",
-        "--out",
-        out_dir.to_str().unwrap(),
-        "--seed",
-        "3",
-    ]);
-    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    let (_dir, out_dir) = build_demo(&["--seed", "3"]);
     let manifest = iron3d_demo::Manifest::read(&out_dir).unwrap();
     assert!(manifest.missions.len() >= 2, "{:?}", manifest.missions);
     for m in &manifest.missions {
@@ -74,12 +76,7 @@ fn assert_families(v: &serde_json::Value, expect: &[(&str, u64)]) {
 
 #[test]
 fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
-    let dir = tempfile::tempdir().unwrap();
-    let game = dir.path().join("game");
-    assert_eq!(
-        iron3d(&["demo", "build", "--out", game.to_str().unwrap()]).0,
-        ExitCode::SUCCESS
-    );
+    let (_dir, game) = build_demo(&[]);
     let (code, v) = corpus(&game);
     assert_eq!(code, ExitCode::SUCCESS, "{v:#}");
     assert_families(
@@ -131,17 +128,7 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
 
 #[test]
 fn corpus_harness_on_the_stress_profile_reports_exact_counts() {
-    let dir = tempfile::tempdir().unwrap();
-    let game = dir.path().join("game");
-    let (code, out) = iron3d(&[
-        "demo",
-        "build",
-        "--out",
-        game.to_str().unwrap(),
-        "--profile",
-        "stress",
-    ]);
-    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    let (_dir, game) = build_demo(&["--profile", "stress"]);
     let (code, v) = corpus(&game);
     assert_eq!(code, ExitCode::SUCCESS, "{v:#}");
     assert_families(
@@ -192,12 +179,7 @@ fn mission_failures(v: &serde_json::Value) -> Vec<String> {
 
 #[test]
 fn corpus_harness_negative_controls_report_exactly_the_broken_chain() {
-    let dir = tempfile::tempdir().unwrap();
-    let game = dir.path().join("game");
-    assert_eq!(
-        iron3d(&["demo", "build", "--out", game.to_str().unwrap()]).0,
-        ExitCode::SUCCESS
-    );
+    let (_dir, game) = build_demo(&[]);
 
     // 1. Delete one referenced texture from Textures.lib.
     let tex = game.join("Textures.lib");
