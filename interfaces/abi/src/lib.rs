@@ -32,6 +32,7 @@
 pub mod guard;
 pub mod log;
 pub mod math;
+pub mod render;
 pub mod root;
 pub mod subsystem;
 pub mod types;
@@ -40,6 +41,12 @@ pub use abi_stable;
 pub use guard::{PluginRuntime, guard, guard_unit};
 pub use log::{ForwardingSubscriber, LogLevel, LogSink, LogSink_TO, LogSinkBox};
 pub use math::{Mat4f, Quatf, Vec3f};
+pub use render::{
+    BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, MeshResource, NO_TEXTURE,
+    NativeWindow, RenderFrame, RenderPhase, RenderResources, RenderTarget, SkipReason,
+    SkippedObject, TextureKind, TextureLevel, TextureOp, TextureResource, TextureStage,
+    VertexFormat, VisibleObject,
+};
 pub use root::{ABI_MAJOR, ABI_MINOR, HostContext, LogMode, PluginRootV1, PluginRootV1Ref};
 pub use subsystem::{
     AiService, AiService_TO, AudioBackend, AudioBackend_TO, ControlService, ControlService_TO,

@@ -7,13 +7,14 @@
 #![allow(non_local_definitions)]
 
 use crate::math::Vec3f;
+use crate::render::RenderFrame;
 use crate::types::{
     Command, FrameView, ImageRgba8, MessageView, MissionContext, ObjectState, Packet, PluginError,
     Portal, RawInputEvent, RenderStats, SlotKind, StateBlob, TickInfo,
 };
 use abi_stable::RMut;
 use abi_stable::sabi_trait;
-use abi_stable::std_types::{RBox, RErr, ROk, ROption, RResult, RSlice, RStr, RVec};
+use abi_stable::std_types::{RBox, RErr, ROk, ROption, RResult, RSlice, RStr, RString, RVec};
 
 fn unsupported<T>(what: &str) -> RResult<T, PluginError> {
     RErr(PluginError::new(
@@ -186,6 +187,16 @@ pub trait RenderBackend {
     #[sabi(last_prefix_field)]
     fn capture(&mut self) -> RResult<ImageRgba8, PluginError> {
         unsupported("capture")
+    }
+    /// Draws a prepared [`RenderFrame`] (interface 1.1; older plugins answer
+    /// "unsupported" and the host falls back to `render_frame`).
+    fn draw(&mut self, frame: &RenderFrame) -> RResult<RenderStats, PluginError> {
+        let _ = frame;
+        unsupported("draw")
+    }
+    /// The last drawn frame's command list as JSON (capture backends; interface 1.1).
+    fn capture_commands(&mut self) -> RResult<RString, PluginError> {
+        unsupported("capture_commands")
     }
 }
 

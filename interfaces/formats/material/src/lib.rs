@@ -17,6 +17,9 @@
 //!   reporting the [`FallbackRule`]), [`resolve_lightmap`] (missing → slot −1).
 //! * [`select_phase`] — **project decisions** PD-MAT-1..3 (mode mapping, key meaning,
 //!   boundaries), documented in [`phase`] and kept apart from the confirmed layer.
+//! * [`Surface`] — **project decision** PD-MAT-4: which phase parameter bytes select the
+//!   render state (opaque / alpha-tested / blended / additive, alpha ref, two-sided),
+//!   documented in [`surface`].
 //!
 //! ```
 //! use iron3d_material::*;
@@ -64,6 +67,7 @@ pub mod fuzz_check;
 mod mat0;
 pub mod phase;
 mod resolve;
+pub mod surface;
 mod text;
 mod wear;
 
@@ -80,5 +84,6 @@ pub use resolve::{
     DEFAULT_MATERIAL, FallbackRule, LightmapSlot, MaterialHandle, MaterialLookup, Resolved,
     resolve_lightmap, resolve_material, resolve_material_with, resolve_wear_row,
 };
+pub use surface::{Surface, SurfaceMode};
 pub use text::{decode_cp1251, encode_cp1251};
 pub use wear::{LIGHTMAPS_MARKER, RowSpec, WEAR_TYPE, Wear, WearRow};
