@@ -42,8 +42,8 @@ pub use guard::{PluginRuntime, guard, guard_unit};
 pub use log::{ForwardingSubscriber, LogLevel, LogSink, LogSink_TO, LogSinkBox};
 pub use math::{Mat4f, Quatf, Vec3f};
 pub use render::{
-    BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, MeshResource, NO_TEXTURE,
-    NativeWindow, RenderFrame, RenderPhase, RenderResources, RenderTarget, SkipReason,
+    BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, Lighting, MeshResource,
+    NO_TEXTURE, NativeWindow, RenderFrame, RenderPhase, RenderResources, RenderTarget, SkipReason,
     SkippedObject, TextureKind, TextureLevel, TextureOp, TextureResource, TextureStage,
     VertexFormat, VisibleObject,
 };

@@ -206,6 +206,21 @@ pub struct Camera {
     pub projection: Mat4f,
 }
 
+/// Fixed-function lighting of the frame: one directional light plus ambient, evaluated
+/// per vertex (Gouraud): `light = ambient + sun_colour · max(0, n_world · sun_direction)`,
+/// each channel clamped to `[0, 1]`; `n_world` = normalised upper 3×3 of the item's world
+/// matrix times the vertex normal.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug, PartialEq)]
+pub struct Lighting {
+    /// Unit vector towards the sun (world space).
+    pub sun_direction: Vec3f,
+    /// Sun colour, linear `[0, 1]`.
+    pub sun_colour: [f32; 3],
+    /// Ambient colour, linear `[0, 1]`.
+    pub ambient: [f32; 3],
+}
+
 /// A native window a backend may present to (X11 or Wayland raw handles).
 #[repr(C)]
 #[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
@@ -410,6 +425,8 @@ pub struct RenderFrame {
     pub time_ms: u64,
     /// Camera and projection.
     pub camera: Camera,
+    /// Directional light and ambient.
+    pub lighting: Lighting,
     /// Size, window, clear colour.
     pub target: RenderTarget,
     /// Geometry and textures (shared across frames).
