@@ -1,8 +1,25 @@
 //! A deterministic synthetic game directory written in the original formats by the
 //! project's own writers: root configuration files, `objects.rlb` prototypes with
 //! inheritance, unit DAT files, MSH model archives with WEAR tables, `Material.lib`,
-//! `Textures.lib`, `LightMap.lib`, `Palettes.lib`, RsLi archives (effects, sounds, fonts, sprites) and
-//! missions (TMA, configuration blocks, `Land.msh`, `Land.map`).
+//! `Textures.lib`, `LightMap.lib`, `Palettes.lib`, RsLi archives (effects, sounds, fonts,
+//! sprites) and missions (TMA, configuration blocks, `Land.msh`, `Land1.wea`,
+//! `Land2.wea`, `Land.map`).
+//!
+//! Content the renderer is exercised with:
+//!
+//! * **Surface modes** (PD-MAT-4, [`iron3d_material::Surface`]): `GLASS` is
+//!   alpha-blended and two-sided (texture `GLASS0`, Argb8888, alpha 90..=160), `GRATE` is
+//!   alpha-tested at 128 and two-sided (texture `GRATE0`, Argb4444, bars alpha 255 around
+//!   holes alpha 0); every other material is opaque. The truck's cab is `GLASS`, the
+//!   tower (part of the Hangar, Mine and Tower units) has a `GRATE` gate.
+//! * **Terrain materials** (FORMATS §6.2): `TerrainFace28.material_tag` low byte = row of
+//!   `Land2.wea` (`WATER` under the water level, `GRASS`, `ROCK` on high ground), high
+//!   byte = row of `Land1.wea` (`ROAD`, on a strip across the map) or `0xFF` = none.
+//!   **Project rule**: the stage-0 texture of a face is the material of its `Land1.wea`
+//!   row when the high byte is not `0xFF`, else that of its `Land2.wea` row; the terrain
+//!   lightmap is the first `LIGHTMAPS` row of `Land1.wea` (`LM_LAND_<mission>` in
+//!   `LightMap.lib`, a baked Lambert + ambient shading of the whole map, 64×64 greyscale
+//!   with mips), addressed by the terrain UV stream (`0..1` over the map).
 //!
 //! ```no_run
 //! let manifest = iron3d_demo::build(std::path::Path::new("game"), 7, iron3d_demo::Profile::Demo)?;
@@ -22,7 +39,7 @@ use rand_core::SeedableRng;
 use std::path::{Path, PathBuf};
 
 /// Version of the generator; bumped whenever the produced bytes change.
-pub const GENERATOR_VERSION: u32 = 3;
+pub const GENERATOR_VERSION: u32 = 4;
 
 /// File name of the manifest written at the root of the output directory.
 pub const MANIFEST_NAME: &str = "iron3d-demo.manifest";
@@ -189,22 +206,21 @@ pub fn build(out: &Path, seed: u64, profile: Profile) -> Result<Manifest, DemoEr
     root::write(&mut o)?;
     prototypes::write(&mut o)?;
     models::write(&mut o)?;
-    materials::write(&mut o, &mut rng)?;
+    let mut lightmaps = materials::write(&mut o, &mut rng)?;
     rsli::write(&mut o, &mut rng)?;
-    let missions = match profile {
-        Profile::Demo => vec![
-            missions::write(&mut o, &mut rng, "DEMO1", 64, 8.0, 180)?,
-            missions::write(&mut o, &mut rng, "DEMO2", 48, 8.0, 120)?,
-        ],
-        Profile::Stress => vec![missions::write(
-            &mut o,
-            &mut rng,
-            "STRESS",
-            128,
-            8.0,
-            STRESS_OBJECTS,
-        )?],
+    let specs: &[(&str, u16, usize)] = match profile {
+        Profile::Demo => &[("DEMO1", 64, 180), ("DEMO2", 48, 120)],
+        Profile::Stress => &[("STRESS", 128, STRESS_OBJECTS)],
     };
+    let mut missions = Vec::new();
+    for &(name, cells, objects) in specs {
+        let (name, lightmap) = missions::write(&mut o, &mut rng, name, cells, 8.0, objects)?;
+        missions.push(name);
+        lightmaps.push(lightmap);
+    }
+    // Written last because it holds the terrain lightmaps; the terrain shading draws
+    // nothing from the stream, so the section order of the stream is unchanged.
+    materials::write_lightmaps(&mut o, lightmaps)?;
     o.files.sort();
     let manifest = Manifest {
         version: GENERATOR_VERSION,

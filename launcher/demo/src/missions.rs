@@ -1,11 +1,36 @@
 //! Missions `MISSIONS/<name>/`: `data.tma` (clans with relations, paths, placed
 //! objects), `mission.cfg`, `briefing.cfg`, `messages.cfg`, `Land.msh` (hills, a valley
-//! and flats under water level) and `Land.map` (square areas, non-walkable under water,
-//! linked along shared edges, with a cell grid).
+//! and flats under water level, with terrain material tags), `Land1.wea` / `Land2.wea`
+//! (the terrain WEAR tables) and `Land.map` (square areas, non-walkable under water,
+//! linked along shared edges, with a cell grid); plus the mission's terrain lightmap
+//! `LM_LAND_<name>` for `LightMap.lib`.
+//!
+//! # Terrain materials (FORMATS §6.2)
+//!
+//! `TerrainFace28.material_tag`: low byte = row of `Land2.wea`, high byte = row of
+//! `Land1.wea` or `0xFF` = none. The demo writes:
+//!
+//! * `Land2.wea` = [`LAND2_ROWS`] by height band of the face's mean height: row 0
+//!   `WATER` below the water level, row 1 `GRASS` up to [`ROCK_LEVEL`], row 2 `ROCK`
+//!   above;
+//! * `Land1.wea` = [`LAND1_ROWS`] (row 0 `ROAD`) plus a `LIGHTMAPS` section with one row,
+//!   `LM_LAND_<name>`; the high byte is `0` on a two-cell-wide road across the map (the
+//!   cell rows `cells/3` and `cells/3 + 1`, dry faces only) and `0xFF` elsewhere.
+//!
+//! **Project rule for the renderer** (the sources do not say how the layers blend): the
+//! stage-0 texture of a face is the material of its `Land1.wea` row when the high byte is
+//! not `0xFF`, else the material of its `Land2.wea` row; the terrain lightmap is the
+//! first row of the `LIGHTMAPS` section of `Land1.wea`, sampled with the terrain's UV
+//! stream (`0..1` over the whole map, `u` along +X, `v` along +Y, texel row 0 at `v = 0`).
+//! The lightmap is [`LIGHTMAP_SIZE`]² greyscale RGB (Texm `Rgb888x`) with a full mip
+//! chain: Lambert shading of the height function's normal under the fixed sun [`SUN`]
+//! with ambient [`AMBIENT`].
 
 use crate::prototypes::BUILDINGS;
 use crate::{DemoError, Out, fmt_err};
 use iron3d_landmap::{AreaSpec, Bounds, MapBuilder};
+use iron3d_material::{RowSpec, Wear};
+use iron3d_texm::{PixelFormat, RgbaImage};
 use iron3d_tma::{Clan, ClanBody, LpString, Path as TmaPath, PlacedObject, StandardMode, Tma};
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
@@ -25,6 +50,21 @@ const UNIT_REFS: [&str; 5] = [
 /// Clan names (CP1251 in the file).
 const CLANS: [&str; 3] = ["Игрок", "Враг", "Нейтралы"];
 
+/// `Land2.wea` rows (terrain base layer), by height band.
+pub(crate) const LAND2_ROWS: [&str; 3] = ["WATER", "GRASS", "ROCK"];
+/// `Land1.wea` rows (terrain overlay): the road.
+pub(crate) const LAND1_ROWS: [&str; 1] = ["ROAD"];
+/// Mean face height above which `Land2.wea` row 2 (`ROCK`) is used.
+pub(crate) const ROCK_LEVEL: f32 = 13.0;
+/// `material_tag` high byte meaning "no `Land1.wea` row".
+pub(crate) const NO_LAND1: u16 = 0xFF;
+/// Side of the terrain lightmap in texels.
+pub(crate) const LIGHTMAP_SIZE: u32 = 64;
+/// Unit vector towards the sun of the baked terrain lightmap (world space, Z up).
+pub(crate) const SUN: [f32; 3] = [0.64, 0.48, 0.6];
+/// Ambient term of the baked terrain lightmap (`light = AMBIENT + (1 − AMBIENT)·max(0, n·SUN)`).
+pub(crate) const AMBIENT: f32 = 0.35;
+
 /// The terrain height function of one mission.
 struct Terrain {
     phase: [f32; 2],
@@ -43,6 +83,79 @@ impl Terrain {
             h
         }
     }
+
+    /// Unit normal of the height function at `(x, y)` (central differences over `e`).
+    fn normal(&self, x: f32, y: f32, e: f32) -> [f32; 3] {
+        let dx = (self.height(x + e, y) - self.height(x - e, y)) / (2.0 * e);
+        let dy = (self.height(x, y + e) - self.height(x, y - e)) / (2.0 * e);
+        let len = (dx * dx + dy * dy + 1.0).sqrt();
+        [-dx / len, -dy / len, 1.0 / len]
+    }
+
+    /// The baked terrain lightmap over `extent`² (see the module doc).
+    fn lightmap(&self) -> Result<RgbaImage, DemoError> {
+        let n = LIGHTMAP_SIZE;
+        let texel = self.extent / n as f32;
+        let sun_len = SUN.iter().map(|c| c * c).sum::<f32>().sqrt();
+        let mut px = Vec::with_capacity((n * n * 4) as usize);
+        for row in 0..n {
+            for col in 0..n {
+                let (x, y) = ((col as f32 + 0.5) * texel, (row as f32 + 0.5) * texel);
+                let nrm = self.normal(x, y, texel * 0.5);
+                let lambert = nrm.iter().zip(SUN).map(|(a, b)| a * b).sum::<f32>() / sun_len;
+                let light = AMBIENT + (1.0 - AMBIENT) * lambert.max(0.0);
+                let v = (light * 255.0).round().clamp(0.0, 255.0) as u8;
+                px.extend_from_slice(&[v, v, v, 255]);
+            }
+        }
+        RgbaImage::new(n, n, px).map_err(fmt_err("terrain lightmap"))
+    }
+}
+
+/// Sets every face's `material_tag` (see the module doc); faces are `2·(j·cells + i)`
+/// and `+1` for cell `(i, j)`.
+fn tag_faces(streams: &mut iron3d_landmsh::Streams, cells: u16) {
+    let cells = usize::from(cells);
+    let road = cells / 3..cells / 3 + 2;
+    let positions = &streams.positions;
+    for (f, face) in streams.faces.iter_mut().enumerate() {
+        let mean = face
+            .vertices
+            .iter()
+            .map(|&v| positions[usize::from(v)][2])
+            .sum::<f32>()
+            / 3.0;
+        let land2: u16 = if mean < WATER_LEVEL {
+            0
+        } else if mean <= ROCK_LEVEL {
+            1
+        } else {
+            2
+        };
+        let row = f / 2 / cells;
+        let land1 = if land2 != 0 && road.contains(&row) {
+            0
+        } else {
+            NO_LAND1
+        };
+        face.material_tag = (land1 << 8) | land2;
+    }
+}
+
+fn wear(what: &str, rows: &[&str], lightmaps: &[&str]) -> Result<Vec<u8>, DemoError> {
+    let rows: Vec<RowSpec<'_>> = rows
+        .iter()
+        .map(|n| RowSpec::new(b"1", n.as_bytes()))
+        .collect();
+    let lms: Vec<RowSpec<'_>> = lightmaps
+        .iter()
+        .map(|n| RowSpec::new(b"0", n.as_bytes()))
+        .collect();
+    Ok(
+        Wear::author(&rows, (!lms.is_empty()).then_some(lms.as_slice()))
+            .map_err(fmt_err(what))?
+            .to_bytes(),
+    )
 }
 
 fn lp(s: &str) -> Result<LpString, DemoError> {
@@ -61,7 +174,7 @@ fn crlf(lines: &[String]) -> Vec<u8> {
 }
 
 /// Writes mission `name` on a `cells`×`cells` terrain with `objects` placed objects;
-/// returns the name.
+/// returns the name and the terrain lightmap entry for `LightMap.lib`.
 pub(crate) fn write(
     o: &mut Out,
     rng: &mut ChaCha8Rng,
@@ -69,7 +182,7 @@ pub(crate) fn write(
     cells: u16,
     cell_size: f32,
     objects: usize,
-) -> Result<String, DemoError> {
+) -> Result<(String, crate::materials::LightMap), DemoError> {
     let extent = f32::from(cells) * cell_size;
     let t = Terrain {
         phase: [unit(rng) * 6.0, unit(rng) * 6.0],
@@ -77,14 +190,26 @@ pub(crate) fn write(
     };
     let dir = format!("MISSIONS/{name}");
 
-    // Land.msh.
-    let streams = iron3d_landmsh::from_grid(cells, cells, cell_size, |x, y| t.height(x, y))
+    // Land.msh, its WEAR tables and its lightmap.
+    let mut streams = iron3d_landmsh::from_grid(cells, cells, cell_size, |x, y| t.height(x, y))
         .map_err(fmt_err("Land.msh"))?;
+    tag_faces(&mut streams, cells);
     let msh = iron3d_landmsh::LandMsh::from_streams(streams)
         .map_err(fmt_err("Land.msh"))?
         .to_bytes()
         .map_err(fmt_err("Land.msh"))?;
     o.put(&format!("{dir}/Land.msh"), &msh)?;
+    let lightmap_name = format!("LM_LAND_{name}");
+    o.put(
+        &format!("{dir}/Land1.wea"),
+        &wear("Land1.wea", &LAND1_ROWS, &[&lightmap_name])?,
+    )?;
+    o.put(
+        &format!("{dir}/Land2.wea"),
+        &wear("Land2.wea", &LAND2_ROWS, &[])?,
+    )?;
+    let lightmap =
+        crate::materials::texm_of(&lightmap_name, PixelFormat::Rgb888x, t.lightmap()?, None)?;
 
     // Land.map.
     let squares = cells / AREA_CELLS;
@@ -217,5 +342,5 @@ pub(crate) fn write(
         "end".to_owned(),
     ];
     o.put(&format!("{dir}/messages.cfg"), &crlf(&msgs))?;
-    Ok(name.to_owned())
+    Ok((name.to_owned(), (lightmap_name, lightmap)))
 }

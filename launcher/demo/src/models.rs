@@ -1,7 +1,8 @@
 //! Model archives `models.rlb` and `buildings.rlb`: multi-node MSH models (parents, LOD
 //! slots, batches over boxes and prisms; a rotating turret and a walking chassis with two
 //! swinging legs, animated via the key pool and frame map) and a `<stem>.wea` WEAR table
-//! per model.
+//! per model. The truck's cab uses `GLASS` (alpha-blended) and the tower has a gate of
+//! `GRATE` (alpha-tested).
 
 use crate::prototypes::nres;
 use crate::{DemoError, Out, fmt_err};
@@ -133,8 +134,13 @@ fn specs() -> Vec<ModelSpec> {
                 part(None, [2.0, 2.0, 6.0], [0.0; 3], false),
                 turret(Some(0)),
                 barrel(Some(1)),
+                // A see-through grate gate beside the tower's foot (alpha-tested).
+                Part {
+                    material: 2,
+                    ..part(Some(0), [0.1, 3.0, 1.5], [3.0, 0.0, -4.5], false)
+                },
             ],
-            &["CONCRETE", "STEEL"],
+            &["CONCRETE", "STEEL", "GRATE"],
             &["LM_TOWER"],
         ),
         (

@@ -70,6 +70,10 @@ fn check_all(root: &Path, m: &Manifest) -> BTreeSet<String> {
             "land.map" => {
                 iron3d_landmap::LandMapFile::parse(&bytes).expect("Land.map");
             }
+            "land1.wea" | "land2.wea" => {
+                let w = iron3d_material::Wear::parse(&bytes).expect("terrain WEAR");
+                assert_eq!(w.to_bytes(), bytes, "{rel}");
+            }
             _ if lower.ends_with(".dat") => {
                 let d = iron3d_unitdat::UnitDat::parse(&bytes).expect("dat");
                 assert!(d.component_keys().count() >= 2, "{rel}");
@@ -151,7 +155,7 @@ fn stress_has_ten_thousand_objects() {
 #[test]
 fn manifest_text_round_trips() {
     let m = Manifest {
-        version: 3,
+        version: GENERATOR_VERSION,
         missions: vec!["A".into(), "B".into()],
         files: vec![("x/y z.bin".into(), 12, "ab".into())],
     };
@@ -183,4 +187,187 @@ fn the_walking_chassis_swings_its_legs_in_antiphase() {
     // Frame 0: both legs upright.
     let left0 = iron3d_msh::sample_node(&msh, 1, 0.0, opts).expect("left leg");
     assert!(left0.rotation.y.abs() < 1e-3, "{left0:?}");
+}
+
+/// The NRes entry `name` of `archive` under `root`.
+fn entry(root: &Path, archive: &str, name: &str) -> Vec<u8> {
+    let bytes = read(root, archive);
+    let a = iron3d_nres::Nres::parse(&bytes).expect(archive);
+    a.entries()
+        .find(|e| e.name() == name.as_bytes())
+        .unwrap_or_else(|| panic!("{archive}:{name} missing"))
+        .data()
+        .to_vec()
+}
+
+/// Level 0 of the Texm entry `name` of `archive`.
+fn texture(root: &Path, archive: &str, name: &str) -> iron3d_texm::RgbaImage {
+    let data = entry(root, archive, name);
+    let t = iron3d_texm::Texm::parse(&data).expect(name);
+    assert_eq!(
+        t.mip_count(),
+        t.width().max(t.height()).ilog2() + 1,
+        "{name}: full mip chain"
+    );
+    t.decode_level(0).expect(name)
+}
+
+/// The surfaces (PD-MAT-4) of every phase of material `name`.
+fn surfaces(root: &Path, name: &str) -> Vec<iron3d_material::Surface> {
+    let m = iron3d_material::Mat0::parse(&entry(root, "Material.lib", name), 6).expect(name);
+    m.phases()
+        .iter()
+        .map(iron3d_material::Surface::of)
+        .collect()
+}
+
+#[test]
+fn glass_is_blended_and_grate_is_alpha_tested_with_real_alpha() {
+    use iron3d_material::{Surface, SurfaceMode};
+    let d = tempfile::tempdir().expect("tempdir");
+    build(d.path(), 5, Profile::Demo).expect("build");
+    let root = d.path();
+    let glass = Surface {
+        mode: SurfaceMode::AlphaBlended,
+        alpha_ref: 0,
+        two_sided: true,
+    };
+    let grate = Surface {
+        mode: SurfaceMode::AlphaTested,
+        alpha_ref: 128,
+        two_sided: true,
+    };
+    assert_eq!(surfaces(root, "GLASS"), [glass]);
+    assert_eq!(surfaces(root, "GRATE"), [grate]);
+    for opaque in [
+        "DEFAULT", "STEEL", "CAMO", "CONCRETE", "LAVA", "WATER", "HUD",
+    ] {
+        let s = surfaces(root, opaque);
+        assert!(!s.is_empty());
+        assert!(s.iter().all(|s| *s == Surface::OPAQUE), "{opaque}: {s:?}");
+    }
+    // The original phase bytes stay: parameters[0] = 0x80 + phase.
+    let steel = iron3d_material::Mat0::parse(&entry(root, "Material.lib", "STEEL"), 6).unwrap();
+    assert_eq!(steel.phases()[1].parameters()[0], 0x81);
+
+    // GLASS0: partial alpha 90..=160 with variation.
+    let alphas: BTreeSet<u8> = texture(root, "Textures.lib", "GLASS0")
+        .pixels()
+        .chunks(4)
+        .map(|p| p[3])
+        .collect();
+    assert!(alphas.iter().all(|a| (90..=160).contains(a)), "{alphas:?}");
+    assert!(alphas.len() >= 16, "{alphas:?}");
+
+    // GRATE0: only holes (0) and bars (255), a fair share of each.
+    let img = texture(root, "Textures.lib", "GRATE0");
+    let px = img.pixels();
+    let holes = px.chunks(4).filter(|p| p[3] == 0).count();
+    let bars = px.chunks(4).filter(|p| p[3] == 255).count();
+    assert_eq!(holes + bars, px.len() / 4);
+    assert!(
+        holes * 3 > px.len() / 4 && bars * 5 > px.len() / 4,
+        "{holes} {bars}"
+    );
+
+    // The tower (placed by DEMO1) draws a part with the GRATE row; the truck keeps GLASS.
+    for (model, row, material) in [("tower", 2, "GRATE"), ("truck", 1, "GLASS")] {
+        let wea = entry(
+            root,
+            if model == "tower" {
+                "buildings.rlb"
+            } else {
+                "models.rlb"
+            },
+            &format!("{model}.wea"),
+        );
+        let w = iron3d_material::Wear::parse(&wea).expect("wear");
+        assert_eq!(w.material(row).map(|r| r.name()), Some(material.as_bytes()));
+        let mshb = entry(
+            root,
+            if model == "tower" {
+                "buildings.rlb"
+            } else {
+                "models.rlb"
+            },
+            &format!("{model}.msh"),
+        );
+        let msh = iron3d_msh::Msh::parse(&mshb).expect("msh");
+        assert!(
+            msh.batches()
+                .any(|b| b.material_index == row && b.index_count > 0),
+            "{model}"
+        );
+    }
+    let tma = iron3d_tma::Tma::parse(&read(root, "MISSIONS/DEMO1/data.tma")).expect("tma");
+    assert!(tma.objects.iter().any(|o| {
+        let r = o.resource_name.text();
+        r.contains("Tower") || r.contains("Hangar") || r.contains("Mine") || r == "tower"
+    }));
+}
+
+#[test]
+fn terrain_faces_name_rows_of_both_terrain_tables_and_a_baked_lightmap() {
+    let d = tempfile::tempdir().expect("tempdir");
+    let m = build(d.path(), 5, Profile::Demo).expect("build");
+    let root = d.path();
+    let material_lib = read(root, "Material.lib");
+    let materials = iron3d_nres::Nres::parse(&material_lib).expect("Material.lib");
+    let has_material = |n: &[u8]| materials.entries().any(|e| e.name() == n);
+    let mut land2_used = BTreeSet::new();
+    for mission in &m.missions {
+        let dir = format!("MISSIONS/{mission}");
+        let land1 = iron3d_material::Wear::parse(&read(root, &format!("{dir}/Land1.wea")))
+            .expect("Land1.wea");
+        let land2 = iron3d_material::Wear::parse(&read(root, &format!("{dir}/Land2.wea")))
+            .expect("Land2.wea");
+        for row in land1.materials().iter().chain(land2.materials()) {
+            assert!(has_material(row.name()), "{}", row.name_text());
+        }
+        assert_eq!(land1.lightmaps().len(), 1);
+        let lm_name = land1.lightmaps()[0].name_text();
+        assert_eq!(lm_name, format!("LM_LAND_{mission}"));
+        let lm = texture(root, "LightMap.lib", &lm_name);
+        assert_eq!((lm.width(), lm.height()), (64, 64));
+        let px = lm.pixels();
+        assert!(
+            px.chunks(4).all(|p| p[0] == p[1] && p[1] == p[2]),
+            "greyscale"
+        );
+        let (lo, hi) = px
+            .chunks(4)
+            .fold((255, 0), |(lo, hi), p| (p[0].min(lo), p[0].max(hi)));
+        assert!(
+            lo >= 80 && hi - lo >= 40,
+            "ambient floor and visible relief: {lo}..{hi}"
+        );
+
+        let land_bytes = read(root, &format!("{dir}/Land.msh"));
+        let land = iron3d_landmsh::LandMsh::parse(&land_bytes).expect("Land.msh");
+        let s = &land.streams;
+        let mut overlay = 0;
+        for f in &s.faces {
+            let (hi, lo) = (f.material_tag >> 8, f.material_tag & 0xFF);
+            assert!(usize::from(lo) < land2.materials().len(), "{lo}");
+            if hi != 0xFF {
+                assert!(usize::from(hi) < land1.materials().len(), "{hi}");
+                assert_ne!(lo, 0, "no road under water");
+                overlay += 1;
+            }
+            land2_used.insert(lo);
+            let mean = f
+                .vertices
+                .iter()
+                .map(|&v| s.positions[v as usize][2])
+                .sum::<f32>()
+                / 3.0;
+            assert_eq!(
+                lo == 0,
+                mean < 0.0,
+                "water row exactly below the water level"
+            );
+        }
+        assert!(overlay > 0 && overlay * 4 < s.faces.len(), "{overlay}");
+    }
+    assert_eq!(land2_used.len(), 3, "{land2_used:?}");
 }
