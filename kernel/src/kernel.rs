@@ -8,7 +8,7 @@ use crate::identity::IdLayout;
 use crate::input::{InputEvent, InputSnapshot};
 use crate::phase::{Operation, Phase};
 use crate::rng::RngStreams;
-use crate::snapshot::RenderSnapshot;
+use crate::snapshot::{FramePreparer, Prepared, RenderSnapshot};
 use crate::stats::{KernelStats, PhaseTimer};
 use crate::system::{
     CalcSlot, KernelCommand, SimTime, System, SystemCtx, SystemError, SystemResult,
@@ -126,6 +126,7 @@ pub struct Kernel {
     phase: Option<Phase>,
     commands: Vec<KernelCommand>,
     snapshot: Option<Arc<RenderSnapshot>>,
+    preparer: Option<Box<dyn FramePreparer>>,
     stats: KernelStats,
     shut_down: bool,
 }
@@ -157,6 +158,7 @@ impl Kernel {
             phase: None,
             commands: Vec::new(),
             snapshot: None,
+            preparer: None,
             stats: KernelStats::default(),
             shut_down: false,
         })
@@ -216,6 +218,15 @@ impl Kernel {
     /// Counters and timings.
     pub fn stats(&self) -> &KernelStats {
         &self.stats
+    }
+
+    /// Installs (or with `None` removes) the hook that attaches prepared render data to
+    /// every published snapshot. Returns the previous one.
+    pub fn set_frame_preparer(
+        &mut self,
+        preparer: Option<Box<dyn FramePreparer>>,
+    ) -> Option<Box<dyn FramePreparer>> {
+        std::mem::replace(&mut self.preparer, preparer)
     }
 
     /// The snapshot published by the last frame.
@@ -352,7 +363,12 @@ impl Kernel {
         if self.config.publish_snapshots {
             let tick = self.fixed.tick();
             self.run_phase(Phase::PublishSnapshot, |k| {
-                k.snapshot = Some(Arc::new(RenderSnapshot::capture(&k.world, frame, tick)));
+                let mut snap = RenderSnapshot::capture(&k.world, frame, tick);
+                snap.time_ms = tick.saturating_mul(k.fixed.step_ns()) / 1_000_000;
+                if let Some(p) = k.preparer.as_mut() {
+                    snap.prepared = p.prepare(&snap).map(Prepared);
+                }
+                k.snapshot = Some(Arc::new(snap));
             });
         }
         let snapshot = self.snapshot.clone();

@@ -570,3 +570,37 @@ fn render_snapshot_is_published_each_frame() {
     assert_eq!(snap.objects.len(), 1);
     assert_eq!(snap.objects[0].transform.position, Vec3::new(1.0, 2.0, 3.0));
 }
+
+#[test]
+fn the_frame_preparer_sees_each_snapshot_and_its_data_is_attached() {
+    use crate::snapshot::FramePreparer;
+    use std::any::Any;
+    use std::sync::Arc;
+    struct CountObjects;
+    impl FramePreparer for CountObjects {
+        fn prepare(&mut self, s: &RenderSnapshot) -> Option<Arc<dyn Any + Send + Sync>> {
+            Some(Arc::new((s.frame, s.objects.len(), s.time_ms)))
+        }
+    }
+    let time = ManualTimeSource::new();
+    let mut k = Kernel::new(KernelConfig::default(), Box::new(time.clone())).unwrap();
+    spawn(&mut k, 1, Vec3::ZERO);
+    assert!(k.set_frame_preparer(Some(Box::new(CountObjects))).is_none());
+    time.advance_ns(crate::clock::NANOS_PER_SEC / 10);
+    k.frame(&mut NoInput, None).unwrap();
+    let snap = k.snapshot().unwrap();
+    let got = snap
+        .prepared
+        .as_ref()
+        .and_then(|p| p.get::<(u64, usize, u64)>())
+        .copied();
+    let hz = u64::from(k.config().tick_hz.max(1));
+    assert!(snap.tick > 0);
+    assert_eq!(
+        got,
+        Some((1, 1, snap.tick * (1_000_000_000 / hz) / 1_000_000))
+    );
+    assert!(k.set_frame_preparer(None).is_some());
+    k.frame(&mut NoInput, None).unwrap();
+    assert!(k.snapshot().unwrap().prepared.is_none());
+}

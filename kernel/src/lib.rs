@@ -36,7 +36,7 @@ pub use kernel::{FrameReport, InputSource, Kernel, KernelConfig, NoInput, Shutdo
 pub use phase::{Operation, Phase};
 pub use props::{Property, PropertyBag};
 pub use rng::{RngStream, RngStreams, StreamName};
-pub use snapshot::{RenderSnapshot, SnapshotObject};
+pub use snapshot::{FramePreparer, Prepared, RenderSnapshot, SnapshotObject};
 pub use stats::KernelStats;
 pub use system::{CalcSlot, KernelCommand, SimTime, System, SystemCtx, SystemError, SystemResult};
 pub use world::{

@@ -1,7 +1,12 @@
-//! The immutable render snapshot published once per presented frame.
+//! The immutable render snapshot published once per presented frame, and the
+//! [`FramePreparer`] hook through which the render-frame builder attaches its prepared
+//! frame (camera, draw items) to it without the kernel knowing any format.
 
 use crate::identity::OriginalObjectId;
 use crate::world::{Transform, World};
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
 
 /// One visible object as the renderer sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -14,6 +19,39 @@ pub struct SnapshotObject {
     pub transform: Transform,
 }
 
+/// Data a [`FramePreparer`] attached to a snapshot (immutable, shared). Equality is
+/// identity: two snapshots are equal only when they share the same prepared value.
+#[derive(Clone)]
+pub struct Prepared(pub Arc<dyn Any + Send + Sync>);
+
+impl Prepared {
+    /// The prepared value as `T`, when it is one.
+    pub fn get<T: Any>(&self) -> Option<&T> {
+        self.0.downcast_ref::<T>()
+    }
+}
+
+impl PartialEq for Prepared {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl fmt::Debug for Prepared {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Prepared(..)")
+    }
+}
+
+/// Builds render data from a freshly captured snapshot in `publish_render_snapshot`
+/// (after the frame's last tick, before `render_world`). It sees the snapshot only, never
+/// the mutable world, so preparing a frame cannot change the simulation.
+pub trait FramePreparer: Send {
+    /// The data to attach, or `None` to publish the bare snapshot (errors are the
+    /// preparer's to log; the frame still renders without prepared data).
+    fn prepare(&mut self, snapshot: &RenderSnapshot) -> Option<Arc<dyn Any + Send + Sync>>;
+}
+
 /// Immutable frame data: what the simulation looked like after the frame's last tick.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RenderSnapshot {
@@ -21,8 +59,12 @@ pub struct RenderSnapshot {
     pub frame: u64,
     /// Last completed simulation tick.
     pub tick: u64,
+    /// Game time of that tick in milliseconds (`tick · step`), for animation and materials.
+    pub time_ms: u64,
     /// Registered, active objects in queue order.
     pub objects: Vec<SnapshotObject>,
+    /// What the installed [`FramePreparer`] built for this frame.
+    pub prepared: Option<Prepared>,
 }
 
 impl RenderSnapshot {
@@ -40,7 +82,9 @@ impl RenderSnapshot {
         Self {
             frame,
             tick,
+            time_ms: 0,
             objects,
+            prepared: None,
         }
     }
 }

@@ -363,6 +363,29 @@ impl PluginHost {
         })
     }
 
+    /// Asks the render slot for a capture right after its next drawn frame (replacing an
+    /// earlier request that was not served yet, and clearing the previous result).
+    pub fn request_capture(&self, kind: crate::slot::CaptureKind) {
+        if let Some(s) = self.slots.get(&SlotKind::Render) {
+            *s.capture_result
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = None;
+            *s.capture_request
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(kind);
+        }
+    }
+
+    /// The result of the last capture request, once a frame served it (taken).
+    pub fn take_capture(&self) -> Option<Result<crate::slot::Capture, String>> {
+        self.slots.get(&SlotKind::Render).and_then(|s| {
+            s.capture_result
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take()
+        })
+    }
+
     /// Starts watching the directories of every slot's active library; changes are picked
     /// up by [`PluginHost::poll_watcher`].
     pub fn watch(&mut self) -> Result<(), HostError> {

@@ -15,4 +15,4 @@ pub mod watch;
 pub use error::HostError;
 pub use host::{ComponentFactory, HostConfig, NULL_LIBRARY, PluginHost, SlotReport};
 pub use library::{LoadedLibrary, SearchPaths};
-pub use slot::{HostEvent, Instance, PluginSlot};
+pub use slot::{Capture, CaptureKind, HostEvent, Instance, PluginSlot};

@@ -161,6 +161,28 @@ pub struct SlotShared {
     pub faults: Mutex<u64>,
     /// Swaps completed.
     pub swaps: Mutex<u64>,
+    /// A capture to take right after the next drawn frame (render slot).
+    pub capture_request: Mutex<Option<CaptureKind>>,
+    /// The result of the last capture request.
+    pub capture_result: Mutex<Option<Result<Capture, String>>>,
+}
+
+/// What to read back from a render backend after a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureKind {
+    /// The frame's pixels (`RenderBackend::capture`).
+    Image,
+    /// The frame's command list as JSON (`RenderBackend::capture_commands`).
+    Commands,
+}
+
+/// A capture read back from a render backend.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Capture {
+    /// RGBA8 pixels.
+    Image(iron3d_abi::ImageRgba8),
+    /// JSON command list.
+    Commands(String),
 }
 
 impl SlotShared {
@@ -173,6 +195,8 @@ impl SlotShared {
             active_source: Mutex::new(None),
             faults: Mutex::new(0),
             swaps: Mutex::new(0),
+            capture_request: Mutex::new(None),
+            capture_result: Mutex::new(None),
         })
     }
 }
@@ -500,38 +524,73 @@ impl System for PluginSlot {
         if !self.wants(callbacks::RENDER) {
             return Ok(());
         }
+        let request = lock(&self.shared.capture_request).take();
         let Some(a) = self.active.as_mut() else {
+            if request.is_some() {
+                *lock(&self.shared.capture_result) =
+                    Some(Err("the render slot is vacant".to_owned()));
+            }
             return Ok(());
         };
         let r = match a.object.render() {
             abi_stable::std_types::ROption::RSome(mut backend) => {
-                let objects: Vec<ObjectState> = snapshot
-                    .objects
-                    .iter()
-                    .map(|o| ObjectState {
-                        id: o.id.raw(),
-                        kind: o.kind,
-                        is_mirror: false,
-                        active: true,
-                        position: o.transform.position.into(),
-                        orientation: o.transform.orientation.into(),
-                        scale: o.transform.scale.into(),
-                        velocity: Default::default(),
-                        behaviour_state: 0,
-                    })
-                    .collect();
-                let frame = iron3d_abi::FrameView {
-                    frame: snapshot.frame,
-                    tick: snapshot.tick,
-                    objects: RSlice::from_slice(&objects),
+                let prepared = snapshot
+                    .prepared
+                    .as_ref()
+                    .and_then(|p| p.get::<iron3d_abi::RenderFrame>());
+                let drawn = match prepared {
+                    Some(frame) => match backend.draw(frame) {
+                        // An older backend without `draw`: fall back to the object list.
+                        RResult::RErr(e) if e.kind == iron3d_abi::ErrorKind::Unsupported => None,
+                        other => Some(other.map(|_| ())),
+                    },
+                    None => None,
                 };
-                backend.render_frame(&frame).map(|_| ())
+                let r = drawn.unwrap_or_else(|| {
+                    let objects: Vec<ObjectState> = snapshot
+                        .objects
+                        .iter()
+                        .map(|o| ObjectState {
+                            id: o.id.raw(),
+                            kind: o.kind,
+                            is_mirror: false,
+                            active: true,
+                            position: o.transform.position.into(),
+                            orientation: o.transform.orientation.into(),
+                            scale: o.transform.scale.into(),
+                            velocity: Default::default(),
+                            behaviour_state: 0,
+                        })
+                        .collect();
+                    let frame = iron3d_abi::FrameView {
+                        frame: snapshot.frame,
+                        tick: snapshot.tick,
+                        objects: RSlice::from_slice(&objects),
+                    };
+                    backend.render_frame(&frame).map(|_| ())
+                });
+                if let (Some(kind), RResult::ROk(())) = (request, &r) {
+                    let result = match kind {
+                        CaptureKind::Image => backend.capture().into_result().map(Capture::Image),
+                        CaptureKind::Commands => backend
+                            .capture_commands()
+                            .into_result()
+                            .map(|s| Capture::Commands(s.into_string())),
+                    };
+                    *lock(&self.shared.capture_result) = Some(result.map_err(|e| e.to_string()));
+                }
+                r
             }
             abi_stable::std_types::ROption::RNone => RResult::ROk(()),
         };
         match r {
             RResult::ROk(()) => Ok(()),
-            RResult::RErr(e) => Err(self.fault(Phase::RenderWorld, &e)),
+            RResult::RErr(e) => {
+                if request.is_some() {
+                    *lock(&self.shared.capture_result) = Some(Err(e.to_string()));
+                }
+                Err(self.fault(Phase::RenderWorld, &e))
+            }
         }
     }
 

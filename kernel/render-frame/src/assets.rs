@@ -1,0 +1,558 @@
+//! Mission-lifetime render resources: every model the mission places (MSH → mesh, nodes,
+//! slots, batches; `<stem>.wea` rows resolved to MAT0 with the strict fallback order;
+//! phase textures from `Textures.lib`; the WEAR `LIGHTMAPS` row from `LightMap.lib`), and
+//! the terrain (`Land.msh` faces grouped by material, `Land1.wea`/`Land2.wea`, the terrain
+//! lightmap). Everything is decoded once; a frame only samples poses and phases.
+
+use crate::error::RenderFrameError;
+use abi_stable::std_types::{RString, RVec};
+use iron3d_abi::{
+    MeshResource, NO_TEXTURE, RenderResources, TextureKind, TextureLevel, TextureResource,
+};
+use iron3d_material::{Mat0, MaterialHandle, Surface, Wear, resolve_material_with};
+use iron3d_mission::{GameData, LoadedMission, MissionRef, object_id};
+use iron3d_msh::{Batch20, Msh};
+use iron3d_texm::Texm;
+use iron3d_vfs::GamePath;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The material archive (game root).
+pub const MATERIAL_LIB: &[u8] = b"Material.lib";
+/// The texture archive (game root).
+pub const TEXTURES_LIB: &[u8] = b"Textures.lib";
+/// The lightmap archive (game root).
+pub const LIGHTMAP_LIB: &[u8] = b"LightMap.lib";
+
+/// **Project decision PD-RENDER-MIP** (the original rule is unknown, FORMATS §16 item 21):
+/// the loader skips top mip levels while the base level is larger than this on either
+/// axis (a device texture-size limit), always keeping the last level.
+pub const MAX_TEXTURE_SIZE: u32 = 256;
+
+/// **Project decision PD-RENDER-TERRAIN-UV**: the terrain's UV0 spans the whole map; the
+/// diffuse stage repeats its texture once per this many world units.
+pub const TERRAIN_TEXTURE_REPEAT: f32 = 16.0;
+
+/// One resolved WEAR row.
+#[derive(Clone, Debug)]
+pub struct MaterialRow {
+    /// `(table << 16) | row`.
+    pub handle: u32,
+    /// The resolved MAT0 (`None`: the material archive had nothing to fall back to).
+    pub mat: Option<Arc<Mat0>>,
+    /// Per phase: texture index or [`NO_TEXTURE`] (empty name = untextured, missing =
+    /// untextured and counted in [`SceneAssets::missing_textures`]).
+    pub textures: Vec<u32>,
+    /// Per phase: the PD-MAT-4 surface.
+    pub surfaces: Vec<Surface>,
+}
+
+/// A slot's draw range and bounds.
+#[derive(Clone, Copy, Debug)]
+pub struct SlotInfo {
+    /// First batch.
+    pub batch_start: usize,
+    /// Batch count.
+    pub batch_count: usize,
+    /// Bounding sphere centre (node space).
+    pub centre: glam::Vec3,
+    /// Bounding sphere radius.
+    pub radius: f32,
+}
+
+/// A model ready to draw.
+#[derive(Clone, Debug)]
+pub struct ModelAsset {
+    /// `archive:entry`.
+    pub name: String,
+    /// The MSH bytes (re-parsed, zero-copy, for animation sampling).
+    pub bytes: Arc<[u8]>,
+    /// Mesh index in the resources.
+    pub mesh: u32,
+    /// Per node: `slot_index[lod * 5 + group]`.
+    pub node_slots: Vec<[u16; 15]>,
+    /// Slots.
+    pub slots: Vec<SlotInfo>,
+    /// Batches.
+    pub batches: Vec<Batch20>,
+    /// WEAR rows (table 0).
+    pub rows: Vec<MaterialRow>,
+    /// The model's lightmap (first `LIGHTMAPS` row) or [`NO_TEXTURE`].
+    pub lightmap: u32,
+    /// Animation timeline length in frames (type 19 `attr2`), 0 when static.
+    pub frame_count: u32,
+}
+
+/// One terrain draw: faces sharing a stage-0 material.
+#[derive(Clone, Debug)]
+pub struct TerrainGroup {
+    /// First index in the terrain mesh.
+    pub index_start: u32,
+    /// Index count.
+    pub index_count: u32,
+    /// The material row (`Land1.wea` = table 0, `Land2.wea` = table 1), `None` when the
+    /// face names no row of an existing table.
+    pub row: Option<MaterialRow>,
+}
+
+/// The terrain ready to draw.
+#[derive(Clone, Debug)]
+pub struct TerrainAsset {
+    /// Mesh index.
+    pub mesh: u32,
+    /// Draw groups in ascending material-handle order.
+    pub groups: Vec<TerrainGroup>,
+    /// Terrain lightmap (first `LIGHTMAPS` row of `Land1.wea`) or [`NO_TEXTURE`].
+    pub lightmap: u32,
+    /// Diffuse repeat over UV0.
+    pub uv_scale: [f32; 2],
+}
+
+/// Everything a mission's frames draw from.
+#[derive(Clone, Debug)]
+pub struct SceneAssets {
+    /// The FFI resources (meshes, textures).
+    pub resources: abi_stable::std_types::RArc<RenderResources>,
+    /// Models by index.
+    pub models: Vec<ModelAsset>,
+    /// Original object id → its models (the prototype's geometry, then each unit-DAT
+    /// component's, in resolution order; all drawn at the object's transform).
+    pub object_models: BTreeMap<u32, Vec<usize>>,
+    /// The terrain, when the mission has one that parsed.
+    pub terrain: Option<TerrainAsset>,
+    /// Texture names that did not resolve (`archive:name`), sorted.
+    pub missing_textures: Vec<String>,
+}
+
+struct Loader<'a, 'd> {
+    data: &'a GameData<'d>,
+    mission: String,
+    meshes: Vec<MeshResource>,
+    textures: Vec<TextureResource>,
+    texture_index: BTreeMap<(u8, Vec<u8>), u32>,
+    materials: BTreeMap<Vec<u8>, Option<Arc<Mat0>>>,
+    missing: std::collections::BTreeSet<String>,
+}
+
+fn text(b: &[u8]) -> String {
+    b.escape_ascii().to_string()
+}
+
+fn stem(name: &[u8]) -> &[u8] {
+    match name.iter().rposition(|&b| b == b'.') {
+        Some(dot) => &name[..dot],
+        None => name,
+    }
+}
+
+fn decode_normal(n: [i8; 4]) -> [f32; 3] {
+    let c = |v: i8| (f32::from(v) / 127.0).clamp(-1.0, 1.0);
+    [c(n[0]), c(n[1]), c(n[2])]
+}
+
+impl Loader<'_, '_> {
+    fn read_err(&self, what: String, cause: impl ToString) -> RenderFrameError {
+        RenderFrameError::Read {
+            mission: self.mission.clone(),
+            what,
+            cause: cause.to_string(),
+        }
+    }
+
+    fn parse_err(&self, what: String, cause: impl ToString) -> RenderFrameError {
+        RenderFrameError::Parse {
+            mission: self.mission.clone(),
+            what,
+            cause: cause.to_string(),
+        }
+    }
+
+    /// The texture `name` of `kind`, loaded once (missing or broken → [`NO_TEXTURE`],
+    /// recorded; a broken texture is an error).
+    fn texture(&mut self, kind: TextureKind, name: &[u8]) -> Result<u32, RenderFrameError> {
+        let key = (kind as u8, name.to_ascii_uppercase());
+        if let Some(&i) = self.texture_index.get(&key) {
+            return Ok(i);
+        }
+        let archive = match kind {
+            TextureKind::Diffuse => TEXTURES_LIB,
+            TextureKind::Lightmap => LIGHTMAP_LIB,
+        };
+        let what = format!("{}:{}", text(archive), text(name));
+        let bytes = match self.data.entry(archive, name) {
+            Ok(b) => b,
+            Err(
+                iron3d_vfs::VfsError::EntryMissing { .. }
+                | iron3d_vfs::VfsError::FileMissing { .. },
+            ) => {
+                self.missing.insert(what);
+                self.texture_index.insert(key, NO_TEXTURE);
+                return Ok(NO_TEXTURE);
+            }
+            Err(e) => return Err(self.read_err(what, e)),
+        };
+        let texm = Texm::parse(&bytes).map_err(|e| self.parse_err(what.clone(), e))?;
+        let mut skip = 0;
+        while skip + 1 < texm.mip_count()
+            && ((texm.width() >> skip) > MAX_TEXTURE_SIZE
+                || (texm.height() >> skip) > MAX_TEXTURE_SIZE)
+        {
+            skip += 1;
+        }
+        let mut levels = RVec::new();
+        for level in skip..texm.mip_count() {
+            let img = texm
+                .decode_level(level)
+                .map_err(|e| self.parse_err(format!("{what} level {level}"), e))?;
+            levels.push(TextureLevel {
+                width: img.width(),
+                height: img.height(),
+                rgba: img.into_pixels().into(),
+            });
+        }
+        let index = u32::try_from(self.textures.len()).unwrap_or(NO_TEXTURE - 1);
+        self.textures.push(TextureResource {
+            name: RString::from(text(name)),
+            kind,
+            skipped_levels: skip,
+            levels,
+        });
+        self.texture_index.insert(key, index);
+        Ok(index)
+    }
+
+    /// The MAT0 named `name` with the fallback order named → `DEFAULT` → entry 0.
+    fn material(&mut self, name: &[u8]) -> Result<Option<Arc<Mat0>>, RenderFrameError> {
+        let key = name.to_ascii_uppercase();
+        if let Some(m) = self.materials.get(&key) {
+            return Ok(m.clone());
+        }
+        let path = match self.data.archive_path(MATERIAL_LIB) {
+            Ok(p) => p,
+            Err(_) => {
+                self.materials.insert(key, None);
+                return Ok(None);
+            }
+        };
+        let handle = self
+            .data
+            .cache
+            .open(&path)
+            .map_err(|e| self.read_err(text(MATERIAL_LIB), e))?;
+        let found = resolve_material_with(
+            name,
+            |n| handle.find(n),
+            || (!handle.is_empty()).then_some(0),
+        );
+        let result = match found {
+            None => None,
+            Some(r) => {
+                let entry = r.entry;
+                let entry_name = handle.name(entry).unwrap_or_default().to_vec();
+                let version = handle.attrs(entry).map_or(0, |a| a[2]);
+                let what = format!(
+                    "{}:{} (WEAR name {})",
+                    text(MATERIAL_LIB),
+                    text(&entry_name),
+                    text(name)
+                );
+                let bytes = self
+                    .data
+                    .cache
+                    .read(&path, &entry_name)
+                    .map_err(|e| self.read_err(what.clone(), e))?;
+                let mat = Mat0::parse(&bytes, version).map_err(|e| self.parse_err(what, e))?;
+                Some(Arc::new(mat))
+            }
+        };
+        self.data.cache.close(&path);
+        self.materials.insert(key, result.clone());
+        Ok(result)
+    }
+
+    fn row(&mut self, table: u16, row: u16, name: &[u8]) -> Result<MaterialRow, RenderFrameError> {
+        let mat = self.material(name)?;
+        let mut textures = Vec::new();
+        let mut surfaces = Vec::new();
+        if let Some(m) = &mat {
+            for p in m.phases() {
+                textures.push(if p.is_untextured() {
+                    NO_TEXTURE
+                } else {
+                    self.texture(TextureKind::Diffuse, p.texture_lookup_key())?
+                });
+                surfaces.push(Surface::of(p));
+            }
+        }
+        Ok(MaterialRow {
+            handle: MaterialHandle::new(table, row).raw(),
+            mat,
+            textures,
+            surfaces,
+        })
+    }
+
+    fn wear_rows(&mut self, table: u16, wear: &Wear) -> Result<Vec<MaterialRow>, RenderFrameError> {
+        let mut rows = Vec::new();
+        for (i, r) in wear.materials().iter().enumerate() {
+            rows.push(self.row(table, u16::try_from(i).unwrap_or(u16::MAX), r.name())?);
+        }
+        Ok(rows)
+    }
+
+    fn lightmap_of(&mut self, wear: &Wear) -> Result<u32, RenderFrameError> {
+        match wear.lightmaps().first() {
+            Some(r) if !r.name().is_empty() => self.texture(TextureKind::Lightmap, r.name()),
+            _ => Ok(NO_TEXTURE),
+        }
+    }
+
+    fn push_mesh(&mut self, mesh: MeshResource) -> u32 {
+        self.meshes.push(mesh);
+        u32::try_from(self.meshes.len() - 1).unwrap_or(u32::MAX)
+    }
+
+    fn model(&mut self, archive: &[u8], name: &[u8]) -> Result<ModelAsset, RenderFrameError> {
+        let what = format!("{}:{}", text(archive), text(name));
+        let bytes = self
+            .data
+            .entry(archive, name)
+            .map_err(|e| self.read_err(what.clone(), e))?;
+        let msh = Msh::parse(&bytes).map_err(|e| self.parse_err(what.clone(), e))?;
+        let mesh = MeshResource {
+            name: RString::from(what.clone()),
+            positions: msh.positions().map(|p| p.0).collect(),
+            normals: msh.normals().map(|n| decode_normal(n.0)).collect(),
+            uvs: msh.uvs().map(|u| u.decode()).collect(),
+            indices: msh.indices().collect(),
+        };
+        let node_slots = msh.nodes().map(|n| n.slot_index).collect();
+        let slots = msh
+            .slots()
+            .map(|s| SlotInfo {
+                batch_start: usize::from(s.batch_start),
+                batch_count: usize::from(s.batch_count),
+                centre: glam::Vec3::from(s.sphere_center),
+                radius: s.sphere_radius,
+            })
+            .collect();
+        let batches = msh.batches().collect();
+        let frame_count = msh.frame_count();
+        drop(msh);
+        // The WEAR table beside the model (absent: rows resolve nothing, the fallback
+        // order still applies per batch through `DEFAULT`).
+        let mut wea = stem(name).to_vec();
+        wea.extend_from_slice(b".wea");
+        let (rows, lightmap) = match self.data.entry(archive, &wea) {
+            Ok(w) => {
+                let wwhat = format!("{}:{} (for {what})", text(archive), text(&wea));
+                let wear = Wear::parse(&w).map_err(|e| self.parse_err(wwhat, e))?;
+                (self.wear_rows(0, &wear)?, self.lightmap_of(&wear)?)
+            }
+            Err(iron3d_vfs::VfsError::EntryMissing { .. }) => (Vec::new(), NO_TEXTURE),
+            Err(e) => return Err(self.read_err(format!("{}:{}", text(archive), text(&wea)), e)),
+        };
+        let mesh = self.push_mesh(mesh);
+        Ok(ModelAsset {
+            name: what,
+            bytes,
+            mesh,
+            node_slots,
+            slots,
+            batches,
+            rows,
+            lightmap,
+            frame_count,
+        })
+    }
+
+    fn mission_wear(
+        &mut self,
+        dir: &GamePath,
+        file: &str,
+    ) -> Result<Option<Wear>, RenderFrameError> {
+        let Ok(p) = GamePath::parse(file) else {
+            return Ok(None);
+        };
+        let Ok(resolved) = self.data.vfs.resolve_in_mission(dir, &p) else {
+            return Ok(None);
+        };
+        let bytes = std::fs::read(&resolved.path)
+            .map_err(|e| self.read_err(resolved.path.display().to_string(), e))?;
+        Wear::parse(&bytes)
+            .map(Some)
+            .map_err(|e| self.parse_err(resolved.path.display().to_string(), e))
+    }
+
+    /// The terrain: faces grouped by stage-0 material (**project rule PD-RENDER-TERRAIN**:
+    /// the `Land1.wea` row of the high byte unless it is `0xFF`, else the `Land2.wea` row
+    /// of the low byte), the lightmap = first `LIGHTMAPS` row of `Land1.wea`.
+    fn terrain(&mut self, dir: &GamePath) -> Result<Option<TerrainAsset>, RenderFrameError> {
+        let Ok(p) = GamePath::parse("Land.msh") else {
+            return Ok(None);
+        };
+        let Ok(resolved) = self.data.vfs.resolve_in_mission(dir, &p) else {
+            return Ok(None);
+        };
+        let what = resolved.path.display().to_string();
+        let bytes = std::fs::read(&resolved.path).map_err(|e| self.read_err(what.clone(), e))?;
+        let land =
+            iron3d_landmsh::LandMsh::parse(&bytes).map_err(|e| self.parse_err(what.clone(), e))?;
+        let s = &land.streams;
+        if s.positions.len() > usize::from(u16::MAX) + 1 {
+            return Err(RenderFrameError::Limit {
+                mission: self.mission.clone(),
+                what,
+                cause: format!(
+                    "{} vertices exceed a 16-bit index buffer",
+                    s.positions.len()
+                ),
+            });
+        }
+        let land1 = self.mission_wear(dir, "Land1.wea")?;
+        let land2 = self.mission_wear(dir, "Land2.wea")?;
+        let rows1 = match &land1 {
+            Some(w) => self.wear_rows(0, w)?,
+            None => Vec::new(),
+        };
+        let rows2 = match &land2 {
+            Some(w) => self.wear_rows(1, w)?,
+            None => Vec::new(),
+        };
+        let lightmap = match &land1 {
+            Some(w) => self.lightmap_of(w)?,
+            None => NO_TEXTURE,
+        };
+        // Group faces by (table, row); `None` rows sort first.
+        let mut groups: BTreeMap<Option<(u16, u16)>, Vec<u16>> = BTreeMap::new();
+        for f in &s.faces {
+            let hi = f.material_tag >> 8;
+            let lo = f.material_tag & 0xFF;
+            let key = if hi != 0xFF && usize::from(hi) < rows1.len() {
+                Some((0, hi))
+            } else if usize::from(lo) < rows2.len() {
+                Some((1, lo))
+            } else {
+                None
+            };
+            if f.vertices
+                .iter()
+                .all(|&v| usize::from(v) < s.positions.len())
+            {
+                groups
+                    .entry(key)
+                    .or_default()
+                    .extend_from_slice(&f.vertices);
+            }
+        }
+        let mut indices = Vec::new();
+        let mut out = Vec::new();
+        for (key, idx) in groups {
+            let row = key.map(|(t, r)| {
+                if t == 0 {
+                    rows1[usize::from(r)].clone()
+                } else {
+                    rows2[usize::from(r)].clone()
+                }
+            });
+            out.push(TerrainGroup {
+                index_start: u32::try_from(indices.len()).unwrap_or(u32::MAX),
+                index_count: u32::try_from(idx.len()).unwrap_or(u32::MAX),
+                row,
+            });
+            indices.extend(idx);
+        }
+        let (mut lo, mut hi) = (glam::Vec2::splat(f32::MAX), glam::Vec2::splat(f32::MIN));
+        for p in &s.positions {
+            lo = lo.min(glam::Vec2::new(p[0], p[1]));
+            hi = hi.max(glam::Vec2::new(p[0], p[1]));
+        }
+        let extent = if s.positions.is_empty() {
+            glam::Vec2::ONE
+        } else {
+            hi - lo
+        };
+        let uv_scale = [
+            (extent.x / TERRAIN_TEXTURE_REPEAT).max(1.0),
+            (extent.y / TERRAIN_TEXTURE_REPEAT).max(1.0),
+        ];
+        let mesh = MeshResource {
+            name: RString::from(format!("terrain ({what})")),
+            positions: s.positions.iter().copied().collect(),
+            normals: s.normals.iter().map(|&n| decode_normal(n)).collect(),
+            uvs: s
+                .uvs
+                .iter()
+                .map(|&[u, v]| [iron3d_landmsh::uv_to_f32(u), iron3d_landmsh::uv_to_f32(v)])
+                .collect(),
+            indices: indices.into(),
+        };
+        let mesh = self.push_mesh(mesh);
+        Ok(Some(TerrainAsset {
+            mesh,
+            groups: out,
+            lightmap,
+            uv_scale,
+        }))
+    }
+}
+
+impl SceneAssets {
+    /// Loads the render resources of `mission` (already loaded into the kernel).
+    /// `resources_id` becomes [`RenderResources::id`].
+    pub fn load(
+        data: &GameData<'_>,
+        mission: &LoadedMission,
+        resources_id: u64,
+    ) -> Result<SceneAssets, RenderFrameError> {
+        let mut l = Loader {
+            data,
+            mission: mission.name.clone(),
+            meshes: Vec::new(),
+            textures: Vec::new(),
+            texture_index: BTreeMap::new(),
+            materials: BTreeMap::new(),
+            missing: Default::default(),
+        };
+        let mref =
+            MissionRef::locate(data.vfs, &mission.name).map_err(|e| RenderFrameError::Read {
+                mission: mission.name.clone(),
+                what: "mission directory".into(),
+                cause: e.to_string(),
+            })?;
+        let terrain = l.terrain(&mref.dir)?;
+        let mut models = Vec::new();
+        let mut by_key: BTreeMap<(Vec<u8>, Vec<u8>), usize> = BTreeMap::new();
+        let mut object_models = BTreeMap::new();
+        for m in &mission.graph.models {
+            let key = (m.archive.to_ascii_uppercase(), m.name.to_ascii_uppercase());
+            let index = match by_key.get(&key) {
+                Some(&i) => i,
+                None => {
+                    let asset = l.model(&m.archive, &m.name)?;
+                    models.push(asset);
+                    by_key.insert(key, models.len() - 1);
+                    models.len() - 1
+                }
+            };
+            if let Some(id) = object_id(m.object) {
+                let list: &mut Vec<usize> = object_models.entry(id.raw()).or_default();
+                if !list.contains(&index) {
+                    list.push(index);
+                }
+            }
+        }
+        let resources = RenderResources {
+            id: resources_id,
+            meshes: l.meshes.into(),
+            textures: l.textures.into(),
+        };
+        Ok(SceneAssets {
+            resources: abi_stable::std_types::RArc::new(resources),
+            models,
+            object_models,
+            terrain,
+            missing_textures: l.missing.into_iter().collect(),
+        })
+    }
+}

@@ -1,0 +1,25 @@
+//! The render frame of tome V, built on the kernel side: [`SceneAssets`] decodes a loaded
+//! mission's models, materials, textures, lightmaps and terrain once; [`FrameBuilder`]
+//! turns each published [`iron3d_kernel::RenderSnapshot`] into an immutable
+//! [`iron3d_abi::RenderFrame`] (camera, visible/skipped objects, node matrices, sorted
+//! draw items with the legacy fixed-function state); [`MissionFramePreparer`] installs
+//! that into the kernel's `publish_render_snapshot` phase so the `render` slot's plugin
+//! draws it. The camera ([`CameraState`]) is a free camera with the tome's angle rules.
+//!
+//! Project decisions made here (the sources leave them open; each is a named constant):
+//! PD-RENDER-LOD ([`frame::LOD1_DISTANCE`]), PD-RENDER-ANIM ([`frame::ANIMATION_FPS`]),
+//! PD-RENDER-MIP ([`assets::MAX_TEXTURE_SIZE`]), PD-RENDER-TERRAIN (the Land1/Land2 row
+//! rule and [`assets::TERRAIN_TEXTURE_REPEAT`]); the surface mode of a MAT0 phase is
+//! PD-MAT-4 in `iron3d-material`.
+
+pub mod assets;
+pub mod camera;
+mod error;
+pub mod frame;
+mod preparer;
+
+pub use assets::SceneAssets;
+pub use camera::{CameraState, Frustum};
+pub use error::RenderFrameError;
+pub use frame::{BuildStats, DEFAULT_LIGHTING, FrameBuilder, FrameParams};
+pub use preparer::{MissionFramePreparer, SharedView};
