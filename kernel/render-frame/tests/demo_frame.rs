@@ -1,6 +1,8 @@
 //! The frame builder on the embedded demo: resources load, frames are deterministic,
 //! draw items are in render-phase order with valid ranges, and skip reasons are recorded.
 
+#![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
 use glam::Vec3;
 use iron3d_abi::{NO_TEXTURE, RenderPhase, RenderTarget, SkipReason, TextureKind};
 use iron3d_kernel::{Kernel, KernelConfig, ManualTimeSource, NoInput, RenderSnapshot};
