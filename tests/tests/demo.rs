@@ -90,17 +90,17 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
             ("ini", 3),
             ("land_map", 2),
             ("land_msh", 2),
-            ("mat0", 8),
+            ("mat0", 12),
             ("msh", 7),
             ("nres", 8),
             ("objects_rlb_entry", 10),
             ("palette", 3),
             ("rsli", 4),
             ("swav", 4),
-            ("texm", 25),
+            ("texm", 31),
             ("tma", 2),
             ("unit_dat", 5),
-            ("wear", 7),
+            ("wear", 11),
         ],
     );
     for m in ["MISSIONS/DEMO1/data.tma", "MISSIONS/DEMO2/data.tma"] {
@@ -109,8 +109,8 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
     assert_eq!(
         v["families"]["texm"]["variants"],
         serde_json::json!({
-            "Argb4444": 3, "Argb4444+page": 1, "Argb8888": 3, "Indexed8": 2,
-            "La88": 3, "Rgb556": 2, "Rgb565": 9, "Rgb888x": 2
+            "Argb4444": 4, "Argb4444+page": 1, "Argb8888": 4, "Indexed8": 2,
+            "La88": 3, "Rgb556": 2, "Rgb565": 12, "Rgb888x": 3
         })
     );
     assert_eq!(
@@ -142,17 +142,17 @@ fn corpus_harness_on_the_stress_profile_reports_exact_counts() {
             ("ini", 3),
             ("land_map", 1),
             ("land_msh", 1),
-            ("mat0", 8),
+            ("mat0", 12),
             ("msh", 7),
             ("nres", 8),
             ("objects_rlb_entry", 10),
             ("palette", 3),
             ("rsli", 4),
             ("swav", 4),
-            ("texm", 25),
+            ("texm", 30),
             ("tma", 1),
             ("unit_dat", 5),
-            ("wear", 7),
+            ("wear", 9),
         ],
     );
     let m = &v["missions"]["MISSIONS/STRESS/data.tma"];
