@@ -1,0 +1,212 @@
+//! `render-soft`: a deterministic CPU reference rasterizer — the pixel reference for
+//! golden tests and the render fallback where there is no GPU.
+//!
+//! The pure API is [`SoftRasterizer`] (`new`, `draw`, `image`, `pixels`, `counters`);
+//! the plugin factory `render-soft` (slot Render) wraps it. A frame with a window is
+//! still rendered offscreen: the launcher presents the captured pixels itself.
+//!
+//! # Pixel rules (the contract other backends reproduce within tolerance)
+//!
+//! All arithmetic is plain `f32` (no fused multiply-add), evaluated in the order written
+//! here, so the output is bit-reproducible for a given build target.
+//!
+//! 1. **Clear**: colour = `target.clear` (RGBA8), depth = 1.0. Targets wider or taller
+//!    than [`MAX_TARGET_DIM`] draw nothing (0×0 image, every item counted as skipped).
+//! 2. **Order**: items strictly in `frame.items` order, never re-sorted. Triangle `k` of
+//!    an item is `indices[index_start + 3k .. +3]` for `k < index_count / 3`; vertex =
+//!    `base_vertex + index`. An out-of-range mesh or used texture skips the item; an index
+//!    past the index buffer or a vertex past the position/normal/UV arrays skips the
+//!    triangle. Both are counted ([`DrawCounters::skipped_items`],
+//!    [`DrawCounters::skipped_triangles`]), never a panic.
+//! 3. **Transform**: `M = (P · V) · W` (glam `Mat4` products, column-major), then
+//!    `clip.r = ((M[0][r]·x + M[1][r]·y) + M[2][r]·z) + M[3][r]`. Clip space is
+//!    Direct3D's: visible for `−w ≤ x, y ≤ w`, `0 ≤ z ≤ w`, +y up.
+//! 4. **Light** per vertex (Gouraud): `n_w = mat3(W) · n`; if `|n_w| > 0` (and finite)
+//!    `d = max(0, (n_w.x/|n_w|)·s.x + (n_w.y/|n_w|)·s.y + (n_w.z/|n_w|)·s.z)` with
+//!    `s = sun_direction`, else `d = 0` (a zero normal gets ambient only);
+//!    `light_c = clamp(ambient_c + sun_colour_c · d, 0, 1)`.
+//! 5. **Clipping**: a triangle whose three vertices are all outside one of the six
+//!    view-volume planes is rejected at once. Otherwise the polygon is clipped
+//!    (Sutherland–Hodgman, attributes interpolated linearly in clip space from the inside
+//!    vertex, `t = d_in / (d_in − d_out)`) against `z ≥ 0` (new vertices get `z = 0`
+//!    exactly). x/y are left to the guard band: only a polygon reaching beyond
+//!    `|x| or |y| > GUARD_BAND · w` ([`GUARD_BAND`] = 32) is also clipped to those planes.
+//!    A polygon with a vertex of `w ≤ 0` or a non-finite value after clipping is
+//!    dropped. The polygon is drawn as the fan `(p0, pi, pi+1)`.
+//! 6. **Viewport**: `sx = (x/w · 0.5 + 0.5) · W`, `sy = (0.5 − y/w · 0.5) · H`,
+//!    `depth = z/w`, then positions are snapped to 1/256 pixel
+//!    (`round(s · 256)`, half away from zero; [`SUBPIXEL_BITS`] = 8).
+//! 7. **Culling**: with [`CullMode::Back`](iron3d_abi::CullMode::Back) triangles that are
+//!    clockwise in NDC (+y up) are removed; counter-clockwise is the front. Zero-area
+//!    triangles are never drawn.
+//! 8. **Coverage**: pixel centres `(px + 0.5, py + 0.5)`; exact integer edge functions on
+//!    the snapped positions with the top-left fill rule (a pixel centre exactly on an
+//!    edge belongs to the triangle only if that edge is a top edge — horizontal, interior
+//!    below — or a left edge), so triangles sharing an edge cover each pixel exactly once.
+//!    The bounding box is clamped to the target.
+//! 9. **Interpolation**: barycentrics `λi = e_i / area` (integer edge values converted
+//!    to f32). Depth is linear in screen space: `z = λ0·z0 + λ1·z1 + λ2·z2`; fragments
+//!    with depth outside `[0, 1]` are discarded. UV and light are perspective-correct:
+//!    `attr = (Σ λi · attr_i/w_i) / (Σ λi / w_i)`.
+//! 10. **Texture stages**: stage 0 `Disable` → `(light.rgb, 1)`; `SelectTexture` → texel;
+//!     `Modulate` → `(texel.rgb · light, texel.a)`. Stage 1 `Modulate` → `rgb *=
+//!     texel.rgb`; `SelectTexture` → `rgb = texel.rgb`; `Disable` → unchanged. A stage
+//!     with [`NO_TEXTURE`](iron3d_abi::NO_TEXTURE) is `Disable`. Texel fetch: level 0,
+//!     `u = uv.x · uv_scale[0]`, `tx = min(floor((u − floor(u)) · width), width − 1)`,
+//!     same for `v` (row 0 at the top), nearest, RGBA8 / 255.
+//! 11. **Alpha test** (if on): `round(a · 255) ≥ alpha_ref` passes, else discard (no
+//!     depth or colour write).
+//! 12. **Depth**: with `depth.test` the fragment passes when `depth ≤ stored` (tested
+//!     before shading; the alpha test can still discard it); with `depth.write` a passing
+//!     fragment stores its depth.
+//! 13. **Blend** (dst read back as byte / 255): `Opaque` → `src` (alpha = src alpha);
+//!     `AlphaBlend` → `rgb = src·a + dst·(1 − a)`, `alpha = a + dst_a·(1 − a)`;
+//!     `Additive` → `rgb = min(1, dst + src·a)`, alpha unchanged. Stored as
+//!     `clamp(round(c · 255), 0, 255)` (half away from zero; NaN → 0).
+
+mod raster;
+#[cfg(test)]
+mod tests;
+
+pub use raster::{DrawCounters, GUARD_BAND, MAX_TARGET_DIM, SUBPIXEL_BITS, SoftRasterizer};
+
+use abi_stable::std_types::{RErr, ROk, ROption, RResult, RString, RVec};
+use abi_stable::{RMut, sabi_trait::TD_Opaque};
+use iron3d_abi::{
+    ErrorKind, FactoryDescription, FrameView, HostContext, ImageRgba8, MissionContext,
+    PluginDescription, PluginError, PluginRuntime, RenderBackend, RenderBackend_TO, RenderFrame,
+    RenderStats, SlotKind, StateBlob, Subsystem, Subsystem_TO, SubsystemBox,
+};
+
+/// Factory name of the software renderer.
+pub const FACTORY: &str = "render-soft";
+
+/// Format name of the (empty) state blob.
+pub const STATE_FORMAT: &str = "render-soft";
+
+/// Version of the state blob.
+pub const STATE_VERSION: u32 = 1;
+
+fn describe() -> PluginDescription {
+    PluginDescription {
+        name: RString::from("iron3d-render-soft"),
+        version: RString::from(env!("CARGO_PKG_VERSION")),
+        abi_major: iron3d_abi::ABI_MAJOR,
+        abi_minor: iron3d_abi::ABI_MINOR,
+        factories: RVec::from(vec![FactoryDescription {
+            name: RString::from(FACTORY),
+            slot: SlotKind::Render,
+            callbacks: iron3d_abi::callbacks::RENDER,
+        }]),
+    }
+}
+
+fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError> {
+    if factory != FACTORY {
+        return RErr(PluginError::new(
+            ErrorKind::Unsupported,
+            format!("iron3d-render-soft has no factory '{factory}'"),
+        ));
+    }
+    let runtime = PluginRuntime::new(host.log, host.log_mode);
+    ROk(Subsystem_TO::from_value(
+        SoftRender::new(runtime),
+        TD_Opaque,
+    ))
+}
+
+iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
+
+/// The `render-soft` plugin instance: a [`SoftRasterizer`] behind the render slot.
+pub struct SoftRender {
+    runtime: PluginRuntime,
+    raster: SoftRasterizer,
+}
+
+impl SoftRender {
+    /// An instance logging through `runtime`.
+    pub fn new(runtime: PluginRuntime) -> Self {
+        Self {
+            runtime,
+            raster: SoftRasterizer::new(),
+        }
+    }
+
+    /// The wrapped rasterizer.
+    pub fn rasterizer(&self) -> &SoftRasterizer {
+        &self.raster
+    }
+}
+
+impl Subsystem for SoftRender {
+    fn slot(&self) -> SlotKind {
+        SlotKind::Render
+    }
+
+    fn init(&mut self, ctx: &MissionContext) -> RResult<(), PluginError> {
+        self.runtime.call("init", || {
+            tracing::debug!(mission = ctx.mission.as_str(), "render-soft ready");
+            ROk(())
+        })
+    }
+
+    fn save_state(&self) -> RResult<StateBlob, PluginError> {
+        ROk(StateBlob {
+            format: RString::from(STATE_FORMAT),
+            version: STATE_VERSION,
+            bytes: RVec::new(),
+        })
+    }
+
+    fn restore_state(&mut self, _blob: &StateBlob) -> RResult<(), PluginError> {
+        // A renderer has no simulation state: any blob is accepted.
+        ROk(())
+    }
+
+    fn render(&mut self) -> ROption<RenderBackend_TO<'_, RMut<'_, ()>>> {
+        ROption::RSome(RenderBackend_TO::from_ptr(RMut::new(self), TD_Opaque))
+    }
+}
+
+impl RenderBackend for SoftRender {
+    fn render_frame(&mut self, frame: &FrameView<'_>) -> RResult<RenderStats, PluginError> {
+        ROk(RenderStats {
+            draw_items: 0,
+            objects: frame.objects.len() as u32,
+        })
+    }
+
+    fn capture(&mut self) -> RResult<ImageRgba8, PluginError> {
+        let Self { runtime, raster } = self;
+        runtime.call("capture", || {
+            if raster.has_frame() {
+                ROk(raster.image())
+            } else {
+                RErr(PluginError::failed("render-soft has not drawn a frame yet"))
+            }
+        })
+    }
+
+    fn draw(&mut self, frame: &RenderFrame) -> RResult<RenderStats, PluginError> {
+        let Self { runtime, raster } = self;
+        runtime.call("draw", || {
+            let (w, h) = (frame.target.width, frame.target.height);
+            if w > MAX_TARGET_DIM || h > MAX_TARGET_DIM {
+                return RErr(PluginError::failed(format!(
+                    "render-soft: target {w}x{h} exceeds {MAX_TARGET_DIM}x{MAX_TARGET_DIM}"
+                )));
+            }
+            let stats = raster.draw(frame);
+            let c = raster.counters();
+            if c.skipped() > 0 {
+                tracing::debug!(
+                    frame = frame.frame,
+                    skipped_items = c.skipped_items,
+                    skipped_triangles = c.skipped_triangles,
+                    "render-soft skipped out-of-range data"
+                );
+            }
+            ROk(stats)
+        })
+    }
+}

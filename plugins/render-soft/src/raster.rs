@@ -1,0 +1,683 @@
+//! The rasterizer: [`SoftRasterizer`] turns a [`RenderFrame`] into RGBA8 pixels following
+//! the pixel rules of the crate documentation (clip, cull, top-left fill, Gouraud light,
+//! perspective-correct UV, two fixed-function texture stages, alpha test, depth, blend).
+
+use abi_stable::std_types::RVec;
+use iron3d_abi::{
+    BlendMode, CullMode, DrawItem, ImageRgba8, Lighting, NO_TEXTURE, RenderFrame, RenderResources,
+    RenderStats, TextureOp,
+};
+
+/// Largest accepted target width or height; a larger target draws nothing (the size
+/// becomes 0×0 and every item counts as skipped).
+pub const MAX_TARGET_DIM: u32 = 16384;
+
+/// Sub-pixel precision of the snapped screen positions: `1 / 2^SUBPIXEL_BITS` pixel.
+pub const SUBPIXEL_BITS: u32 = 8;
+
+/// Guard band in NDC units: polygons reaching beyond `|x| > GUARD_BAND·w` or
+/// `|y| > GUARD_BAND·w` are additionally clipped to these planes (it keeps the fixed-point
+/// edge functions inside `i64`; pixels inside the target are unaffected).
+pub const GUARD_BAND: f32 = 32.0;
+
+const SUB: i64 = 1 << SUBPIXEL_BITS;
+const HALF: i64 = SUB / 2;
+/// Largest magnitude of a snapped coordinate (sub-pixel units) the edge math accepts.
+const MAX_FIXED: f32 = (1u64 << 28) as f32;
+/// Vertex capacity of the clipper (3 + one per plane, with slack).
+const CLIP_CAP: usize = 16;
+
+/// `i / 255` for every byte, the exact f32 division.
+const UNORM8: [f32; 256] = {
+    let mut t = [0.0f32; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = i as f32 / 255.0;
+        i += 1;
+    }
+    t
+};
+
+/// Counters of the last [`SoftRasterizer::draw`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrawCounters {
+    /// Items that were drawn (possibly with some triangles skipped).
+    pub items_drawn: u32,
+    /// Items skipped whole: mesh index out of range, or a used texture out of range or
+    /// malformed (no level 0, zero size, short pixel data), or the target too large.
+    pub skipped_items: u32,
+    /// Triangles skipped: indices past the end of the index buffer, or a vertex past the
+    /// end of the position, normal or UV array.
+    pub skipped_triangles: u32,
+    /// Triangles read from valid indices and transformed.
+    pub triangles: u32,
+    /// Triangles rejected by the view volume: trivially outside, clipped away, a vertex
+    /// with `w <= 0` or a non-finite coordinate after clipping.
+    pub rejected: u32,
+    /// Screen triangles removed by back-face culling.
+    pub culled: u32,
+    /// Screen triangles with zero area after snapping (never drawn).
+    pub degenerate: u32,
+    /// Screen triangles handed to the scan loop (a clipped polygon gives several).
+    pub rasterized: u32,
+    /// Fragments written to the colour buffer.
+    pub fragments: u64,
+}
+
+impl DrawCounters {
+    /// Skipped items plus skipped triangles (the "bad data" count).
+    pub fn skipped(&self) -> u32 {
+        self.skipped_items.saturating_add(self.skipped_triangles)
+    }
+}
+
+/// A clip-space vertex with its attributes: `x y z w | u v | r g b`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Vert {
+    c: [f32; 9],
+}
+
+impl Vert {
+    fn lerp(a: &Vert, b: &Vert, t: f32) -> Vert {
+        let mut c = [0.0; 9];
+        for (k, out) in c.iter_mut().enumerate() {
+            *out = a.c[k] + (b.c[k] - a.c[k]) * t;
+        }
+        Vert { c }
+    }
+}
+
+/// A projected vertex: snapped position, depth, `1/w`, attributes divided by `w`.
+#[derive(Clone, Copy, Debug, Default)]
+struct ScreenVert {
+    x: i64,
+    y: i64,
+    z: f32,
+    iw: f32,
+    a: [f32; 5],
+}
+
+/// Nearest-texel access to level 0 of one texture with its stage's UV scale.
+#[derive(Clone, Copy)]
+struct Sampler<'a> {
+    rgba: &'a [u8],
+    width: u32,
+    height: u32,
+    scale: [f32; 2],
+}
+
+fn wrap(coord: f32, size: u32) -> usize {
+    let f = coord - coord.floor();
+    // NaN and negatives saturate to 0; fract rounding up to 1.0 is clamped.
+    ((f * size as f32).floor() as usize).min(size as usize - 1)
+}
+
+impl Sampler<'_> {
+    fn fetch(&self, uv: [f32; 2]) -> [f32; 4] {
+        let tx = wrap(uv[0] * self.scale[0], self.width);
+        let ty = wrap(uv[1] * self.scale[1], self.height);
+        let o = (ty * self.width as usize + tx) * 4;
+        let p = &self.rgba[o..o + 4];
+        [
+            UNORM8[usize::from(p[0])],
+            UNORM8[usize::from(p[1])],
+            UNORM8[usize::from(p[2])],
+            UNORM8[usize::from(p[3])],
+        ]
+    }
+}
+
+/// A resolved texture stage.
+#[derive(Clone, Copy)]
+enum Stage<'a> {
+    Off,
+    Select(Sampler<'a>),
+    Modulate(Sampler<'a>),
+}
+
+/// Resolves a stage; `Err` when it needs a texture that is missing or malformed.
+fn resolve_stage<'a>(
+    resources: &'a RenderResources,
+    stage: &iron3d_abi::TextureStage,
+) -> Result<Stage<'a>, ()> {
+    if stage.op == TextureOp::Disable || stage.texture == NO_TEXTURE {
+        return Ok(Stage::Off);
+    }
+    let tex = resources.textures.get(stage.texture as usize).ok_or(())?;
+    let level = tex.levels.first().ok_or(())?;
+    let need = (level.width as usize)
+        .checked_mul(level.height as usize)
+        .and_then(|n| n.checked_mul(4))
+        .ok_or(())?;
+    if level.width == 0 || level.height == 0 || level.rgba.len() < need {
+        return Err(());
+    }
+    let sampler = Sampler {
+        rgba: &level.rgba,
+        width: level.width,
+        height: level.height,
+        scale: stage.uv_scale,
+    };
+    Ok(match stage.op {
+        TextureOp::SelectTexture => Stage::Select(sampler),
+        _ => Stage::Modulate(sampler),
+    })
+}
+
+/// Per-item fixed-function state, resolved once.
+#[derive(Clone, Copy)]
+struct ItemState<'a> {
+    s0: Stage<'a>,
+    s1: Stage<'a>,
+    blend: BlendMode,
+    cull: CullMode,
+    depth_test: bool,
+    depth_write: bool,
+    alpha_ref: Option<u8>,
+}
+
+fn to_u8(c: f32) -> u8 {
+    // NaN clamps to NaN and casts to 0.
+    (c * 255.0).round().clamp(0.0, 255.0) as u8
+}
+
+/// Edge function of the directed edge `p → q` at point `(x, y)` (sub-pixel units).
+fn edge(p: &ScreenVert, q: &ScreenVert, x: i64, y: i64) -> i64 {
+    (q.x - p.x) * (y - p.y) - (q.y - p.y) * (x - p.x)
+}
+
+/// Sutherland–Hodgman against `dist(v) >= 0`; new vertices go through `on_plane`.
+fn clip_polygon(
+    input: &[Vert],
+    out: &mut [Vert; CLIP_CAP],
+    dist: impl Fn(&Vert) -> f32,
+    on_plane: impl Fn(&mut Vert),
+) -> usize {
+    let mut n = 0;
+    let mut push = |v: Vert| {
+        if n < CLIP_CAP {
+            out[n] = v;
+            n += 1;
+        }
+    };
+    for i in 0..input.len() {
+        let a = &input[i];
+        let b = &input[(i + 1) % input.len()];
+        let (da, db) = (dist(a), dist(b));
+        let (ina, inb) = (da >= 0.0, db >= 0.0);
+        if ina {
+            push(*a);
+        }
+        if ina != inb {
+            // Always interpolate from the inside vertex, so a shared edge clips identically.
+            let mut p = if ina {
+                Vert::lerp(a, b, da / (da - db))
+            } else {
+                Vert::lerp(b, a, db / (db - da))
+            };
+            on_plane(&mut p);
+            push(p);
+        }
+    }
+    n
+}
+
+/// The CPU reference rasterizer. Keeps its colour and depth buffers between frames and
+/// only reallocates when the target grows.
+#[derive(Debug, Default)]
+pub struct SoftRasterizer {
+    width: u32,
+    height: u32,
+    color: Vec<u8>,
+    depth: Vec<f32>,
+    counters: DrawCounters,
+    drawn: bool,
+}
+
+impl SoftRasterizer {
+    /// An empty rasterizer (0×0, nothing drawn).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Width of the last drawn target.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height of the last drawn target.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Whether [`SoftRasterizer::draw`] ran at least once.
+    pub fn has_frame(&self) -> bool {
+        self.drawn
+    }
+
+    /// The colour buffer: `width * height * 4` bytes RGBA8, rows top to bottom.
+    pub fn pixels(&self) -> &[u8] {
+        &self.color
+    }
+
+    /// The depth buffer: `width * height` values in `[0, 1]`, rows top to bottom.
+    pub fn depth(&self) -> &[f32] {
+        &self.depth
+    }
+
+    /// Counters of the last draw.
+    pub fn counters(&self) -> DrawCounters {
+        self.counters
+    }
+
+    /// Items and triangles skipped in the last draw for out-of-range data
+    /// ([`DrawCounters::skipped`]).
+    pub fn skipped(&self) -> u32 {
+        self.counters.skipped()
+    }
+
+    /// A copy of the colour buffer as an image.
+    pub fn image(&self) -> ImageRgba8 {
+        ImageRgba8 {
+            width: self.width,
+            height: self.height,
+            pixels: RVec::from(self.color.clone()),
+        }
+    }
+
+    fn resize(&mut self, width: u32, height: u32) {
+        let n = width as usize * height as usize;
+        self.width = width;
+        self.height = height;
+        self.color.resize(n * 4, 0);
+        self.depth.resize(n, 1.0);
+    }
+
+    /// Draws `frame` into the internal buffers (resized to the frame's target) and
+    /// returns `draw_items` = items drawn, `objects` = visible objects.
+    pub fn draw(&mut self, frame: &RenderFrame) -> RenderStats {
+        self.counters = DrawCounters::default();
+        self.drawn = true;
+        let objects = frame.visible.len() as u32;
+        let (w, h) = (frame.target.width, frame.target.height);
+        if w > MAX_TARGET_DIM || h > MAX_TARGET_DIM {
+            self.resize(0, 0);
+            self.counters.skipped_items = frame.items.len() as u32;
+            return RenderStats {
+                draw_items: 0,
+                objects,
+            };
+        }
+        self.resize(w, h);
+        let clear = frame.target.clear;
+        for px in self.color.chunks_exact_mut(4) {
+            px.copy_from_slice(&clear);
+        }
+        self.depth.fill(1.0);
+        if w == 0 || h == 0 {
+            return RenderStats {
+                draw_items: 0,
+                objects,
+            };
+        }
+        let pv = glam::Mat4::from(frame.camera.projection) * glam::Mat4::from(frame.camera.view);
+        let resources: &RenderResources = &frame.resources;
+        for item in frame.items.iter() {
+            self.draw_item(resources, &pv, &frame.lighting, item);
+        }
+        RenderStats {
+            draw_items: self.counters.items_drawn,
+            objects,
+        }
+    }
+
+    fn draw_item(
+        &mut self,
+        resources: &RenderResources,
+        pv: &glam::Mat4,
+        lighting: &Lighting,
+        item: &DrawItem,
+    ) {
+        let Some(mesh) = resources.meshes.get(item.mesh as usize) else {
+            self.counters.skipped_items += 1;
+            return;
+        };
+        let (Ok(s0), Ok(s1)) = (
+            resolve_stage(resources, &item.state.stages[0]),
+            resolve_stage(resources, &item.state.stages[1]),
+        ) else {
+            self.counters.skipped_items += 1;
+            return;
+        };
+        let st = ItemState {
+            s0,
+            s1,
+            blend: item.state.blend,
+            cull: item.state.cull,
+            depth_test: item.state.depth.test,
+            depth_write: item.state.depth.write,
+            alpha_ref: item.state.alpha_test.then_some(item.state.alpha_ref),
+        };
+        self.counters.items_drawn += 1;
+        let world = glam::Mat4::from(item.world);
+        let m = (*pv * world).to_cols_array();
+        let wm = world.to_cols_array();
+        let nm = [
+            wm[0], wm[1], wm[2], wm[4], wm[5], wm[6], wm[8], wm[9], wm[10],
+        ];
+        let sun = [
+            lighting.sun_direction.x,
+            lighting.sun_direction.y,
+            lighting.sun_direction.z,
+        ];
+        let tri_count = item.index_count / 3;
+        for k in 0..tri_count {
+            let start = item.index_start as usize + 3 * k as usize;
+            let Some(idx) = mesh.indices.get(start..start + 3) else {
+                // Every later triangle is past the end too.
+                self.counters.skipped_triangles += tri_count - k;
+                break;
+            };
+            let mut v = [Vert::default(); 3];
+            let mut ok = true;
+            for (j, out) in v.iter_mut().enumerate() {
+                let vi = item.base_vertex as usize + usize::from(idx[j]);
+                match (
+                    mesh.positions.get(vi),
+                    mesh.normals.get(vi),
+                    mesh.uvs.get(vi),
+                ) {
+                    (Some(p), Some(n), Some(uv)) => {
+                        *out = vertex(&m, &nm, lighting, sun, p, n, uv);
+                    }
+                    _ => {
+                        ok = false;
+                        break;
+                    }
+                }
+            }
+            if !ok {
+                self.counters.skipped_triangles += 1;
+                continue;
+            }
+            self.counters.triangles += 1;
+            self.triangle(&v, &st);
+        }
+    }
+
+    fn triangle(&mut self, v: &[Vert; 3], st: &ItemState<'_>) {
+        // Trivial reject: all three outside one plane of the view volume.
+        let all = |f: &dyn Fn(&Vert) -> bool| v.iter().all(f);
+        if all(&|p| p.c[0] > p.c[3])
+            || all(&|p| p.c[0] < -p.c[3])
+            || all(&|p| p.c[1] > p.c[3])
+            || all(&|p| p.c[1] < -p.c[3])
+            || all(&|p| p.c[2] < 0.0)
+            || all(&|p| p.c[2] > p.c[3])
+        {
+            self.counters.rejected += 1;
+            return;
+        }
+        let mut a = [Vert::default(); CLIP_CAP];
+        let mut b = [Vert::default(); CLIP_CAP];
+        a[..3].copy_from_slice(v);
+        let mut n = 3;
+        if v.iter().any(|p| p.c[2].is_nan() || p.c[2] < 0.0) {
+            n = clip_polygon(&a[..n], &mut b, |p| p.c[2], |p| p.c[2] = 0.0);
+            a = b;
+        }
+        let g = GUARD_BAND;
+        let in_guard = |p: &Vert| p.c[0].abs() <= g * p.c[3] && p.c[1].abs() <= g * p.c[3];
+        if !a[..n].iter().all(in_guard) {
+            n = clip_polygon(
+                &a[..n],
+                &mut b,
+                |p| g * p.c[3] - p.c[0],
+                |p| p.c[0] = g * p.c[3],
+            );
+            n = clip_polygon(
+                &b[..n],
+                &mut a,
+                |p| g * p.c[3] + p.c[0],
+                |p| p.c[0] = -g * p.c[3],
+            );
+            n = clip_polygon(
+                &a[..n],
+                &mut b,
+                |p| g * p.c[3] - p.c[1],
+                |p| p.c[1] = g * p.c[3],
+            );
+            n = clip_polygon(
+                &b[..n],
+                &mut a,
+                |p| g * p.c[3] + p.c[1],
+                |p| p.c[1] = -g * p.c[3],
+            );
+        }
+        if n < 3 {
+            self.counters.rejected += 1;
+            return;
+        }
+        let (wf, hf) = (self.width as f32, self.height as f32);
+        let mut s = [ScreenVert::default(); CLIP_CAP];
+        for (p, out) in a[..n].iter().zip(s.iter_mut()) {
+            match project(p, wf, hf) {
+                Some(sv) => *out = sv,
+                None => {
+                    self.counters.rejected += 1;
+                    return;
+                }
+            }
+        }
+        for i in 1..n - 1 {
+            self.raster(s[0], s[i], s[i + 1], st);
+        }
+    }
+
+    fn raster(&mut self, a: ScreenVert, mut b: ScreenVert, mut c: ScreenVert, st: &ItemState<'_>) {
+        let mut area = edge(&a, &b, c.x, c.y);
+        // y-down screen: area < 0 is counter-clockwise in NDC (+y up) = front face.
+        if area == 0 {
+            self.counters.degenerate += 1;
+            return;
+        }
+        if st.cull == CullMode::Back && area > 0 {
+            self.counters.culled += 1;
+            return;
+        }
+        if area < 0 {
+            std::mem::swap(&mut b, &mut c);
+            area = -area;
+        }
+        let (w, h) = (i64::from(self.width), i64::from(self.height));
+        let min_x = a.x.min(b.x).min(c.x);
+        let max_x = a.x.max(b.x).max(c.x);
+        let min_y = a.y.min(b.y).min(c.y);
+        let max_y = a.y.max(b.y).max(c.y);
+        // Pixels whose centre `p·SUB + HALF` lies inside [min, max].
+        let x0 = ((min_x - HALF) + SUB - 1).div_euclid(SUB).max(0);
+        let x1 = (max_x - HALF).div_euclid(SUB).min(w - 1);
+        let y0 = ((min_y - HALF) + SUB - 1).div_euclid(SUB).max(0);
+        let y1 = (max_y - HALF).div_euclid(SUB).min(h - 1);
+        if x0 > x1 || y0 > y1 {
+            return;
+        }
+        self.counters.rasterized += 1;
+        // Edge i is opposite vertex i; its value is vertex i's barycentric weight × area.
+        let edges = [(&b, &c), (&c, &a), (&a, &b)];
+        let cx = x0 * SUB + HALF;
+        let cy = y0 * SUB + HALF;
+        let mut row = [0i64; 3];
+        let mut step_x = [0i64; 3];
+        let mut step_y = [0i64; 3];
+        let mut bias = [0i64; 3];
+        for (i, (p, q)) in edges.iter().enumerate() {
+            let (dx, dy) = (q.x - p.x, q.y - p.y);
+            // Top-left rule (clockwise on the y-down screen): a top edge runs right, a
+            // left edge runs up.
+            let top_left = dy < 0 || (dy == 0 && dx > 0);
+            bias[i] = if top_left { 0 } else { -1 };
+            row[i] = edge(p, q, cx, cy) + bias[i];
+            step_x[i] = -dy * SUB;
+            step_y[i] = dx * SUB;
+        }
+        let inv_area = 1.0 / area as f32;
+        let width = self.width as usize;
+        for py in y0..=y1 {
+            let mut e = row;
+            let line = py as usize * width;
+            for px in x0..=x1 {
+                if (e[0] | e[1] | e[2]) >= 0 {
+                    let l0 = (e[0] - bias[0]) as f32 * inv_area;
+                    let l1 = (e[1] - bias[1]) as f32 * inv_area;
+                    let l2 = (e[2] - bias[2]) as f32 * inv_area;
+                    self.fragment(line + px as usize, [l0, l1, l2], [&a, &b, &c], st);
+                }
+                e[0] += step_x[0];
+                e[1] += step_x[1];
+                e[2] += step_x[2];
+            }
+            row[0] += step_y[0];
+            row[1] += step_y[1];
+            row[2] += step_y[2];
+        }
+    }
+
+    fn fragment(&mut self, idx: usize, l: [f32; 3], v: [&ScreenVert; 3], st: &ItemState<'_>) {
+        let depth = l[0] * v[0].z + l[1] * v[1].z + l[2] * v[2].z;
+        if !(0.0..=1.0).contains(&depth) {
+            return;
+        }
+        if st.depth_test && depth > self.depth[idx] {
+            return;
+        }
+        let iw = l[0] * v[0].iw + l[1] * v[1].iw + l[2] * v[2].iw;
+        let attr = |k: usize| (l[0] * v[0].a[k] + l[1] * v[1].a[k] + l[2] * v[2].a[k]) / iw;
+        let uv = [attr(0), attr(1)];
+        let light = [attr(2), attr(3), attr(4)];
+        let mut col = match st.s0 {
+            Stage::Off => [light[0], light[1], light[2], 1.0],
+            Stage::Select(s) => s.fetch(uv),
+            Stage::Modulate(s) => {
+                let t = s.fetch(uv);
+                [t[0] * light[0], t[1] * light[1], t[2] * light[2], t[3]]
+            }
+        };
+        match st.s1 {
+            Stage::Off => {}
+            Stage::Select(s) => {
+                let t = s.fetch(uv);
+                col[..3].copy_from_slice(&t[..3]);
+            }
+            Stage::Modulate(s) => {
+                let t = s.fetch(uv);
+                col[0] *= t[0];
+                col[1] *= t[1];
+                col[2] *= t[2];
+            }
+        }
+        if st
+            .alpha_ref
+            .is_some_and(|reference| to_u8(col[3]) < reference)
+        {
+            return;
+        }
+        if st.depth_write {
+            self.depth[idx] = depth;
+        }
+        let px = &mut self.color[idx * 4..idx * 4 + 4];
+        let out = match st.blend {
+            BlendMode::Opaque => [to_u8(col[0]), to_u8(col[1]), to_u8(col[2]), to_u8(col[3])],
+            BlendMode::AlphaBlend => {
+                let a = col[3];
+                let d = |k: usize| UNORM8[usize::from(px[k])];
+                [
+                    to_u8(col[0] * a + d(0) * (1.0 - a)),
+                    to_u8(col[1] * a + d(1) * (1.0 - a)),
+                    to_u8(col[2] * a + d(2) * (1.0 - a)),
+                    to_u8(a + d(3) * (1.0 - a)),
+                ]
+            }
+            BlendMode::Additive => {
+                let a = col[3];
+                let d = |k: usize| UNORM8[usize::from(px[k])];
+                [
+                    to_u8((d(0) + col[0] * a).min(1.0)),
+                    to_u8((d(1) + col[1] * a).min(1.0)),
+                    to_u8((d(2) + col[2] * a).min(1.0)),
+                    px[3],
+                ]
+            }
+        };
+        px.copy_from_slice(&out);
+        self.counters.fragments += 1;
+    }
+}
+
+/// Clip position and Gouraud light of one vertex.
+fn vertex(
+    m: &[f32; 16],
+    nm: &[f32; 9],
+    lighting: &Lighting,
+    sun: [f32; 3],
+    p: &[f32; 3],
+    n: &[f32; 3],
+    uv: &[f32; 2],
+) -> Vert {
+    let t = |r: usize| m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r];
+    let wn = [
+        nm[0] * n[0] + nm[3] * n[1] + nm[6] * n[2],
+        nm[1] * n[0] + nm[4] * n[1] + nm[7] * n[2],
+        nm[2] * n[0] + nm[5] * n[1] + nm[8] * n[2],
+    ];
+    let len = (wn[0] * wn[0] + wn[1] * wn[1] + wn[2] * wn[2]).sqrt();
+    let diffuse = if len > 0.0 && len.is_finite() {
+        let d = (wn[0] / len) * sun[0] + (wn[1] / len) * sun[1] + (wn[2] / len) * sun[2];
+        d.max(0.0)
+    } else {
+        0.0
+    };
+    let light = |k: usize| (lighting.ambient[k] + lighting.sun_colour[k] * diffuse).clamp(0.0, 1.0);
+    Vert {
+        c: [
+            t(0),
+            t(1),
+            t(2),
+            t(3),
+            uv[0],
+            uv[1],
+            light(0),
+            light(1),
+            light(2),
+        ],
+    }
+}
+
+/// Viewport transform and snapping; `None` for `w <= 0`, non-finite or out-of-range values.
+fn project(p: &Vert, width: f32, height: f32) -> Option<ScreenVert> {
+    let w = p.c[3];
+    if w.is_nan() || w <= 0.0 {
+        return None;
+    }
+    let (x, y, z) = (p.c[0] / w, p.c[1] / w, p.c[2] / w);
+    let sx = ((x * 0.5 + 0.5) * width * SUB as f32).round();
+    let sy = ((0.5 - y * 0.5) * height * SUB as f32).round();
+    if !(sx.abs() <= MAX_FIXED && sy.abs() <= MAX_FIXED && z.is_finite()) {
+        return None;
+    }
+    let iw = 1.0 / w;
+    let mut a = [0.0; 5];
+    for (k, out) in a.iter_mut().enumerate() {
+        *out = p.c[4 + k] * iw;
+        if !out.is_finite() {
+            return None;
+        }
+    }
+    Some(ScreenVert {
+        x: sx as i64,
+        y: sy as i64,
+        z,
+        iw,
+        a,
+    })
+}
