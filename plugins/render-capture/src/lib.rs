@@ -1,0 +1,418 @@
+//! `render-capture`: a render backend that draws no pixels and records each frame as a
+//! stable JSON command list (golden tests of frame preparation, debugging).
+//!
+//! [`frame_json`] is the pure conversion; the plugin factory `render-capture` (slot
+//! Render) keeps the last frame's JSON for `capture_commands` and refuses `capture`.
+//!
+//! # Stability
+//!
+//! The same frame gives the same string on every run and platform: objects are
+//! `serde_json::Map`s with sorted keys (inserted in order, so also with serde_json's
+//! `preserve_order`), lists keep the frame's order, integers are exact,
+//! and every `f32` is written as its shortest round-trip decimal (Rust's `Display`, so
+//! `0.1f32` is `0.1`, not `0.10000000149011612`); NaN and infinities become `null`.
+//! Matrices are 16-number arrays, column-major. Texture pixels are not written, only
+//! sizes and counts; [`NO_TEXTURE`] is `null`.
+
+#[cfg(test)]
+mod tests;
+
+use abi_stable::std_types::{RErr, ROk, ROption, RResult, RString, RVec};
+use abi_stable::{RMut, sabi_trait::TD_Opaque};
+use iron3d_abi::{
+    BlendMode, CullMode, DrawItem, ErrorKind, FactoryDescription, FrameView, HostContext,
+    ImageRgba8, LegacyRenderState, Mat4f, MissionContext, NO_TEXTURE, PluginDescription,
+    PluginError, PluginRuntime, RenderBackend, RenderBackend_TO, RenderFrame, RenderPhase,
+    RenderStats, SlotKind, StateBlob, Subsystem, Subsystem_TO, SubsystemBox, TextureKind,
+    TextureOp, Vec3f, VertexFormat,
+};
+use serde_json::{Map, Value};
+
+/// Factory name of the capture backend.
+pub const FACTORY: &str = "render-capture";
+
+/// Format name of the (empty) state blob.
+pub const STATE_FORMAT: &str = "render-capture";
+
+/// Version of the state blob.
+pub const STATE_VERSION: u32 = 1;
+
+/// The error `capture` answers with.
+pub const NO_PIXELS: &str = "render-capture draws no pixels; use capture_commands";
+
+/// An `f32` as its shortest round-trip decimal (`null` when not finite).
+fn num(x: f32) -> Value {
+    if !x.is_finite() {
+        return Value::Null;
+    }
+    // Display of f32 is the shortest string that parses back to the same f32.
+    let shortest: f64 = x.to_string().parse().unwrap_or(f64::from(x));
+    serde_json::Number::from_f64(shortest).map_or(Value::Null, Value::Number)
+}
+
+fn nums(xs: &[f32]) -> Value {
+    Value::Array(xs.iter().map(|&x| num(x)).collect())
+}
+
+fn mat(m: &Mat4f) -> Value {
+    nums(&m.cols)
+}
+
+fn vec3(v: &Vec3f) -> Value {
+    nums(&[v.x, v.y, v.z])
+}
+
+/// An object with its keys inserted in sorted order, so the output is the same whether
+/// or not serde_json's `preserve_order` feature is unified into the build.
+fn obj<const N: usize>(mut fields: [(&str, Value); N]) -> Value {
+    fields.sort_by(|a, b| a.0.cmp(b.0));
+    let mut m = Map::new();
+    for (k, v) in fields {
+        m.insert(k.to_owned(), v);
+    }
+    Value::Object(m)
+}
+
+fn op_str(op: TextureOp) -> &'static str {
+    match op {
+        TextureOp::Disable => "disable",
+        TextureOp::SelectTexture => "select_texture",
+        TextureOp::Modulate => "modulate",
+    }
+}
+
+fn blend_str(b: BlendMode) -> &'static str {
+    match b {
+        BlendMode::Opaque => "opaque",
+        BlendMode::AlphaBlend => "alpha_blend",
+        BlendMode::Additive => "additive",
+    }
+}
+
+fn cull_str(c: CullMode) -> &'static str {
+    match c {
+        CullMode::None => "none",
+        CullMode::Back => "back",
+    }
+}
+
+fn vertex_format_str(f: VertexFormat) -> &'static str {
+    match f {
+        VertexFormat::PositionNormalUv => "position_normal_uv",
+    }
+}
+
+fn kind_str(k: TextureKind) -> &'static str {
+    match k {
+        TextureKind::Diffuse => "diffuse",
+        TextureKind::Lightmap => "lightmap",
+    }
+}
+
+fn state_json(s: &LegacyRenderState) -> Value {
+    let stages = s
+        .stages
+        .iter()
+        .map(|st| {
+            obj([
+                (
+                    "texture",
+                    if st.texture == NO_TEXTURE {
+                        Value::Null
+                    } else {
+                        Value::from(st.texture)
+                    },
+                ),
+                ("op", Value::from(op_str(st.op))),
+                ("uv_scale", nums(&st.uv_scale)),
+            ])
+        })
+        .collect();
+    obj([
+        ("stages", Value::Array(stages)),
+        ("blend", Value::from(blend_str(s.blend))),
+        (
+            "depth",
+            obj([
+                ("test", Value::from(s.depth.test)),
+                ("write", Value::from(s.depth.write)),
+            ]),
+        ),
+        ("cull", Value::from(cull_str(s.cull))),
+        ("alpha_test", Value::from(s.alpha_test)),
+        ("alpha_ref", Value::from(s.alpha_ref)),
+        (
+            "vertex_format",
+            Value::from(vertex_format_str(s.vertex_format)),
+        ),
+        ("pipeline_key", Value::from(s.pipeline_key())),
+    ])
+}
+
+fn item_json(it: &DrawItem) -> Value {
+    obj([
+        ("insertion", Value::from(it.insertion)),
+        ("phase", Value::from(it.phase.as_str())),
+        ("sort_key", Value::from(it.sort_key)),
+        ("object", Value::from(it.object)),
+        ("node", Value::from(it.node)),
+        ("slot", Value::from(it.slot)),
+        ("mesh", Value::from(it.mesh)),
+        ("batch_flags", Value::from(it.batch_flags)),
+        ("index_start", Value::from(it.index_start)),
+        ("index_count", Value::from(it.index_count)),
+        ("base_vertex", Value::from(it.base_vertex)),
+        ("world", mat(&it.world)),
+        ("material", Value::from(it.material)),
+        ("phase_a", Value::from(it.phase_a)),
+        ("phase_b", Value::from(it.phase_b)),
+        ("phase_t", num(it.phase_t)),
+        ("state", state_json(&it.state)),
+    ])
+}
+
+/// The frame as a JSON command list (see the crate docs for the stability rules).
+pub fn frame_json(frame: &RenderFrame) -> Value {
+    let c = &frame.camera;
+    let l = &frame.lighting;
+    let t = &frame.target;
+    let r = &frame.resources;
+    let meshes = r
+        .meshes
+        .iter()
+        .map(|m| {
+            obj([
+                ("name", Value::from(m.name.as_str())),
+                ("vertices", Value::from(m.positions.len())),
+                ("indices", Value::from(m.indices.len())),
+            ])
+        })
+        .collect();
+    let textures = r
+        .textures
+        .iter()
+        .map(|tex| {
+            let (w, h) = tex.levels.first().map_or((0, 0), |l| (l.width, l.height));
+            obj([
+                ("name", Value::from(tex.name.as_str())),
+                ("kind", Value::from(kind_str(tex.kind))),
+                ("skipped_levels", Value::from(tex.skipped_levels)),
+                ("width", Value::from(w)),
+                ("height", Value::from(h)),
+                ("levels", Value::from(tex.levels.len())),
+            ])
+        })
+        .collect();
+    let visible = frame
+        .visible
+        .iter()
+        .map(|v| {
+            obj([
+                ("id", Value::from(v.id)),
+                ("mesh", Value::from(v.mesh)),
+                ("lod", Value::from(v.lod)),
+                ("group", Value::from(v.group)),
+                ("first_node", Value::from(v.first_node)),
+                ("node_count", Value::from(v.node_count)),
+                ("distance", num(v.distance)),
+            ])
+        })
+        .collect();
+    let skipped = frame
+        .skipped
+        .iter()
+        .map(|s| {
+            obj([
+                ("id", Value::from(s.id)),
+                ("reason", Value::from(s.reason.as_str())),
+            ])
+        })
+        .collect();
+    let mut counts: Vec<(&str, usize)> = RenderPhase::ALL
+        .iter()
+        .map(|&p| {
+            (
+                p.as_str(),
+                frame.items.iter().filter(|i| i.phase == p).count(),
+            )
+        })
+        .collect();
+    counts.sort();
+    let mut phases = Map::new();
+    for (name, n) in counts {
+        phases.insert(name.to_owned(), Value::from(n));
+    }
+    obj([
+        ("frame", Value::from(frame.frame)),
+        ("tick", Value::from(frame.tick)),
+        ("time_ms", Value::from(frame.time_ms)),
+        (
+            "target",
+            obj([
+                ("width", Value::from(t.width)),
+                ("height", Value::from(t.height)),
+                ("clear", Value::from(t.clear.to_vec())),
+                ("window", Value::from(t.window.is_some())),
+            ]),
+        ),
+        (
+            "camera",
+            obj([
+                ("position", vec3(&c.position)),
+                ("yaw", num(c.yaw)),
+                ("pitch", num(c.pitch)),
+                ("fov", num(c.fov)),
+                ("near", num(c.near)),
+                ("far", num(c.far)),
+                ("view", mat(&c.view)),
+                ("projection", mat(&c.projection)),
+            ]),
+        ),
+        (
+            "lighting",
+            obj([
+                ("sun_direction", vec3(&l.sun_direction)),
+                ("sun_colour", nums(&l.sun_colour)),
+                ("ambient", nums(&l.ambient)),
+            ]),
+        ),
+        (
+            "resources",
+            obj([
+                ("id", Value::from(r.id)),
+                ("meshes", Value::Array(meshes)),
+                ("textures", Value::Array(textures)),
+            ]),
+        ),
+        ("visible", Value::Array(visible)),
+        ("skipped", Value::Array(skipped)),
+        ("nodes", Value::from(frame.nodes.len())),
+        ("phases", Value::Object(phases)),
+        (
+            "items",
+            Value::Array(frame.items.iter().map(item_json).collect()),
+        ),
+    ])
+}
+
+/// [`frame_json`] as a pretty-printed string (two-space indent, trailing newline).
+pub fn frame_json_pretty(frame: &RenderFrame) -> String {
+    let mut s = serde_json::to_string_pretty(&frame_json(frame))
+        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    s.push('\n');
+    s
+}
+
+fn describe() -> PluginDescription {
+    PluginDescription {
+        name: RString::from("iron3d-render-capture"),
+        version: RString::from(env!("CARGO_PKG_VERSION")),
+        abi_major: iron3d_abi::ABI_MAJOR,
+        abi_minor: iron3d_abi::ABI_MINOR,
+        factories: RVec::from(vec![FactoryDescription {
+            name: RString::from(FACTORY),
+            slot: SlotKind::Render,
+            callbacks: iron3d_abi::callbacks::RENDER,
+        }]),
+    }
+}
+
+fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError> {
+    if factory != FACTORY {
+        return RErr(PluginError::new(
+            ErrorKind::Unsupported,
+            format!("iron3d-render-capture has no factory '{factory}'"),
+        ));
+    }
+    let runtime = PluginRuntime::new(host.log, host.log_mode);
+    ROk(Subsystem_TO::from_value(
+        CaptureRender::new(runtime),
+        TD_Opaque,
+    ))
+}
+
+iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
+
+/// The `render-capture` plugin instance: keeps the last drawn frame's JSON.
+pub struct CaptureRender {
+    runtime: PluginRuntime,
+    last: Option<String>,
+}
+
+impl CaptureRender {
+    /// An instance logging through `runtime`.
+    pub fn new(runtime: PluginRuntime) -> Self {
+        Self {
+            runtime,
+            last: None,
+        }
+    }
+
+    /// The last frame's JSON, if a frame was drawn.
+    pub fn last_commands(&self) -> Option<&str> {
+        self.last.as_deref()
+    }
+}
+
+impl Subsystem for CaptureRender {
+    fn slot(&self) -> SlotKind {
+        SlotKind::Render
+    }
+
+    fn init(&mut self, ctx: &MissionContext) -> RResult<(), PluginError> {
+        self.runtime.call("init", || {
+            tracing::debug!(mission = ctx.mission.as_str(), "render-capture ready");
+            ROk(())
+        })
+    }
+
+    fn save_state(&self) -> RResult<StateBlob, PluginError> {
+        ROk(StateBlob {
+            format: RString::from(STATE_FORMAT),
+            version: STATE_VERSION,
+            bytes: RVec::new(),
+        })
+    }
+
+    fn restore_state(&mut self, _blob: &StateBlob) -> RResult<(), PluginError> {
+        // No simulation state: any blob is accepted.
+        ROk(())
+    }
+
+    fn render(&mut self) -> ROption<RenderBackend_TO<'_, RMut<'_, ()>>> {
+        ROption::RSome(RenderBackend_TO::from_ptr(RMut::new(self), TD_Opaque))
+    }
+}
+
+impl RenderBackend for CaptureRender {
+    fn render_frame(&mut self, frame: &FrameView<'_>) -> RResult<RenderStats, PluginError> {
+        ROk(RenderStats {
+            draw_items: 0,
+            objects: frame.objects.len() as u32,
+        })
+    }
+
+    fn capture(&mut self) -> RResult<ImageRgba8, PluginError> {
+        RErr(PluginError::new(ErrorKind::Unsupported, NO_PIXELS))
+    }
+
+    fn draw(&mut self, frame: &RenderFrame) -> RResult<RenderStats, PluginError> {
+        let Self { runtime, last } = self;
+        runtime.call("draw", || {
+            *last = Some(frame_json_pretty(frame));
+            ROk(RenderStats {
+                draw_items: frame.items.len() as u32,
+                objects: frame.visible.len() as u32,
+            })
+        })
+    }
+
+    fn capture_commands(&mut self) -> RResult<RString, PluginError> {
+        match &self.last {
+            Some(s) => ROk(RString::from(s.as_str())),
+            None => RErr(PluginError::failed(
+                "render-capture has not drawn a frame yet",
+            )),
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! Tests of the JSON command list on a hand-built frame, and of the plugin wrapper.
+
+use super::*;
+use abi_stable::std_types::{RArc, RNone, RSome, RStr};
+use iron3d_abi::{
+    Camera, DepthMode, Lighting, LogLevel, LogMode, LogSink, LogSink_TO, MeshResource,
+    NativeWindow, RenderResources, RenderTarget, SkipReason, SkippedObject, TextureLevel,
+    TextureResource, TextureStage, VisibleObject,
+};
+
+fn frame() -> RenderFrame {
+    let state = LegacyRenderState {
+        stages: [
+            TextureStage {
+                texture: 0,
+                op: TextureOp::Modulate,
+                uv_scale: [1.0, 0.1],
+            },
+            TextureStage::OFF,
+        ],
+        blend: BlendMode::AlphaBlend,
+        depth: DepthMode {
+            test: true,
+            write: false,
+        },
+        cull: CullMode::Back,
+        alpha_test: true,
+        alpha_ref: 128,
+        vertex_format: VertexFormat::PositionNormalUv,
+    };
+    let item = DrawItem {
+        object: 7,
+        node: 2,
+        slot: 3,
+        mesh: 0,
+        batch_flags: 0x20,
+        index_start: 6,
+        index_count: 12,
+        base_vertex: 4,
+        world: Mat4f::default(),
+        material: 0x0001_0002,
+        phase_a: 1,
+        phase_b: 2,
+        phase_t: 0.25,
+        phase: RenderPhase::Transparent,
+        sort_key: u64::MAX - 5,
+        insertion: 9,
+        state,
+    };
+    RenderFrame {
+        frame: 42,
+        tick: 40,
+        time_ms: 2000,
+        camera: Camera {
+            position: Vec3f {
+                x: 1.0,
+                y: 2.0,
+                z: 3.5,
+            },
+            yaw: 0.1,
+            pitch: -0.2,
+            fov: 1.2,
+            near: 1.0,
+            far: 500.0,
+            view: Mat4f::default(),
+            projection: Mat4f::default(),
+        },
+        lighting: Lighting {
+            sun_direction: Vec3f {
+                x: 0.0,
+                y: 0.0,
+                z: 1.0,
+            },
+            sun_colour: [0.8, 0.8, 0.7],
+            ambient: [0.2, 0.2, 0.25],
+        },
+        target: RenderTarget {
+            width: 640,
+            height: 480,
+            window: RNone,
+            clear: [10, 20, 30, 255],
+        },
+        resources: RArc::new(RenderResources {
+            id: 99,
+            meshes: vec![MeshResource {
+                name: "objects.rlib:tank.msh".into(),
+                positions: vec![[0.0; 3]; 5].into(),
+                normals: vec![[0.0; 3]; 5].into(),
+                uvs: vec![[0.0; 2]; 5].into(),
+                indices: vec![0u16; 18].into(),
+            }]
+            .into(),
+            textures: vec![TextureResource {
+                name: "TANK.0".into(),
+                kind: TextureKind::Diffuse,
+                skipped_levels: 1,
+                levels: vec![
+                    TextureLevel {
+                        width: 4,
+                        height: 2,
+                        rgba: vec![0; 32].into(),
+                    },
+                    TextureLevel {
+                        width: 2,
+                        height: 1,
+                        rgba: vec![0; 8].into(),
+                    },
+                ]
+                .into(),
+            }]
+            .into(),
+        }),
+        visible: vec![VisibleObject {
+            id: 7,
+            mesh: 0,
+            lod: 1,
+            group: 0,
+            first_node: 0,
+            node_count: 3,
+            distance: 12.5,
+        }]
+        .into(),
+        skipped: vec![SkippedObject {
+            id: 8,
+            reason: SkipReason::Culled,
+        }]
+        .into(),
+        nodes: vec![Mat4f::default(); 3].into(),
+        items: vec![item].into(),
+    }
+}
+
+#[test]
+fn json_has_the_expected_fields_and_values() {
+    let j = frame_json(&frame());
+    assert_eq!(j["frame"], 42);
+    assert_eq!(j["tick"], 40);
+    assert_eq!(j["time_ms"], 2000);
+    assert_eq!(
+        j["target"],
+        serde_json::json!({"width": 640, "height": 480, "clear": [10, 20, 30, 255], "window": false})
+    );
+    assert_eq!(j["camera"]["position"], serde_json::json!([1.0, 2.0, 3.5]));
+    assert_eq!(
+        j["camera"]["yaw"],
+        serde_json::json!(0.1),
+        "shortest f32 decimal"
+    );
+    assert_eq!(j["camera"]["far"], 500.0);
+    let identity = serde_json::json!([
+        1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0
+    ]);
+    assert_eq!(j["camera"]["view"], identity);
+    assert_eq!(
+        j["lighting"]["ambient"],
+        serde_json::json!([0.2, 0.2, 0.25])
+    );
+    assert_eq!(j["resources"]["id"], 99);
+    assert_eq!(
+        j["resources"]["meshes"],
+        serde_json::json!([{"name": "objects.rlib:tank.msh", "vertices": 5, "indices": 18}])
+    );
+    assert_eq!(
+        j["resources"]["textures"],
+        serde_json::json!([{"name": "TANK.0", "kind": "diffuse", "skipped_levels": 1, "width": 4, "height": 2, "levels": 2}])
+    );
+    assert_eq!(
+        j["visible"],
+        serde_json::json!([{"id": 7, "mesh": 0, "lod": 1, "group": 0, "first_node": 0, "node_count": 3, "distance": 12.5}])
+    );
+    assert_eq!(
+        j["skipped"],
+        serde_json::json!([{"id": 8, "reason": "culled"}])
+    );
+    assert_eq!(j["phases"]["transparent"], 1);
+    assert_eq!(j["phases"]["opaque_terrain"], 0);
+    assert_eq!(j["phases"].as_object().map(|m| m.len()), Some(7));
+    let it = &j["items"][0];
+    assert_eq!(it["insertion"], 9);
+    assert_eq!(it["phase"], "transparent");
+    assert_eq!(it["sort_key"], u64::MAX - 5);
+    assert_eq!(it["material"], 0x0001_0002);
+    assert_eq!(it["batch_flags"], 0x20);
+    assert_eq!(it["phase_t"], 0.25);
+    assert_eq!(it["world"], identity);
+    let st = &it["state"];
+    assert_eq!(
+        st["stages"][0],
+        serde_json::json!({"texture": 0, "op": "modulate", "uv_scale": [1.0, 0.1]})
+    );
+    assert_eq!(st["blend"], "alpha_blend");
+    assert_eq!(
+        st["depth"],
+        serde_json::json!({"test": true, "write": false})
+    );
+    assert_eq!(st["cull"], "back");
+    assert_eq!(st["alpha_test"], true);
+    assert_eq!(st["alpha_ref"], 128);
+    assert_eq!(st["vertex_format"], "position_normal_uv");
+    assert_eq!(st["pipeline_key"], frame().items[0].state.pipeline_key());
+}
+
+#[test]
+fn no_texture_is_null_and_window_is_a_flag() {
+    let mut f = frame();
+    f.target.window = RSome(NativeWindow {
+        kind: 0,
+        display: 1,
+        window: 2,
+        screen: 0,
+    });
+    f.camera.pitch = f32::NAN;
+    let j = frame_json(&f);
+    let stage1 = &j["items"][0]["state"]["stages"][1];
+    assert!(stage1["texture"].is_null());
+    assert_eq!(stage1["op"], "disable");
+    assert_eq!(j["target"]["window"], true);
+    assert!(j["camera"]["pitch"].is_null(), "NaN is written as null");
+}
+
+#[test]
+fn same_frame_gives_the_identical_string() {
+    let a = frame_json_pretty(&frame());
+    let b = frame_json_pretty(&frame());
+    assert_eq!(a, b);
+    assert!(a.ends_with("}\n"));
+    // Sorted keys: "camera" comes before "frame" before "items".
+    let (c, f, i) = (
+        a.find("\"camera\""),
+        a.find("\"frame\""),
+        a.find("\"items\""),
+    );
+    assert!(c < f && f < i, "{c:?} {f:?} {i:?}");
+    // And it parses back to the same value.
+    let back: Value = serde_json::from_str(&a).expect("valid JSON");
+    assert_eq!(back, frame_json(&frame()));
+}
+
+struct Quiet;
+
+impl LogSink for Quiet {
+    fn max_level(&self) -> LogLevel {
+        LogLevel::Error
+    }
+    fn log(&self, _level: LogLevel, _target: RStr<'_>, _message: RStr<'_>) {}
+}
+
+#[test]
+fn plugin_keeps_the_last_frame_and_draws_no_pixels() {
+    let d = describe();
+    assert_eq!(d.factories.len(), 1);
+    assert_eq!(d.factories[0].name.as_str(), FACTORY);
+    assert_eq!(d.factories[0].slot, SlotKind::Render);
+    let sink = LogSink_TO::from_ptr(RArc::new(Quiet), TD_Opaque);
+    let mut p = CaptureRender::new(PluginRuntime::new(sink, LogMode::Scoped));
+    assert!(p.capture_commands().is_err(), "nothing drawn yet");
+    let stats = p.draw(&frame()).expect("draw");
+    assert_eq!((stats.draw_items, stats.objects), (1, 1));
+    let json = p.capture_commands().expect("commands");
+    assert_eq!(json.as_str(), frame_json_pretty(&frame()));
+    assert_eq!(p.last_commands(), Some(json.as_str()));
+    let err = p.capture().expect_err("no pixels");
+    assert_eq!(err.message.as_str(), NO_PIXELS);
+    let blob = p.save_state().expect("state");
+    assert_eq!(
+        (blob.format.as_str(), blob.version),
+        (STATE_FORMAT, STATE_VERSION)
+    );
+    assert!(p.restore_state(&blob).is_ok());
+    assert!(p.render().is_some());
+}
