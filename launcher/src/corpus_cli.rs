@@ -350,6 +350,16 @@ fn file(report: &mut Report, root: &Path, path: &Path, rt: bool) {
                 .map_err(|e| e.to_string()),
             rt,
         ),
+        // Loose WEAR tables, e.g. a mission's `Land1.wea` / `Land2.wea` (FORMATS §6).
+        ("wea", _) => report.record(
+            "wear",
+            &rel,
+            &data,
+            iron3d_material::Wear::parse(&data)
+                .map(|w| Some(w.to_bytes()))
+                .map_err(|e| e.to_string()),
+            rt,
+        ),
         _ => report.unclassified.push(rel),
     }
 }

@@ -623,6 +623,11 @@ impl System for PluginSlot {
     }
 
     fn state_digest(&self) -> Option<[u8; 32]> {
+        // Presentation is not simulation: whichever renderer is active (and its own state)
+        // never enters the state hash, so switching renderers cannot change it.
+        if self.shared.slot == SlotKind::Render {
+            return None;
+        }
         let a = self.active.as_ref()?;
         let mut h = blake3::Hasher::new();
         match a.object.save_state() {

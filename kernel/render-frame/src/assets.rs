@@ -150,6 +150,44 @@ fn decode_normal(n: [i8; 4]) -> [f32; 3] {
     [c(n[0]), c(n[1]), c(n[2])]
 }
 
+/// **Named rule PD-RENDER-NORMALS**: a model without a type-4 stream (or a shorter one)
+/// gets per-vertex normals derived from its batches' triangles (area-weighted face
+/// normals, normalised; unreferenced vertices get zero normals, i.e. ambient light only).
+/// UV0 missing → `(0, 0)`.
+pub fn derived_normals(
+    positions: &[[f32; 3]],
+    indices: &[u16],
+    batches: &[Batch20],
+) -> Vec<[f32; 3]> {
+    let mut acc = vec![glam::Vec3::ZERO; positions.len()];
+    for b in batches {
+        let start = b.index_start as usize;
+        let end = start
+            .saturating_add(usize::from(b.index_count))
+            .min(indices.len());
+        let Some(range) = indices.get(start..end) else {
+            continue;
+        };
+        for t in range.chunks_exact(3) {
+            let v: Vec<usize> = t
+                .iter()
+                .map(|&i| b.base_vertex as usize + usize::from(i))
+                .collect();
+            if v.iter().any(|&i| i >= positions.len()) {
+                continue;
+            }
+            let p = |i: usize| glam::Vec3::from(positions[v[i]]);
+            let n = (p(1) - p(0)).cross(p(2) - p(0));
+            for &i in &v {
+                acc[i] += n;
+            }
+        }
+    }
+    acc.into_iter()
+        .map(|n| n.try_normalize().unwrap_or(glam::Vec3::ZERO).to_array())
+        .collect()
+}
+
 impl Loader<'_, '_> {
     fn read_err(&self, what: String, cause: impl ToString) -> RenderFrameError {
         RenderFrameError::Read {
@@ -319,12 +357,20 @@ impl Loader<'_, '_> {
             .entry(archive, name)
             .map_err(|e| self.read_err(what.clone(), e))?;
         let msh = Msh::parse(&bytes).map_err(|e| self.parse_err(what.clone(), e))?;
+        let positions: Vec<[f32; 3]> = msh.positions().map(|p| p.0).collect();
+        let indices: Vec<u16> = msh.indices().collect();
+        let mut normals: Vec<[f32; 3]> = msh.normals().map(|n| decode_normal(n.0)).collect();
+        if normals.len() < positions.len() {
+            normals = derived_normals(&positions, &indices, &msh.batches().collect::<Vec<_>>());
+        }
+        let mut uvs: Vec<[f32; 2]> = msh.uvs().map(|u| u.decode()).collect();
+        uvs.resize(positions.len(), [0.0, 0.0]);
         let mesh = MeshResource {
             name: RString::from(what.clone()),
-            positions: msh.positions().map(|p| p.0).collect(),
-            normals: msh.normals().map(|n| decode_normal(n.0)).collect(),
-            uvs: msh.uvs().map(|u| u.decode()).collect(),
-            indices: msh.indices().collect(),
+            positions: positions.into(),
+            normals: normals.into(),
+            uvs: uvs.into(),
+            indices: indices.into(),
         };
         let node_slots = msh.nodes().map(|n| n.slot_index).collect();
         let slots = msh

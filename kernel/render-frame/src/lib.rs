@@ -22,4 +22,4 @@ pub use assets::SceneAssets;
 pub use camera::{CameraState, Frustum};
 pub use error::RenderFrameError;
 pub use frame::{BuildStats, DEFAULT_LIGHTING, FrameBuilder, FrameParams};
-pub use preparer::{MissionFramePreparer, SharedView};
+pub use preparer::{LastFrame, MissionFramePreparer, SharedView};

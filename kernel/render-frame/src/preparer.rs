@@ -11,11 +11,14 @@ use std::sync::{Arc, Mutex};
 /// preparer (reads them once per frame).
 pub type SharedView = Arc<Mutex<FrameParams>>;
 
+/// The last frame a preparer built, shared with its owner.
+pub type LastFrame = Arc<Mutex<Option<Arc<RenderFrame>>>>;
+
 /// Builds a frame per snapshot through a [`FrameBuilder`]; keeps the last one.
 pub struct MissionFramePreparer {
     builder: FrameBuilder,
     view: SharedView,
-    last: Option<Arc<RenderFrame>>,
+    last: LastFrame,
 }
 
 impl MissionFramePreparer {
@@ -24,12 +27,13 @@ impl MissionFramePreparer {
         Self {
             builder,
             view,
-            last: None,
+            last: Arc::default(),
         }
     }
 
-    /// The frame built last.
-    pub fn last(&self) -> Option<Arc<RenderFrame>> {
+    /// A handle on the frame built last (stays valid after the preparer moves into the
+    /// kernel).
+    pub fn last_handle(&self) -> LastFrame {
         self.last.clone()
     }
 }
@@ -41,7 +45,10 @@ impl FramePreparer for MissionFramePreparer {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let frame = Arc::new(self.builder.build(snapshot, &params));
-        self.last = Some(frame.clone());
+        *self
+            .last
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(frame.clone());
         Some(frame)
     }
 }

@@ -209,6 +209,15 @@ fn model(stem: &str, parts: &[Part]) -> Result<Vec<u8>, DemoError> {
         let base_vertex = b.positions.len() as u32;
         let index_start = b.indices.len() as u32;
         b.positions.extend(&verts);
+        // UV0: a skewed planar projection (u from x and y, v from z and y) so that every
+        // face of a box or prism gets a two-dimensional texture coordinate; 4 world units
+        // per texture repeat.
+        let uv = |c: f32| (c / 4.0 * 1024.0).round() as i16;
+        b.uvs.get_or_insert_with(Vec::new).extend(
+            verts
+                .iter()
+                .map(|v| iron3d_msh::PackedUv([uv(v[0] + 0.5 * v[1]), uv(v[2] + 0.5 * v[1])])),
+        );
         b.indices.extend(&idx);
         let batch = b.batches.len() as u32;
         b.batches.push(Batch20 {

@@ -9,33 +9,36 @@ use iron3d_unitdat::{ObjectRefList, UnitDat, UnitRecord};
 /// Building prototype keys placed directly by missions.
 pub(crate) const BUILDINGS: [&str; 3] = ["hangar", "tower", "mine"];
 
-/// `(prototype key, [(archive or "parent", reference)])`.
+/// `(prototype key, [(archive or "parent", reference)])`. A child names its own model
+/// before its parent: the resolver takes the first `.msh` of the effective list and a
+/// parent's references are inserted at the parent record (FORMATS §4.3), so this order
+/// makes each child draw its own model while still inheriting the rest.
 const PROTOTYPES: [(&str, &[(&str, &str)]); 10] = [
     ("vehicle_base", &[("models.rlb", "chassis.msh")]),
     (
         "tank_proto",
-        &[("parent", "vehicle_base"), ("models.rlb", "tank.msh")],
+        &[("models.rlb", "tank.msh"), ("parent", "vehicle_base")],
     ),
     (
         "turret_proto",
-        &[("parent", "vehicle_base"), ("models.rlb", "turret.msh")],
+        &[("models.rlb", "turret.msh"), ("parent", "vehicle_base")],
     ),
     (
         "truck_proto",
-        &[("parent", "vehicle_base"), ("models.rlb", "truck.msh")],
+        &[("models.rlb", "truck.msh"), ("parent", "vehicle_base")],
     ),
     ("building_base", &[("buildings.rlb", "hangar.msh")]),
     (
         "hangar",
-        &[("parent", "building_base"), ("buildings.rlb", "hangar.msh")],
+        &[("buildings.rlb", "hangar.msh"), ("parent", "building_base")],
     ),
     (
         "tower",
-        &[("parent", "building_base"), ("buildings.rlb", "tower.msh")],
+        &[("buildings.rlb", "tower.msh"), ("parent", "building_base")],
     ),
     (
         "mine",
-        &[("parent", "building_base"), ("buildings.rlb", "mine.msh")],
+        &[("buildings.rlb", "mine.msh"), ("parent", "building_base")],
     ),
     ("sun", &[("system.rlb", "sun.bas")]),
     ("light_base", &[("parent", "sun")]),

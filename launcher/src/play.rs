@@ -1,0 +1,372 @@
+//! `iron3d play`: a mission rendered through the `render` slot's plugin. The frame is
+//! built on the kernel side ([`iron3d_render_frame`]) and drawn by the selected renderer
+//! (`soft`, `capture`, `vulkan`), which is installed with the hot-swap mechanism and can be
+//! switched while the mission runs. `--offscreen --frames N --screenshot FILE` is the
+//! automation path: a PNG (pixel renderers) or the frame's JSON command list (capture).
+
+use crate::plugins;
+use anyhow::{Context, bail};
+use glam::Vec3;
+use iron3d_abi::{MissionContext, RenderTarget, SlotKind};
+use iron3d_kernel::{Kernel, KernelConfig, ManualTimeSource, NoInput, StateHash};
+use iron3d_plugin_host::{Capture, CaptureKind, HostEvent, PluginHost};
+use iron3d_render_frame::{
+    CameraState, DEFAULT_LIGHTING, FrameBuilder, FrameParams, MissionFramePreparer, SceneAssets,
+    SharedView,
+};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// A renderer plugin the user can pick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Renderer {
+    /// Vulkan (vulkano): swapchain presentation and offscreen.
+    Vulkan,
+    /// The deterministic CPU reference rasterizer.
+    Soft,
+    /// No pixels: the frame's command list as JSON.
+    Capture,
+}
+
+impl Renderer {
+    /// `(library, factory)` of the renderer's plugin.
+    pub fn plugin(self) -> (&'static str, &'static str) {
+        match self {
+            Renderer::Vulkan => ("iron3d_render_vulkan", "render-vulkan"),
+            Renderer::Soft => ("iron3d_render_soft", "render-soft"),
+            Renderer::Capture => ("iron3d_render_capture", "render-capture"),
+        }
+    }
+
+    /// Lower-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Renderer::Vulkan => "vulkan",
+            Renderer::Soft => "soft",
+            Renderer::Capture => "capture",
+        }
+    }
+
+    /// The renderer named `s`.
+    pub fn from_name(s: &str) -> Option<Self> {
+        [Renderer::Vulkan, Renderer::Soft, Renderer::Capture]
+            .into_iter()
+            .find(|r| r.as_str() == s)
+    }
+}
+
+/// Parses `FRAME:RENDERER` (a renderer switch after presented frame FRAME).
+pub fn parse_switch(s: &str) -> Result<(u64, Renderer), String> {
+    let (f, r) = s
+        .split_once(':')
+        .ok_or_else(|| format!("expected FRAME:RENDERER, got '{s}'"))?;
+    let frame = f
+        .parse()
+        .map_err(|e| format!("bad frame number '{f}': {e}"))?;
+    let r = Renderer::from_name(r)
+        .ok_or_else(|| format!("unknown renderer '{r}' (vulkan, soft, capture)"))?;
+    Ok((frame, r))
+}
+
+/// Parses `X,Y,Z,YAW,PITCH` (radians) into a camera.
+pub fn parse_camera(s: &str) -> Result<CameraState, String> {
+    let v: Vec<f32> = s
+        .split(',')
+        .map(|p| {
+            p.trim()
+                .parse::<f32>()
+                .map_err(|e| format!("bad number '{p}': {e}"))
+        })
+        .collect::<Result<_, _>>()?;
+    let [x, y, z, yaw, pitch] = v[..] else {
+        return Err(format!("expected X,Y,Z,YAW,PITCH, got {} numbers", v.len()));
+    };
+    let mut c = CameraState {
+        position: Vec3::new(x, y, z),
+        ..CameraState::default()
+    };
+    c.turn(yaw, pitch);
+    Ok(c)
+}
+
+/// Options of `iron3d play`.
+#[derive(Clone, Debug)]
+pub struct PlayOptions {
+    /// Game directory and mission (both set) — the caller resolves `--demo` into these.
+    pub game_dir: PathBuf,
+    /// Mission name.
+    pub mission: String,
+    /// Renderer at start.
+    pub renderer: Renderer,
+    /// Render without a window.
+    pub offscreen: bool,
+    /// Frames to present (`None`: until the window closes; offscreen needs a number).
+    pub frames: Option<u64>,
+    /// Screenshot (PNG) or, for the capture renderer, JSON written after the last frame.
+    pub screenshot: Option<PathBuf>,
+    /// Target size.
+    pub width: u32,
+    /// Target size.
+    pub height: u32,
+    /// Camera at start (default: an overview of the mission's objects).
+    pub camera: Option<CameraState>,
+    /// Master seed.
+    pub seed: u64,
+    /// Simulated presentation rate (frames per second of game time).
+    pub fps: u32,
+    /// Registry file.
+    pub registry: Option<PathBuf>,
+    /// Extra plugin directories.
+    pub plugin_dirs: Vec<PathBuf>,
+    /// Renderer switches after presented frames.
+    pub switches: Vec<(u64, Renderer)>,
+}
+
+/// What a play run ended with.
+#[derive(Clone, Debug)]
+pub struct PlayOutcome {
+    /// Final state hash.
+    pub hash: StateHash,
+    /// Frames presented.
+    pub frames: u64,
+    /// Ticks simulated.
+    pub ticks: u64,
+    /// The renderer active at the end.
+    pub renderer: String,
+    /// Draw items of the last frame.
+    pub draw_items: usize,
+}
+
+/// An overview camera: south-west of and above the object nearest to the centroid of all
+/// objects, looking at it (so a default view shows both models and terrain).
+pub fn overview_camera(kernel: &Kernel, has_model: impl Fn(u32) -> bool) -> CameraState {
+    let positions: Vec<Vec3> = kernel
+        .world()
+        .iter_registered()
+        .filter(|(_, o)| has_model(o.id.raw()))
+        .map(|(_, o)| o.transform.position)
+        .collect();
+    if positions.is_empty() {
+        return CameraState::default();
+    }
+    let centroid = positions.iter().copied().sum::<Vec3>() / positions.len() as f32;
+    let target = positions
+        .iter()
+        .copied()
+        .min_by(|a, b| {
+            a.distance_squared(centroid)
+                .total_cmp(&b.distance_squared(centroid))
+        })
+        .unwrap_or(centroid);
+    CameraState::looking_at(target + Vec3::new(-32.0, -32.0, 22.0), target)
+}
+
+/// Asks the host to switch the render slot to `r`; `false` (with the reason logged and
+/// printed) when the plugin is unavailable.
+fn switch_renderer(host: &PluginHost, r: Renderer, out: &mut dyn Write) -> anyhow::Result<bool> {
+    let (lib, factory) = r.plugin();
+    match host.request_swap(SlotKind::Render, lib, Some(factory)) {
+        Ok(()) => Ok(true),
+        Err(e) => {
+            writeln!(out, "renderer {}: not available ({e})", r.as_str())?;
+            Ok(false)
+        }
+    }
+}
+
+fn write_png(path: &Path, img: &iron3d_abi::ImageRgba8) -> anyhow::Result<()> {
+    let file =
+        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
+    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), img.width, img.height);
+    enc.set_color(png::ColorType::Rgba);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut w = enc.write_header()?;
+    w.write_image_data(&img.pixels)?;
+    w.finish()?;
+    Ok(())
+}
+
+/// Runs `iron3d play` offscreen: loads the mission, installs the renderer, presents
+/// `frames` frames on a simulated clock, writes the screenshot, prints a summary and
+/// `state_hash=<hex>` last.
+pub fn run_offscreen(opts: &PlayOptions, out: &mut dyn Write) -> anyhow::Result<PlayOutcome> {
+    let frames = opts.frames.context("--offscreen needs --frames N")?;
+    if opts.fps == 0 || opts.width == 0 || opts.height == 0 {
+        bail!("--fps, --width and --height must be positive");
+    }
+    let clock = ManualTimeSource::new();
+    let config = KernelConfig {
+        seed: opts.seed,
+        publish_snapshots: true,
+        ..KernelConfig::default()
+    };
+    let tick_hz = config.tick_hz;
+    let mut kernel = Kernel::new(config, Box::new(clock.clone()))?;
+    let registry_path = plugins::locate_registry(opts.registry.as_deref())?;
+    let registry = plugins::load_registry(&registry_path)?;
+    let vfs = iron3d_vfs::Vfs::new(&opts.game_dir);
+    let mref = iron3d_mission::MissionRef::locate(&vfs, &opts.mission)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mission_dir = vfs
+        .resolve(&mref.tma)?
+        .path
+        .parent()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let ctx = MissionContext {
+        mission: opts.mission.clone().into(),
+        seed: opts.seed,
+        tick_hz,
+        game_dir: opts.game_dir.display().to_string().into(),
+        mission_dir: mission_dir.into(),
+    };
+    let mut host = plugins::host(&opts.plugin_dirs, ctx, Duration::from_millis(300));
+    for system in host.systems_from_registry(&registry) {
+        kernel.add_system(system)?;
+    }
+    let cache = iron3d_vfs::ArchiveCache::new(iron3d_vfs::ReadMode::Strict, 256 << 20);
+    let data = iron3d_mission::GameData {
+        vfs: &vfs,
+        cache: &cache,
+    };
+    let loaded = iron3d_mission::load_mission(&mut kernel, &data, &opts.mission, None)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let assets = SceneAssets::load(&data, &loaded, 1)?;
+    for m in &assets.missing_textures {
+        tracing::warn!(texture = %m, "texture missing: drawn untextured");
+    }
+    writeln!(
+        out,
+        "mission={} objects={} models={} meshes={} textures={} terrain={}",
+        opts.mission,
+        loaded.objects.len(),
+        assets.models.len(),
+        assets.resources.meshes.len(),
+        assets.resources.textures.len(),
+        assets.terrain.is_some()
+    )?;
+    let camera = opts
+        .camera
+        .unwrap_or_else(|| overview_camera(&kernel, |id| assets.object_models.contains_key(&id)));
+    let view: SharedView = Arc::new(Mutex::new(FrameParams {
+        camera,
+        target: RenderTarget {
+            width: opts.width,
+            height: opts.height,
+            window: abi_stable::std_types::ROption::RNone,
+            clear: [96, 128, 160, 255],
+        },
+        lighting: DEFAULT_LIGHTING,
+    }));
+    let preparer = MissionFramePreparer::new(FrameBuilder::new(assets), view.clone());
+    let last_frame = preparer.last_handle();
+    kernel.set_frame_preparer(Some(Box::new(preparer)));
+
+    let mut renderer = opts.renderer;
+    if !switch_renderer(&host, renderer, out)? {
+        if renderer == Renderer::Soft {
+            bail!("the software renderer plugin is not available");
+        }
+        writeln!(out, "falling back to the software renderer")?;
+        renderer = Renderer::Soft;
+        if !switch_renderer(&host, renderer, out)? {
+            bail!("the software renderer plugin is not available");
+        }
+    }
+    let mut switches = opts.switches.clone();
+    switches.sort_by_key(|s| s.0);
+    let events = host.events();
+    let mut host_events: Vec<HostEvent> = Vec::new();
+    let frame_ns = 1_000_000_000 / u64::from(opts.fps);
+    let capture_kind = |r: Renderer| {
+        if r == Renderer::Capture {
+            CaptureKind::Commands
+        } else {
+            CaptureKind::Image
+        }
+    };
+    let mut current = renderer;
+    #[allow(clippy::disallowed_methods, reason = "frame-time measurement only")]
+    let started = std::time::Instant::now();
+    for f in 1..=frames {
+        clock.set_ns(f * frame_ns);
+        if f == frames && opts.screenshot.is_some() {
+            host.request_capture(capture_kind(current));
+        }
+        kernel.frame(&mut NoInput, None)?;
+        host_events.extend(events.try_iter());
+        while switches.first().is_some_and(|s| s.0 <= f) {
+            let (_, r) = switches.remove(0);
+            if switch_renderer(&host, r, out)? {
+                current = r;
+            }
+        }
+    }
+    let elapsed = started.elapsed();
+    host_events.extend(events.try_iter());
+    for e in &host_events {
+        if let HostEvent::Fault {
+            slot,
+            instance,
+            reason,
+            fallback,
+            ..
+        } = e
+        {
+            writeln!(
+                out,
+                "host: fault in {slot} ({instance}): {reason}; now {fallback}"
+            )?;
+        }
+    }
+    let label = host
+        .report()
+        .into_iter()
+        .find(|r| r.slot == SlotKind::Render)
+        .map(|r| r.instance)
+        .unwrap_or_default();
+    if let Some(path) = &opts.screenshot {
+        match host.take_capture() {
+            Some(Ok(Capture::Image(img))) => {
+                write_png(path, &img)?;
+                writeln!(
+                    out,
+                    "screenshot={} {}x{}",
+                    path.display(),
+                    img.width,
+                    img.height
+                )?;
+            }
+            Some(Ok(Capture::Commands(json))) => {
+                std::fs::write(path, json)
+                    .with_context(|| format!("writing {}", path.display()))?;
+                writeln!(out, "screenshot={} (capture JSON)", path.display())?;
+            }
+            Some(Err(e)) => bail!("capture from {label} failed: {e}"),
+            None => bail!("the render slot ({label}) drew no frame to capture"),
+        }
+    }
+    let draw_items = last_frame
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .as_ref()
+        .map_or(0, |f| f.items.len());
+    let fps = frames as f64 / elapsed.as_secs_f64().max(1e-9);
+    writeln!(
+        out,
+        "renderer={} frames={frames} ticks={} draw_items={draw_items} fps={fps:.1}",
+        current.as_str(),
+        kernel.tick()
+    )?;
+    let hash = kernel.state_hash();
+    writeln!(out, "state_hash={hash}")?;
+    Ok(PlayOutcome {
+        hash,
+        frames,
+        ticks: kernel.tick(),
+        renderer: label,
+        draw_items,
+    })
+}
