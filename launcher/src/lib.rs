@@ -8,6 +8,7 @@ pub mod bench_archives;
 pub mod bench_assets;
 pub mod bench_demo;
 pub mod bench_plugins;
+pub mod bench_render;
 pub mod bench_terrain;
 pub mod corpus_cli;
 pub mod demo_cli;
@@ -439,6 +440,9 @@ pub struct BenchArgs {
     /// Skip the embedded-default figures (generate each profile, corpus run, mission loads).
     #[arg(long)]
     pub no_demo: bool,
+    /// Skip the render figures (frames per second of each renderer, demo and stress).
+    #[arg(long)]
+    pub no_render: bool,
 }
 
 fn init_logging(filter: &str) {
@@ -687,6 +691,9 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             }
             if !a.no_terrain {
                 bench_terrain::run(out)?;
+            }
+            if !a.no_render {
+                bench_render::run(out)?;
             }
             if !a.no_demo {
                 bench_demo::run(out)?;

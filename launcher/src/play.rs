@@ -137,6 +137,9 @@ pub struct PlayOutcome {
     pub renderer: String,
     /// Draw items of the last frame.
     pub draw_items: usize,
+    /// Presented frames per second of wall time over the frame loop (simulation, frame
+    /// building and drawing; mission load excluded).
+    pub fps: f64,
 }
 
 /// An overview camera: south-west of and above the object nearest to the centroid of all
@@ -368,5 +371,6 @@ pub fn run_offscreen(opts: &PlayOptions, out: &mut dyn Write) -> anyhow::Result<
         ticks: kernel.tick(),
         renderer: label,
         draw_items,
+        fps,
     })
 }
