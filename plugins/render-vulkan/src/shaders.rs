@@ -1,0 +1,114 @@
+//! The WGSL shaders of the backend and their compilation to SPIR-V with naga (no
+//! shaderc): one module with the vertex entry `vs_main` and the fragment entry `fs_main`.
+
+use crate::RenderError;
+
+/// Shader source. Push constants (128 bytes, both stages): `mvp` = `(P·V)·W`; `n0..n2` =
+/// the columns of `mat3(W)` with the stage-0 op, stage-1 op and alpha reference in their
+/// `w` (ops: 0 off, 1 select, 2 modulate; reference < 0: no alpha test); `uv_scale` =
+/// stage 0 in `xy`, stage 1 in `zw`.
+pub const WGSL: &str = r#"
+struct Frame {
+    sun_dir: vec4<f32>,
+    sun_colour: vec4<f32>,
+    ambient: vec4<f32>,
+};
+
+struct Push {
+    mvp: mat4x4<f32>,
+    n0: vec4<f32>,
+    n1: vec4<f32>,
+    n2: vec4<f32>,
+    uv_scale: vec4<f32>,
+};
+
+@group(0) @binding(0) var<uniform> frame: Frame;
+@group(1) @binding(0) var tex0: texture_2d<f32>;
+@group(1) @binding(1) var tex1: texture_2d<f32>;
+var<immediate> pc: Push;
+
+struct VsOut {
+    @builtin(position) pos: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+    @location(1) light: vec3<f32>,
+};
+
+@vertex
+fn vs_main(
+    @location(0) position: vec3<f32>,
+    @location(1) normal: vec3<f32>,
+    @location(2) uv: vec2<f32>,
+) -> VsOut {
+    var out: VsOut;
+    let clip = pc.mvp * vec4<f32>(position, 1.0);
+    // Direct3D clip space has +y up, Vulkan's +y down: flip so row 0 is the top.
+    out.pos = vec4<f32>(clip.x, -clip.y, clip.z, clip.w);
+    let nw = pc.n0.xyz * normal.x + pc.n1.xyz * normal.y + pc.n2.xyz * normal.z;
+    let len = sqrt(nw.x * nw.x + nw.y * nw.y + nw.z * nw.z);
+    var d = 0.0;
+    if (len > 0.0 && len < 3.0e38) {
+        let n = nw / len;
+        d = max(0.0, n.x * frame.sun_dir.x + n.y * frame.sun_dir.y + n.z * frame.sun_dir.z);
+    }
+    out.light = clamp(frame.ambient.xyz + frame.sun_colour.xyz * d, vec3<f32>(0.0), vec3<f32>(1.0));
+    out.uv = uv;
+    return out;
+}
+
+fn fetch0(uv: vec2<f32>) -> vec4<f32> {
+    let size = textureDimensions(tex0, 0);
+    let f = uv - floor(uv);
+    let c = min(vec2<u32>(floor(f * vec2<f32>(size))), size - vec2<u32>(1u));
+    return textureLoad(tex0, vec2<i32>(c), 0);
+}
+
+fn fetch1(uv: vec2<f32>) -> vec4<f32> {
+    let size = textureDimensions(tex1, 0);
+    let f = uv - floor(uv);
+    let c = min(vec2<u32>(floor(f * vec2<f32>(size))), size - vec2<u32>(1u));
+    return textureLoad(tex1, vec2<i32>(c), 0);
+}
+
+@fragment
+fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
+    var c = vec4<f32>(in.light, 1.0);
+    let op0 = pc.n0.w;
+    let op1 = pc.n1.w;
+    if (op0 == 1.0) {
+        c = fetch0(in.uv * pc.uv_scale.xy);
+    } else if (op0 == 2.0) {
+        let t = fetch0(in.uv * pc.uv_scale.xy);
+        c = vec4<f32>(t.xyz * in.light, t.w);
+    }
+    if (op1 == 1.0) {
+        let t = fetch1(in.uv * pc.uv_scale.zw);
+        c = vec4<f32>(t.xyz, c.w);
+    } else if (op1 == 2.0) {
+        let t = fetch1(in.uv * pc.uv_scale.zw);
+        c = vec4<f32>(c.xyz * t.xyz, c.w);
+    }
+    if (pc.n2.w >= 0.0 && floor(c.w * 255.0 + 0.5) < pc.n2.w) {
+        discard;
+    }
+    return c;
+}
+"#;
+
+/// Compiles [`WGSL`] to SPIR-V words (coordinate space left as written, debug names kept).
+pub fn spirv() -> Result<Vec<u32>, RenderError> {
+    let module = naga::front::wgsl::parse_str(WGSL)
+        .map_err(|e| RenderError::Shader(e.emit_to_string(WGSL)))?;
+    let info = naga::valid::Validator::new(
+        naga::valid::ValidationFlags::all(),
+        naga::valid::Capabilities::IMMEDIATES,
+    )
+    .validate(&module)
+    .map_err(|e| RenderError::Shader(format!("{:?}", e.into_inner())))?;
+    let mut options = naga::back::spv::Options::default();
+    options
+        .flags
+        .remove(naga::back::spv::WriterFlags::ADJUST_COORDINATE_SPACE);
+    options.flags.insert(naga::back::spv::WriterFlags::DEBUG);
+    naga::back::spv::write_vec(&module, &info, &options, None)
+        .map_err(|e| RenderError::Shader(e.to_string()))
+}

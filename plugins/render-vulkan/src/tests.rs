@@ -1,0 +1,743 @@
+//! Pixel comparisons with the software reference on hand-built frames (the same frame
+//! through [`VulkanRenderer`] and `iron3d_render_soft::SoftRasterizer`), plus the
+//! plugin wrapper. These tests need a Vulkan loader and device (llvmpipe is enough).
+
+#![allow(clippy::unwrap_used, reason = "tests fail loudly")]
+
+use super::*;
+use abi_stable::std_types::{RArc, RNone, RStr};
+use glam::{Mat4, Vec3};
+use iron3d_abi::{
+    BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, Lighting, LogLevel,
+    LogMode, LogSink, LogSink_TO, Mat4f, MeshResource, RenderPhase, RenderResources, RenderTarget,
+    TextureKind, TextureLevel, TextureOp, TextureResource, TextureStage, Vec3f, VertexFormat,
+};
+use iron3d_render_soft::SoftRasterizer;
+
+// ---------------------------------------------------------------- frame builders
+// (the same builders as the reference's own tests)
+
+fn state() -> LegacyRenderState {
+    LegacyRenderState {
+        stages: [TextureStage::OFF, TextureStage::OFF],
+        blend: BlendMode::Opaque,
+        depth: DepthMode {
+            test: true,
+            write: true,
+        },
+        cull: CullMode::None,
+        alpha_test: false,
+        alpha_ref: 0,
+        vertex_format: VertexFormat::PositionNormalUv,
+    }
+}
+
+fn select(texture: u32) -> LegacyRenderState {
+    let mut s = state();
+    s.stages[0] = TextureStage {
+        texture,
+        op: TextureOp::SelectTexture,
+        uv_scale: [1.0, 1.0],
+    };
+    s
+}
+
+fn mesh(positions: &[[f32; 3]], uvs: &[[f32; 2]], indices: &[u16]) -> MeshResource {
+    MeshResource {
+        name: "test".into(),
+        positions: positions.to_vec().into(),
+        normals: vec![[0.0, 0.0, 1.0]; positions.len()].into(),
+        uvs: uvs.to_vec().into(),
+        indices: indices.to_vec().into(),
+    }
+}
+
+/// A mesh of triangles given as vertex triples (uv 0).
+fn tris(positions: &[[f32; 3]]) -> MeshResource {
+    let idx: Vec<u16> = (0..positions.len() as u16).collect();
+    mesh(positions, &vec![[0.0, 0.0]; positions.len()], &idx)
+}
+
+/// An axis-aligned quad in pixel space at depth `z`, two triangles (uv 0..1).
+fn quad(x0: f32, y0: f32, x1: f32, y1: f32, z: f32) -> MeshResource {
+    mesh(
+        &[[x0, y0, z], [x1, y0, z], [x1, y1, z], [x0, y1, z]],
+        &[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
+        &[0, 1, 2, 0, 2, 3],
+    )
+}
+
+fn solid(rgba: [u8; 4]) -> TextureResource {
+    texture(1, 1, rgba.to_vec())
+}
+
+fn texture(width: u32, height: u32, rgba: Vec<u8>) -> TextureResource {
+    TextureResource {
+        name: "tex".into(),
+        kind: TextureKind::Diffuse,
+        skipped_levels: 0,
+        levels: vec![TextureLevel {
+            width,
+            height,
+            rgba: rgba.into(),
+        }]
+        .into(),
+    }
+}
+
+fn item(mesh: u32, index_count: u32, state: LegacyRenderState) -> DrawItem {
+    DrawItem {
+        object: 0,
+        node: 0,
+        slot: 0,
+        mesh,
+        batch_flags: 0,
+        index_start: 0,
+        index_count,
+        base_vertex: 0,
+        world: Mat4f::default(),
+        material: u32::MAX,
+        phase_a: 0,
+        phase_b: 0,
+        phase_t: 0.0,
+        phase: RenderPhase::OpaqueModels,
+        sort_key: 0,
+        insertion: 0,
+        state,
+    }
+}
+
+/// Maps pixel coordinates (x right, y down, z = depth) straight to clip space.
+fn pixel_projection(w: u32, h: u32) -> Mat4 {
+    Mat4::from_cols_array(&[
+        2.0 / w as f32,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        -2.0 / h as f32,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        1.0,
+        0.0,
+        -1.0,
+        1.0,
+        0.0,
+        1.0,
+    ])
+}
+
+fn frame_with(
+    w: u32,
+    h: u32,
+    projection: Mat4,
+    meshes: Vec<MeshResource>,
+    textures: Vec<TextureResource>,
+    items: Vec<DrawItem>,
+) -> RenderFrame {
+    RenderFrame {
+        frame: 1,
+        tick: 1,
+        time_ms: 0,
+        camera: Camera {
+            position: Vec3f::default(),
+            yaw: 0.0,
+            pitch: 0.0,
+            fov: 1.0,
+            near: 1.0,
+            far: 100.0,
+            view: Mat4f::default(),
+            projection: projection.into(),
+        },
+        lighting: Lighting {
+            sun_direction: Vec3f {
+                x: 0.0,
+                y: 0.0,
+                z: 1.0,
+            },
+            sun_colour: [0.0; 3],
+            ambient: [0.2, 0.2, 0.2],
+        },
+        target: RenderTarget {
+            width: w,
+            height: h,
+            window: RNone,
+            clear: [0, 0, 0, 0],
+        },
+        resources: RArc::new(RenderResources {
+            id: 1,
+            meshes: meshes.into(),
+            textures: textures.into(),
+        }),
+        visible: Default::default(),
+        skipped: Default::default(),
+        nodes: Default::default(),
+        items: items.into(),
+    }
+}
+
+fn pixel_frame(
+    w: u32,
+    h: u32,
+    meshes: Vec<MeshResource>,
+    textures: Vec<TextureResource>,
+    items: Vec<DrawItem>,
+) -> RenderFrame {
+    frame_with(w, h, pixel_projection(w, h), meshes, textures, items)
+}
+
+fn draw(frame: &RenderFrame) -> SoftRasterizer {
+    let mut r = SoftRasterizer::new();
+    r.draw(frame);
+    r
+}
+
+fn additive() -> LegacyRenderState {
+    let mut s = state();
+    s.blend = BlendMode::Additive;
+    s.depth = DepthMode {
+        test: false,
+        write: false,
+    };
+    s
+}
+
+const RED: [u8; 4] = [255, 0, 0, 255];
+const GREEN: [u8; 4] = [0, 255, 0, 255];
+
+fn two_quads(first_z: f32, second_z: f32, first_state: LegacyRenderState) -> RenderFrame {
+    let mut second = item(1, 6, select(1));
+    second.insertion = 1;
+    pixel_frame(
+        4,
+        4,
+        vec![
+            quad(0.0, 0.0, 4.0, 4.0, first_z),
+            quad(0.0, 0.0, 4.0, 4.0, second_z),
+        ],
+        vec![solid(RED), solid(GREEN)],
+        vec![item(0, 6, first_state), second],
+    )
+}
+
+const FOV_Y: f32 = 1.2;
+
+fn perspective(w: u32, h: u32) -> Mat4 {
+    Mat4::perspective_lh(FOV_Y, w as f32 / h as f32, 1.0, 100.0)
+}
+
+/// An 8×8 texture whose texel (tx, ty) is (tx·32, ty·32, 0, 255).
+fn coded_texture() -> TextureResource {
+    let mut rgba = Vec::new();
+    for ty in 0..8u8 {
+        for tx in 0..8u8 {
+            rgba.extend([tx * 32, ty * 32, 0, 255]);
+        }
+    }
+    texture(8, 8, rgba)
+}
+
+/// A floor quad `y = -1`, `x ∈ [-1, 1]`, `z ∈ [2, 10]` in view space, v = 0 near, 1 far.
+fn floor_frame(w: u32, h: u32) -> RenderFrame {
+    let m = mesh(
+        &[
+            [-1.0, -1.0, 2.0],
+            [1.0, -1.0, 2.0],
+            [1.0, -1.0, 10.0],
+            [-1.0, -1.0, 10.0],
+        ],
+        &[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
+        &[0, 1, 2, 0, 2, 3],
+    );
+    frame_with(
+        w,
+        h,
+        perspective(w, h),
+        vec![m],
+        vec![coded_texture()],
+        vec![item(0, 6, select(0))],
+    )
+}
+
+fn bench_frame(w: u32, h: u32) -> RenderFrame {
+    let n = 32usize;
+    let mut pos = Vec::new();
+    let mut uvs = Vec::new();
+    let mut normals = Vec::new();
+    for j in 0..=n {
+        for i in 0..=n {
+            let (x, z) = (
+                i as f32 / n as f32 * 40.0 - 20.0,
+                j as f32 / n as f32 * 60.0 + 1.5,
+            );
+            let y = -2.0 + ((i * 7 + j * 3) % 5) as f32 * 0.02;
+            pos.push([x, y, z]);
+            uvs.push([i as f32 / 4.0, j as f32 / 4.0]);
+            normals.push([0.1, 1.0, -0.2]);
+        }
+    }
+    let mut idx = Vec::new();
+    for j in 0..n {
+        for i in 0..n {
+            let a = (j * (n + 1) + i) as u16;
+            let b = a + 1;
+            let c = a + (n + 1) as u16;
+            let d = c + 1;
+            idx.extend([a, b, c, b, d, c]);
+        }
+    }
+    let mut m = mesh(&pos, &uvs, &idx);
+    m.normals = normals.into();
+    let mut s = select(0);
+    s.stages[0].op = TextureOp::Modulate;
+    s.stages[1] = TextureStage {
+        texture: 1,
+        op: TextureOp::Modulate,
+        uv_scale: [0.25, 0.25],
+    };
+    s.cull = CullMode::Back;
+    let mut f = frame_with(
+        w,
+        h,
+        perspective(w, h),
+        vec![m],
+        vec![coded_texture(), coded_texture()],
+        vec![item(0, idx.len() as u32, s)],
+    );
+    f.lighting.sun_direction = Vec3f {
+        x: 0.3,
+        y: 0.9,
+        z: 0.3,
+    };
+    f.lighting.sun_colour = [0.8, 0.8, 0.7];
+    f
+}
+
+// ---------------------------------------------------------------- comparison
+
+fn renderer() -> VulkanRenderer {
+    VulkanRenderer::new().unwrap_or_else(|e| {
+        panic!("these tests need Vulkan (libvulkan1 + mesa-vulkan-drivers give llvmpipe): {e}")
+    })
+}
+
+fn vulkan(r: &mut VulkanRenderer, frame: &RenderFrame) -> ImageRgba8 {
+    r.draw(frame).unwrap();
+    r.image().unwrap()
+}
+
+/// How two images differ.
+#[derive(Debug, Default)]
+struct Diff {
+    /// Largest per-channel difference over all pixels.
+    worst: u8,
+    /// Pixels with a channel differing by more than the tolerance.
+    mismatched: usize,
+    /// Mismatched pixels away from any edge: no reference pixel of their 3×3
+    /// neighbourhood is within tolerance of the Vulkan pixel, and the reference is flat
+    /// (within tolerance) around them.
+    off_edge: usize,
+    pixels: usize,
+}
+
+fn close(a: &[u8], b: &[u8]) -> bool {
+    a.iter()
+        .zip(b)
+        .all(|(x, y)| x.abs_diff(*y) <= CHANNEL_TOLERANCE)
+}
+
+/// Compares `got` with the reference `want` (RGBA8, same size) by the crate's rule.
+fn diff(got: &[u8], want: &[u8], w: u32, h: u32) -> Diff {
+    assert_eq!(got.len(), want.len(), "image sizes");
+    let (w, h) = (w as i64, h as i64);
+    let at = |img: &'_ [u8], x: i64, y: i64| -> [u8; 4] {
+        let o = ((y * w + x) * 4) as usize;
+        img[o..o + 4].try_into().unwrap()
+    };
+    let mut d = Diff {
+        pixels: (w * h) as usize,
+        ..Diff::default()
+    };
+    for y in 0..h {
+        for x in 0..w {
+            let (g, r) = (at(got, x, y), at(want, x, y));
+            let m = g.iter().zip(&r).map(|(a, b)| a.abs_diff(*b)).max().unwrap();
+            d.worst = d.worst.max(m);
+            if m <= CHANNEL_TOLERANCE {
+                continue;
+            }
+            d.mismatched += 1;
+            let mut edge = false;
+            for dy in -1..=1 {
+                for dx in -1..=1 {
+                    let (nx, ny) = (x + dx, y + dy);
+                    if (0..w).contains(&nx) && (0..h).contains(&ny) {
+                        let n = at(want, nx, ny);
+                        // Coverage moved by a pixel, or the reference changes colour here
+                        // (a triangle or texel edge).
+                        edge |= close(&g, &n) || !close(&r, &n);
+                    }
+                }
+            }
+            if !edge && std::env::var_os("IRON3D_DIFF_DEBUG").is_some() {
+                eprintln!("{x},{y}: vulkan {g:?} soft {r:?}");
+            }
+            d.off_edge += usize::from(!edge);
+        }
+    }
+    d
+}
+
+/// Draws `frame` with both renderers and asserts the crate's tolerance; returns the diff.
+fn compare(name: &str, frame: &RenderFrame) -> Diff {
+    let mut r = renderer();
+    let got = vulkan(&mut r, frame);
+    let want = draw(frame);
+    assert_eq!(
+        (got.width, got.height),
+        (want.width(), want.height()),
+        "{name}"
+    );
+    let d = diff(&got.pixels, want.pixels(), got.width, got.height);
+    let matched = (d.pixels - d.mismatched) as f64 / d.pixels as f64;
+    assert!(
+        matched >= MATCH_FRACTION && d.off_edge == 0,
+        "{name}: {d:?}\nvulkan {:?}\nsoft   {:?}",
+        &got.pixels[..got.pixels.len().min(64)],
+        &want.pixels()[..want.pixels().len().min(64)],
+    );
+    d
+}
+
+/// Asserts the two renderers agree exactly (flat colours, no edges at stake).
+fn exact(name: &str, frame: &RenderFrame) {
+    let d = compare(name, frame);
+    assert_eq!(d.worst, 0, "{name}: {d:?}");
+}
+
+// ---------------------------------------------------------------- tests
+
+#[test]
+fn the_shader_compiles_to_spirv() {
+    let words = spirv().unwrap();
+    assert_eq!(words[0], 0x0723_0203, "SPIR-V magic");
+}
+
+#[test]
+fn one_triangle_matches_the_reference() {
+    let f = pixel_frame(
+        16,
+        16,
+        vec![tris(&[[0.0, 0.0, 0.5], [8.0, 0.0, 0.5], [0.0, 8.0, 0.5]])],
+        vec![],
+        vec![item(0, 3, state())],
+    );
+    exact("triangle", &f);
+    let f = pixel_frame(
+        64,
+        48,
+        vec![tris(&[
+            [3.3, 2.7, 0.5],
+            [60.1, 9.9, 0.5],
+            [17.5, 45.2, 0.5],
+        ])],
+        vec![],
+        vec![item(0, 3, state())],
+    );
+    compare("slanted triangle", &f);
+}
+
+#[test]
+fn shared_edges_and_a_textured_quad_match() {
+    let f = pixel_frame(
+        8,
+        8,
+        vec![quad(1.0, 1.0, 7.0, 7.0, 0.5)],
+        vec![],
+        vec![item(0, 6, additive())],
+    );
+    exact("shared edge, additive", &f);
+    let f = pixel_frame(
+        32,
+        32,
+        vec![quad(2.0, 3.0, 29.0, 30.0, 0.5)],
+        vec![coded_texture()],
+        vec![item(0, 6, select(0))],
+    );
+    compare("textured quad", &f);
+}
+
+#[test]
+fn perspective_texturing_matches() {
+    compare("floor", &floor_frame(160, 120));
+}
+
+#[test]
+fn depth_order_matches_in_both_orders() {
+    exact("red near first", &two_quads(0.3, 0.6, select(0)));
+    exact("green near second", &two_quads(0.6, 0.3, select(0)));
+    let mut no_write = select(0);
+    no_write.depth.write = false;
+    exact("no depth write", &two_quads(0.3, 0.6, no_write));
+    let mut no_test = select(0);
+    no_test.depth.test = false;
+    exact("no depth test", &two_quads(0.6, 0.3, no_test));
+}
+
+#[test]
+fn depth_outside_the_unit_range_is_discarded() {
+    for z in [-0.5, 1.5] {
+        exact("out of depth range", &two_quads(z, 0.5, select(0)));
+    }
+}
+
+#[test]
+fn alpha_test_matches_around_the_reference() {
+    for reference in [0, 99, 100, 101, 255] {
+        let mut s = select(0);
+        s.alpha_test = true;
+        s.alpha_ref = reference;
+        let f = pixel_frame(
+            4,
+            4,
+            vec![quad(0.0, 0.0, 4.0, 4.0, 0.5), quad(0.0, 0.0, 4.0, 4.0, 0.7)],
+            vec![solid([10, 20, 30, 100]), solid(GREEN)],
+            vec![item(0, 6, s), item(1, 6, select(1))],
+        );
+        exact("alpha test", &f);
+    }
+}
+
+#[test]
+fn blend_modes_match() {
+    for blend in [
+        BlendMode::Opaque,
+        BlendMode::AlphaBlend,
+        BlendMode::Additive,
+    ] {
+        for src in [[200, 100, 50, 128], [255, 255, 255, 255], [10, 240, 90, 3]] {
+            let mut s = select(1);
+            s.blend = blend;
+            let mut f = pixel_frame(
+                4,
+                4,
+                vec![quad(0.0, 0.0, 4.0, 4.0, 0.5), quad(0.0, 0.0, 4.0, 4.0, 0.4)],
+                vec![solid([40, 80, 160, 200]), solid(src)],
+                vec![item(0, 6, select(0)), item(1, 6, s)],
+            );
+            f.target.clear = [1, 2, 3, 4];
+            let d = compare("blend", &f);
+            assert!(d.worst <= 1, "{blend:?} {src:?}: {d:?}");
+        }
+    }
+}
+
+#[test]
+fn back_face_culling_matches() {
+    // Pixel space has y down: (0,0) → (4,0) → (0,4) is clockwise in NDC (+y up).
+    let cw = [[0.0, 0.0, 0.5], [16.0, 0.0, 0.5], [0.0, 16.0, 0.5]];
+    let ccw = [[0.0, 0.0, 0.5], [0.0, 16.0, 0.5], [16.0, 0.0, 0.5]];
+    let mut r = renderer();
+    for (p, cull, drawn) in [
+        (cw, CullMode::Back, false),
+        (ccw, CullMode::Back, true),
+        (cw, CullMode::None, true),
+        (ccw, CullMode::None, true),
+    ] {
+        let mut s = state();
+        s.cull = cull;
+        let mut f = pixel_frame(16, 16, vec![tris(&p)], vec![], vec![item(0, 3, s)]);
+        // A fresh resource set per frame: the renderer caches meshes by id.
+        RArc::get_mut(&mut f.resources).unwrap().id = p[1][0] as u64 + 2;
+        let img = vulkan(&mut r, &f);
+        let lit = img.pixels.chunks(4).filter(|c| c[0] != 0).count();
+        assert_eq!(lit > 0, drawn, "{cull:?} {p:?}");
+        exact("cull", &f);
+    }
+}
+
+#[test]
+fn lightmap_stage_and_lighting_match() {
+    let diffuse = [200, 100, 50, 180];
+    let lightmap = [128, 255, 64, 255];
+    for (op0, op1) in [
+        (TextureOp::SelectTexture, TextureOp::Modulate),
+        (TextureOp::Modulate, TextureOp::Modulate),
+        (TextureOp::Modulate, TextureOp::SelectTexture),
+        (TextureOp::Disable, TextureOp::Modulate),
+        (TextureOp::Modulate, TextureOp::Disable),
+    ] {
+        let mut s = select(0);
+        s.stages[0].op = op0;
+        s.stages[1] = TextureStage {
+            texture: 1,
+            op: op1,
+            uv_scale: [4.0, 4.0],
+        };
+        let mut f = pixel_frame(
+            8,
+            8,
+            vec![quad(0.0, 0.0, 8.0, 8.0, 0.5)],
+            vec![solid(diffuse), solid(lightmap)],
+            vec![item(0, 6, s)],
+        );
+        f.lighting.sun_colour = [0.5, 0.6, 0.7];
+        f.lighting.sun_direction = Vec3f {
+            x: 0.0,
+            y: 0.6,
+            z: 0.8,
+        };
+        let d = compare("stages", &f);
+        assert!(d.worst <= 1, "{op0:?} {op1:?}: {d:?}");
+    }
+}
+
+#[test]
+fn a_lit_textured_terrain_grid_matches() {
+    let d = compare("grid", &bench_frame(160, 120));
+    assert!(d.worst > 0 || d.mismatched == 0);
+    let d = compare("grid 640", &bench_frame(640, 480));
+    eprintln!("grid 640x480: {d:?}");
+}
+
+#[test]
+fn texel_wrap_and_uv_scale_match() {
+    let mut s = select(0);
+    s.stages[0].uv_scale = [2.5, -1.75];
+    let m = mesh(
+        &[
+            [0.0, 0.0, 0.5],
+            [64.0, 0.0, 0.5],
+            [64.0, 64.0, 0.5],
+            [0.0, 64.0, 0.5],
+        ],
+        &[[-1.3, -0.6], [2.2, -0.6], [2.2, 3.1], [-1.3, 3.1]],
+        &[0, 1, 2, 0, 2, 3],
+    );
+    let f = pixel_frame(64, 64, vec![m], vec![coded_texture()], vec![item(0, 6, s)]);
+    compare("wrap", &f);
+}
+
+#[test]
+fn rotated_world_matrix_and_clipping_match() {
+    let mut f = bench_frame(160, 120);
+    let world = Mat4::from_rotation_y(0.4) * Mat4::from_translation(Vec3::new(1.0, 0.5, -1.0));
+    f.items
+        .to_mut_vec_and_apply(|items| items[0].world = world.into());
+    compare("rotated grid", &f);
+}
+
+trait ItemsMut {
+    fn to_mut_vec_and_apply(&mut self, f: impl FnOnce(&mut [DrawItem]));
+}
+
+impl ItemsMut for abi_stable::std_types::RVec<DrawItem> {
+    fn to_mut_vec_and_apply(&mut self, f: impl FnOnce(&mut [DrawItem])) {
+        f(self.as_mut_slice());
+    }
+}
+
+#[test]
+fn out_of_range_data_is_skipped_not_fatal() {
+    let mut bad_mesh = item(7, 6, state());
+    bad_mesh.insertion = 1;
+    let mut bad_tex = item(0, 6, select(9));
+    bad_tex.insertion = 2;
+    let mut past_end = item(0, 600, state());
+    past_end.index_start = 3;
+    let mut bad_vertex = item(0, 6, state());
+    bad_vertex.base_vertex = 100;
+    let f = pixel_frame(
+        8,
+        8,
+        vec![quad(0.0, 0.0, 8.0, 8.0, 0.5)],
+        vec![solid(RED)],
+        vec![bad_mesh, bad_tex, past_end, bad_vertex],
+    );
+    let mut r = renderer();
+    let stats = r.draw(&f).unwrap();
+    assert_eq!(
+        stats.draw_items, 1,
+        "only the past-the-end item draws (its valid part)"
+    );
+    exact("bad data", &f);
+}
+
+#[test]
+fn same_frame_twice_and_resizes_give_fresh_images() {
+    let mut r = renderer();
+    let a = vulkan(&mut r, &bench_frame(160, 120));
+    let b = vulkan(&mut r, &bench_frame(160, 120));
+    assert_eq!(a, b);
+    let c = vulkan(&mut r, &bench_frame(64, 32));
+    assert_eq!((c.width, c.height), (64, 32));
+    let mut z = bench_frame(0, 0);
+    z.target.clear = [9; 4];
+    let e = vulkan(&mut r, &z);
+    assert_eq!((e.width, e.height, e.pixels.len()), (0, 0, 0));
+    let big = bench_frame(MAX_TARGET_DIM + 1, 4);
+    assert!(r.draw(&big).is_err());
+    let d = vulkan(&mut r, &bench_frame(160, 120));
+    assert_eq!(a, d);
+}
+
+// ---------------------------------------------------------------- plugin wrapper
+
+struct Quiet;
+
+impl LogSink for Quiet {
+    fn max_level(&self) -> LogLevel {
+        LogLevel::Error
+    }
+    fn log(&self, _level: LogLevel, _target: RStr<'_>, _message: RStr<'_>) {}
+}
+
+fn plugin() -> VulkanRender {
+    let runtime = PluginRuntime::new(
+        LogSink_TO::from_ptr(RArc::new(Quiet), TD_Opaque),
+        LogMode::Scoped,
+    );
+    VulkanRender {
+        runtime,
+        renderer: renderer(),
+    }
+}
+
+#[test]
+fn plugin_describes_one_render_factory() {
+    let d = describe();
+    assert_eq!(d.factories.len(), 1);
+    assert_eq!(d.factories[0].name.as_str(), FACTORY);
+    assert_eq!(d.factories[0].slot, SlotKind::Render);
+}
+
+#[test]
+fn plugin_draws_captures_and_has_no_state() {
+    let mut p = plugin();
+    assert!(p.capture().is_err(), "nothing drawn yet");
+    let f = floor_frame(32, 24);
+    let stats = p.draw(&f).unwrap();
+    assert_eq!(stats.draw_items, 1);
+    let img = p.capture().unwrap();
+    assert_eq!((img.width, img.height), (32, 24));
+    assert_eq!(img.pixels.len(), 32 * 24 * 4);
+    let blob = p.save_state().unwrap();
+    assert!(blob.bytes.is_empty());
+    assert!(p.restore_state(&blob).is_ok());
+}
+
+#[test]
+#[ignore = "timing report: cargo test --release -p iron3d-render-vulkan -- --ignored --nocapture"]
+#[allow(clippy::disallowed_methods)] // wall time measures the renderer, not a simulation
+fn timing_grid_640x480() {
+    let mut r = renderer();
+    let f = bench_frame(640, 480);
+    r.draw(&f).unwrap();
+    let t = std::time::Instant::now();
+    for _ in 0..10 {
+        r.draw(&f).unwrap();
+    }
+    eprintln!("grid 640x480: {:?} per frame", t.elapsed() / 10);
+}
