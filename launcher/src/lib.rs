@@ -18,6 +18,7 @@ pub mod play;
 pub mod plugins;
 pub mod scenario;
 pub mod terrain_cli;
+pub mod window;
 
 use clap::{Args, Parser, Subcommand};
 use std::ffi::OsString;
@@ -487,21 +488,12 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 (Some(d), Some(m)) => (d, m),
                 _ => demo_cli::cached(&demo_cache_root(), a.seed, iron3d_demo::Profile::Demo, out)?,
             };
-            let offscreen = a.offscreen || {
-                // The window arrives with the Vulkan/winit work of issue 9; until then every
-                // play run is offscreen, and says so.
-                writeln!(
-                    out,
-                    "play: no window yet in this build; rendering offscreen"
-                )?;
-                true
-            };
-            let opts = play::PlayOptions {
+            let mut opts = play::PlayOptions {
                 game_dir,
                 mission,
                 renderer: a.renderer,
-                offscreen,
-                frames: a.frames.or(Some(120)),
+                offscreen: a.offscreen,
+                frames: a.frames,
                 screenshot: a.screenshot,
                 width: a.width,
                 height: a.height,
@@ -512,6 +504,27 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 plugin_dirs: a.plugin_dirs,
                 switches: a.switches,
             };
+            if !opts.offscreen {
+                match window::run(&opts, out) {
+                    window::WindowOutcome::Ran(r) => {
+                        r?;
+                        return Ok(ExitCode::SUCCESS);
+                    }
+                    window::WindowOutcome::NoDisplay(reason) => {
+                        let shot = opts
+                            .screenshot
+                            .get_or_insert_with(|| PathBuf::from("iron3d-screenshot.png"))
+                            .clone();
+                        writeln!(
+                            out,
+                            "play: no display ({reason}); rendering offscreen and writing {}",
+                            shot.display()
+                        )?;
+                        opts.offscreen = true;
+                    }
+                }
+            }
+            opts.frames = opts.frames.or(Some(120));
             play::run_offscreen(&opts, out)?;
             Ok(ExitCode::SUCCESS)
         }

@@ -11,8 +11,8 @@ use iron3d_abi::{MissionContext, RenderTarget, SlotKind};
 use iron3d_kernel::{Kernel, KernelConfig, ManualTimeSource, NoInput, StateHash};
 use iron3d_plugin_host::{Capture, CaptureKind, HostEvent, PluginHost};
 use iron3d_render_frame::{
-    CameraState, DEFAULT_LIGHTING, FrameBuilder, FrameParams, MissionFramePreparer, SceneAssets,
-    SharedView,
+    CameraState, DEFAULT_LIGHTING, FrameBuilder, FrameParams, LastFrame, MissionFramePreparer,
+    SceneAssets, SharedView,
 };
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -179,7 +179,8 @@ fn switch_renderer(host: &PluginHost, r: Renderer, out: &mut dyn Write) -> anyho
     }
 }
 
-fn write_png(path: &Path, img: &iron3d_abi::ImageRgba8) -> anyhow::Result<()> {
+/// Writes `img` as an RGBA8 PNG.
+pub fn write_png(path: &Path, img: &iron3d_abi::ImageRgba8) -> anyhow::Result<()> {
     let file =
         std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
     let mut enc = png::Encoder::new(std::io::BufWriter::new(file), img.width, img.height);
@@ -191,147 +192,177 @@ fn write_png(path: &Path, img: &iron3d_abi::ImageRgba8) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Runs `iron3d play` offscreen: loads the mission, installs the renderer, presents
-/// `frames` frames on a simulated clock, writes the screenshot, prints a summary and
-/// `state_hash=<hex>` last.
-pub fn run_offscreen(opts: &PlayOptions, out: &mut dyn Write) -> anyhow::Result<PlayOutcome> {
-    let frames = opts.frames.context("--offscreen needs --frames N")?;
-    if opts.fps == 0 || opts.width == 0 || opts.height == 0 {
-        bail!("--fps, --width and --height must be positive");
-    }
-    let clock = ManualTimeSource::new();
-    let config = KernelConfig {
-        seed: opts.seed,
-        publish_snapshots: true,
-        ..KernelConfig::default()
-    };
-    let tick_hz = config.tick_hz;
-    let mut kernel = Kernel::new(config, Box::new(clock.clone()))?;
-    let registry_path = plugins::locate_registry(opts.registry.as_deref())?;
-    let registry = plugins::load_registry(&registry_path)?;
-    let vfs = iron3d_vfs::Vfs::new(&opts.game_dir);
-    let mref = iron3d_mission::MissionRef::locate(&vfs, &opts.mission)
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let mission_dir = vfs
-        .resolve(&mref.tma)?
-        .path
-        .parent()
-        .map(|p| p.display().to_string())
-        .unwrap_or_default();
-    let ctx = MissionContext {
-        mission: opts.mission.clone().into(),
-        seed: opts.seed,
-        tick_hz,
-        game_dir: opts.game_dir.display().to_string().into(),
-        mission_dir: mission_dir.into(),
-    };
-    let mut host = plugins::host(&opts.plugin_dirs, ctx, Duration::from_millis(300));
-    for system in host.systems_from_registry(&registry) {
-        kernel.add_system(system)?;
-    }
-    let cache = iron3d_vfs::ArchiveCache::new(iron3d_vfs::ReadMode::Strict, 256 << 20);
-    let data = iron3d_mission::GameData {
-        vfs: &vfs,
-        cache: &cache,
-    };
-    let loaded = iron3d_mission::load_mission(&mut kernel, &data, &opts.mission, None)
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-    let assets = SceneAssets::load(&data, &loaded, 1)?;
-    for m in &assets.missing_textures {
-        tracing::warn!(texture = %m, "texture missing: drawn untextured");
-    }
-    writeln!(
-        out,
-        "mission={} objects={} models={} meshes={} textures={} terrain={}",
-        opts.mission,
-        loaded.objects.len(),
-        assets.models.len(),
-        assets.resources.meshes.len(),
-        assets.resources.textures.len(),
-        assets.terrain.is_some()
-    )?;
-    let camera = opts
-        .camera
-        .unwrap_or_else(|| overview_camera(&kernel, |id| assets.object_models.contains_key(&id)));
-    let view: SharedView = Arc::new(Mutex::new(FrameParams {
-        camera,
-        target: RenderTarget {
-            width: opts.width,
-            height: opts.height,
-            window: abi_stable::std_types::ROption::RNone,
-            clear: [96, 128, 160, 255],
-        },
-        lighting: DEFAULT_LIGHTING,
-    }));
-    let preparer = MissionFramePreparer::new(FrameBuilder::new(assets), view.clone());
-    let last_frame = preparer.last_handle();
-    kernel.set_frame_preparer(Some(Box::new(preparer)));
+/// A mission running with a renderer: the kernel on a manual clock, the plugin host, the
+/// shared camera/target, and the last built frame. The offscreen loop and the window
+/// loop both drive it.
+pub struct PlaySession {
+    /// The kernel.
+    pub kernel: Kernel,
+    /// The plugin host (render slot switching, captures).
+    pub host: PluginHost,
+    clock: ManualTimeSource,
+    /// Camera, target and lighting read by the frame builder.
+    pub view: SharedView,
+    last_frame: LastFrame,
+    /// The active renderer.
+    pub renderer: Renderer,
+    events: crossbeam_channel::Receiver<HostEvent>,
+    /// Host events seen so far.
+    pub host_events: Vec<HostEvent>,
+    /// Frames presented.
+    pub frames: u64,
+}
 
-    let mut renderer = opts.renderer;
-    if !switch_renderer(&host, renderer, out)? {
-        if renderer == Renderer::Soft {
-            bail!("the software renderer plugin is not available");
+impl PlaySession {
+    /// Loads the mission, installs the frame builder and asks for `opts.renderer`
+    /// (falling back to the software renderer with a message when it is unavailable).
+    pub fn start(opts: &PlayOptions, out: &mut dyn Write) -> anyhow::Result<Self> {
+        if opts.fps == 0 || opts.width == 0 || opts.height == 0 {
+            bail!("--fps, --width and --height must be positive");
         }
-        writeln!(out, "falling back to the software renderer")?;
-        renderer = Renderer::Soft;
-        if !switch_renderer(&host, renderer, out)? {
-            bail!("the software renderer plugin is not available");
+        let clock = ManualTimeSource::new();
+        let config = KernelConfig {
+            seed: opts.seed,
+            publish_snapshots: true,
+            ..KernelConfig::default()
+        };
+        let tick_hz = config.tick_hz;
+        let mut kernel = Kernel::new(config, Box::new(clock.clone()))?;
+        let registry_path = plugins::locate_registry(opts.registry.as_deref())?;
+        let registry = plugins::load_registry(&registry_path)?;
+        let vfs = iron3d_vfs::Vfs::new(&opts.game_dir);
+        let mref = iron3d_mission::MissionRef::locate(&vfs, &opts.mission)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mission_dir = vfs
+            .resolve(&mref.tma)?
+            .path
+            .parent()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        let ctx = MissionContext {
+            mission: opts.mission.clone().into(),
+            seed: opts.seed,
+            tick_hz,
+            game_dir: opts.game_dir.display().to_string().into(),
+            mission_dir: mission_dir.into(),
+        };
+        let mut host = plugins::host(&opts.plugin_dirs, ctx, Duration::from_millis(300));
+        for system in host.systems_from_registry(&registry) {
+            kernel.add_system(system)?;
         }
+        let cache = iron3d_vfs::ArchiveCache::new(iron3d_vfs::ReadMode::Strict, 256 << 20);
+        let data = iron3d_mission::GameData {
+            vfs: &vfs,
+            cache: &cache,
+        };
+        let loaded = iron3d_mission::load_mission(&mut kernel, &data, &opts.mission, None)
+            .map_err(|e| anyhow::anyhow!("{e}"))?;
+        let assets = SceneAssets::load(&data, &loaded, 1)?;
+        for m in &assets.missing_textures {
+            tracing::warn!(texture = %m, "texture missing: drawn untextured");
+        }
+        writeln!(
+            out,
+            "mission={} objects={} models={} meshes={} textures={} terrain={}",
+            opts.mission,
+            loaded.objects.len(),
+            assets.models.len(),
+            assets.resources.meshes.len(),
+            assets.resources.textures.len(),
+            assets.terrain.is_some()
+        )?;
+        let camera = opts.camera.unwrap_or_else(|| {
+            overview_camera(&kernel, |id| assets.object_models.contains_key(&id))
+        });
+        let view: SharedView = Arc::new(Mutex::new(FrameParams {
+            camera,
+            target: RenderTarget {
+                width: opts.width,
+                height: opts.height,
+                window: abi_stable::std_types::ROption::RNone,
+                clear: [96, 128, 160, 255],
+            },
+            lighting: DEFAULT_LIGHTING,
+        }));
+        let preparer = MissionFramePreparer::new(FrameBuilder::new(assets), view.clone());
+        let last_frame = preparer.last_handle();
+        kernel.set_frame_preparer(Some(Box::new(preparer)));
+        let events = host.events();
+        let mut session = Self {
+            kernel,
+            host,
+            clock,
+            view,
+            last_frame,
+            renderer: opts.renderer,
+            events,
+            host_events: Vec::new(),
+            frames: 0,
+        };
+        if !session.switch(opts.renderer, out)? {
+            if opts.renderer == Renderer::Soft {
+                bail!("the software renderer plugin is not available");
+            }
+            writeln!(out, "falling back to the software renderer")?;
+            if !session.switch(Renderer::Soft, out)? {
+                bail!("the software renderer plugin is not available");
+            }
+        }
+        Ok(session)
     }
-    let mut switches = opts.switches.clone();
-    switches.sort_by_key(|s| s.0);
-    let events = host.events();
-    let mut host_events: Vec<HostEvent> = Vec::new();
-    let frame_ns = 1_000_000_000 / u64::from(opts.fps);
-    let capture_kind = |r: Renderer| {
-        if r == Renderer::Capture {
+
+    /// Asks for renderer `r` (active from the next calculation boundary); `false` with a
+    /// printed reason when its plugin is unavailable (the current one keeps running).
+    pub fn switch(&mut self, r: Renderer, out: &mut dyn Write) -> anyhow::Result<bool> {
+        let ok = switch_renderer(&self.host, r, out)?;
+        if ok {
+            self.renderer = r;
+        }
+        Ok(ok)
+    }
+
+    /// The capture kind of the active renderer.
+    pub fn capture_kind(&self) -> CaptureKind {
+        if self.renderer == Renderer::Capture {
             CaptureKind::Commands
         } else {
             CaptureKind::Image
         }
-    };
-    let mut current = renderer;
-    #[allow(clippy::disallowed_methods, reason = "frame-time measurement only")]
-    let started = std::time::Instant::now();
-    for f in 1..=frames {
-        clock.set_ns(f * frame_ns);
-        if f == frames && opts.screenshot.is_some() {
-            host.request_capture(capture_kind(current));
-        }
-        kernel.frame(&mut NoInput, None)?;
-        host_events.extend(events.try_iter());
-        while switches.first().is_some_and(|s| s.0 <= f) {
-            let (_, r) = switches.remove(0);
-            if switch_renderer(&host, r, out)? {
-                current = r;
-            }
-        }
     }
-    let elapsed = started.elapsed();
-    host_events.extend(events.try_iter());
-    for e in &host_events {
-        if let HostEvent::Fault {
-            slot,
-            instance,
-            reason,
-            fallback,
-            ..
-        } = e
-        {
-            writeln!(
-                out,
-                "host: fault in {slot} ({instance}): {reason}; now {fallback}"
-            )?;
-        }
+
+    /// Presents one frame at game-clock time `now_ns` (platform time of the manual clock).
+    pub fn frame(&mut self, now_ns: u64) -> anyhow::Result<()> {
+        self.clock.set_ns(now_ns);
+        self.kernel.frame(&mut NoInput, None)?;
+        self.frames += 1;
+        self.host_events.extend(self.events.try_iter());
+        Ok(())
     }
-    let label = host
-        .report()
-        .into_iter()
-        .find(|r| r.slot == SlotKind::Render)
-        .map(|r| r.instance)
-        .unwrap_or_default();
-    if let Some(path) = &opts.screenshot {
-        match host.take_capture() {
+
+    /// Draw items of the last built frame.
+    pub fn draw_items(&self) -> usize {
+        self.last_frame
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+            .map_or(0, |f| f.items.len())
+    }
+
+    /// The render slot's instance label.
+    pub fn renderer_label(&self) -> String {
+        self.host
+            .report()
+            .into_iter()
+            .find(|r| r.slot == SlotKind::Render)
+            .map(|r| r.instance)
+            .unwrap_or_default()
+    }
+
+    /// Writes the capture served after the last frame to `path` (PNG, or JSON for the
+    /// capture renderer).
+    pub fn write_capture(&self, path: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
+        let label = self.renderer_label();
+        match self.host.take_capture() {
             Some(Ok(Capture::Image(img))) => {
                 write_png(path, &img)?;
                 writeln!(
@@ -350,27 +381,77 @@ pub fn run_offscreen(opts: &PlayOptions, out: &mut dyn Write) -> anyhow::Result<
             Some(Err(e)) => bail!("capture from {label} failed: {e}"),
             None => bail!("the render slot ({label}) drew no frame to capture"),
         }
+        Ok(())
     }
-    let draw_items = last_frame
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-        .as_ref()
-        .map_or(0, |f| f.items.len());
-    let fps = frames as f64 / elapsed.as_secs_f64().max(1e-9);
-    writeln!(
-        out,
-        "renderer={} frames={frames} ticks={} draw_items={draw_items} fps={fps:.1}",
-        current.as_str(),
-        kernel.tick()
-    )?;
-    let hash = kernel.state_hash();
-    writeln!(out, "state_hash={hash}")?;
-    Ok(PlayOutcome {
-        hash,
-        frames,
-        ticks: kernel.tick(),
-        renderer: label,
-        draw_items,
-        fps,
-    })
+
+    /// Prints faults, the summary line and `state_hash=` last.
+    pub fn finish(
+        &mut self,
+        elapsed: Duration,
+        out: &mut dyn Write,
+    ) -> anyhow::Result<PlayOutcome> {
+        self.host_events.extend(self.events.try_iter());
+        for e in &self.host_events {
+            if let HostEvent::Fault {
+                slot,
+                instance,
+                reason,
+                fallback,
+                ..
+            } = e
+            {
+                writeln!(
+                    out,
+                    "host: fault in {slot} ({instance}): {reason}; now {fallback}"
+                )?;
+            }
+        }
+        let draw_items = self.draw_items();
+        let fps = self.frames as f64 / elapsed.as_secs_f64().max(1e-9);
+        writeln!(
+            out,
+            "renderer={} frames={} ticks={} draw_items={draw_items} fps={fps:.1}",
+            self.renderer.as_str(),
+            self.frames,
+            self.kernel.tick()
+        )?;
+        let hash = self.kernel.state_hash();
+        writeln!(out, "state_hash={hash}")?;
+        Ok(PlayOutcome {
+            hash,
+            frames: self.frames,
+            ticks: self.kernel.tick(),
+            renderer: self.renderer_label(),
+            draw_items,
+            fps,
+        })
+    }
+}
+
+/// Runs `iron3d play` offscreen: loads the mission, installs the renderer, presents
+/// `frames` frames on a simulated clock (`1/fps` apart), writes the screenshot, prints a
+/// summary and `state_hash=<hex>` last.
+pub fn run_offscreen(opts: &PlayOptions, out: &mut dyn Write) -> anyhow::Result<PlayOutcome> {
+    let frames = opts.frames.context("--offscreen needs --frames N")?;
+    let mut session = PlaySession::start(opts, out)?;
+    let mut switches = opts.switches.clone();
+    switches.sort_by_key(|s| s.0);
+    let frame_ns = 1_000_000_000 / u64::from(opts.fps);
+    #[allow(clippy::disallowed_methods, reason = "frame-time measurement only")]
+    let started = std::time::Instant::now();
+    for f in 1..=frames {
+        if f == frames && opts.screenshot.is_some() {
+            session.host.request_capture(session.capture_kind());
+        }
+        session.frame(f * frame_ns)?;
+        while switches.first().is_some_and(|s| s.0 <= f) {
+            let (_, r) = switches.remove(0);
+            session.switch(r, out)?;
+        }
+    }
+    let elapsed = started.elapsed();
+    if let Some(path) = &opts.screenshot {
+        session.write_capture(path, out)?;
+    }
+    session.finish(elapsed, out)
 }

@@ -345,6 +345,11 @@ impl PluginSlot {
     }
 
     fn activate_pending(&mut self, ctx: &SystemCtx<'_>) {
+        self.activate_pending_at(ctx.time().tick);
+    }
+
+    /// Activates a prepared swap (state handed over); `tick` is the last completed tick.
+    fn activate_pending_at(&mut self, tick: u64) {
         let Some(prepared) = lock(&self.shared.pending).take() else {
             return;
         };
@@ -388,12 +393,12 @@ impl PluginSlot {
         self.active = Some(new);
         *lock(&self.shared.swaps) += 1;
         let latency = prepared.triggered_at.elapsed();
-        tracing::info!(%slot, %from, %to, after_tick = ctx.time().tick, latency_us = latency.as_micros() as u64, "hot swap active");
+        tracing::info!(%slot, %from, %to, after_tick = tick, latency_us = latency.as_micros() as u64, "hot swap active");
         let _ = self.events.send(HostEvent::Swapped {
             slot,
             from,
             to,
-            after_tick: ctx.time().tick,
+            after_tick: tick,
             latency,
         });
         self.publish_active();
@@ -521,6 +526,12 @@ impl System for PluginSlot {
     }
 
     fn render(&mut self, snapshot: &RenderSnapshot) -> SystemResult {
+        // A renderer is not part of the simulation: a swap of the render slot also takes
+        // effect at the frame's render phase, so a new renderer draws the very next frame
+        // even when that frame runs no tick.
+        if self.shared.slot == SlotKind::Render {
+            self.activate_pending_at(snapshot.tick);
+        }
         if !self.wants(callbacks::RENDER) {
             return Ok(());
         }

@@ -1,0 +1,423 @@
+//! The `iron3d play` window (winit 0.30): the mission on the real clock, a free camera on
+//! keyboard and mouse, pause, live renderer switching, and FPS/tick statistics in the
+//! title. Pixel renderers that draw offscreen (software) are presented with softbuffer;
+//! the Vulkan renderer presents to the window itself through the native handles in the
+//! frame's target. With no display the caller falls back to an offscreen run.
+//!
+//! Keys: W/S forward/back, A/D strafe, R/F up/down, arrows turn (left/right wrap, up/down
+//! clamp), mouse drag with the left button turns, C centres the view, P or Space pauses,
+//! F1 software, F2 Vulkan, F3 capture, Tab cycles renderers, Escape quits.
+
+use crate::play::{PlayOptions, PlayOutcome, PlaySession, Renderer};
+use abi_stable::std_types::ROption;
+use iron3d_abi::NativeWindow;
+use iron3d_plugin_host::Capture;
+use raw_window_handle::{HasDisplayHandle, HasWindowHandle, RawDisplayHandle, RawWindowHandle};
+use std::collections::BTreeSet;
+use std::io::Write;
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use winit::application::ApplicationHandler;
+use winit::dpi::PhysicalSize;
+use winit::event::{ElementState, MouseButton, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::keyboard::{KeyCode, PhysicalKey};
+use winit::window::{Window, WindowId};
+
+/// Camera speed in world units per second.
+pub const MOVE_SPEED: f32 = 40.0;
+/// Turn speed of the arrow keys in radians per second.
+pub const TURN_SPEED: f32 = 1.6;
+/// Mouse turn in radians per pixel.
+pub const MOUSE_TURN: f32 = 0.005;
+
+#[allow(
+    clippy::disallowed_methods,
+    reason = "the window runs on the real clock"
+)]
+fn now() -> Instant {
+    Instant::now()
+}
+
+/// The native handles of `window` for a Vulkan backend, when the platform is supported.
+pub fn native_window(window: &Window) -> Option<NativeWindow> {
+    let w = window.window_handle().ok()?.as_raw();
+    let d = window.display_handle().ok()?.as_raw();
+    match (w, d) {
+        (RawWindowHandle::Xlib(w), RawDisplayHandle::Xlib(d)) => Some(NativeWindow {
+            kind: 0,
+            display: d.display.map_or(0, |p| p.as_ptr() as u64),
+            window: u64::from(w.window as u32),
+            screen: d.screen,
+        }),
+        (RawWindowHandle::Xcb(w), RawDisplayHandle::Xcb(d)) => Some(NativeWindow {
+            kind: 1,
+            display: d.connection.map_or(0, |p| p.as_ptr() as u64),
+            window: u64::from(w.window.get()),
+            screen: d.screen,
+        }),
+        _ => None,
+    }
+}
+
+struct Presenter {
+    window: Arc<Window>,
+    surface: Option<softbuffer::Surface<Arc<Window>, Arc<Window>>>,
+}
+
+struct App<'o> {
+    session: PlaySession,
+    opts: PlayOptions,
+    out: &'o mut dyn Write,
+    presenter: Option<Presenter>,
+    held: BTreeSet<KeyCode>,
+    dragging: bool,
+    last_cursor: Option<(f64, f64)>,
+    started: Instant,
+    last_tick: Instant,
+    game_ns: u64,
+    paused: bool,
+    fps_window: (Instant, u64),
+    fps: f64,
+    error: Option<anyhow::Error>,
+    done: bool,
+}
+
+impl App<'_> {
+    fn fail(&mut self, event_loop: &ActiveEventLoop, e: anyhow::Error) {
+        self.error.get_or_insert(e);
+        event_loop.exit();
+    }
+
+    fn switch(&mut self, r: Renderer) {
+        match self.session.switch(r, self.out) {
+            Ok(true) => tracing::info!(renderer = r.as_str(), "renderer switched"),
+            Ok(false) => {}
+            Err(e) => tracing::warn!(error = %e, "renderer switch failed"),
+        }
+    }
+
+    fn on_key(&mut self, event_loop: &ActiveEventLoop, code: KeyCode, pressed: bool) {
+        if pressed {
+            let first = self.held.insert(code);
+            if !first {
+                return;
+            }
+            match code {
+                KeyCode::Escape => {
+                    self.done = true;
+                    event_loop.exit();
+                }
+                KeyCode::KeyP | KeyCode::Space => {
+                    self.paused = !self.paused;
+                    if self.paused {
+                        self.session.kernel.pause();
+                    } else {
+                        self.session.kernel.resume();
+                    }
+                }
+                KeyCode::KeyC => self.with_camera(|c| c.centre()),
+                KeyCode::F1 => self.switch(Renderer::Soft),
+                KeyCode::F2 => self.switch(Renderer::Vulkan),
+                KeyCode::F3 => self.switch(Renderer::Capture),
+                KeyCode::Tab => {
+                    let next = match self.session.renderer {
+                        Renderer::Soft => Renderer::Vulkan,
+                        Renderer::Vulkan => Renderer::Capture,
+                        Renderer::Capture => Renderer::Soft,
+                    };
+                    self.switch(next);
+                }
+                _ => {}
+            }
+        } else {
+            self.held.remove(&code);
+        }
+    }
+
+    fn with_camera(&self, f: impl FnOnce(&mut iron3d_render_frame::CameraState)) {
+        let mut v = self
+            .session
+            .view
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        f(&mut v.camera);
+    }
+
+    /// Applies held keys for `dt` seconds.
+    fn move_camera(&self, dt: f32) {
+        let key = |k| self.held.contains(&k);
+        let axis = |plus, minus| f32::from(u8::from(key(plus))) - f32::from(u8::from(key(minus)));
+        let forward = axis(KeyCode::KeyW, KeyCode::KeyS);
+        let right = axis(KeyCode::KeyD, KeyCode::KeyA);
+        let up = axis(KeyCode::KeyR, KeyCode::KeyF);
+        let yaw = axis(KeyCode::ArrowLeft, KeyCode::ArrowRight);
+        let pitch = axis(KeyCode::ArrowUp, KeyCode::ArrowDown);
+        self.with_camera(|c| {
+            c.translate(
+                forward * MOVE_SPEED * dt,
+                right * MOVE_SPEED * dt,
+                up * MOVE_SPEED * dt,
+            );
+            c.turn(yaw * TURN_SPEED * dt, pitch * TURN_SPEED * dt);
+            c.advance(dt);
+        });
+    }
+
+    fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(p) = &self.presenter else {
+            return;
+        };
+        let window = p.window.clone();
+        let t = now();
+        let dt = t.duration_since(self.last_tick).as_secs_f32().min(0.25);
+        self.last_tick = t;
+        self.move_camera(dt);
+        let size = window.inner_size();
+        let (w, h) = (size.width.max(1), size.height.max(1));
+        let vulkan = self.session.renderer == Renderer::Vulkan;
+        {
+            let mut v = self
+                .session
+                .view
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            v.target.width = w;
+            v.target.height = h;
+            v.target.window = match (vulkan, native_window(&window)) {
+                (true, Some(n)) => ROption::RSome(n),
+                _ => ROption::RNone,
+            };
+        }
+        self.game_ns += (dt as f64 * 1e9) as u64;
+        let last = self
+            .opts
+            .frames
+            .is_some_and(|n| self.session.frames + 1 >= n);
+        // Pixel renderers drawing offscreen are read back every frame and presented here.
+        let present_pixels = !vulkan && self.session.renderer != Renderer::Capture;
+        if present_pixels || (last && self.opts.screenshot.is_some()) {
+            self.session
+                .host
+                .request_capture(self.session.capture_kind());
+        }
+        if let Err(e) = self.session.frame(self.game_ns) {
+            return self.fail(event_loop, e);
+        }
+        if last {
+            if let Some(path) = self.opts.screenshot.clone() {
+                // Keep the capture for the file; present it too.
+                match self.session.host.take_capture() {
+                    Some(Ok(Capture::Image(img))) => {
+                        if let Err(e) = write_png_from(&path, &img, self.out) {
+                            return self.fail(event_loop, e);
+                        }
+                        self.present(&img);
+                    }
+                    Some(Ok(Capture::Commands(json))) => {
+                        if let Err(e) = std::fs::write(&path, json) {
+                            return self.fail(event_loop, e.into());
+                        }
+                        let _ = writeln!(self.out, "screenshot={} (capture JSON)", path.display());
+                    }
+                    Some(Err(e)) => {
+                        return self.fail(event_loop, anyhow::anyhow!("capture failed: {e}"));
+                    }
+                    None => {
+                        return self.fail(
+                            event_loop,
+                            anyhow::anyhow!("the renderer drew no frame to capture"),
+                        );
+                    }
+                }
+            }
+            self.done = true;
+            event_loop.exit();
+        } else if present_pixels {
+            if let Some(Ok(Capture::Image(img))) = self.session.host.take_capture() {
+                self.present(&img);
+            }
+        }
+        // Statistics in the title, twice a second.
+        let (since, frames) = self.fps_window;
+        let span = t.duration_since(since);
+        if span >= Duration::from_millis(500) {
+            self.fps = (self.session.frames - frames) as f64 / span.as_secs_f64();
+            self.fps_window = (t, self.session.frames);
+            window.set_title(&format!(
+                "Iron3D-rs — {} — {} — {:.1} fps — tick {}{} — {} items",
+                self.opts.mission,
+                self.session.renderer.as_str(),
+                self.fps,
+                self.session.kernel.tick(),
+                if self.paused { " (paused)" } else { "" },
+                self.session.draw_items()
+            ));
+        }
+    }
+
+    fn present(&mut self, img: &iron3d_abi::ImageRgba8) {
+        let Some(p) = self.presenter.as_mut() else {
+            return;
+        };
+        let (Some(w), Some(h)) = (NonZeroU32::new(img.width), NonZeroU32::new(img.height)) else {
+            return;
+        };
+        if p.surface.is_none() {
+            let surface = softbuffer::Context::new(p.window.clone())
+                .and_then(|ctx| softbuffer::Surface::new(&ctx, p.window.clone()));
+            match surface {
+                Ok(s) => p.surface = Some(s),
+                Err(e) => {
+                    tracing::warn!(error = %e, "no software presentation surface");
+                    return;
+                }
+            }
+        }
+        let Some(surface) = p.surface.as_mut() else {
+            return;
+        };
+        if let Err(e) = surface.resize(w, h) {
+            tracing::warn!(error = %e, "presentation surface resize failed");
+            return;
+        }
+        match surface.buffer_mut() {
+            Ok(mut buf) => {
+                for (dst, px) in buf.iter_mut().zip(img.pixels.chunks_exact(4)) {
+                    *dst = (u32::from(px[0]) << 16) | (u32::from(px[1]) << 8) | u32::from(px[2]);
+                }
+                if let Err(e) = buf.present() {
+                    tracing::warn!(error = %e, "present failed");
+                }
+            }
+            Err(e) => tracing::warn!(error = %e, "presentation buffer unavailable"),
+        }
+    }
+}
+
+fn write_png_from(
+    path: &std::path::Path,
+    img: &iron3d_abi::ImageRgba8,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    crate::play::write_png(path, img)?;
+    writeln!(
+        out,
+        "screenshot={} {}x{}",
+        path.display(),
+        img.width,
+        img.height
+    )?;
+    Ok(())
+}
+
+impl ApplicationHandler for App<'_> {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.presenter.is_some() {
+            return;
+        }
+        let attrs = Window::default_attributes()
+            .with_title(format!("Iron3D-rs — {}", self.opts.mission))
+            .with_inner_size(PhysicalSize::new(self.opts.width, self.opts.height));
+        match event_loop.create_window(attrs) {
+            Ok(w) => {
+                let window = Arc::new(w);
+                window.request_redraw();
+                self.presenter = Some(Presenter {
+                    window,
+                    surface: None,
+                });
+            }
+            Err(e) => self.fail(event_loop, anyhow::anyhow!("cannot open a window: {e}")),
+        }
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        match event {
+            WindowEvent::CloseRequested => {
+                self.done = true;
+                event_loop.exit();
+            }
+            WindowEvent::RedrawRequested => self.redraw(event_loop),
+            WindowEvent::KeyboardInput { event, .. } => {
+                if let PhysicalKey::Code(code) = event.physical_key {
+                    self.on_key(event_loop, code, event.state == ElementState::Pressed);
+                }
+            }
+            WindowEvent::MouseInput {
+                state,
+                button: MouseButton::Left,
+                ..
+            } => {
+                self.dragging = state == ElementState::Pressed;
+                self.last_cursor = None;
+            }
+            WindowEvent::CursorMoved { position, .. } if self.dragging => {
+                if let Some((x, y)) = self.last_cursor {
+                    let (dx, dy) = ((position.x - x) as f32, (position.y - y) as f32);
+                    self.with_camera(|c| c.turn(-dx * MOUSE_TURN, -dy * MOUSE_TURN));
+                }
+                self.last_cursor = Some((position.x, position.y));
+            }
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, _event_loop: &ActiveEventLoop) {
+        if let Some(p) = &self.presenter {
+            p.window.request_redraw();
+        }
+    }
+}
+
+/// Why the window could not run.
+pub enum WindowOutcome {
+    /// The window ran and closed.
+    Ran(anyhow::Result<PlayOutcome>),
+    /// No display (or no event loop): the caller should run offscreen.
+    NoDisplay(String),
+}
+
+/// Runs the mission in a window until it closes (or `opts.frames` frames were presented).
+pub fn run(opts: &PlayOptions, out: &mut dyn Write) -> WindowOutcome {
+    use winit::platform::x11::EventLoopBuilderExtX11;
+    let event_loop = match EventLoop::builder().with_any_thread(true).build() {
+        Ok(l) => l,
+        Err(e) => return WindowOutcome::NoDisplay(e.to_string()),
+    };
+    event_loop.set_control_flow(ControlFlow::Poll);
+    let session = match PlaySession::start(opts, out) {
+        Ok(s) => s,
+        Err(e) => return WindowOutcome::Ran(Err(e)),
+    };
+    let t = now();
+    let mut app = App {
+        session,
+        opts: opts.clone(),
+        out,
+        presenter: None,
+        held: BTreeSet::new(),
+        dragging: false,
+        last_cursor: None,
+        started: t,
+        last_tick: t,
+        game_ns: 0,
+        paused: false,
+        fps_window: (t, 0),
+        fps: 0.0,
+        error: None,
+        done: false,
+    };
+    if let Err(e) = event_loop.run_app(&mut app) {
+        return WindowOutcome::Ran(Err(anyhow::anyhow!("window event loop: {e}")));
+    }
+    if let Some(e) = app.error.take() {
+        return WindowOutcome::Ran(Err(e));
+    }
+    let elapsed = app.started.elapsed();
+    let _ = app.done;
+    // The presenter (window and surface) goes before the session's renderer.
+    app.presenter = None;
+    WindowOutcome::Ran(app.session.finish(elapsed, app.out))
+}

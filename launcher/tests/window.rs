@@ -1,0 +1,125 @@
+//! `iron3d play` in a real window under Xvfb (as CI runs it): the run exits 0 with a
+//! non-blank screenshot that changes with the camera; without a display the command says
+//! so and falls back to an offscreen run that still writes a screenshot.
+
+#![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
+use std::path::Path;
+use std::process::Command;
+use std::sync::OnceLock;
+
+fn iron3d() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_iron3d"));
+    c.env_remove("WAYLAND_DISPLAY");
+    c
+}
+
+/// The demo content, built once by the real binary.
+fn demo() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let out = iron3d()
+            .args(["demo", "build", "--out"])
+            .arg(dir.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        dir
+    })
+    .path()
+}
+
+fn pixels(path: &Path) -> Vec<u8> {
+    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut r = dec.read_info().unwrap();
+    let mut buf = vec![0; r.output_buffer_size()];
+    let info = r.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    buf
+}
+
+/// `xvfb-run -a iron3d play … --frames 120 --screenshot shot` with `camera`.
+fn play_in_xvfb(shot: &Path, camera: &str) -> String {
+    let exe = env!("CARGO_BIN_EXE_iron3d");
+    let out = Command::new("xvfb-run")
+        .args([
+            "-a",
+            "-s",
+            "-screen 0 1024x768x24",
+            exe,
+            "play",
+            "--game-dir",
+        ])
+        .arg(demo())
+        .args([
+            "--mission",
+            "DEMO1",
+            "--frames",
+            "120",
+            "--camera",
+            camera,
+            "--screenshot",
+        ])
+        .arg(shot)
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("xvfb-run (Debian package xvfb, installed by tools/setup.sh)");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !stdout.contains("no display"),
+        "ran in the Xvfb window: {stdout}"
+    );
+    stdout
+}
+
+#[test]
+fn play_in_a_window_under_xvfb_renders_and_follows_the_camera() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = tmp.path().join("a.png");
+    let b = tmp.path().join("b.png");
+    let out = play_in_xvfb(&a, "200,160,30,2.4,-0.3");
+    assert!(out.contains("frames=120 "), "{out}");
+    play_in_xvfb(&b, "300,300,80,4.0,-0.6");
+    let (pa, pb) = (pixels(&a), pixels(&b));
+    assert_eq!(pa.len(), 640 * 480 * 4);
+    let colours: std::collections::BTreeSet<&[u8]> = pa.chunks(4).collect();
+    assert!(colours.len() > 50, "not blank: {} colours", colours.len());
+    let differing = pa
+        .chunks(4)
+        .zip(pb.chunks(4))
+        .filter(|(x, y)| x != y)
+        .count();
+    assert!(
+        differing > 640 * 480 / 10,
+        "{differing} pixels differ between cameras"
+    );
+}
+
+#[test]
+fn without_a_display_play_says_so_and_renders_offscreen() {
+    let tmp = tempfile::tempdir().unwrap();
+    let shot = tmp.path().join("shot.png");
+    let out = iron3d()
+        .env_remove("DISPLAY")
+        .args(["play", "--game-dir"])
+        .arg(demo())
+        .args(["--mission", "DEMO1", "--frames", "5", "--screenshot"])
+        .arg(&shot)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("play: no display"), "{stdout}");
+    assert!(stdout.contains("renderer=soft frames=5 "), "{stdout}");
+    assert!(shot.exists());
+}
