@@ -29,6 +29,18 @@ pub const LIGHTMAP_LIB: &[u8] = b"LightMap.lib";
 /// axis (a device texture-size limit), always keeping the last level.
 pub const MAX_TEXTURE_SIZE: u32 = 256;
 
+/// The top levels PD-RENDER-MIP skips for a `width × height` texture with `mip_count`
+/// levels (never all of them).
+pub fn mip_skip(width: u32, height: u32, mip_count: u32) -> u32 {
+    let mut skip = 0;
+    while skip + 1 < mip_count
+        && ((width >> skip) > MAX_TEXTURE_SIZE || (height >> skip) > MAX_TEXTURE_SIZE)
+    {
+        skip += 1;
+    }
+    skip
+}
+
 /// **Project decision PD-RENDER-TERRAIN-UV**: the terrain's UV0 spans the whole map; the
 /// diffuse stage repeats its texture once per this many world units.
 pub const TERRAIN_TEXTURE_REPEAT: f32 = 16.0;
@@ -230,13 +242,7 @@ impl Loader<'_, '_> {
             Err(e) => return Err(self.read_err(what, e)),
         };
         let texm = Texm::parse(&bytes).map_err(|e| self.parse_err(what.clone(), e))?;
-        let mut skip = 0;
-        while skip + 1 < texm.mip_count()
-            && ((texm.width() >> skip) > MAX_TEXTURE_SIZE
-                || (texm.height() >> skip) > MAX_TEXTURE_SIZE)
-        {
-            skip += 1;
-        }
+        let skip = mip_skip(texm.width(), texm.height(), texm.mip_count());
         let mut levels = RVec::new();
         for level in skip..texm.mip_count() {
             let img = texm
@@ -600,5 +606,53 @@ impl SceneAssets {
             terrain,
             missing_textures: l.missing.into_iter().collect(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mip_skip_drops_levels_above_the_size_limit_but_keeps_one() {
+        assert_eq!(mip_skip(256, 256, 9), 0);
+        assert_eq!(mip_skip(512, 128, 10), 1);
+        assert_eq!(mip_skip(1024, 1024, 11), 2);
+        assert_eq!(mip_skip(1024, 1024, 2), 1, "the last level always stays");
+        assert_eq!(mip_skip(4096, 8, 1), 0);
+    }
+
+    #[test]
+    fn derived_normals_point_out_of_a_ccw_triangle_and_skip_bad_ranges() {
+        let positions = [
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [5.0, 5.0, 5.0],
+        ];
+        let batch = |index_start, index_count, base_vertex| Batch20 {
+            batch_flags: 0,
+            material_index: 0,
+            opaque4: 0,
+            opaque6: 0,
+            index_count,
+            index_start,
+            opaque14: 0,
+            base_vertex,
+        };
+        let n = derived_normals(
+            &positions,
+            &[0, 1, 2, 0, 1, 9],
+            &[batch(0, 3, 0), batch(3, 3, 0)],
+        );
+        assert_eq!(n[0], [0.0, 0.0, 1.0]);
+        assert_eq!(n[2], [0.0, 0.0, 1.0]);
+        assert_eq!(
+            n[3],
+            [0.0, 0.0, 0.0],
+            "unreferenced vertex: zero normal (ambient only)"
+        );
+        let past_end = derived_normals(&positions, &[0, 1, 2], &[batch(2, 3, 0)]);
+        assert!(past_end.iter().all(|v| *v == [0.0, 0.0, 0.0]));
     }
 }

@@ -461,3 +461,74 @@ impl FrameBuilder {
 pub fn sun_direction(v: Vec3) -> iron3d_abi::Vec3f {
     v.try_normalize().unwrap_or(Vec3::Z).into()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn animation_time_loops_over_the_timeline_at_the_decided_rate() {
+        assert_eq!(animation_time(0, 8), 0.0);
+        assert_eq!(animation_time(250, 8), 2.5);
+        assert_eq!(
+            animation_time(800, 8),
+            0.0,
+            "8 frames at 10/s loop every 800 ms"
+        );
+        assert_eq!(
+            animation_time(1_234, 0),
+            0.0,
+            "static models stay at time 0"
+        );
+    }
+
+    #[test]
+    fn lod_follows_the_distance_thresholds() {
+        assert_eq!(lod_for(0.0), 0);
+        assert_eq!(lod_for(LOD1_DISTANCE), 1);
+        assert_eq!(lod_for(LOD2_DISTANCE - 0.1), 1);
+        assert_eq!(lod_for(LOD2_DISTANCE), 2);
+    }
+
+    #[test]
+    fn surfaces_map_to_phases_and_fixed_function_state() {
+        let s = |mode, two_sided| Surface {
+            mode,
+            alpha_ref: 128,
+            two_sided,
+        };
+        let (st, tr) = state_for(
+            3,
+            NO_TEXTURE,
+            s(SurfaceMode::Opaque, false),
+            true,
+            [1.0, 1.0],
+        );
+        assert!(
+            !tr && st.depth.write && st.blend == BlendMode::Opaque && st.cull == CullMode::Back
+        );
+        assert_eq!(st.stages[0].op, TextureOp::Modulate);
+        assert_eq!(
+            st.stages[1].op,
+            TextureOp::Disable,
+            "no lightmap: stage 1 off, slot -1"
+        );
+        let (st, tr) = state_for(3, 4, s(SurfaceMode::AlphaTested, true), true, [1.0, 1.0]);
+        assert!(!tr && st.alpha_test && st.alpha_ref == 128 && st.cull == CullMode::None);
+        assert_eq!(
+            (st.stages[1].texture, st.stages[1].op),
+            (4, TextureOp::Modulate)
+        );
+        let (st, tr) = state_for(3, 4, s(SurfaceMode::AlphaBlended, false), true, [1.0, 1.0]);
+        assert!(tr && !st.depth.write && st.blend == BlendMode::AlphaBlend);
+        let (st, tr) = state_for(3, 4, s(SurfaceMode::Additive, false), true, [1.0, 1.0]);
+        assert!(tr && st.blend == BlendMode::Additive);
+        let (st, tr) = state_for(3, 4, s(SurfaceMode::Unknown(9), false), true, [1.0, 1.0]);
+        assert!(
+            !tr && st.blend == BlendMode::Opaque,
+            "unknown modes draw opaque (named rule)"
+        );
+        let (st, _) = state_for(NO_TEXTURE, NO_TEXTURE, Surface::OPAQUE, true, [1.0, 1.0]);
+        assert_eq!(st.stages[0].op, TextureOp::Disable, "untextured surface");
+    }
+}

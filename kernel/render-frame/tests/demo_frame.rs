@@ -72,7 +72,20 @@ fn overview(s: &Scene) -> CameraState {
 fn demo_resources_load_with_terrain_models_textures_and_lightmaps() {
     let s = scene("DEMO1");
     let a = s.builder.assets();
-    assert!(a.terrain.is_some(), "DEMO1 has a terrain");
+    let terrain = a.terrain.as_ref().expect("DEMO1 has a terrain");
+    // PD-RENDER-TERRAIN: Land1 rows (table 0, the road) and Land2 rows (table 1: water,
+    // grass, rock) both draw; the terrain lightmap is a LightMap.lib texture.
+    let tables: std::collections::BTreeSet<u32> = terrain
+        .groups
+        .iter()
+        .filter_map(|g| g.row.as_ref().map(|r| r.handle >> 16))
+        .collect();
+    assert_eq!(tables, [0, 1].into_iter().collect());
+    assert!(terrain.groups.len() >= 4, "road + water, grass, rock");
+    assert_eq!(
+        a.resources.textures[terrain.lightmap as usize].kind,
+        TextureKind::Lightmap
+    );
     let names: Vec<_> = a.models.iter().map(|m| m.name.as_str()).collect();
     assert!(a.models.len() >= 6, "{names:?}");
     assert!(!a.object_models.is_empty());
