@@ -1,0 +1,253 @@
+//! The Vulkan renderer end to end through `iron3d play --offscreen --renderer vulkan`:
+//! the software goldens of `tests/goldens/` reproduced within the tolerance stated in the
+//! `iron3d-render-vulkan` crate docs (per-channel difference ≤ 8 on ≥ 99 % of the pixels,
+//! the rest only on edges), no fallback to the software renderer, and a renderer switched
+//! soft → vulkan → soft mid-mission without touching the state hash.
+//!
+//! These tests need a Vulkan device (llvmpipe from `mesa-vulkan-drivers` is enough).
+
+#![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
+use iron3d_e2e::{iron3d, last_state_hash};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::OnceLock;
+
+/// Golden size (as in `render.rs`).
+const W: u32 = 160;
+const H: u32 = 120;
+
+/// Per-channel tolerance of a matching pixel (`iron3d_render_vulkan::CHANNEL_TOLERANCE`).
+const TOLERANCE: u8 = 8;
+
+/// Smallest fraction of matching pixels (`iron3d_render_vulkan::MATCH_FRACTION`).
+const MATCH_FRACTION: f64 = 0.99;
+
+/// The demo directory (seed 1), built once per test binary.
+fn demo() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        iron3d_demo::build(dir.path(), 1, iron3d_demo::Profile::Demo).unwrap();
+        dir
+    })
+    .path()
+}
+
+fn play(extra: &[&str]) -> String {
+    let game = demo().to_str().unwrap().to_owned();
+    let mut args = vec![
+        "play",
+        "--game-dir",
+        &game,
+        "--mission",
+        "DEMO1",
+        "--offscreen",
+    ];
+    args.extend_from_slice(extra);
+    let (code, out) = iron3d(&args);
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    out
+}
+
+fn decode(path: &Path) -> (u32, u32, Vec<u8>) {
+    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut r = dec.read_info().unwrap();
+    let mut buf = vec![0; r.output_buffer_size()];
+    let info = r.next_frame(&mut buf).unwrap();
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+fn goldens() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens")
+}
+
+/// How an image differs from its golden.
+#[derive(Debug, Default)]
+struct Diff {
+    /// Largest per-channel difference.
+    worst: u8,
+    /// Pixels with a channel off by more than the tolerance.
+    mismatched: usize,
+    /// Mismatched pixels away from every edge (see the crate docs' rule).
+    off_edge: usize,
+    pixels: usize,
+}
+
+fn close(a: &[u8], b: &[u8]) -> bool {
+    a.iter().zip(b).all(|(x, y)| x.abs_diff(*y) <= TOLERANCE)
+}
+
+/// The rule of the crate docs: a mismatched pixel must lie on an edge — its 3×3
+/// neighbourhood in the reference holds a pixel within tolerance of it (coverage moved by
+/// a pixel) or a pixel unlike the reference's centre (a triangle or texel edge).
+fn diff(got: &[u8], want: &[u8], w: u32, h: u32) -> Diff {
+    let (w, h) = (i64::from(w), i64::from(h));
+    let at = |img: &[u8], x: i64, y: i64| -> [u8; 4] {
+        let o = ((y * w + x) * 4) as usize;
+        img[o..o + 4].try_into().unwrap()
+    };
+    let mut d = Diff {
+        pixels: (w * h) as usize,
+        ..Diff::default()
+    };
+    for y in 0..h {
+        for x in 0..w {
+            let (g, r) = (at(got, x, y), at(want, x, y));
+            let m = g.iter().zip(&r).map(|(a, b)| a.abs_diff(*b)).max().unwrap();
+            d.worst = d.worst.max(m);
+            if m <= TOLERANCE {
+                continue;
+            }
+            d.mismatched += 1;
+            let mut edge = false;
+            for ny in (y - 1).max(0)..=(y + 1).min(h - 1) {
+                for nx in (x - 1).max(0)..=(x + 1).min(w - 1) {
+                    let n = at(want, nx, ny);
+                    edge |= close(&g, &n) || !close(&r, &n);
+                }
+            }
+            d.off_edge += usize::from(!edge);
+        }
+    }
+    d
+}
+
+/// Renders `camera` after `frames` frames with Vulkan and compares with
+/// `goldens/<name>.png` (made by the software renderer) within the tolerance.
+fn golden(name: &str, camera: &str, frames: u32) {
+    let tmp = tempfile::tempdir().unwrap();
+    let shot = tmp.path().join("shot.png");
+    let (w, h, f) = (W.to_string(), H.to_string(), frames.to_string());
+    let out = play(&[
+        "--renderer",
+        "vulkan",
+        "--frames",
+        &f,
+        "--width",
+        &w,
+        "--height",
+        &h,
+        "--camera",
+        camera,
+        "--screenshot",
+        shot.to_str().unwrap(),
+    ]);
+    assert!(out.contains("renderer=vulkan "), "no fallback: {out}");
+    let want_path = goldens().join(format!("{name}.png"));
+    let got = decode(&shot);
+    let want = decode(&want_path);
+    assert_eq!((got.0, got.1), (want.0, want.1), "{name}: size");
+    let d = diff(&got.2, &want.2, got.0, got.1);
+    eprintln!("{name}: {d:?}");
+    let matched = (d.pixels - d.mismatched) as f64 / d.pixels as f64;
+    assert!(
+        matched >= MATCH_FRACTION && d.off_edge == 0,
+        "{name}: {d:?} against {}",
+        want_path.display()
+    );
+}
+
+/// The capture JSON of one frame seen through `camera` (as in `render.rs`).
+fn capture(camera: &str, frames: u32) -> String {
+    let tmp = tempfile::tempdir().unwrap();
+    let shot = tmp.path().join("frame.json");
+    let (w, h, f) = (W.to_string(), H.to_string(), frames.to_string());
+    play(&[
+        "--renderer",
+        "capture",
+        "--frames",
+        &f,
+        "--width",
+        &w,
+        "--height",
+        &h,
+        "--camera",
+        camera,
+        "--screenshot",
+        shot.to_str().unwrap(),
+    ]);
+    std::fs::read_to_string(shot).unwrap()
+}
+
+/// A camera 18 units south-west of and 9 above the first item of `phase` in the overview
+/// frame, looking at it (`X,Y,Z,YAW,PITCH`; the same camera as `render.rs`).
+fn camera_near(phase: &str) -> String {
+    let json: serde_json::Value = serde_json::from_str(&capture_overview()).unwrap();
+    let item = json["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["phase"] == phase && i["object"] != 0)
+        .unwrap_or_else(|| panic!("no {phase} item in the overview frame"));
+    let w: Vec<f32> = item["world"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap() as f32)
+        .collect();
+    let target = glam::Vec3::new(w[12], w[13], w[14]);
+    let eye = target + glam::Vec3::new(-14.0, -14.0, 9.0);
+    let d = target - eye;
+    let yaw = d.y.atan2(d.x);
+    let pitch = d.z.atan2(d.truncate().length());
+    format!("{},{},{},{yaw},{pitch}", eye.x, eye.y, eye.z)
+}
+
+/// The overview frame, far enough out to hold every phase the demo uses.
+const OVERVIEW: &str = "180,150,60,0.6,-0.35";
+
+fn capture_overview() -> String {
+    static JSON: OnceLock<String> = OnceLock::new();
+    JSON.get_or_init(|| capture(OVERVIEW, 2)).clone()
+}
+
+#[test]
+fn vulkan_terrain_with_lightmap_matches_the_software_golden() {
+    golden("terrain", "120,60,90,1.2,-0.7", 2);
+}
+
+#[test]
+fn vulkan_static_and_animated_models_match_the_software_goldens() {
+    let cam = camera_near("opaque_models");
+    golden("models_t0", &cam, 1);
+    golden("models_t15", &cam, 16);
+}
+
+#[test]
+fn vulkan_alpha_tested_and_transparent_surfaces_match_the_software_goldens() {
+    for phase in ["alpha_tested", "transparent"] {
+        golden(phase, &camera_near(phase), 2);
+    }
+}
+
+#[test]
+fn switching_to_vulkan_and_back_keeps_the_state_hash() {
+    let size = ["--width", "96", "--height", "72"];
+    let run = |extra: &[&str]| {
+        let mut args = extra.to_vec();
+        args.extend_from_slice(&size);
+        play(&args)
+    };
+    let plain = last_state_hash(&run(&["--renderer", "soft", "--frames", "40"]));
+    let switched = run(&[
+        "--renderer",
+        "soft",
+        "--frames",
+        "40",
+        "--switch-renderer",
+        "12:vulkan",
+        "--switch-renderer",
+        "25:soft",
+    ]);
+    assert!(switched.contains("renderer=soft "), "{switched}");
+    assert_eq!(last_state_hash(&switched), plain);
+    let vulkan = run(&["--renderer", "vulkan", "--frames", "40"]);
+    assert!(vulkan.contains("renderer=vulkan "), "no fallback: {vulkan}");
+    assert_eq!(
+        last_state_hash(&vulkan),
+        plain,
+        "the renderer never changes the simulation"
+    );
+}
