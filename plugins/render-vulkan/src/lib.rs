@@ -16,7 +16,10 @@
 //!   returns the last frame (rows top to bottom). With `target.window` set, the colour
 //!   image is also blitted into the window's FIFO swapchain image and presented
 //!   (surface from the Xlib / Xcb / Wayland raw handles, created once per window;
-//!   swapchain recreated on resize or when out of date).
+//!   swapchain recreated on resize or when out of date). `examples/window_check.rs`
+//!   checks this under Xvfb (`xvfb-run -a cargo run -p iron3d-render-vulkan --example
+//!   window_check`): it presents frames to a winit X11 window, resizes it, and compares
+//!   the window's pixels read back from the X server with `capture()`.
 //! * **Caches**: meshes (interleaved position/normal/UV vertex buffer + `u16` index
 //!   buffer), textures (level 0, RGBA8) and texture descriptor sets are uploaded once per
 //!   (`resources.id`, index); pipelines are created lazily per (blend, depth test, depth
