@@ -235,9 +235,7 @@ impl VulkanRenderer {
             .then_signal_fence_and_flush()
             .map_err(Validated::unwrap);
         match flushed {
-            Ok(f) => f
-                .wait(None)
-                .map_err(|e| RenderError::Vulkan(format!("wait: {e}"))),
+            Ok(f) => f.wait(None).map_err(vk("wait")),
             Err(VulkanError::OutOfDate) => {
                 if let Some(p) = self.presenter.as_mut() {
                     p.recreate = true;

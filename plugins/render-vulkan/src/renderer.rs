@@ -60,9 +60,22 @@ pub const COLOR_FORMAT: Format = Format::R8G8B8A8_UNORM;
 /// Depth format.
 pub const DEPTH_FORMAT: Format = Format::D32_SFLOAT;
 
-/// Maps any displayable vulkano error to [`RenderError::Vulkan`] with context.
-pub(crate) fn vk<E: std::fmt::Display>(what: &'static str) -> impl FnOnce(E) -> RenderError {
-    move |e| RenderError::Vulkan(format!("{what}: {e}"))
+/// `e` and its sources, `: `-separated (vulkano's `Validated::Error` only says "a
+/// non-validation error occurred"; the cause is its source).
+pub(crate) fn chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut source = e.source();
+    while let Some(inner) = source {
+        s.push_str(": ");
+        s.push_str(&inner.to_string());
+        source = inner.source();
+    }
+    s
+}
+
+/// Maps a vulkano error to [`RenderError::Vulkan`] with context.
+pub(crate) fn vk<E: std::error::Error>(what: &'static str) -> impl FnOnce(E) -> RenderError {
+    move |e| RenderError::Vulkan(format!("{what}: {}", chain(&e)))
 }
 
 /// One interleaved vertex: position, normal, UV0.
@@ -174,7 +187,7 @@ impl VulkanRenderer {
     /// [`RenderError::NoDevice`] when there is no Vulkan loader or no usable device.
     pub fn new() -> Result<Self, RenderError> {
         let no_device = |e: String| RenderError::NoDevice(e);
-        let library = VulkanLibrary::new().map_err(|e| no_device(e.to_string()))?;
+        let library = VulkanLibrary::new().map_err(|e| no_device(chain(&e)))?;
         let supported = *library.supported_extensions();
         let wanted = InstanceExtensions {
             khr_surface: true,
@@ -200,10 +213,10 @@ impl VulkanRenderer {
                 ..Default::default()
             },
         )
-        .map_err(|e| no_device(format!("instance: {e}")))?;
+        .map_err(|e| no_device(format!("instance: {}", chain(&e))))?;
         let physical = instance
             .enumerate_physical_devices()
-            .map_err(|e| no_device(format!("enumerate devices: {e}")))?
+            .map_err(|e| no_device(format!("enumerate devices: {}", chain(&e))))?
             .filter(|p| {
                 p.queue_family_properties()
                     .iter()
@@ -235,7 +248,7 @@ impl VulkanRenderer {
                 ..Default::default()
             },
         )
-        .map_err(|e| no_device(format!("device {device_name}: {e}")))?;
+        .map_err(|e| no_device(format!("device {device_name}: {}", chain(&e))))?;
         let queue = queues
             .next()
             .ok_or_else(|| no_device("device without a queue".into()))?;
@@ -511,9 +524,9 @@ impl VulkanRenderer {
             .then_execute(self.queue.clone(), cb)
             .map_err(vk("execute"))?
             .then_signal_fence_and_flush()
-            .map_err(|e| RenderError::Vulkan(format!("flush: {e}")))?
+            .map_err(vk("flush"))?
             .wait(None)
-            .map_err(|e| RenderError::Vulkan(format!("wait: {e}")))
+            .map_err(vk("wait"))
     }
 
     fn ensure_targets(&mut self, width: u32, height: u32) -> Result<(), RenderError> {

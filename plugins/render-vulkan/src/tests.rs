@@ -741,3 +741,40 @@ fn timing_grid_640x480() {
     }
     eprintln!("grid 640x480: {:?} per frame", t.elapsed() / 10);
 }
+
+#[test]
+#[ignore = "run by no_vulkan_driver_is_a_clear_no_device_error with VK_ICD_FILENAMES unset"]
+fn child_without_a_driver() {
+    let err = VulkanRenderer::new().err().expect("no driver, no renderer");
+    assert!(matches!(err, RenderError::NoDevice(_)), "{err}");
+    let msg = PluginError::from(err).message.to_string();
+    assert!(msg.contains("no Vulkan device: "), "{msg}");
+    println!("child message: {msg}");
+}
+
+#[test]
+fn no_vulkan_driver_is_a_clear_no_device_error() {
+    // A child process of this test binary with no Vulkan driver to load.
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--ignored",
+            "--exact",
+            "tests::child_without_a_driver",
+            "--nocapture",
+        ])
+        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+        .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("child message: render-vulkan: no Vulkan device: "),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 passed"), "{stdout}");
+}
