@@ -226,7 +226,7 @@ impl App {
             let _ = window.request_inner_size(PhysicalSize::new(320u32, 200u32));
         }
         if self.drawn >= FRAMES {
-            let img = self.renderer.image().unwrap();
+            let img = self.renderer.image().unwrap().unwrap();
             let (w, h) = (img.width, img.height);
             let shown = x_pixels(&n, w, h);
             let differing = shown

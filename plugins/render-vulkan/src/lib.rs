@@ -12,8 +12,8 @@
 //!
 //! * **Targets**: every frame is rendered into an offscreen `R8G8B8A8_UNORM` colour
 //!   image plus `D32_SFLOAT` depth at the target size (recreated when it changes),
-//!   cleared to `target.clear` and depth 1, then copied to a host buffer: `capture()`
-//!   returns the last frame (rows top to bottom). With `target.window` set, the colour
+//!   cleared to `target.clear` and depth 1; `capture()` copies the last frame to a host
+//!   buffer on demand and returns it (rows top to bottom). With `target.window` set, the colour
 //!   image is also blitted into the window's FIFO swapchain image and presented
 //!   (surface from the Xlib / Xcb / Wayland raw handles, created once per window;
 //!   swapchain recreated on resize or when out of date). `examples/window_check.rs`
@@ -216,10 +216,11 @@ impl RenderBackend for VulkanRender {
     fn capture(&mut self) -> RResult<ImageRgba8, PluginError> {
         let Self { runtime, renderer } = self;
         runtime.call("capture", || match renderer.image() {
-            Some(image) => ROk(image),
-            None => RErr(PluginError::failed(
+            Ok(Some(image)) => ROk(image),
+            Ok(None) => RErr(PluginError::failed(
                 "render-vulkan has not drawn a frame yet",
             )),
+            Err(e) => RErr(e.into()),
         })
     }
 

@@ -165,6 +165,8 @@ pub struct VulkanRenderer {
     pub(crate) targets: Option<Targets>,
     pub(crate) presenter: Option<Presenter>,
     has_frame: bool,
+    /// Whether the read-back buffer holds the last frame.
+    read_back: bool,
     device_name: String,
     /// Uploads recorded for the next frame's command buffer.
     pending_uploads: Vec<(Subbuffer<[u8]>, Arc<Image>)>,
@@ -359,6 +361,7 @@ impl VulkanRenderer {
             device_name,
             pending_uploads,
             has_frame: false,
+            read_back: false,
         };
         // Upload the white placeholder at once, so it is valid whatever happens later.
         let mut b = this.builder()?;
@@ -473,23 +476,32 @@ impl VulkanRenderer {
     }
 
     /// The last drawn frame as RGBA8, rows top to bottom (`None` before the first frame).
-    pub fn image(&self) -> Option<ImageRgba8> {
+    /// The colour image is copied to the host here, on demand, not after every frame.
+    pub fn image(&mut self) -> Result<Option<ImageRgba8>, RenderError> {
         if !self.has_frame {
-            return None;
+            return Ok(None);
         }
         let Some(t) = &self.targets else {
-            return Some(ImageRgba8 {
+            return Ok(Some(ImageRgba8 {
                 width: 0,
                 height: 0,
                 pixels: Default::default(),
-            });
+            }));
         };
-        let data = t.readback.read().ok()?;
-        Some(ImageRgba8 {
+        let (color, readback) = (t.color.clone(), t.readback.clone());
+        if !self.read_back {
+            let mut b = self.builder()?;
+            b.copy_image_to_buffer(CopyImageToBufferInfo::image_buffer(color, readback.clone()))
+                .map_err(vk("read back"))?;
+            self.submit(b)?;
+            self.read_back = true;
+        }
+        let data = readback.read().map_err(vk("read-back buffer"))?;
+        Ok(Some(ImageRgba8 {
             width: t.width,
             height: t.height,
             pixels: data.to_vec().into(),
-        })
+        }))
     }
 
     pub(crate) fn builder(
@@ -911,6 +923,7 @@ impl VulkanRenderer {
                 "target {width}x{height} exceeds {max}x{max}"
             )));
         }
+        self.read_back = false;
         if width == 0 || height == 0 {
             self.targets = None;
             self.has_frame = true;
@@ -952,8 +965,8 @@ impl VulkanRenderer {
 
         let mut b = self.builder()?;
         self.record_uploads(&mut b)?;
-        let (color, framebuffer, readback) = match &self.targets {
-            Some(t) => (t.color.clone(), t.framebuffer.clone(), t.readback.clone()),
+        let (color, framebuffer) = match &self.targets {
+            Some(t) => (t.color.clone(), t.framebuffer.clone()),
             None => return Err(RenderError::Vulkan("no targets".into())),
         };
         let clear = frame.target.clear.map(|c| f32::from(c) / 255.0);
@@ -1025,8 +1038,6 @@ impl VulkanRenderer {
         }
         b.end_render_pass(SubpassEndInfo::default())
             .map_err(vk("end render pass"))?;
-        b.copy_image_to_buffer(CopyImageToBufferInfo::image_buffer(color.clone(), readback))
-            .map_err(vk("read back"))?;
         match frame.target.window {
             abi_stable::std_types::ROption::RSome(window) => {
                 self.present(b, window, &color, width, height)?;

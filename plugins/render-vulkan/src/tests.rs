@@ -325,7 +325,7 @@ fn renderer() -> VulkanRenderer {
 
 fn vulkan(r: &mut VulkanRenderer, frame: &RenderFrame) -> ImageRgba8 {
     r.draw(frame).unwrap();
-    r.image().unwrap()
+    r.image().unwrap().unwrap()
 }
 
 /// How two images differ.
@@ -681,6 +681,12 @@ fn same_frame_twice_and_resizes_give_fresh_images() {
     assert!(r.draw(&big).is_err());
     let d = vulkan(&mut r, &bench_frame(160, 120));
     assert_eq!(a, d);
+    // Capture reads back on demand: always the latest frame, twice the same.
+    let mut floor = floor_frame(160, 120);
+    RArc::get_mut(&mut floor.resources).unwrap().id = 99;
+    let e = vulkan(&mut r, &floor);
+    assert_ne!(a, e);
+    assert_eq!(Some(e), r.image().unwrap());
 }
 
 // ---------------------------------------------------------------- plugin wrapper
