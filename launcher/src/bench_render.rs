@@ -20,7 +20,7 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
     let tmp = tempfile::tempdir()?;
     for (label, profile, frames) in [
         ("demo", Profile::Demo, 60u64),
-        ("stress", Profile::Stress, 15),
+        ("stress", Profile::Stress, 60),
     ] {
         let dir = tmp.path().join(label);
         let manifest = iron3d_demo::build(&dir, 7, profile)?;
