@@ -359,3 +359,123 @@ pub mod gamedir {
         );
     }
 }
+
+/// Rendering fixtures shared by `render.rs` and `render_vulkan.rs`: the demo directory,
+/// `iron3d play --offscreen` runs, PNG decoding, capture JSON and the scene cameras.
+pub mod render {
+    use crate::iron3d;
+    use std::path::{Path, PathBuf};
+    use std::process::ExitCode;
+    use std::sync::OnceLock;
+
+    /// Golden size (small, so committed PNGs stay a few tens of KB).
+    pub const W: u32 = 160;
+    /// Golden size.
+    pub const H: u32 = 120;
+    /// The overview camera, far enough out to hold every phase the demo uses.
+    pub const OVERVIEW: &str = "180,150,60,0.6,-0.35";
+    /// The terrain scene's camera.
+    pub const TERRAIN_CAMERA: &str = "120,60,90,1.2,-0.7";
+
+    /// The demo directory (seed 1), built once per test binary.
+    pub fn demo() -> &'static Path {
+        static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+        DIR.get_or_init(|| {
+            let dir = tempfile::tempdir().expect("tempdir");
+            iron3d_demo::build(dir.path(), 1, iron3d_demo::Profile::Demo).expect("demo");
+            dir
+        })
+        .path()
+    }
+
+    /// `iron3d play --game-dir <demo> --mission DEMO1 --offscreen <extra>`; asserts exit 0.
+    pub fn play(extra: &[&str]) -> String {
+        let game = demo().to_str().expect("utf-8 path").to_owned();
+        let mut args = vec![
+            "play",
+            "--game-dir",
+            &game,
+            "--mission",
+            "DEMO1",
+            "--offscreen",
+        ];
+        args.extend_from_slice(extra);
+        let (code, out) = iron3d(&args);
+        assert_eq!(code, ExitCode::SUCCESS, "{out}");
+        out
+    }
+
+    /// Plays `frames` frames at the golden size through `camera` with `renderer` and
+    /// writes the screenshot to `shot`; returns the launcher's output.
+    pub fn shoot(renderer: &str, camera: &str, frames: u32, shot: &Path) -> String {
+        let (w, h, f) = (W.to_string(), H.to_string(), frames.to_string());
+        play(&[
+            "--renderer",
+            renderer,
+            "--frames",
+            &f,
+            "--width",
+            &w,
+            "--height",
+            &h,
+            "--camera",
+            camera,
+            "--screenshot",
+            shot.to_str().expect("utf-8 path"),
+        ])
+    }
+
+    /// `(width, height, RGBA8 pixels)` of a PNG file.
+    pub fn decode(path: &Path) -> (u32, u32, Vec<u8>) {
+        let file = std::fs::File::open(path).expect("png file");
+        let dec = png::Decoder::new(std::io::BufReader::new(file));
+        let mut r = dec.read_info().expect("png header");
+        let mut buf = vec![0; r.output_buffer_size()];
+        let info = r.next_frame(&mut buf).expect("png frame");
+        buf.truncate(info.buffer_size());
+        (info.width, info.height, buf)
+    }
+
+    /// The committed goldens (`tests/goldens/`).
+    pub fn goldens() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens")
+    }
+
+    /// The capture JSON of one frame seen through `camera` after `frames` frames.
+    pub fn capture(camera: &str, frames: u32) -> String {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let shot = tmp.path().join("frame.json");
+        shoot("capture", camera, frames, &shot);
+        std::fs::read_to_string(shot).expect("capture json")
+    }
+
+    fn capture_overview() -> &'static str {
+        static JSON: OnceLock<String> = OnceLock::new();
+        JSON.get_or_init(|| capture(OVERVIEW, 2))
+    }
+
+    /// A camera 14 units south-west of and 9 above the first object item of `phase` in the
+    /// overview frame, looking at it (`X,Y,Z,YAW,PITCH`).
+    pub fn camera_near(phase: &str) -> String {
+        let json: serde_json::Value =
+            serde_json::from_str(capture_overview()).expect("capture json parses");
+        let item = json["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .find(|i| i["phase"] == phase && i["object"] != 0)
+            .unwrap_or_else(|| panic!("no {phase} item in the overview frame"));
+        let w: Vec<f32> = item["world"]
+            .as_array()
+            .expect("world matrix")
+            .iter()
+            .map(|v| v.as_f64().expect("number") as f32)
+            .collect();
+        let target = glam::Vec3::new(w[12], w[13], w[14]);
+        let eye = target + glam::Vec3::new(-14.0, -14.0, 9.0);
+        let d = target - eye;
+        let yaw = d.y.atan2(d.x);
+        let pitch = d.z.atan2(d.truncate().length());
+        format!("{},{},{},{yaw},{pitch}", eye.x, eye.y, eye.z)
+    }
+}

@@ -8,60 +8,14 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
-use iron3d_e2e::{iron3d, last_state_hash};
-use std::path::{Path, PathBuf};
-use std::process::ExitCode;
-use std::sync::OnceLock;
-
-/// Golden size (as in `render.rs`).
-const W: u32 = 160;
-const H: u32 = 120;
+use iron3d_e2e::last_state_hash;
+use iron3d_e2e::render::{TERRAIN_CAMERA, camera_near, decode, goldens, play, shoot};
 
 /// Per-channel tolerance of a matching pixel (`iron3d_render_vulkan::CHANNEL_TOLERANCE`).
 const TOLERANCE: u8 = 8;
 
 /// Smallest fraction of matching pixels (`iron3d_render_vulkan::MATCH_FRACTION`).
 const MATCH_FRACTION: f64 = 0.99;
-
-/// The demo directory (seed 1), built once per test binary.
-fn demo() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        iron3d_demo::build(dir.path(), 1, iron3d_demo::Profile::Demo).unwrap();
-        dir
-    })
-    .path()
-}
-
-fn play(extra: &[&str]) -> String {
-    let game = demo().to_str().unwrap().to_owned();
-    let mut args = vec![
-        "play",
-        "--game-dir",
-        &game,
-        "--mission",
-        "DEMO1",
-        "--offscreen",
-    ];
-    args.extend_from_slice(extra);
-    let (code, out) = iron3d(&args);
-    assert_eq!(code, ExitCode::SUCCESS, "{out}");
-    out
-}
-
-fn decode(path: &Path) -> (u32, u32, Vec<u8>) {
-    let dec = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
-    let mut r = dec.read_info().unwrap();
-    let mut buf = vec![0; r.output_buffer_size()];
-    let info = r.next_frame(&mut buf).unwrap();
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
-}
-
-fn goldens() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens")
-}
 
 /// How an image differs from its golden.
 #[derive(Debug, Default)]
@@ -119,21 +73,7 @@ fn diff(got: &[u8], want: &[u8], w: u32, h: u32) -> Diff {
 fn golden(name: &str, camera: &str, frames: u32) {
     let tmp = tempfile::tempdir().unwrap();
     let shot = tmp.path().join("shot.png");
-    let (w, h, f) = (W.to_string(), H.to_string(), frames.to_string());
-    let out = play(&[
-        "--renderer",
-        "vulkan",
-        "--frames",
-        &f,
-        "--width",
-        &w,
-        "--height",
-        &h,
-        "--camera",
-        camera,
-        "--screenshot",
-        shot.to_str().unwrap(),
-    ]);
+    let out = shoot("vulkan", camera, frames, &shot);
     assert!(out.contains("renderer=vulkan "), "no fallback: {out}");
     let want_path = goldens().join(format!("{name}.png"));
     let got = decode(&shot);
@@ -149,63 +89,9 @@ fn golden(name: &str, camera: &str, frames: u32) {
     );
 }
 
-/// The capture JSON of one frame seen through `camera` (as in `render.rs`).
-fn capture(camera: &str, frames: u32) -> String {
-    let tmp = tempfile::tempdir().unwrap();
-    let shot = tmp.path().join("frame.json");
-    let (w, h, f) = (W.to_string(), H.to_string(), frames.to_string());
-    play(&[
-        "--renderer",
-        "capture",
-        "--frames",
-        &f,
-        "--width",
-        &w,
-        "--height",
-        &h,
-        "--camera",
-        camera,
-        "--screenshot",
-        shot.to_str().unwrap(),
-    ]);
-    std::fs::read_to_string(shot).unwrap()
-}
-
-/// A camera 18 units south-west of and 9 above the first item of `phase` in the overview
-/// frame, looking at it (`X,Y,Z,YAW,PITCH`; the same camera as `render.rs`).
-fn camera_near(phase: &str) -> String {
-    let json: serde_json::Value = serde_json::from_str(&capture_overview()).unwrap();
-    let item = json["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|i| i["phase"] == phase && i["object"] != 0)
-        .unwrap_or_else(|| panic!("no {phase} item in the overview frame"));
-    let w: Vec<f32> = item["world"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap() as f32)
-        .collect();
-    let target = glam::Vec3::new(w[12], w[13], w[14]);
-    let eye = target + glam::Vec3::new(-14.0, -14.0, 9.0);
-    let d = target - eye;
-    let yaw = d.y.atan2(d.x);
-    let pitch = d.z.atan2(d.truncate().length());
-    format!("{},{},{},{yaw},{pitch}", eye.x, eye.y, eye.z)
-}
-
-/// The overview frame, far enough out to hold every phase the demo uses.
-const OVERVIEW: &str = "180,150,60,0.6,-0.35";
-
-fn capture_overview() -> String {
-    static JSON: OnceLock<String> = OnceLock::new();
-    JSON.get_or_init(|| capture(OVERVIEW, 2)).clone()
-}
-
 #[test]
 fn vulkan_terrain_with_lightmap_matches_the_software_golden() {
-    golden("terrain", "120,60,90,1.2,-0.7", 2);
+    golden("terrain", TERRAIN_CAMERA, 2);
 }
 
 #[test]

@@ -98,6 +98,30 @@ fn phase_of(row: &MaterialRow, time_ms: u64) -> PhaseSelection {
     }
 }
 
+/// Material resolve of one WEAR row at `time_ms`: the phase selection, the active phase's
+/// texture and PD-MAT-4 surface, and the material handle. No row (an index outside the
+/// table or an unresolved terrain tag): untextured, opaque, handle `u32::MAX`.
+fn resolve_row(row: Option<&MaterialRow>, time_ms: u64) -> (PhaseSelection, u32, Surface, u32) {
+    match row {
+        Some(row) => {
+            let sel = phase_of(row, time_ms);
+            let pa = usize::from(sel.phase_a);
+            (
+                sel,
+                row.textures.get(pa).copied().unwrap_or(NO_TEXTURE),
+                row.surfaces.get(pa).copied().unwrap_or(Surface::OPAQUE),
+                row.handle,
+            )
+        }
+        None => (
+            PhaseSelection::still(0),
+            NO_TEXTURE,
+            Surface::OPAQUE,
+            u32::MAX,
+        ),
+    }
+}
+
 /// The legacy state and render phase of a surface (PD-MAT-4 → fixed function).
 fn state_for(
     texture: u32,
@@ -246,24 +270,7 @@ impl FrameBuilder {
         // Terrain first: phase 2 (opaque terrain).
         if let Some(t) = &self.assets.terrain {
             for g in &t.groups {
-                let (sel, tex, surface, handle) = match &g.row {
-                    Some(row) => {
-                        let sel = phase_of(row, time_ms);
-                        let pa = usize::from(sel.phase_a);
-                        (
-                            sel,
-                            row.textures.get(pa).copied().unwrap_or(NO_TEXTURE),
-                            row.surfaces.get(pa).copied().unwrap_or(Surface::OPAQUE),
-                            row.handle,
-                        )
-                    }
-                    None => (
-                        PhaseSelection::still(0),
-                        NO_TEXTURE,
-                        Surface::OPAQUE,
-                        u32::MAX,
-                    ),
-                };
+                let (sel, tex, surface, handle) = resolve_row(g.row.as_ref(), time_ms);
                 let (state, transparent) = state_for(tex, t.lightmap, surface, true, t.uv_scale);
                 let phase = if transparent {
                     RenderPhase::Transparent
@@ -364,24 +371,7 @@ impl FrameBuilder {
                             continue;
                         }
                         let (sel, tex, surface, handle) =
-                            match m.rows.get(usize::from(b.material_index)) {
-                                Some(row) => {
-                                    let sel = phase_of(row, time_ms);
-                                    let pa = usize::from(sel.phase_a);
-                                    (
-                                        sel,
-                                        row.textures.get(pa).copied().unwrap_or(NO_TEXTURE),
-                                        row.surfaces.get(pa).copied().unwrap_or(Surface::OPAQUE),
-                                        row.handle,
-                                    )
-                                }
-                                None => (
-                                    PhaseSelection::still(0),
-                                    NO_TEXTURE,
-                                    Surface::OPAQUE,
-                                    u32::MAX,
-                                ),
-                            };
+                            resolve_row(m.rows.get(usize::from(b.material_index)), time_ms);
                         let (state, transparent) =
                             state_for(tex, m.lightmap, surface, true, [1.0, 1.0]);
                         let (phase, sort_key) = if transparent {
