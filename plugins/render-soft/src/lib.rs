@@ -3,7 +3,9 @@
 //!
 //! The pure API is [`SoftRasterizer`] (`new`, `draw`, `image`, `pixels`, `counters`);
 //! the plugin factory `render-soft` (slot Render) wraps it. A frame with a window is
-//! still rendered offscreen: the launcher presents the captured pixels itself.
+//! still rendered offscreen: the launcher presents the captured pixels itself. With the
+//! cargo feature `fixtures` the module `fixtures` holds the reference scenes and builders
+//! for renderer tests, shared with other backends' pixel comparisons.
 //!
 //! # Pixel rules (the contract other backends reproduce within tolerance)
 //!
@@ -64,6 +66,8 @@
 //!     `Additive` → `rgb = min(1, dst + src·a)`, alpha unchanged. Stored as
 //!     `clamp(round(c · 255), 0, 255)` (half away from zero; NaN → 0).
 
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
 mod raster;
 #[cfg(test)]
 mod tests;

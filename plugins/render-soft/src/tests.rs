@@ -1,197 +1,17 @@
 //! Pixel tests of the reference rasterizer on hand-built frames, plus the plugin wrapper.
 
 use super::*;
-use abi_stable::std_types::{RArc, RNone, RStr};
+use crate::fixtures::*;
+use abi_stable::std_types::RArc;
 use glam::{Mat4, Vec3};
-use iron3d_abi::{
-    BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, Lighting, LogLevel,
-    LogMode, LogSink, LogSink_TO, Mat4f, MeshResource, NO_TEXTURE, RenderPhase, RenderResources,
-    RenderTarget, TextureKind, TextureLevel, TextureOp, TextureResource, TextureStage, Vec3f,
-    VertexFormat,
-};
+use iron3d_abi::{BlendMode, CullMode, LegacyRenderState, NO_TEXTURE, TextureOp, TextureStage};
 
-// ---------------------------------------------------------------- frame builders
-
-fn state() -> LegacyRenderState {
-    LegacyRenderState {
-        stages: [TextureStage::OFF, TextureStage::OFF],
-        blend: BlendMode::Opaque,
-        depth: DepthMode {
-            test: true,
-            write: true,
-        },
-        cull: CullMode::None,
-        alpha_test: false,
-        alpha_ref: 0,
-        vertex_format: VertexFormat::PositionNormalUv,
-    }
-}
-
-fn select(texture: u32) -> LegacyRenderState {
-    let mut s = state();
-    s.stages[0] = TextureStage {
-        texture,
-        op: TextureOp::SelectTexture,
-        uv_scale: [1.0, 1.0],
-    };
-    s
-}
-
-fn mesh(positions: &[[f32; 3]], uvs: &[[f32; 2]], indices: &[u16]) -> MeshResource {
-    MeshResource {
-        name: "test".into(),
-        positions: positions.to_vec().into(),
-        normals: vec![[0.0, 0.0, 1.0]; positions.len()].into(),
-        uvs: uvs.to_vec().into(),
-        indices: indices.to_vec().into(),
-    }
-}
-
-/// A mesh of triangles given as vertex triples (uv 0).
-fn tris(positions: &[[f32; 3]]) -> MeshResource {
-    let idx: Vec<u16> = (0..positions.len() as u16).collect();
-    mesh(positions, &vec![[0.0, 0.0]; positions.len()], &idx)
-}
-
-/// An axis-aligned quad in pixel space at depth `z`, two triangles (uv 0..1).
-fn quad(x0: f32, y0: f32, x1: f32, y1: f32, z: f32) -> MeshResource {
-    mesh(
-        &[[x0, y0, z], [x1, y0, z], [x1, y1, z], [x0, y1, z]],
-        &[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
-        &[0, 1, 2, 0, 2, 3],
-    )
-}
-
-fn solid(rgba: [u8; 4]) -> TextureResource {
-    texture(1, 1, rgba.to_vec())
-}
-
-fn texture(width: u32, height: u32, rgba: Vec<u8>) -> TextureResource {
-    TextureResource {
-        name: "tex".into(),
-        kind: TextureKind::Diffuse,
-        skipped_levels: 0,
-        levels: vec![TextureLevel {
-            width,
-            height,
-            rgba: rgba.into(),
-        }]
-        .into(),
-    }
-}
-
-fn item(mesh: u32, index_count: u32, state: LegacyRenderState) -> DrawItem {
-    DrawItem {
-        object: 0,
-        node: 0,
-        slot: 0,
-        mesh,
-        batch_flags: 0,
-        index_start: 0,
-        index_count,
-        base_vertex: 0,
-        world: Mat4f::default(),
-        material: u32::MAX,
-        phase_a: 0,
-        phase_b: 0,
-        phase_t: 0.0,
-        phase: RenderPhase::OpaqueModels,
-        sort_key: 0,
-        insertion: 0,
-        state,
-    }
-}
-
-/// Maps pixel coordinates (x right, y down, z = depth) straight to clip space.
-fn pixel_projection(w: u32, h: u32) -> Mat4 {
-    Mat4::from_cols_array(&[
-        2.0 / w as f32,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        -2.0 / h as f32,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        1.0,
-        0.0,
-        -1.0,
-        1.0,
-        0.0,
-        1.0,
-    ])
-}
-
-fn frame_with(
-    w: u32,
-    h: u32,
-    projection: Mat4,
-    meshes: Vec<MeshResource>,
-    textures: Vec<TextureResource>,
-    items: Vec<DrawItem>,
-) -> RenderFrame {
-    RenderFrame {
-        frame: 1,
-        tick: 1,
-        time_ms: 0,
-        camera: Camera {
-            position: Vec3f::default(),
-            yaw: 0.0,
-            pitch: 0.0,
-            fov: 1.0,
-            near: 1.0,
-            far: 100.0,
-            view: Mat4f::default(),
-            projection: projection.into(),
-        },
-        lighting: Lighting {
-            sun_direction: Vec3f {
-                x: 0.0,
-                y: 0.0,
-                z: 1.0,
-            },
-            sun_colour: [0.0; 3],
-            ambient: [0.2, 0.2, 0.2],
-        },
-        target: RenderTarget {
-            width: w,
-            height: h,
-            window: RNone,
-            clear: [0, 0, 0, 0],
-        },
-        resources: RArc::new(RenderResources {
-            id: 1,
-            meshes: meshes.into(),
-            textures: textures.into(),
-        }),
-        visible: Default::default(),
-        skipped: Default::default(),
-        nodes: Default::default(),
-        items: items.into(),
-    }
-}
-
-fn pixel_frame(
-    w: u32,
-    h: u32,
-    meshes: Vec<MeshResource>,
-    textures: Vec<TextureResource>,
-    items: Vec<DrawItem>,
-) -> RenderFrame {
-    frame_with(w, h, pixel_projection(w, h), meshes, textures, items)
-}
+// ---------------------------------------------------------------- pixel helpers
+// (the frame builders are in `crate::fixtures`, shared with other backends' tests)
 
 fn px(r: &SoftRasterizer, x: u32, y: u32) -> [u8; 4] {
     let o = ((y * r.width() + x) * 4) as usize;
     r.pixels()[o..o + 4].try_into().expect("4 bytes")
-}
-
-fn draw(frame: &RenderFrame) -> SoftRasterizer {
-    let mut r = SoftRasterizer::new();
-    r.draw(frame);
-    r
 }
 
 fn unorm(b: u8) -> f32 {
@@ -208,14 +28,7 @@ fn byte(c: f32) -> u8 {
 fn known_triangle_covers_exactly_the_expected_pixels() {
     // Right triangle with legs of 8 px: centres strictly inside x + y < 8; the
     // hypotenuse is a right edge, so centres on it (px + py + 1 == 8) are excluded.
-    let f = pixel_frame(
-        16,
-        16,
-        vec![tris(&[[0.0, 0.0, 0.5], [8.0, 0.0, 0.5], [0.0, 8.0, 0.5]])],
-        vec![],
-        vec![item(0, 3, state())],
-    );
-    let r = draw(&f);
+    let r = draw(&triangle_frame());
     let mut count = 0;
     for y in 0..16 {
         for x in 0..16 {
@@ -230,27 +43,10 @@ fn known_triangle_covers_exactly_the_expected_pixels() {
     assert_eq!(px(&r, 1, 1), [51, 51, 51, 255]);
 }
 
-fn additive() -> LegacyRenderState {
-    let mut s = state();
-    s.blend = BlendMode::Additive;
-    s.depth = DepthMode {
-        test: false,
-        write: false,
-    };
-    s
-}
-
 #[test]
 fn shared_edges_cover_every_pixel_exactly_once() {
     // A square split along its diagonal (pixel centres lie on the shared edge).
-    let f = pixel_frame(
-        8,
-        8,
-        vec![quad(1.0, 1.0, 7.0, 7.0, 0.5)],
-        vec![],
-        vec![item(0, 6, additive())],
-    );
-    let r = draw(&f);
+    let r = draw(&shared_edge_frame());
     for y in 0..8 {
         for x in 0..8 {
             let inside = (1..7).contains(&x) && (1..7).contains(&y);
@@ -297,24 +93,6 @@ fn shared_edges_cover_every_pixel_exactly_once() {
 
 // ---------------------------------------------------------------- depth, alpha, blend
 
-const RED: [u8; 4] = [255, 0, 0, 255];
-const GREEN: [u8; 4] = [0, 255, 0, 255];
-
-fn two_quads(first_z: f32, second_z: f32, first_state: LegacyRenderState) -> RenderFrame {
-    let mut second = item(1, 6, select(1));
-    second.insertion = 1;
-    pixel_frame(
-        4,
-        4,
-        vec![
-            quad(0.0, 0.0, 4.0, 4.0, first_z),
-            quad(0.0, 0.0, 4.0, 4.0, second_z),
-        ],
-        vec![solid(RED), solid(GREEN)],
-        vec![item(0, 6, first_state), second],
-    )
-}
-
 #[test]
 fn depth_test_keeps_the_nearer_surface_in_both_orders() {
     // Red near (0.3) then green far (0.6): red stays.
@@ -338,21 +116,9 @@ fn depth_write_off_leaves_the_buffer_for_later_draws() {
     assert_eq!(r.depth()[5], 0.6);
     // Test off: drawn regardless of the stored depth.
     let mut f = two_quads(0.3, 0.6, select(0));
-    f.items
-        .to_mut_vec_and_apply(|items| items[1].state.depth.test = false);
+    f.items[1].state.depth.test = false;
     let r = draw(&f);
     assert_eq!(px(&r, 2, 2), GREEN);
-}
-
-/// Small helper: edit the items of an RVec in place.
-trait EditItems {
-    fn to_mut_vec_and_apply(&mut self, f: impl FnOnce(&mut [DrawItem]));
-}
-
-impl EditItems for abi_stable::std_types::RVec<DrawItem> {
-    fn to_mut_vec_and_apply(&mut self, f: impl FnOnce(&mut [DrawItem])) {
-        f(self.as_mut_slice());
-    }
 }
 
 #[test]
@@ -462,45 +228,6 @@ fn back_face_culling_removes_clockwise_triangles_in_ndc() {
 
 // ---------------------------------------------------------------- perspective
 
-const FOV_Y: f32 = 1.2;
-
-fn perspective(w: u32, h: u32) -> Mat4 {
-    Mat4::perspective_lh(FOV_Y, w as f32 / h as f32, 1.0, 100.0)
-}
-
-/// An 8×8 texture whose texel (tx, ty) is (tx·32, ty·32, 0, 255).
-fn coded_texture() -> TextureResource {
-    let mut rgba = Vec::new();
-    for ty in 0..8u8 {
-        for tx in 0..8u8 {
-            rgba.extend([tx * 32, ty * 32, 0, 255]);
-        }
-    }
-    texture(8, 8, rgba)
-}
-
-/// A floor quad `y = -1`, `x ∈ [-1, 1]`, `z ∈ [2, 10]` in view space, v = 0 near, 1 far.
-fn floor_frame(w: u32, h: u32) -> RenderFrame {
-    let m = mesh(
-        &[
-            [-1.0, -1.0, 2.0],
-            [1.0, -1.0, 2.0],
-            [1.0, -1.0, 10.0],
-            [-1.0, -1.0, 10.0],
-        ],
-        &[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
-        &[0, 1, 2, 0, 2, 3],
-    );
-    frame_with(
-        w,
-        h,
-        perspective(w, h),
-        vec![m],
-        vec![coded_texture()],
-        vec![item(0, 6, select(0))],
-    )
-}
-
 #[test]
 fn texturing_is_perspective_correct() {
     let (w, h) = (64u32, 64u32);
@@ -556,57 +283,50 @@ fn texturing_is_perspective_correct() {
 fn lightmap_stage_modulates_without_touching_stage_zero() {
     let diffuse = [200, 100, 50, 180];
     let lightmap = [128, 255, 64, 255];
-    let mut s = select(0);
-    s.stages[1] = TextureStage {
-        texture: 1,
-        op: TextureOp::Modulate,
-        uv_scale: [4.0, 4.0],
+    // A 2×2 quad drawn with `s`; texture 0 is the diffuse, texture 1 the lightmap.
+    let drawn = |s: LegacyRenderState| {
+        draw(&pixel_frame(
+            2,
+            2,
+            vec![quad(0.0, 0.0, 2.0, 2.0, 0.5)],
+            vec![solid(diffuse), solid(lightmap)],
+            vec![item(0, 6, s)],
+        ))
     };
-    let f = pixel_frame(
-        2,
-        2,
-        vec![quad(0.0, 0.0, 2.0, 2.0, 0.5)],
-        vec![solid(diffuse), solid(lightmap)],
-        vec![item(0, 6, s)],
-    );
+    // Stage 0 `op` on texture 0, stage 1 modulating by texture 1 at `uv_scale`.
+    let lightmapped = |op: TextureOp, uv_scale: f32| {
+        let mut s = select(0);
+        s.stages[0].op = op;
+        s.stages[1] = TextureStage {
+            texture: 1,
+            op: TextureOp::Modulate,
+            uv_scale: [uv_scale, uv_scale],
+        };
+        s
+    };
     let expect = [
         byte(unorm(200) * unorm(128)),
         byte(unorm(100) * unorm(255)),
         byte(unorm(50) * unorm(64)),
         180,
     ];
-    assert_eq!(px(&draw(&f), 0, 0), expect);
+    assert_eq!(
+        px(&drawn(lightmapped(TextureOp::SelectTexture, 4.0)), 0, 0),
+        expect
+    );
     // Stage 1 off: exactly the diffuse texel.
-    let f = pixel_frame(
-        2,
-        2,
-        vec![quad(0.0, 0.0, 2.0, 2.0, 0.5)],
-        vec![solid(diffuse), solid(lightmap)],
-        vec![item(0, 6, select(0))],
-    );
-    assert_eq!(px(&draw(&f), 0, 0), diffuse);
+    assert_eq!(px(&drawn(select(0)), 0, 0), diffuse);
     // Stage 0 Modulate with light (ambient 0.2) then lightmap.
-    let mut s = select(0);
-    s.stages[0].op = TextureOp::Modulate;
-    s.stages[1] = TextureStage {
-        texture: 1,
-        op: TextureOp::Modulate,
-        uv_scale: [1.0, 1.0],
-    };
-    let f = pixel_frame(
-        2,
-        2,
-        vec![quad(0.0, 0.0, 2.0, 2.0, 0.5)],
-        vec![solid(diffuse), solid(lightmap)],
-        vec![item(0, 6, s)],
-    );
     let expect = [
         byte(unorm(200) * 0.2 * unorm(128)),
         byte(unorm(100) * 0.2 * unorm(255)),
         byte(unorm(50) * 0.2 * unorm(64)),
         180,
     ];
-    assert_eq!(px(&draw(&f), 1, 1), expect);
+    assert_eq!(
+        px(&drawn(lightmapped(TextureOp::Modulate, 1.0)), 1, 1),
+        expect
+    );
 }
 
 #[test]
@@ -689,9 +409,7 @@ fn lighting_follows_the_sun_per_vertex() {
         vec![item(0, 6, state())],
     );
     g.lighting = f.lighting;
-    g.items.to_mut_vec_and_apply(|it| {
-        it[0].world = Mat4::from_scale(Vec3::new(1.0, 1.0, 3.0)).into();
-    });
+    g.items[0].world = Mat4::from_scale(Vec3::new(1.0, 1.0, 3.0)).into();
     assert_eq!(px(&draw(&g), 0, 0), [byte(0.6), byte(1.0), byte(0.55), 255]);
     // Zero normals: ambient only.
     let mut g = f.clone();
@@ -706,17 +424,19 @@ fn lighting_follows_the_sun_per_vertex() {
 #[test]
 fn near_plane_clipping_draws_the_visible_part() {
     let (w, h) = (32u32, 32u32);
+    // One untextured triangle given in view space, under the perspective projection.
+    let drawn = |p: [[f32; 3]; 3]| {
+        draw(&frame_with(
+            w,
+            h,
+            perspective(w, h),
+            vec![tris(&p)],
+            vec![],
+            vec![item(0, 3, state())],
+        ))
+    };
     // One vertex behind the eye (view z = -2), two in front.
-    let m = tris(&[[0.0, -1.0, -2.0], [-1.0, -1.0, 4.0], [1.0, -1.0, 4.0]]);
-    let f = frame_with(
-        w,
-        h,
-        perspective(w, h),
-        vec![m],
-        vec![],
-        vec![item(0, 3, state())],
-    );
-    let r = draw(&f);
+    let r = drawn([[0.0, -1.0, -2.0], [-1.0, -1.0, 4.0], [1.0, -1.0, 4.0]]);
     let c = r.counters();
     assert_eq!(c.rejected, 0);
     assert!(c.rasterized >= 1, "{c:?}");
@@ -726,30 +446,13 @@ fn near_plane_clipping_draws_the_visible_part() {
     assert!(r.depth().iter().all(|d| (0.0..=1.0).contains(d)));
 
     // Entirely behind the eye: trivially rejected.
-    let m = tris(&[[0.0, -0.5, -2.0], [-1.0, -0.5, -4.0], [1.0, -0.5, -4.0]]);
-    let f = frame_with(
-        w,
-        h,
-        perspective(w, h),
-        vec![m],
-        vec![],
-        vec![item(0, 3, state())],
-    );
-    let r = draw(&f);
+    let r = drawn([[0.0, -0.5, -2.0], [-1.0, -0.5, -4.0], [1.0, -0.5, -4.0]]);
     assert_eq!(r.counters().rejected, 1);
     assert_eq!(r.counters().fragments, 0);
 
     // Huge triangle far outside x/y: guard band clipping, still covers the screen.
-    let m = tris(&[[-1e6, -1e6, 5.0], [1e6, -1e6, 5.0], [0.0, 1e6, 5.0]]);
-    let f = frame_with(
-        w,
-        h,
-        perspective(w, h),
-        vec![m],
-        vec![],
-        vec![item(0, 3, state())],
-    );
-    assert_eq!(draw(&f).counters().fragments, u64::from(w * h));
+    let r = drawn([[-1e6, -1e6, 5.0], [1e6, -1e6, 5.0], [0.0, 1e6, 5.0]]);
+    assert_eq!(r.counters().fragments, u64::from(w * h));
 }
 
 #[test]
@@ -858,18 +561,8 @@ fn resize_between_frames() {
 
 // ---------------------------------------------------------------- plugin wrapper
 
-struct Quiet;
-
-impl LogSink for Quiet {
-    fn max_level(&self) -> LogLevel {
-        LogLevel::Error
-    }
-    fn log(&self, _level: LogLevel, _target: RStr<'_>, _message: RStr<'_>) {}
-}
-
 fn plugin() -> SoftRender {
-    let sink = LogSink_TO::from_ptr(RArc::new(Quiet), abi_stable::sabi_trait::TD_Opaque);
-    SoftRender::new(PluginRuntime::new(sink, LogMode::Scoped))
+    SoftRender::new(quiet_runtime())
 }
 
 #[test]
@@ -924,62 +617,6 @@ fn timing_two_thousand_triangles_640x480() {
     }
     let per = t.elapsed() / n;
     eprintln!("{per:?} per frame, {:?}", r.counters());
-}
-
-/// A 32×32-quad terrain grid (2,048 triangles) receding from the camera, textured with a
-/// modulated diffuse and a lightmap.
-fn bench_frame(w: u32, h: u32) -> RenderFrame {
-    let n = 32usize;
-    let mut pos = Vec::new();
-    let mut uvs = Vec::new();
-    let mut normals = Vec::new();
-    for j in 0..=n {
-        for i in 0..=n {
-            let (x, z) = (
-                i as f32 / n as f32 * 40.0 - 20.0,
-                j as f32 / n as f32 * 60.0 + 1.5,
-            );
-            let y = -2.0 + ((i * 7 + j * 3) % 5) as f32 * 0.02;
-            pos.push([x, y, z]);
-            uvs.push([i as f32 / 4.0, j as f32 / 4.0]);
-            normals.push([0.1, 1.0, -0.2]);
-        }
-    }
-    let mut idx = Vec::new();
-    for j in 0..n {
-        for i in 0..n {
-            let a = (j * (n + 1) + i) as u16;
-            let b = a + 1;
-            let c = a + (n + 1) as u16;
-            let d = c + 1;
-            idx.extend([a, b, c, b, d, c]);
-        }
-    }
-    let mut m = mesh(&pos, &uvs, &idx);
-    m.normals = normals.into();
-    let mut s = select(0);
-    s.stages[0].op = TextureOp::Modulate;
-    s.stages[1] = TextureStage {
-        texture: 1,
-        op: TextureOp::Modulate,
-        uv_scale: [0.25, 0.25],
-    };
-    s.cull = CullMode::Back;
-    let mut f = frame_with(
-        w,
-        h,
-        perspective(w, h),
-        vec![m],
-        vec![coded_texture(), coded_texture()],
-        vec![item(0, idx.len() as u32, s)],
-    );
-    f.lighting.sun_direction = Vec3f {
-        x: 0.3,
-        y: 0.9,
-        z: 0.3,
-    };
-    f.lighting.sun_colour = [0.8, 0.8, 0.7];
-    f
 }
 
 #[test]

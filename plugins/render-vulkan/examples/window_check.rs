@@ -9,12 +9,10 @@
 
 #![allow(clippy::unwrap_used, reason = "a self-check program fails loudly")]
 
-use abi_stable::std_types::{RArc, ROption};
-use iron3d_abi::{
-    BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, Lighting, Mat4f,
-    MeshResource, NativeWindow, RenderFrame, RenderPhase, RenderResources, RenderTarget,
-    TextureKind, TextureLevel, TextureOp, TextureResource, TextureStage, Vec3f, VertexFormat,
-};
+use abi_stable::std_types::ROption;
+use glam::Mat4;
+use iron3d_abi::{NativeWindow, RenderFrame, TextureOp};
+use iron3d_render_soft::fixtures::{frame_with, item, mesh, select, texture};
 use iron3d_render_vulkan::VulkanRenderer;
 use std::process::ExitCode;
 use winit::application::ApplicationHandler;
@@ -30,45 +28,18 @@ use winit::window::{Window, WindowId};
 const RESIZE_AT: u32 = 20;
 const FRAMES: u32 = 50;
 
-/// A triangle and a textured quad given directly in clip space (identity matrices).
+/// A triangle and a textured quad given directly in clip space (identity matrices), built
+/// with the software reference's shared test fixtures.
 fn frame() -> RenderFrame {
-    let state = |op| LegacyRenderState {
-        stages: [
-            TextureStage {
-                texture: 0,
-                op,
-                uv_scale: [2.0, 2.0],
-            },
-            TextureStage::OFF,
-        ],
-        blend: BlendMode::Opaque,
-        depth: DepthMode {
-            test: true,
-            write: true,
-        },
-        cull: CullMode::None,
-        alpha_test: false,
-        alpha_ref: 0,
-        vertex_format: VertexFormat::PositionNormalUv,
-    };
-    let item = |index_start, index_count, op| DrawItem {
-        object: 0,
-        node: 0,
-        slot: 0,
-        mesh: 0,
-        batch_flags: 0,
-        index_start,
-        index_count,
-        base_vertex: 0,
-        world: Mat4f::default(),
-        material: u32::MAX,
-        phase_a: 0,
-        phase_b: 0,
-        phase_t: 0.0,
-        phase: RenderPhase::OpaqueModels,
-        sort_key: 0,
-        insertion: index_start,
-        state: state(op),
+    // Item `index_start..+index_count` of the one mesh, stage 0 `op` on texture 0 (uv × 2).
+    let part = |index_start, index_count, op| {
+        let mut state = select(0);
+        state.stages[0].op = op;
+        state.stages[0].uv_scale = [2.0, 2.0];
+        let mut it = item(0, index_count, state);
+        it.index_start = index_start;
+        it.insertion = index_start;
+        it
     };
     let mut rgba = Vec::new();
     for ty in 0..8u8 {
@@ -76,7 +47,7 @@ fn frame() -> RenderFrame {
             rgba.extend([tx * 32, ty * 32, 128, 255]);
         }
     }
-    let positions = vec![
+    let positions = [
         [-0.9, -0.9, 0.3],
         [0.9, -0.9, 0.3],
         [0.0, 0.9, 0.3],
@@ -85,7 +56,7 @@ fn frame() -> RenderFrame {
         [0.6, 0.6, 0.5],
         [-0.6, 0.6, 0.5],
     ];
-    let uvs = vec![
+    let uvs = [
         [0.0, 0.0],
         [0.0, 0.0],
         [0.0, 0.0],
@@ -94,67 +65,21 @@ fn frame() -> RenderFrame {
         [1.0, 0.0],
         [0.0, 0.0],
     ];
-    RenderFrame {
-        frame: 1,
-        tick: 1,
-        time_ms: 0,
-        camera: Camera {
-            position: Vec3f::default(),
-            yaw: 0.0,
-            pitch: 0.0,
-            fov: 1.0,
-            near: 1.0,
-            far: 100.0,
-            view: Mat4f::default(),
-            projection: Mat4f::default(),
-        },
-        lighting: Lighting {
-            sun_direction: Vec3f {
-                x: 0.0,
-                y: 0.0,
-                z: 1.0,
-            },
-            sun_colour: [0.2, 0.1, 0.0],
-            ambient: [0.3, 0.5, 0.2],
-        },
-        target: RenderTarget {
-            width: 1,
-            height: 1,
-            window: ROption::RNone,
-            clear: [20, 30, 60, 255],
-        },
-        resources: RArc::new(RenderResources {
-            id: 7,
-            meshes: vec![MeshResource {
-                name: "check".into(),
-                normals: vec![[0.0, 0.0, 1.0]; positions.len()].into(),
-                positions: positions.into(),
-                uvs: uvs.into(),
-                indices: vec![0u16, 1, 2, 3, 4, 5, 3, 5, 6].into(),
-            }]
-            .into(),
-            textures: vec![TextureResource {
-                name: "coded".into(),
-                kind: TextureKind::Diffuse,
-                skipped_levels: 0,
-                levels: vec![TextureLevel {
-                    width: 8,
-                    height: 8,
-                    rgba: rgba.into(),
-                }]
-                .into(),
-            }]
-            .into(),
-        }),
-        visible: Default::default(),
-        skipped: Default::default(),
-        nodes: Default::default(),
-        items: vec![
-            item(0, 3, TextureOp::Disable),
-            item(3, 6, TextureOp::SelectTexture),
-        ]
-        .into(),
-    }
+    let mut f = frame_with(
+        1,
+        1,
+        Mat4::IDENTITY,
+        vec![mesh(&positions, &uvs, &[0, 1, 2, 3, 4, 5, 3, 5, 6])],
+        vec![texture(8, 8, rgba)],
+        vec![
+            part(0, 3, TextureOp::Disable),
+            part(3, 6, TextureOp::SelectTexture),
+        ],
+    );
+    f.lighting.sun_colour = [0.2, 0.1, 0.0];
+    f.lighting.ambient = [0.3, 0.5, 0.2];
+    f.target.clear = [20, 30, 60, 255];
+    f
 }
 
 /// The Xlib handles of `window` as the launcher passes them.

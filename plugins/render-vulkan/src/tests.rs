@@ -5,315 +5,11 @@
 #![allow(clippy::unwrap_used, reason = "tests fail loudly")]
 
 use super::*;
-use abi_stable::std_types::{RArc, RNone, RStr};
+use abi_stable::std_types::RArc;
 use glam::{Mat4, Vec3};
-use iron3d_abi::{
-    BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, Lighting, LogLevel,
-    LogMode, LogSink, LogSink_TO, Mat4f, MeshResource, RenderPhase, RenderResources, RenderTarget,
-    TextureKind, TextureLevel, TextureOp, TextureResource, TextureStage, Vec3f, VertexFormat,
-};
-use iron3d_render_soft::SoftRasterizer;
-
-// ---------------------------------------------------------------- frame builders
-// (the same builders as the reference's own tests)
-
-fn state() -> LegacyRenderState {
-    LegacyRenderState {
-        stages: [TextureStage::OFF, TextureStage::OFF],
-        blend: BlendMode::Opaque,
-        depth: DepthMode {
-            test: true,
-            write: true,
-        },
-        cull: CullMode::None,
-        alpha_test: false,
-        alpha_ref: 0,
-        vertex_format: VertexFormat::PositionNormalUv,
-    }
-}
-
-fn select(texture: u32) -> LegacyRenderState {
-    let mut s = state();
-    s.stages[0] = TextureStage {
-        texture,
-        op: TextureOp::SelectTexture,
-        uv_scale: [1.0, 1.0],
-    };
-    s
-}
-
-fn mesh(positions: &[[f32; 3]], uvs: &[[f32; 2]], indices: &[u16]) -> MeshResource {
-    MeshResource {
-        name: "test".into(),
-        positions: positions.to_vec().into(),
-        normals: vec![[0.0, 0.0, 1.0]; positions.len()].into(),
-        uvs: uvs.to_vec().into(),
-        indices: indices.to_vec().into(),
-    }
-}
-
-/// A mesh of triangles given as vertex triples (uv 0).
-fn tris(positions: &[[f32; 3]]) -> MeshResource {
-    let idx: Vec<u16> = (0..positions.len() as u16).collect();
-    mesh(positions, &vec![[0.0, 0.0]; positions.len()], &idx)
-}
-
-/// An axis-aligned quad in pixel space at depth `z`, two triangles (uv 0..1).
-fn quad(x0: f32, y0: f32, x1: f32, y1: f32, z: f32) -> MeshResource {
-    mesh(
-        &[[x0, y0, z], [x1, y0, z], [x1, y1, z], [x0, y1, z]],
-        &[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
-        &[0, 1, 2, 0, 2, 3],
-    )
-}
-
-fn solid(rgba: [u8; 4]) -> TextureResource {
-    texture(1, 1, rgba.to_vec())
-}
-
-fn texture(width: u32, height: u32, rgba: Vec<u8>) -> TextureResource {
-    TextureResource {
-        name: "tex".into(),
-        kind: TextureKind::Diffuse,
-        skipped_levels: 0,
-        levels: vec![TextureLevel {
-            width,
-            height,
-            rgba: rgba.into(),
-        }]
-        .into(),
-    }
-}
-
-fn item(mesh: u32, index_count: u32, state: LegacyRenderState) -> DrawItem {
-    DrawItem {
-        object: 0,
-        node: 0,
-        slot: 0,
-        mesh,
-        batch_flags: 0,
-        index_start: 0,
-        index_count,
-        base_vertex: 0,
-        world: Mat4f::default(),
-        material: u32::MAX,
-        phase_a: 0,
-        phase_b: 0,
-        phase_t: 0.0,
-        phase: RenderPhase::OpaqueModels,
-        sort_key: 0,
-        insertion: 0,
-        state,
-    }
-}
-
-/// Maps pixel coordinates (x right, y down, z = depth) straight to clip space.
-fn pixel_projection(w: u32, h: u32) -> Mat4 {
-    Mat4::from_cols_array(&[
-        2.0 / w as f32,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        -2.0 / h as f32,
-        0.0,
-        0.0,
-        0.0,
-        0.0,
-        1.0,
-        0.0,
-        -1.0,
-        1.0,
-        0.0,
-        1.0,
-    ])
-}
-
-fn frame_with(
-    w: u32,
-    h: u32,
-    projection: Mat4,
-    meshes: Vec<MeshResource>,
-    textures: Vec<TextureResource>,
-    items: Vec<DrawItem>,
-) -> RenderFrame {
-    RenderFrame {
-        frame: 1,
-        tick: 1,
-        time_ms: 0,
-        camera: Camera {
-            position: Vec3f::default(),
-            yaw: 0.0,
-            pitch: 0.0,
-            fov: 1.0,
-            near: 1.0,
-            far: 100.0,
-            view: Mat4f::default(),
-            projection: projection.into(),
-        },
-        lighting: Lighting {
-            sun_direction: Vec3f {
-                x: 0.0,
-                y: 0.0,
-                z: 1.0,
-            },
-            sun_colour: [0.0; 3],
-            ambient: [0.2, 0.2, 0.2],
-        },
-        target: RenderTarget {
-            width: w,
-            height: h,
-            window: RNone,
-            clear: [0, 0, 0, 0],
-        },
-        resources: RArc::new(RenderResources {
-            id: 1,
-            meshes: meshes.into(),
-            textures: textures.into(),
-        }),
-        visible: Default::default(),
-        skipped: Default::default(),
-        nodes: Default::default(),
-        items: items.into(),
-    }
-}
-
-fn pixel_frame(
-    w: u32,
-    h: u32,
-    meshes: Vec<MeshResource>,
-    textures: Vec<TextureResource>,
-    items: Vec<DrawItem>,
-) -> RenderFrame {
-    frame_with(w, h, pixel_projection(w, h), meshes, textures, items)
-}
-
-fn draw(frame: &RenderFrame) -> SoftRasterizer {
-    let mut r = SoftRasterizer::new();
-    r.draw(frame);
-    r
-}
-
-fn additive() -> LegacyRenderState {
-    let mut s = state();
-    s.blend = BlendMode::Additive;
-    s.depth = DepthMode {
-        test: false,
-        write: false,
-    };
-    s
-}
-
-const RED: [u8; 4] = [255, 0, 0, 255];
-const GREEN: [u8; 4] = [0, 255, 0, 255];
-
-fn two_quads(first_z: f32, second_z: f32, first_state: LegacyRenderState) -> RenderFrame {
-    let mut second = item(1, 6, select(1));
-    second.insertion = 1;
-    pixel_frame(
-        4,
-        4,
-        vec![
-            quad(0.0, 0.0, 4.0, 4.0, first_z),
-            quad(0.0, 0.0, 4.0, 4.0, second_z),
-        ],
-        vec![solid(RED), solid(GREEN)],
-        vec![item(0, 6, first_state), second],
-    )
-}
-
-const FOV_Y: f32 = 1.2;
-
-fn perspective(w: u32, h: u32) -> Mat4 {
-    Mat4::perspective_lh(FOV_Y, w as f32 / h as f32, 1.0, 100.0)
-}
-
-/// An 8×8 texture whose texel (tx, ty) is (tx·32, ty·32, 0, 255).
-fn coded_texture() -> TextureResource {
-    let mut rgba = Vec::new();
-    for ty in 0..8u8 {
-        for tx in 0..8u8 {
-            rgba.extend([tx * 32, ty * 32, 0, 255]);
-        }
-    }
-    texture(8, 8, rgba)
-}
-
-/// A floor quad `y = -1`, `x ∈ [-1, 1]`, `z ∈ [2, 10]` in view space, v = 0 near, 1 far.
-fn floor_frame(w: u32, h: u32) -> RenderFrame {
-    let m = mesh(
-        &[
-            [-1.0, -1.0, 2.0],
-            [1.0, -1.0, 2.0],
-            [1.0, -1.0, 10.0],
-            [-1.0, -1.0, 10.0],
-        ],
-        &[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
-        &[0, 1, 2, 0, 2, 3],
-    );
-    frame_with(
-        w,
-        h,
-        perspective(w, h),
-        vec![m],
-        vec![coded_texture()],
-        vec![item(0, 6, select(0))],
-    )
-}
-
-fn bench_frame(w: u32, h: u32) -> RenderFrame {
-    let n = 32usize;
-    let mut pos = Vec::new();
-    let mut uvs = Vec::new();
-    let mut normals = Vec::new();
-    for j in 0..=n {
-        for i in 0..=n {
-            let (x, z) = (
-                i as f32 / n as f32 * 40.0 - 20.0,
-                j as f32 / n as f32 * 60.0 + 1.5,
-            );
-            let y = -2.0 + ((i * 7 + j * 3) % 5) as f32 * 0.02;
-            pos.push([x, y, z]);
-            uvs.push([i as f32 / 4.0, j as f32 / 4.0]);
-            normals.push([0.1, 1.0, -0.2]);
-        }
-    }
-    let mut idx = Vec::new();
-    for j in 0..n {
-        for i in 0..n {
-            let a = (j * (n + 1) + i) as u16;
-            let b = a + 1;
-            let c = a + (n + 1) as u16;
-            let d = c + 1;
-            idx.extend([a, b, c, b, d, c]);
-        }
-    }
-    let mut m = mesh(&pos, &uvs, &idx);
-    m.normals = normals.into();
-    let mut s = select(0);
-    s.stages[0].op = TextureOp::Modulate;
-    s.stages[1] = TextureStage {
-        texture: 1,
-        op: TextureOp::Modulate,
-        uv_scale: [0.25, 0.25],
-    };
-    s.cull = CullMode::Back;
-    let mut f = frame_with(
-        w,
-        h,
-        perspective(w, h),
-        vec![m],
-        vec![coded_texture(), coded_texture()],
-        vec![item(0, idx.len() as u32, s)],
-    );
-    f.lighting.sun_direction = Vec3f {
-        x: 0.3,
-        y: 0.9,
-        z: 0.3,
-    };
-    f.lighting.sun_colour = [0.8, 0.8, 0.7];
-    f
-}
+use iron3d_abi::{BlendMode, CullMode, TextureOp, TextureStage, Vec3f};
+// The frame builders and the reference `draw`, shared with the software renderer's tests.
+use iron3d_render_soft::fixtures::*;
 
 // ---------------------------------------------------------------- comparison
 
@@ -427,14 +123,7 @@ fn the_shader_compiles_to_spirv() {
 
 #[test]
 fn one_triangle_matches_the_reference() {
-    let f = pixel_frame(
-        16,
-        16,
-        vec![tris(&[[0.0, 0.0, 0.5], [8.0, 0.0, 0.5], [0.0, 8.0, 0.5]])],
-        vec![],
-        vec![item(0, 3, state())],
-    );
-    exact("triangle", &f);
+    exact("triangle", &triangle_frame());
     let f = pixel_frame(
         64,
         48,
@@ -451,14 +140,7 @@ fn one_triangle_matches_the_reference() {
 
 #[test]
 fn shared_edges_and_a_textured_quad_match() {
-    let f = pixel_frame(
-        8,
-        8,
-        vec![quad(1.0, 1.0, 7.0, 7.0, 0.5)],
-        vec![],
-        vec![item(0, 6, additive())],
-    );
-    exact("shared edge, additive", &f);
+    exact("shared edge, additive", &shared_edge_frame());
     let f = pixel_frame(
         32,
         32,
@@ -624,19 +306,8 @@ fn texel_wrap_and_uv_scale_match() {
 fn rotated_world_matrix_and_clipping_match() {
     let mut f = bench_frame(160, 120);
     let world = Mat4::from_rotation_y(0.4) * Mat4::from_translation(Vec3::new(1.0, 0.5, -1.0));
-    f.items
-        .to_mut_vec_and_apply(|items| items[0].world = world.into());
+    f.items[0].world = world.into();
     compare("rotated grid", &f);
-}
-
-trait ItemsMut {
-    fn to_mut_vec_and_apply(&mut self, f: impl FnOnce(&mut [DrawItem]));
-}
-
-impl ItemsMut for abi_stable::std_types::RVec<DrawItem> {
-    fn to_mut_vec_and_apply(&mut self, f: impl FnOnce(&mut [DrawItem])) {
-        f(self.as_mut_slice());
-    }
 }
 
 #[test]
@@ -691,22 +362,9 @@ fn same_frame_twice_and_resizes_give_fresh_images() {
 
 // ---------------------------------------------------------------- plugin wrapper
 
-struct Quiet;
-
-impl LogSink for Quiet {
-    fn max_level(&self) -> LogLevel {
-        LogLevel::Error
-    }
-    fn log(&self, _level: LogLevel, _target: RStr<'_>, _message: RStr<'_>) {}
-}
-
 fn plugin() -> VulkanRender {
-    let runtime = PluginRuntime::new(
-        LogSink_TO::from_ptr(RArc::new(Quiet), TD_Opaque),
-        LogMode::Scoped,
-    );
     VulkanRender {
-        runtime,
+        runtime: quiet_runtime(),
         renderer: renderer(),
     }
 }

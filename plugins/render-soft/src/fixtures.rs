@@ -1,0 +1,381 @@
+//! Reference scenes and builders for renderer tests: hand-built [`RenderFrame`]s (meshes,
+//! textures, draw items, cameras) that the software reference's own tests and other
+//! backends' comparison tests draw alike.
+//!
+//! Compiled for this crate's tests, and for other crates with the cargo feature
+//! `fixtures` (a dev-dependency enables it; the plugin's normal build leaves it out).
+//! Every frame uses pixel-exact, deterministic data: no randomness, no files.
+
+use abi_stable::sabi_trait::TD_Opaque;
+use abi_stable::std_types::{RArc, RNone, RStr};
+use glam::Mat4;
+use iron3d_abi::{
+    BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, Lighting, LogLevel,
+    LogMode, LogSink, LogSink_TO, Mat4f, MeshResource, PluginRuntime, RenderFrame, RenderPhase,
+    RenderResources, RenderTarget, TextureKind, TextureLevel, TextureOp, TextureResource,
+    TextureStage, Vec3f, VertexFormat,
+};
+
+use crate::SoftRasterizer;
+
+/// Opaque red.
+pub const RED: [u8; 4] = [255, 0, 0, 255];
+
+/// Opaque green.
+pub const GREEN: [u8; 4] = [0, 255, 0, 255];
+
+/// Vertical field of view of [`perspective`], radians.
+pub const FOV_Y: f32 = 1.2;
+
+/// Untextured, opaque, depth test and write on, no culling.
+pub fn state() -> LegacyRenderState {
+    LegacyRenderState {
+        stages: [TextureStage::OFF, TextureStage::OFF],
+        blend: BlendMode::Opaque,
+        depth: DepthMode {
+            test: true,
+            write: true,
+        },
+        cull: CullMode::None,
+        alpha_test: false,
+        alpha_ref: 0,
+        vertex_format: VertexFormat::PositionNormalUv,
+    }
+}
+
+/// [`state`] with stage 0 selecting `texture` (uv scale 1).
+pub fn select(texture: u32) -> LegacyRenderState {
+    let mut s = state();
+    s.stages[0] = TextureStage {
+        texture,
+        op: TextureOp::SelectTexture,
+        uv_scale: [1.0, 1.0],
+    };
+    s
+}
+
+/// [`state`] with additive blending and the depth buffer off (test and write).
+pub fn additive() -> LegacyRenderState {
+    let mut s = state();
+    s.blend = BlendMode::Additive;
+    s.depth = DepthMode {
+        test: false,
+        write: false,
+    };
+    s
+}
+
+/// A mesh named `test` with normals `(0, 0, 1)`.
+pub fn mesh(positions: &[[f32; 3]], uvs: &[[f32; 2]], indices: &[u16]) -> MeshResource {
+    MeshResource {
+        name: "test".into(),
+        positions: positions.to_vec().into(),
+        normals: vec![[0.0, 0.0, 1.0]; positions.len()].into(),
+        uvs: uvs.to_vec().into(),
+        indices: indices.to_vec().into(),
+    }
+}
+
+/// A mesh of triangles given as vertex triples (uv 0).
+pub fn tris(positions: &[[f32; 3]]) -> MeshResource {
+    let idx: Vec<u16> = (0..positions.len() as u16).collect();
+    mesh(positions, &vec![[0.0, 0.0]; positions.len()], &idx)
+}
+
+/// An axis-aligned quad in pixel space at depth `z`, two triangles (uv 0..1).
+pub fn quad(x0: f32, y0: f32, x1: f32, y1: f32, z: f32) -> MeshResource {
+    mesh(
+        &[[x0, y0, z], [x1, y0, z], [x1, y1, z], [x0, y1, z]],
+        &[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
+        &[0, 1, 2, 0, 2, 3],
+    )
+}
+
+/// A 1×1 texture of one colour.
+pub fn solid(rgba: [u8; 4]) -> TextureResource {
+    texture(1, 1, rgba.to_vec())
+}
+
+/// A one-level diffuse texture named `tex` (RGBA8 rows, top first).
+pub fn texture(width: u32, height: u32, rgba: Vec<u8>) -> TextureResource {
+    TextureResource {
+        name: "tex".into(),
+        kind: TextureKind::Diffuse,
+        skipped_levels: 0,
+        levels: vec![TextureLevel {
+            width,
+            height,
+            rgba: rgba.into(),
+        }]
+        .into(),
+    }
+}
+
+/// An 8×8 texture whose texel (tx, ty) is (tx·32, ty·32, 0, 255).
+pub fn coded_texture() -> TextureResource {
+    let mut rgba = Vec::new();
+    for ty in 0..8u8 {
+        for tx in 0..8u8 {
+            rgba.extend([tx * 32, ty * 32, 0, 255]);
+        }
+    }
+    texture(8, 8, rgba)
+}
+
+/// An opaque-phase item drawing the first `index_count` indices of `mesh` (identity
+/// world matrix, no material, insertion 0).
+pub fn item(mesh: u32, index_count: u32, state: LegacyRenderState) -> DrawItem {
+    DrawItem {
+        object: 0,
+        node: 0,
+        slot: 0,
+        mesh,
+        batch_flags: 0,
+        index_start: 0,
+        index_count,
+        base_vertex: 0,
+        world: Mat4f::default(),
+        material: u32::MAX,
+        phase_a: 0,
+        phase_b: 0,
+        phase_t: 0.0,
+        phase: RenderPhase::OpaqueModels,
+        sort_key: 0,
+        insertion: 0,
+        state,
+    }
+}
+
+/// Maps pixel coordinates (x right, y down, z = depth) straight to clip space.
+pub fn pixel_projection(w: u32, h: u32) -> Mat4 {
+    Mat4::from_cols_array(&[
+        2.0 / w as f32,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        -2.0 / h as f32,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
+        1.0,
+        0.0,
+        -1.0,
+        1.0,
+        0.0,
+        1.0,
+    ])
+}
+
+/// A left-handed perspective projection ([`FOV_Y`], near 1, far 100) for a `w`×`h` target.
+pub fn perspective(w: u32, h: u32) -> Mat4 {
+    Mat4::perspective_lh(FOV_Y, w as f32 / h as f32, 1.0, 100.0)
+}
+
+/// A frame of a `w`×`h` offscreen target (clear transparent black) with an identity view,
+/// `projection`, a black sun along +z and ambient 0.2, and one resource set (id 1).
+pub fn frame_with(
+    w: u32,
+    h: u32,
+    projection: Mat4,
+    meshes: Vec<MeshResource>,
+    textures: Vec<TextureResource>,
+    items: Vec<DrawItem>,
+) -> RenderFrame {
+    RenderFrame {
+        frame: 1,
+        tick: 1,
+        time_ms: 0,
+        camera: Camera {
+            position: Vec3f::default(),
+            yaw: 0.0,
+            pitch: 0.0,
+            fov: 1.0,
+            near: 1.0,
+            far: 100.0,
+            view: Mat4f::default(),
+            projection: projection.into(),
+        },
+        lighting: Lighting {
+            sun_direction: Vec3f {
+                x: 0.0,
+                y: 0.0,
+                z: 1.0,
+            },
+            sun_colour: [0.0; 3],
+            ambient: [0.2, 0.2, 0.2],
+        },
+        target: RenderTarget {
+            width: w,
+            height: h,
+            window: RNone,
+            clear: [0, 0, 0, 0],
+        },
+        resources: RArc::new(RenderResources {
+            id: 1,
+            meshes: meshes.into(),
+            textures: textures.into(),
+        }),
+        visible: Default::default(),
+        skipped: Default::default(),
+        nodes: Default::default(),
+        items: items.into(),
+    }
+}
+
+/// [`frame_with`] the [`pixel_projection`]: vertex positions are pixel coordinates.
+pub fn pixel_frame(
+    w: u32,
+    h: u32,
+    meshes: Vec<MeshResource>,
+    textures: Vec<TextureResource>,
+    items: Vec<DrawItem>,
+) -> RenderFrame {
+    frame_with(w, h, pixel_projection(w, h), meshes, textures, items)
+}
+
+/// A 16×16 frame with one untextured right triangle, legs of 8 px along the top and
+/// left edges from the corner (0, 0), depth 0.5.
+pub fn triangle_frame() -> RenderFrame {
+    pixel_frame(
+        16,
+        16,
+        vec![tris(&[[0.0, 0.0, 0.5], [8.0, 0.0, 0.5], [0.0, 8.0, 0.5]])],
+        vec![],
+        vec![item(0, 3, state())],
+    )
+}
+
+/// An 8×8 frame with the [`additive`] square `(1, 1)–(7, 7)` split along its diagonal:
+/// pixel centres lie on the shared edge.
+pub fn shared_edge_frame() -> RenderFrame {
+    pixel_frame(
+        8,
+        8,
+        vec![quad(1.0, 1.0, 7.0, 7.0, 0.5)],
+        vec![],
+        vec![item(0, 6, additive())],
+    )
+}
+
+/// Two full-target 4×4 quads at depths `first_z` (item 0, drawn with `first_state`) and
+/// `second_z` (item 1, selecting texture 1); textures 0 and 1 are [`RED`] and [`GREEN`].
+pub fn two_quads(first_z: f32, second_z: f32, first_state: LegacyRenderState) -> RenderFrame {
+    let mut second = item(1, 6, select(1));
+    second.insertion = 1;
+    pixel_frame(
+        4,
+        4,
+        vec![
+            quad(0.0, 0.0, 4.0, 4.0, first_z),
+            quad(0.0, 0.0, 4.0, 4.0, second_z),
+        ],
+        vec![solid(RED), solid(GREEN)],
+        vec![item(0, 6, first_state), second],
+    )
+}
+
+/// A floor quad `y = -1`, `x ∈ [-1, 1]`, `z ∈ [2, 10]` in view space, v = 0 near, 1 far,
+/// textured with [`coded_texture`] under the [`perspective`] projection.
+pub fn floor_frame(w: u32, h: u32) -> RenderFrame {
+    let m = mesh(
+        &[
+            [-1.0, -1.0, 2.0],
+            [1.0, -1.0, 2.0],
+            [1.0, -1.0, 10.0],
+            [-1.0, -1.0, 10.0],
+        ],
+        &[[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]],
+        &[0, 1, 2, 0, 2, 3],
+    );
+    frame_with(
+        w,
+        h,
+        perspective(w, h),
+        vec![m],
+        vec![coded_texture()],
+        vec![item(0, 6, select(0))],
+    )
+}
+
+/// A 32×32-quad terrain grid (2,048 triangles) receding from the camera, textured with a
+/// modulated diffuse and a lightmap, lit by a slanted sun, back faces culled.
+pub fn bench_frame(w: u32, h: u32) -> RenderFrame {
+    let n = 32usize;
+    let mut pos = Vec::new();
+    let mut uvs = Vec::new();
+    let mut normals = Vec::new();
+    for j in 0..=n {
+        for i in 0..=n {
+            let (x, z) = (
+                i as f32 / n as f32 * 40.0 - 20.0,
+                j as f32 / n as f32 * 60.0 + 1.5,
+            );
+            let y = -2.0 + ((i * 7 + j * 3) % 5) as f32 * 0.02;
+            pos.push([x, y, z]);
+            uvs.push([i as f32 / 4.0, j as f32 / 4.0]);
+            normals.push([0.1, 1.0, -0.2]);
+        }
+    }
+    let mut idx = Vec::new();
+    for j in 0..n {
+        for i in 0..n {
+            let a = (j * (n + 1) + i) as u16;
+            let b = a + 1;
+            let c = a + (n + 1) as u16;
+            let d = c + 1;
+            idx.extend([a, b, c, b, d, c]);
+        }
+    }
+    let mut m = mesh(&pos, &uvs, &idx);
+    m.normals = normals.into();
+    let mut s = select(0);
+    s.stages[0].op = TextureOp::Modulate;
+    s.stages[1] = TextureStage {
+        texture: 1,
+        op: TextureOp::Modulate,
+        uv_scale: [0.25, 0.25],
+    };
+    s.cull = CullMode::Back;
+    let mut f = frame_with(
+        w,
+        h,
+        perspective(w, h),
+        vec![m],
+        vec![coded_texture(), coded_texture()],
+        vec![item(0, idx.len() as u32, s)],
+    );
+    f.lighting.sun_direction = Vec3f {
+        x: 0.3,
+        y: 0.9,
+        z: 0.3,
+    };
+    f.lighting.sun_colour = [0.8, 0.8, 0.7];
+    f
+}
+
+/// `frame` drawn by a fresh [`SoftRasterizer`]: the reference image.
+pub fn draw(frame: &RenderFrame) -> SoftRasterizer {
+    let mut r = SoftRasterizer::new();
+    r.draw(frame);
+    r
+}
+
+/// A log sink that keeps nothing (errors only, and those dropped).
+struct Quiet;
+
+impl LogSink for Quiet {
+    fn max_level(&self) -> LogLevel {
+        LogLevel::Error
+    }
+    fn log(&self, _level: LogLevel, _target: RStr<'_>, _message: RStr<'_>) {}
+}
+
+/// A plugin runtime whose log sink drops everything: for tests of plugin wrappers.
+pub fn quiet_runtime() -> PluginRuntime {
+    PluginRuntime::new(
+        LogSink_TO::from_ptr(RArc::new(Quiet), TD_Opaque),
+        LogMode::Scoped,
+    )
+}
