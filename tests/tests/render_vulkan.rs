@@ -11,63 +11,6 @@
 use iron3d_e2e::last_state_hash;
 use iron3d_e2e::render::{TERRAIN_CAMERA, camera_near, decode, goldens, play, shoot};
 
-/// Per-channel tolerance of a matching pixel (`iron3d_render_vulkan::CHANNEL_TOLERANCE`).
-const TOLERANCE: u8 = 8;
-
-/// Smallest fraction of matching pixels (`iron3d_render_vulkan::MATCH_FRACTION`).
-const MATCH_FRACTION: f64 = 0.99;
-
-/// How an image differs from its golden.
-#[derive(Debug, Default)]
-struct Diff {
-    /// Largest per-channel difference.
-    worst: u8,
-    /// Pixels with a channel off by more than the tolerance.
-    mismatched: usize,
-    /// Mismatched pixels away from every edge (see the crate docs' rule).
-    off_edge: usize,
-    pixels: usize,
-}
-
-fn close(a: &[u8], b: &[u8]) -> bool {
-    a.iter().zip(b).all(|(x, y)| x.abs_diff(*y) <= TOLERANCE)
-}
-
-/// The rule of the crate docs: a mismatched pixel must lie on an edge — its 3×3
-/// neighbourhood in the reference holds a pixel within tolerance of it (coverage moved by
-/// a pixel) or a pixel unlike the reference's centre (a triangle or texel edge).
-fn diff(got: &[u8], want: &[u8], w: u32, h: u32) -> Diff {
-    let (w, h) = (i64::from(w), i64::from(h));
-    let at = |img: &[u8], x: i64, y: i64| -> [u8; 4] {
-        let o = ((y * w + x) * 4) as usize;
-        img[o..o + 4].try_into().unwrap()
-    };
-    let mut d = Diff {
-        pixels: (w * h) as usize,
-        ..Diff::default()
-    };
-    for y in 0..h {
-        for x in 0..w {
-            let (g, r) = (at(got, x, y), at(want, x, y));
-            let m = g.iter().zip(&r).map(|(a, b)| a.abs_diff(*b)).max().unwrap();
-            d.worst = d.worst.max(m);
-            if m <= TOLERANCE {
-                continue;
-            }
-            d.mismatched += 1;
-            let mut edge = false;
-            for ny in (y - 1).max(0)..=(y + 1).min(h - 1) {
-                for nx in (x - 1).max(0)..=(x + 1).min(w - 1) {
-                    let n = at(want, nx, ny);
-                    edge |= close(&g, &n) || !close(&r, &n);
-                }
-            }
-            d.off_edge += usize::from(!edge);
-        }
-    }
-    d
-}
-
 /// Renders `camera` after `frames` frames with Vulkan and compares with
 /// `goldens/<name>.png` (made by the software renderer) within the tolerance.
 fn golden(name: &str, camera: &str, frames: u32) {
@@ -79,11 +22,10 @@ fn golden(name: &str, camera: &str, frames: u32) {
     let got = decode(&shot);
     let want = decode(&want_path);
     assert_eq!((got.0, got.1), (want.0, want.1), "{name}: size");
-    let d = diff(&got.2, &want.2, got.0, got.1);
+    let d = iron3d_render_vulkan::compare_images(&got.2, &want.2, got.0, got.1);
     eprintln!("{name}: {d:?}");
-    let matched = (d.pixels - d.mismatched) as f64 / d.pixels as f64;
     assert!(
-        matched >= MATCH_FRACTION && d.off_edge == 0,
+        d.within_tolerance(),
         "{name}: {d:?} against {}",
         want_path.display()
     );

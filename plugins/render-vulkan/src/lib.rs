@@ -67,9 +67,11 @@ mod renderer;
 mod shaders;
 #[cfg(test)]
 mod tests;
+pub mod tolerance;
 
 pub use renderer::{COLOR_FORMAT, DEPTH_FORMAT, MAX_TARGET_DIM, VulkanRenderer};
 pub use shaders::{WGSL, spirv};
+pub use tolerance::{ImageDiff, compare_images};
 
 use abi_stable::std_types::{RErr, ROk, ROption, RResult, RString, RVec};
 use abi_stable::{RMut, sabi_trait::TD_Opaque};

@@ -24,70 +24,8 @@ fn vulkan(r: &mut VulkanRenderer, frame: &RenderFrame) -> ImageRgba8 {
     r.image().unwrap().unwrap()
 }
 
-/// How two images differ.
-#[derive(Debug, Default)]
-struct Diff {
-    /// Largest per-channel difference over all pixels.
-    worst: u8,
-    /// Pixels with a channel differing by more than the tolerance.
-    mismatched: usize,
-    /// Mismatched pixels away from any edge: no reference pixel of their 3×3
-    /// neighbourhood is within tolerance of the Vulkan pixel, and the reference is flat
-    /// (within tolerance) around them.
-    off_edge: usize,
-    pixels: usize,
-}
-
-fn close(a: &[u8], b: &[u8]) -> bool {
-    a.iter()
-        .zip(b)
-        .all(|(x, y)| x.abs_diff(*y) <= CHANNEL_TOLERANCE)
-}
-
-/// Compares `got` with the reference `want` (RGBA8, same size) by the crate's rule.
-fn diff(got: &[u8], want: &[u8], w: u32, h: u32) -> Diff {
-    assert_eq!(got.len(), want.len(), "image sizes");
-    let (w, h) = (w as i64, h as i64);
-    let at = |img: &'_ [u8], x: i64, y: i64| -> [u8; 4] {
-        let o = ((y * w + x) * 4) as usize;
-        img[o..o + 4].try_into().unwrap()
-    };
-    let mut d = Diff {
-        pixels: (w * h) as usize,
-        ..Diff::default()
-    };
-    for y in 0..h {
-        for x in 0..w {
-            let (g, r) = (at(got, x, y), at(want, x, y));
-            let m = g.iter().zip(&r).map(|(a, b)| a.abs_diff(*b)).max().unwrap();
-            d.worst = d.worst.max(m);
-            if m <= CHANNEL_TOLERANCE {
-                continue;
-            }
-            d.mismatched += 1;
-            let mut edge = false;
-            for dy in -1..=1 {
-                for dx in -1..=1 {
-                    let (nx, ny) = (x + dx, y + dy);
-                    if (0..w).contains(&nx) && (0..h).contains(&ny) {
-                        let n = at(want, nx, ny);
-                        // Coverage moved by a pixel, or the reference changes colour here
-                        // (a triangle or texel edge).
-                        edge |= close(&g, &n) || !close(&r, &n);
-                    }
-                }
-            }
-            if !edge && std::env::var_os("IRON3D_DIFF_DEBUG").is_some() {
-                eprintln!("{x},{y}: vulkan {g:?} soft {r:?}");
-            }
-            d.off_edge += usize::from(!edge);
-        }
-    }
-    d
-}
-
 /// Draws `frame` with both renderers and asserts the crate's tolerance; returns the diff.
-fn compare(name: &str, frame: &RenderFrame) -> Diff {
+fn compare(name: &str, frame: &RenderFrame) -> ImageDiff {
     let mut r = renderer();
     let got = vulkan(&mut r, frame);
     let want = draw(frame);
@@ -96,10 +34,9 @@ fn compare(name: &str, frame: &RenderFrame) -> Diff {
         (want.width(), want.height()),
         "{name}"
     );
-    let d = diff(&got.pixels, want.pixels(), got.width, got.height);
-    let matched = (d.pixels - d.mismatched) as f64 / d.pixels as f64;
+    let d = compare_images(&got.pixels, want.pixels(), got.width, got.height);
     assert!(
-        matched >= MATCH_FRACTION && d.off_edge == 0,
+        d.within_tolerance(),
         "{name}: {d:?}\nvulkan {:?}\nsoft   {:?}",
         &got.pixels[..got.pixels.len().min(64)],
         &want.pixels()[..want.pixels().len().min(64)],
