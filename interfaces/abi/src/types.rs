@@ -167,6 +167,31 @@ pub struct PluginDescription {
     pub factories: RVec<FactoryDescription>,
 }
 
+impl FactoryDescription {
+    /// A factory `name` filling `slot` with the given callback bits.
+    pub fn new(name: &str, slot: SlotKind, callbacks: u32) -> Self {
+        Self {
+            name: RString::from(name),
+            slot,
+            callbacks,
+        }
+    }
+}
+
+impl PluginDescription {
+    /// A description of plugin `name` at `version`, built against this crate's interface
+    /// version ([`crate::ABI_MAJOR`].[`crate::ABI_MINOR`]).
+    pub fn current(name: &str, version: &str, factories: Vec<FactoryDescription>) -> Self {
+        Self {
+            name: RString::from(name),
+            version: RString::from(version),
+            abi_major: crate::ABI_MAJOR,
+            abi_minor: crate::ABI_MINOR,
+            factories: RVec::from(factories),
+        }
+    }
+}
+
 /// A versioned state blob: the same blobs serve hot swap and save games.
 #[repr(C)]
 #[derive(StableAbi, Clone, Debug, Default, PartialEq, Eq)]
@@ -177,6 +202,17 @@ pub struct StateBlob {
     pub version: u32,
     /// The bytes.
     pub bytes: RVec<u8>,
+}
+
+impl StateBlob {
+    /// A blob of `format`/`version` with no bytes (plugins without simulation state).
+    pub fn empty(format: &str, version: u32) -> Self {
+        Self {
+            format: RString::from(format),
+            version,
+            bytes: RVec::new(),
+        }
+    }
 }
 
 /// Mission start-up data handed to `Subsystem::init`.

@@ -17,7 +17,7 @@
 #[cfg(test)]
 mod tests;
 
-use abi_stable::std_types::{RErr, ROk, ROption, RResult, RString, RVec};
+use abi_stable::std_types::{RErr, ROk, ROption, RResult, RString};
 use abi_stable::{RMut, sabi_trait::TD_Opaque};
 use iron3d_abi::{
     BlendMode, CullMode, DrawItem, ErrorKind, FactoryDescription, FrameView, HostContext,
@@ -304,17 +304,15 @@ pub fn frame_json_pretty(frame: &RenderFrame) -> String {
 }
 
 fn describe() -> PluginDescription {
-    PluginDescription {
-        name: RString::from("iron3d-render-capture"),
-        version: RString::from(env!("CARGO_PKG_VERSION")),
-        abi_major: iron3d_abi::ABI_MAJOR,
-        abi_minor: iron3d_abi::ABI_MINOR,
-        factories: RVec::from(vec![FactoryDescription {
-            name: RString::from(FACTORY),
-            slot: SlotKind::Render,
-            callbacks: iron3d_abi::callbacks::RENDER,
-        }]),
-    }
+    PluginDescription::current(
+        "iron3d-render-capture",
+        env!("CARGO_PKG_VERSION"),
+        vec![FactoryDescription::new(
+            FACTORY,
+            SlotKind::Render,
+            iron3d_abi::callbacks::RENDER,
+        )],
+    )
 }
 
 fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError> {
@@ -367,11 +365,7 @@ impl Subsystem for CaptureRender {
     }
 
     fn save_state(&self) -> RResult<StateBlob, PluginError> {
-        ROk(StateBlob {
-            format: RString::from(STATE_FORMAT),
-            version: STATE_VERSION,
-            bytes: RVec::new(),
-        })
+        ROk(StateBlob::empty(STATE_FORMAT, STATE_VERSION))
     }
 
     fn restore_state(&mut self, _blob: &StateBlob) -> RResult<(), PluginError> {

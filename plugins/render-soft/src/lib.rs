@@ -74,7 +74,7 @@ mod tests;
 
 pub use raster::{DrawCounters, GUARD_BAND, MAX_TARGET_DIM, SUBPIXEL_BITS, SoftRasterizer};
 
-use abi_stable::std_types::{RErr, ROk, ROption, RResult, RString, RVec};
+use abi_stable::std_types::{RErr, ROk, ROption, RResult};
 use abi_stable::{RMut, sabi_trait::TD_Opaque};
 use iron3d_abi::{
     ErrorKind, FactoryDescription, FrameView, HostContext, ImageRgba8, MissionContext,
@@ -92,17 +92,15 @@ pub const STATE_FORMAT: &str = "render-soft";
 pub const STATE_VERSION: u32 = 1;
 
 fn describe() -> PluginDescription {
-    PluginDescription {
-        name: RString::from("iron3d-render-soft"),
-        version: RString::from(env!("CARGO_PKG_VERSION")),
-        abi_major: iron3d_abi::ABI_MAJOR,
-        abi_minor: iron3d_abi::ABI_MINOR,
-        factories: RVec::from(vec![FactoryDescription {
-            name: RString::from(FACTORY),
-            slot: SlotKind::Render,
-            callbacks: iron3d_abi::callbacks::RENDER,
-        }]),
-    }
+    PluginDescription::current(
+        "iron3d-render-soft",
+        env!("CARGO_PKG_VERSION"),
+        vec![FactoryDescription::new(
+            FACTORY,
+            SlotKind::Render,
+            iron3d_abi::callbacks::RENDER,
+        )],
+    )
 }
 
 fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError> {
@@ -155,11 +153,7 @@ impl Subsystem for SoftRender {
     }
 
     fn save_state(&self) -> RResult<StateBlob, PluginError> {
-        ROk(StateBlob {
-            format: RString::from(STATE_FORMAT),
-            version: STATE_VERSION,
-            bytes: RVec::new(),
-        })
+        ROk(StateBlob::empty(STATE_FORMAT, STATE_VERSION))
     }
 
     fn restore_state(&mut self, _blob: &StateBlob) -> RResult<(), PluginError> {
