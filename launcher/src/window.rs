@@ -82,6 +82,8 @@ struct App<'o> {
     fps: f64,
     error: Option<anyhow::Error>,
     done: bool,
+    /// `--switch-renderer` requests still to apply, in frame order.
+    switches: Vec<(u64, Renderer)>,
 }
 
 impl App<'_> {
@@ -204,6 +206,14 @@ impl App<'_> {
         }
         if let Err(e) = self.session.frame(self.game_ns) {
             return self.fail(event_loop, e);
+        }
+        while self
+            .switches
+            .first()
+            .is_some_and(|s| s.0 <= self.session.frames)
+        {
+            let (_, r) = self.switches.remove(0);
+            self.switch(r);
         }
         if last {
             if let Some(path) = self.opts.screenshot.clone() {
@@ -408,6 +418,11 @@ pub fn run(opts: &PlayOptions, out: &mut dyn Write) -> WindowOutcome {
         fps: 0.0,
         error: None,
         done: false,
+        switches: {
+            let mut s = opts.switches.clone();
+            s.sort_by_key(|s| s.0);
+            s
+        },
     };
     if let Err(e) = event_loop.run_app(&mut app) {
         return WindowOutcome::Ran(Err(anyhow::anyhow!("window event loop: {e}")));

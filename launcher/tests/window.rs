@@ -43,8 +43,8 @@ fn pixels(path: &Path) -> Vec<u8> {
     buf
 }
 
-/// `xvfb-run -a iron3d play … --frames 120 --screenshot shot` with `camera`.
-fn play_in_xvfb(shot: &Path, camera: &str) -> String {
+/// `xvfb-run -a iron3d play … --frames 120 --screenshot shot` with `camera` and `extra`.
+fn play_in_xvfb(shot: &Path, camera: &str, extra: &[&str]) -> String {
     let exe = env!("CARGO_BIN_EXE_iron3d");
     let out = Command::new("xvfb-run")
         .args([
@@ -56,15 +56,9 @@ fn play_in_xvfb(shot: &Path, camera: &str) -> String {
             "--game-dir",
         ])
         .arg(demo())
-        .args([
-            "--mission",
-            "DEMO1",
-            "--frames",
-            "120",
-            "--camera",
-            camera,
-            "--screenshot",
-        ])
+        .args(["--mission", "DEMO1", "--frames", "120", "--camera", camera])
+        .args(extra)
+        .arg("--screenshot")
         .arg(shot)
         .env_remove("WAYLAND_DISPLAY")
         .output()
@@ -87,9 +81,9 @@ fn play_in_a_window_under_xvfb_renders_and_follows_the_camera() {
     let tmp = tempfile::tempdir().unwrap();
     let a = tmp.path().join("a.png");
     let b = tmp.path().join("b.png");
-    let out = play_in_xvfb(&a, "200,160,30,2.4,-0.3");
+    let out = play_in_xvfb(&a, "200,160,30,2.4,-0.3", &[]);
     assert!(out.contains("frames=120 "), "{out}");
-    play_in_xvfb(&b, "300,300,80,4.0,-0.6");
+    play_in_xvfb(&b, "300,300,80,4.0,-0.6", &[]);
     let (pa, pb) = (pixels(&a), pixels(&b));
     assert_eq!(pa.len(), 640 * 480 * 4);
     let colours: std::collections::BTreeSet<&[u8]> = pa.chunks(4).collect();
@@ -122,4 +116,30 @@ fn without_a_display_play_says_so_and_renders_offscreen() {
     assert!(stdout.contains("play: no display"), "{stdout}");
     assert!(stdout.contains("renderer=soft frames=5 "), "{stdout}");
     assert!(shot.exists());
+}
+
+#[test]
+fn vulkan_presents_in_the_window_and_renderers_switch_live() {
+    let tmp = tempfile::tempdir().unwrap();
+    // Vulkan through the swapchain of the Xvfb window (llvmpipe), no fallback.
+    let shot = tmp.path().join("vulkan.png");
+    let out = play_in_xvfb(&shot, "200,160,30,2.4,-0.3", &["--renderer", "vulkan"]);
+    assert!(out.contains("renderer=vulkan frames=120 "), "{out}");
+    let colours: std::collections::BTreeSet<Vec<u8>> =
+        pixels(&shot).chunks(4).map(<[u8]>::to_vec).collect();
+    assert!(colours.len() > 50, "not blank: {} colours", colours.len());
+    // Switched live in the window: soft -> vulkan -> soft, ending on soft.
+    let shot = tmp.path().join("switched.png");
+    let out = play_in_xvfb(
+        &shot,
+        "200,160,30,2.4,-0.3",
+        &[
+            "--switch-renderer",
+            "30:vulkan",
+            "--switch-renderer",
+            "80:soft",
+        ],
+    );
+    assert!(out.contains("renderer=soft frames=120 "), "{out}");
+    assert!(!out.contains("not available"), "{out}");
 }
