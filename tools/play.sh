@@ -4,7 +4,8 @@
 # its first mission in a window (`iron3d play`: free camera on W/A/S/D/R/F + arrows or
 # mouse drag, C centres, P pauses, F1/F2/F3 or Tab switch renderer, Esc quits). Without
 # a display it says so, renders offscreen and writes iron3d-screenshot.png. Extra
-# arguments go to `iron3d play` (e.g. --renderer vulkan --width 1280 --height 720).
+# arguments go to `iron3d play` (e.g. --renderer soft --width 1280 --height 720; the
+# default renderer is Vulkan, with the software renderer taking over when no device exists).
 # With IRON3D_GAME_DIR set (an original game directory), it plays IRON3D_MISSION from
 # there instead of the embedded default. `iron3d run --headless --demo` is the
 # simulation-only run.

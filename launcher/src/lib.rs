@@ -379,8 +379,9 @@ pub struct PlayArgs {
     /// Mission: a directory under MISSIONS/ or a data.tma path relative to --game-dir.
     #[arg(long, requires = "game_dir")]
     pub mission: Option<String>,
-    /// Renderer plugin at start (switchable while running).
-    #[arg(long, value_enum, default_value_t = play::Renderer::Soft)]
+    /// Renderer plugin at start (switchable while running); without a Vulkan device the
+    /// software renderer takes over, with a message.
+    #[arg(long, value_enum, default_value_t = play::Renderer::Vulkan)]
     pub renderer: play::Renderer,
     /// Render without a window.
     #[arg(long)]

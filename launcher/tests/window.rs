@@ -114,7 +114,35 @@ fn without_a_display_play_says_so_and_renders_offscreen() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("play: no display"), "{stdout}");
-    assert!(stdout.contains("renderer=soft frames=5 "), "{stdout}");
+    assert!(stdout.contains("frames=5 "), "{stdout}");
+    assert!(shot.exists());
+}
+
+#[test]
+fn without_a_vulkan_driver_play_falls_back_to_the_software_renderer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let shot = tmp.path().join("shot.png");
+    let out = iron3d()
+        .env_remove("DISPLAY")
+        .env("VK_ICD_FILENAMES", "/nonexistent/icd.json")
+        .env("VK_DRIVER_FILES", "/nonexistent/icd.json")
+        .args(["play", "--offscreen", "--renderer", "vulkan", "--game-dir"])
+        .arg(demo())
+        .args(["--mission", "DEMO1", "--frames", "3", "--screenshot"])
+        .arg(&shot)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("renderer vulkan: not available"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("falling back to the software renderer"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("renderer=soft frames=3 "), "{stdout}");
     assert!(shot.exists());
 }
 
