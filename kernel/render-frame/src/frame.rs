@@ -302,10 +302,16 @@ impl FrameBuilder {
             }
         }
 
+        // Poses depend on the model and the time only: sample each model once per frame
+        // (pure computation, no cache side effect), then borrow them per object.
+        for model in 0..self.assets.models.len() {
+            self.sample_model(model, time_ms);
+        }
+        let (assets, poses) = (&self.assets, &self.poses);
         for o in &snapshot.objects {
             let id = o.id.raw();
-            let models = match self.assets.object_models.get(&id) {
-                Some(m) if !m.is_empty() => m.clone(),
+            let models = match assets.object_models.get(&id) {
+                Some(m) if !m.is_empty() => m,
                 _ => {
                     skipped.push(SkippedObject {
                         id,
@@ -322,12 +328,9 @@ impl FrameBuilder {
             let max_scale = tr.scale.abs().max_element();
             let mut any_slot = false;
             let mut any_visible = false;
-            for model in models {
-                let pose = self
-                    .sample_model(model, time_ms)
-                    .map(<[Mat4]>::to_vec)
-                    .unwrap_or_default();
-                let m = &self.assets.models[model];
+            for &model in models {
+                let pose: &[Mat4] = poses[model].as_deref().unwrap_or(&[]);
+                let m = &assets.models[model];
                 // Visibility and slot selection before any material work.
                 let mut chosen: Vec<(usize, usize, Mat4)> = Vec::new();
                 for (n, slots) in m.node_slots.iter().enumerate() {
@@ -358,7 +361,7 @@ impl FrameBuilder {
                     node_count: chosen.len() as u32,
                     distance,
                 });
-                let mesh = &self.assets.resources.meshes[m.mesh as usize];
+                let mesh = &assets.resources.meshes[m.mesh as usize];
                 for (n, sid, node_world) in chosen {
                     let s = m.slots[sid];
                     let depth = view
