@@ -441,6 +441,51 @@ pub mod render {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens")
     }
 
+    /// A frame rendered for comparison with `goldens/<name>.png`.
+    pub struct GoldenShot {
+        /// The launcher's output.
+        pub out: String,
+        /// Image width (equal for both images; asserted).
+        pub width: u32,
+        /// Image height.
+        pub height: u32,
+        /// The rendered RGBA8 pixels.
+        pub got: Vec<u8>,
+        /// The golden's RGBA8 pixels.
+        pub want: Vec<u8>,
+        /// The golden's path.
+        pub want_path: PathBuf,
+    }
+
+    /// Renders `camera` after `frames` frames with `renderer` and loads `goldens/<name>.png`
+    /// beside it (asserting equal sizes). With `update`, the shot first replaces the golden.
+    pub fn shoot_golden(
+        renderer: &str,
+        name: &str,
+        camera: &str,
+        frames: u32,
+        update: bool,
+    ) -> GoldenShot {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let shot = tmp.path().join("shot.png");
+        let out = shoot(renderer, camera, frames, &shot);
+        let want_path = goldens().join(format!("{name}.png"));
+        if update {
+            std::fs::copy(&shot, &want_path).expect("golden updated");
+        }
+        let (width, height, got) = decode(&shot);
+        let (ww, wh, want) = decode(&want_path);
+        assert_eq!((width, height), (ww, wh), "{name}: size");
+        GoldenShot {
+            out,
+            width,
+            height,
+            got,
+            want,
+            want_path,
+        }
+    }
+
     /// The capture JSON of one frame seen through `camera` after `frames` frames.
     pub fn capture(camera: &str, frames: u32) -> String {
         let tmp = tempfile::tempdir().expect("tempdir");

@@ -8,33 +8,25 @@
 
 use iron3d_e2e::last_state_hash;
 use iron3d_e2e::render::{
-    OVERVIEW, TERRAIN_CAMERA, camera_near, capture, decode, goldens, play, shoot,
+    OVERVIEW, TERRAIN_CAMERA, camera_near, capture, decode, play, shoot_golden,
 };
 
 /// Renders `camera` after `frames` frames with the software renderer and compares with
 /// `goldens/<name>.png` pixel for pixel.
 fn golden(name: &str, camera: &str, frames: u32) {
-    let tmp = tempfile::tempdir().unwrap();
-    let shot = tmp.path().join("shot.png");
-    shoot("soft", camera, frames, &shot);
-    let want_path = goldens().join(format!("{name}.png"));
-    if std::env::var_os("IRON3D_UPDATE_GOLDENS").is_some() {
-        std::fs::copy(&shot, &want_path).unwrap();
-    }
-    let got = decode(&shot);
-    let want = decode(&want_path);
-    assert_eq!((got.0, got.1), (want.0, want.1), "{name}: size");
-    let differing = got
-        .2
+    let update = std::env::var_os("IRON3D_UPDATE_GOLDENS").is_some();
+    let g = shoot_golden("soft", name, camera, frames, update);
+    let differing = g
+        .got
         .chunks(4)
-        .zip(want.2.chunks(4))
+        .zip(g.want.chunks(4))
         .filter(|(a, b)| a != b)
         .count();
     assert_eq!(
         differing,
         0,
         "{name}: {differing} pixels differ from {}",
-        want_path.display()
+        g.want_path.display()
     );
 }
 

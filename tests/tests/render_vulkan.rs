@@ -9,25 +9,19 @@
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
 use iron3d_e2e::last_state_hash;
-use iron3d_e2e::render::{TERRAIN_CAMERA, camera_near, decode, goldens, play, shoot};
+use iron3d_e2e::render::{TERRAIN_CAMERA, camera_near, play, shoot_golden};
 
 /// Renders `camera` after `frames` frames with Vulkan and compares with
 /// `goldens/<name>.png` (made by the software renderer) within the tolerance.
 fn golden(name: &str, camera: &str, frames: u32) {
-    let tmp = tempfile::tempdir().unwrap();
-    let shot = tmp.path().join("shot.png");
-    let out = shoot("vulkan", camera, frames, &shot);
-    assert!(out.contains("renderer=vulkan "), "no fallback: {out}");
-    let want_path = goldens().join(format!("{name}.png"));
-    let got = decode(&shot);
-    let want = decode(&want_path);
-    assert_eq!((got.0, got.1), (want.0, want.1), "{name}: size");
-    let d = iron3d_render_vulkan::compare_images(&got.2, &want.2, got.0, got.1);
+    let g = shoot_golden("vulkan", name, camera, frames, false);
+    assert!(g.out.contains("renderer=vulkan "), "no fallback: {}", g.out);
+    let d = iron3d_render_vulkan::compare_images(&g.got, &g.want, g.width, g.height);
     eprintln!("{name}: {d:?}");
     assert!(
         d.within_tolerance(),
         "{name}: {d:?} against {}",
-        want_path.display()
+        g.want_path.display()
     );
 }
 
