@@ -181,8 +181,16 @@ pub trait TerrainService {
 /// Render backend: draws published frames and captures images.
 #[sabi_trait]
 pub trait RenderBackend {
-    /// Draws one frame.
-    fn render_frame(&mut self, frame: &FrameView<'_>) -> RResult<RenderStats, PluginError>;
+    /// Draws one frame from the bare object list (the interface 1.0 entry point; the host
+    /// calls it only when `draw` is unsupported). The default draws nothing and reports
+    /// the object count, which is all a backend drawing prepared frames needs. (A default
+    /// body is source-level only: the vtable entry and its layout are unchanged.)
+    fn render_frame(&mut self, frame: &FrameView<'_>) -> RResult<RenderStats, PluginError> {
+        ROk(RenderStats {
+            draw_items: 0,
+            objects: u32::try_from(frame.objects.len()).unwrap_or(u32::MAX),
+        })
+    }
     /// The last frame as RGBA8 (capture backends may return an empty image).
     #[sabi(last_prefix_field)]
     fn capture(&mut self) -> RResult<ImageRgba8, PluginError> {

@@ -20,11 +20,11 @@ mod tests;
 use abi_stable::std_types::{RErr, ROk, ROption, RResult, RString};
 use abi_stable::{RMut, sabi_trait::TD_Opaque};
 use iron3d_abi::{
-    BlendMode, CullMode, DrawItem, ErrorKind, FactoryDescription, FrameView, HostContext,
-    ImageRgba8, LegacyRenderState, Mat4f, MissionContext, NO_TEXTURE, PluginDescription,
-    PluginError, PluginRuntime, RenderBackend, RenderBackend_TO, RenderFrame, RenderPhase,
-    RenderStats, SlotKind, StateBlob, Subsystem, Subsystem_TO, SubsystemBox, TextureKind,
-    TextureOp, Vec3f, VertexFormat,
+    BlendMode, CullMode, DrawItem, ErrorKind, FactoryDescription, HostContext, ImageRgba8,
+    LegacyRenderState, Mat4f, MissionContext, NO_TEXTURE, PluginDescription, PluginError,
+    PluginRuntime, RenderBackend, RenderBackend_TO, RenderFrame, RenderPhase, RenderStats,
+    SlotKind, StateBlob, Subsystem, Subsystem_TO, SubsystemBox, TextureKind, TextureOp, Vec3f,
+    VertexFormat,
 };
 use serde_json::{Map, Value};
 
@@ -379,13 +379,6 @@ impl Subsystem for CaptureRender {
 }
 
 impl RenderBackend for CaptureRender {
-    fn render_frame(&mut self, frame: &FrameView<'_>) -> RResult<RenderStats, PluginError> {
-        ROk(RenderStats {
-            draw_items: 0,
-            objects: frame.objects.len() as u32,
-        })
-    }
-
     fn capture(&mut self) -> RResult<ImageRgba8, PluginError> {
         RErr(PluginError::new(ErrorKind::Unsupported, NO_PIXELS))
     }

@@ -77,9 +77,9 @@ pub use raster::{DrawCounters, GUARD_BAND, MAX_TARGET_DIM, SUBPIXEL_BITS, SoftRa
 use abi_stable::std_types::{RErr, ROk, ROption, RResult};
 use abi_stable::{RMut, sabi_trait::TD_Opaque};
 use iron3d_abi::{
-    ErrorKind, FactoryDescription, FrameView, HostContext, ImageRgba8, MissionContext,
-    PluginDescription, PluginError, PluginRuntime, RenderBackend, RenderBackend_TO, RenderFrame,
-    RenderStats, SlotKind, StateBlob, Subsystem, Subsystem_TO, SubsystemBox,
+    ErrorKind, FactoryDescription, HostContext, ImageRgba8, MissionContext, PluginDescription,
+    PluginError, PluginRuntime, RenderBackend, RenderBackend_TO, RenderFrame, RenderStats,
+    SlotKind, StateBlob, Subsystem, Subsystem_TO, SubsystemBox,
 };
 
 /// Factory name of the software renderer.
@@ -167,13 +167,6 @@ impl Subsystem for SoftRender {
 }
 
 impl RenderBackend for SoftRender {
-    fn render_frame(&mut self, frame: &FrameView<'_>) -> RResult<RenderStats, PluginError> {
-        ROk(RenderStats {
-            draw_items: 0,
-            objects: frame.objects.len() as u32,
-        })
-    }
-
     fn capture(&mut self) -> RResult<ImageRgba8, PluginError> {
         let Self { runtime, raster } = self;
         runtime.call("capture", || {

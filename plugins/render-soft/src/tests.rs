@@ -595,7 +595,7 @@ fn plugin_draws_captures_and_has_no_state() {
     );
     assert!(p.restore_state(&blob).is_ok());
     assert!(p.render().is_some());
-    let view = FrameView {
+    let view = iron3d_abi::FrameView {
         frame: 1,
         tick: 1,
         objects: Default::default(),

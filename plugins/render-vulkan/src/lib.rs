@@ -76,9 +76,9 @@ pub use tolerance::{ImageDiff, compare_images};
 use abi_stable::std_types::{RErr, ROk, ROption, RResult};
 use abi_stable::{RMut, sabi_trait::TD_Opaque};
 use iron3d_abi::{
-    ErrorKind, FactoryDescription, FrameView, HostContext, ImageRgba8, MissionContext,
-    PluginDescription, PluginError, PluginRuntime, RenderBackend, RenderBackend_TO, RenderFrame,
-    RenderStats, SlotKind, StateBlob, Subsystem, Subsystem_TO, SubsystemBox,
+    ErrorKind, FactoryDescription, HostContext, ImageRgba8, MissionContext, PluginDescription,
+    PluginError, PluginRuntime, RenderBackend, RenderBackend_TO, RenderFrame, RenderStats,
+    SlotKind, StateBlob, Subsystem, Subsystem_TO, SubsystemBox,
 };
 
 /// Factory name of the Vulkan renderer.
@@ -202,13 +202,6 @@ impl Subsystem for VulkanRender {
 }
 
 impl RenderBackend for VulkanRender {
-    fn render_frame(&mut self, frame: &FrameView<'_>) -> RResult<RenderStats, PluginError> {
-        ROk(RenderStats {
-            draw_items: 0,
-            objects: frame.objects.len() as u32,
-        })
-    }
-
     fn capture(&mut self) -> RResult<ImageRgba8, PluginError> {
         let Self { runtime, renderer } = self;
         runtime.call("capture", || match renderer.image() {
