@@ -179,6 +179,28 @@ fn switch_renderer(host: &PluginHost, r: Renderer, out: &mut dyn Write) -> anyho
     }
 }
 
+/// Writes `capture` to `path` (PNG for an image, the JSON text for a command list) and
+/// says so on `out`.
+pub fn save_capture(capture: &Capture, path: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
+    match capture {
+        Capture::Image(img) => {
+            write_png(path, img)?;
+            writeln!(
+                out,
+                "screenshot={} {}x{}",
+                path.display(),
+                img.width,
+                img.height
+            )?;
+        }
+        Capture::Commands(json) => {
+            std::fs::write(path, json).with_context(|| format!("writing {}", path.display()))?;
+            writeln!(out, "screenshot={} (capture JSON)", path.display())?;
+        }
+    }
+    Ok(())
+}
+
 /// Writes `img` as an RGBA8 PNG.
 pub fn write_png(path: &Path, img: &iron3d_abi::ImageRgba8) -> anyhow::Result<()> {
     let file =
@@ -361,27 +383,18 @@ impl PlaySession {
     /// Writes the capture served after the last frame to `path` (PNG, or JSON for the
     /// capture renderer).
     pub fn write_capture(&self, path: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
+        self.take_capture()
+            .and_then(|c| save_capture(&c, path, out))
+    }
+
+    /// The capture served after the last frame, or why there is none.
+    pub fn take_capture(&self) -> anyhow::Result<Capture> {
         let label = self.renderer_label();
         match self.host.take_capture() {
-            Some(Ok(Capture::Image(img))) => {
-                write_png(path, &img)?;
-                writeln!(
-                    out,
-                    "screenshot={} {}x{}",
-                    path.display(),
-                    img.width,
-                    img.height
-                )?;
-            }
-            Some(Ok(Capture::Commands(json))) => {
-                std::fs::write(path, json)
-                    .with_context(|| format!("writing {}", path.display()))?;
-                writeln!(out, "screenshot={} (capture JSON)", path.display())?;
-            }
+            Some(Ok(c)) => Ok(c),
             Some(Err(e)) => bail!("capture from {label} failed: {e}"),
             None => bail!("the render slot ({label}) drew no frame to capture"),
         }
-        Ok(())
     }
 
     /// Prints faults, the summary line and `state_hash=` last.

@@ -218,28 +218,14 @@ impl App<'_> {
         if last {
             if let Some(path) = self.opts.screenshot.clone() {
                 // Keep the capture for the file; present it too.
-                match self.session.host.take_capture() {
-                    Some(Ok(Capture::Image(img))) => {
-                        if let Err(e) = write_png_from(&path, &img, self.out) {
-                            return self.fail(event_loop, e);
-                        }
-                        self.present(&img);
-                    }
-                    Some(Ok(Capture::Commands(json))) => {
-                        if let Err(e) = std::fs::write(&path, json) {
-                            return self.fail(event_loop, e.into());
-                        }
-                        let _ = writeln!(self.out, "screenshot={} (capture JSON)", path.display());
-                    }
-                    Some(Err(e)) => {
-                        return self.fail(event_loop, anyhow::anyhow!("capture failed: {e}"));
-                    }
-                    None => {
-                        return self.fail(
-                            event_loop,
-                            anyhow::anyhow!("the renderer drew no frame to capture"),
-                        );
-                    }
+                let saved = self
+                    .session
+                    .take_capture()
+                    .and_then(|c| crate::play::save_capture(&c, &path, self.out).map(|()| c));
+                match saved {
+                    Ok(Capture::Image(img)) => self.present(&img),
+                    Ok(Capture::Commands(_)) => {}
+                    Err(e) => return self.fail(event_loop, e),
                 }
             }
             self.done = true;
@@ -304,22 +290,6 @@ impl App<'_> {
             Err(e) => tracing::warn!(error = %e, "presentation buffer unavailable"),
         }
     }
-}
-
-fn write_png_from(
-    path: &std::path::Path,
-    img: &iron3d_abi::ImageRgba8,
-    out: &mut dyn Write,
-) -> anyhow::Result<()> {
-    crate::play::write_png(path, img)?;
-    writeln!(
-        out,
-        "screenshot={} {}x{}",
-        path.display(),
-        img.width,
-        img.height
-    )?;
-    Ok(())
 }
 
 impl ApplicationHandler for App<'_> {
