@@ -101,6 +101,14 @@ pub enum Command {
         /// JSON output.
         #[arg(long)]
         json: bool,
+        /// Compatible profile: wrong `type_id` tags (and the other named quirks) are
+        /// accepted and listed as diagnostics (default: strict, they are failures).
+        #[arg(long)]
+        compatible: bool,
+        /// Relax rule PD-TAG-MESH: model entries need not carry the `MESH` tag (it comes
+        /// from the FParkan source and is not confirmed by the original).
+        #[arg(long)]
+        relax_mesh_tag: bool,
     },
 }
 
@@ -650,8 +658,14 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             game_dir,
             mission,
             json,
+            compatible,
+            relax_mesh_tag,
         } => {
-            mission_cli::graph(&game_dir, mission.as_deref(), json, out)?;
+            let profile = mission_cli::Profile {
+                compatible,
+                relax_mesh_tag,
+            };
+            mission_cli::graph(&game_dir, mission.as_deref(), profile, json, out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Archive(a) => {

@@ -88,18 +88,48 @@ fn report_json(r: &GraphReport) -> Value {
             "resource_name": f.resource, "component": f.component, "prototype": f.prototype,
             "archive": f.archive, "entry": f.entry, "cause": f.cause, "offset": f.offset,
         })).collect::<Vec<_>>(),
+        "diagnostics": r.diagnostics,
     })
 }
 
-/// `graph GAME_DIR [--mission M] [--json]`: mission reachability, or global archive health.
+/// How `graph` reads the archives.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Profile {
+    /// Compatible archive reads: named quirks (wrong `type_id` tags among them) become
+    /// diagnostics instead of failures.
+    pub compatible: bool,
+    /// Rule PD-TAG-MESH relaxed.
+    pub relax_mesh_tag: bool,
+}
+
+impl Profile {
+    /// The archive cache of this profile.
+    pub fn cache(self) -> ArchiveCache {
+        let mode = if self.compatible {
+            ReadMode::Compatible
+        } else {
+            ReadMode::Strict
+        };
+        let cache = ArchiveCache::new(mode, CACHE_BUDGET);
+        if self.relax_mesh_tag {
+            cache.relax_mesh_tag()
+        } else {
+            cache
+        }
+    }
+}
+
+/// `graph GAME_DIR [--mission M] [--compatible] [--relax-mesh-tag] [--json]`: mission
+/// reachability, or global archive health.
 pub fn graph(
     game_dir: &Path,
     mission: Option<&str>,
+    profile: Profile,
     json_out: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let vfs = Vfs::new(game_dir);
-    let cache = ArchiveCache::new(ReadMode::Strict, CACHE_BUDGET);
+    let cache = profile.cache();
     let data = GameData {
         vfs: &vfs,
         cache: &cache,
@@ -134,12 +164,11 @@ pub fn graph(
         c.lightmaps,
         c.failures
     )?;
-    writeln!(
-        out,
-        "(material slots, textures and lightmaps are followed once the WEAR/MAT0/Texm readers exist)"
-    )?;
     for f in &report.failures {
         writeln!(out, "{f}")?;
+    }
+    for d in &report.diagnostics {
+        writeln!(out, "diagnostic: {d}")?;
     }
     Ok(())
 }

@@ -9,6 +9,7 @@
 use crate::error::{MissionError, Stage};
 use crate::source::{GameData, OBJECTS_RLB};
 use iron3d_material::{FallbackRule, Mat0, Wear, resolve_material_with};
+use iron3d_nres::Family;
 use iron3d_tma::Tma;
 use iron3d_unitdat::{Geometry, Presence, ResourceProbe, UnitDat, ends_with_ignore_case, resolve};
 use iron3d_vfs::GamePath;
@@ -66,6 +67,8 @@ pub struct GraphReport {
     pub failures: Vec<MissionError>,
     /// Models reached, in object order.
     pub models: Vec<ModelUse>,
+    /// What a compatible cache tolerated (wrong `type_id` tags), one line per entry.
+    pub diagnostics: Vec<String>,
 }
 
 fn text(b: &[u8]) -> String {
@@ -89,14 +92,100 @@ struct MaterialOutcome {
     problems: Vec<(String, String, String)>,
 }
 
+/// What one prototype key leads to (memoised per key as spelled: 10,000 objects sharing
+/// 30 prototypes resolve 30 chains).
+#[derive(Clone, Debug)]
+enum ProtoOutcome {
+    /// A model, its tag problem, and its WEAR table when present.
+    Mesh {
+        archive: Vec<u8>,
+        name: Vec<u8>,
+        tag_problem: Option<String>,
+        wear: Option<(Vec<u8>, MaterialOutcome)>,
+    },
+    /// No geometry (sun, system objects).
+    NonGeometric,
+    /// Resolution failed: cause, parent chain, byte offset.
+    Failed {
+        cause: String,
+        chain: String,
+        offset: Option<u64>,
+    },
+}
+
+/// A unit DAT's component keys, or why it could not be read (cause, byte offset).
+type DatOutcome = Result<Vec<Vec<u8>>, (String, Option<u64>)>;
+
 struct Walker<'a, 'd> {
     data: &'a GameData<'d>,
     mission: &'a str,
     report: GraphReport,
     materials: BTreeMap<(Vec<u8>, Vec<u8>), MaterialOutcome>,
+    protos: BTreeMap<Vec<u8>, ProtoOutcome>,
+    dats: BTreeMap<Vec<u8>, DatOutcome>,
 }
 
-impl Walker<'_, '_> {
+impl<'a, 'd> Walker<'a, 'd> {
+    fn new(data: &'a GameData<'d>, mission: &'a str) -> Self {
+        Self {
+            data,
+            mission,
+            report: GraphReport::default(),
+            materials: BTreeMap::new(),
+            protos: BTreeMap::new(),
+            dats: BTreeMap::new(),
+        }
+    }
+
+    fn finish(mut self) -> GraphReport {
+        self.report.diagnostics = self
+            .data
+            .cache
+            .tag_diagnostics()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        self.report
+    }
+
+    fn proto_outcome(&mut self, key: &[u8]) -> ProtoOutcome {
+        if let Some(o) = self.protos.get(key) {
+            return o.clone();
+        }
+        let outcome = match resolve(self.data, self.data, key) {
+            Ok(r) => match r.geometry {
+                Geometry::Mesh(m) => {
+                    let tag_problem = match self.data.probe_as(&m.archive, &m.name, Family::mesh())
+                    {
+                        Ok(_) => None,
+                        Err(e) => Some(e.to_string()),
+                    };
+                    let mut wea = stem(&m.name).to_vec();
+                    wea.extend_from_slice(b".wea");
+                    let wear = matches!(self.data.probe(&m.archive, &wea), Ok(Presence::Present))
+                        .then(|| {
+                            let outcome = self.material_outcome(&m.archive, &wea);
+                            (wea, outcome)
+                        });
+                    ProtoOutcome::Mesh {
+                        archive: m.archive,
+                        name: m.name,
+                        tag_problem,
+                        wear,
+                    }
+                }
+                Geometry::NonGeometric { .. } => ProtoOutcome::NonGeometric,
+            },
+            Err(e) => ProtoOutcome::Failed {
+                cause: e.to_string(),
+                chain: e.chain().map_or_else(|| text(key), |c| c.to_string()),
+                offset: e.offset(),
+            },
+        };
+        self.protos.insert(key.to_vec(), outcome.clone());
+        outcome
+    }
+
     fn fail(&mut self, mut e: MissionError) {
         e.stage = e.stage.or(Some(Stage::PrototypeResolution));
         self.report.counts.failures += 1;
@@ -111,56 +200,66 @@ impl Walker<'_, '_> {
         key: &[u8],
     ) {
         self.report.counts.prototype_requests += 1;
-        match resolve(self.data, self.data, key) {
-            Ok(r) => match r.geometry {
-                Geometry::Mesh(m) => {
-                    self.report.counts.msh += 1;
-                    let mut wea = stem(&m.name).to_vec();
-                    wea.extend_from_slice(b".wea");
-                    if matches!(self.data.probe(&m.archive, &wea), Ok(Presence::Present)) {
-                        self.report.counts.wear += 1;
-                        let outcome = self.material_outcome(&m.archive, &wea);
-                        self.report.counts.material_slots += outcome.slots;
-                        self.report.counts.texture_requests += outcome.textures;
-                        self.report.counts.lightmaps += outcome.lightmaps;
-                        for (archive, entry, cause) in outcome.problems {
-                            let mut err =
-                                MissionError::new(Stage::ResourcePreparation, self.mission, cause);
-                            err.object = object;
-                            err.resource = Some(text(resource));
-                            err.component = component.map(text);
-                            err.prototype = Some(format!(
-                                "{} -> model {}:{} -> {}",
-                                text(key),
-                                text(&m.archive),
-                                text(&m.name),
-                                text(&wea)
-                            ));
-                            err.archive = Some(archive);
-                            err.entry = Some(entry);
-                            self.fail(err);
-                        }
-                    }
-                    if let Some(object) = object {
-                        self.report.models.push(ModelUse {
-                            object,
-                            archive: m.archive,
-                            name: m.name,
-                        });
+        match self.proto_outcome(key) {
+            ProtoOutcome::Mesh {
+                archive,
+                name,
+                tag_problem,
+                wear,
+            } => {
+                self.report.counts.msh += 1;
+                let model_chain =
+                    format!("{} -> model {}:{}", text(key), text(&archive), text(&name));
+                if let Some(cause) = tag_problem {
+                    let mut err =
+                        MissionError::new(Stage::ResourcePreparation, self.mission, cause);
+                    err.object = object;
+                    err.resource = Some(text(resource));
+                    err.component = component.map(text);
+                    err.prototype = Some(model_chain.clone());
+                    err.archive = Some(text(&archive));
+                    err.entry = Some(text(&name));
+                    self.fail(err);
+                }
+                if let Some((wea, outcome)) = wear {
+                    self.report.counts.wear += 1;
+                    self.report.counts.material_slots += outcome.slots;
+                    self.report.counts.texture_requests += outcome.textures;
+                    self.report.counts.lightmaps += outcome.lightmaps;
+                    for (problem_archive, entry, cause) in outcome.problems {
+                        let mut err =
+                            MissionError::new(Stage::ResourcePreparation, self.mission, cause);
+                        err.object = object;
+                        err.resource = Some(text(resource));
+                        err.component = component.map(text);
+                        err.prototype = Some(format!("{model_chain} -> {}", text(&wea)));
+                        err.archive = Some(problem_archive);
+                        err.entry = Some(entry);
+                        self.fail(err);
                     }
                 }
-                Geometry::NonGeometric { .. } => {}
-            },
-            Err(e) => {
-                let mut err =
-                    MissionError::new(Stage::PrototypeResolution, self.mission, e.to_string());
+                if let Some(object) = object {
+                    self.report.models.push(ModelUse {
+                        object,
+                        archive,
+                        name,
+                    });
+                }
+            }
+            ProtoOutcome::NonGeometric => {}
+            ProtoOutcome::Failed {
+                cause,
+                chain,
+                offset,
+            } => {
+                let mut err = MissionError::new(Stage::PrototypeResolution, self.mission, cause);
                 err.object = object;
                 err.resource = Some(text(resource));
                 err.component = component.map(text);
-                err.prototype = Some(e.chain().map_or_else(|| text(key), |c| c.to_string()));
+                err.prototype = Some(chain);
                 err.archive = Some(OBJECTS_RLB.into());
                 err.entry = Some(text(key));
-                err.offset = e.offset();
+                err.offset = offset;
                 self.fail(err);
             }
         }
@@ -178,7 +277,7 @@ impl Walker<'_, '_> {
         };
         let wear = match self
             .data
-            .entry(archive, wea)
+            .entry_as(archive, wea, Family::wear())
             .map_err(|e| e.to_string())
             .and_then(|b| Wear::parse(&b).map_err(|e| e.to_string()))
         {
@@ -223,7 +322,7 @@ impl Walker<'_, '_> {
             let mat = self
                 .data
                 .cache
-                .read(path, &name)
+                .read_as(path, &name, Family::mat0())
                 .map_err(|e| e.to_string())
                 .and_then(|b| Mat0::parse(&b, version).map_err(|e| e.to_string()));
             let mat = match mat {
@@ -236,7 +335,10 @@ impl Walker<'_, '_> {
             for phase in mat.phases().iter().filter(|p| !p.is_untextured()) {
                 out.textures += 1;
                 let tex = phase.texture_lookup_key();
-                match self.data.probe(TEXTURES_LIB.as_bytes(), tex) {
+                match self
+                    .data
+                    .probe_as(TEXTURES_LIB.as_bytes(), tex, Family::texm())
+                {
                     Ok(Presence::Present) => {}
                     Ok(Presence::ArchiveMissing) => problem(
                         &mut out,
@@ -272,51 +374,61 @@ impl Walker<'_, '_> {
             return;
         }
         self.report.counts.unit_refs += 1;
-        let mut err = MissionError::new(Stage::PrototypeResolution, self.mission, String::new());
-        err.object = Some(index);
-        err.resource = Some(text(resource));
-        let dat = GamePath::parse(&String::from_utf8_lossy(resource))
-            .map_err(|e| e.to_string())
-            .and_then(|p| self.data.vfs.read(&p).map_err(|e| e.to_string()));
-        let bytes = match dat {
-            Ok(b) => b,
-            Err(cause) => {
-                err.cause = cause;
-                return self.fail(err);
+        let dat_key = resource.to_ascii_uppercase();
+        let outcome = match self.dats.get(&dat_key) {
+            Some(o) => o.clone(),
+            None => {
+                let o = self.dat_outcome(resource);
+                self.dats.insert(dat_key, o.clone());
+                o
             }
         };
-        let dat = match UnitDat::parse(&bytes) {
-            Ok(d) => d,
-            Err(e) => {
-                err.cause = e.to_string();
-                err.offset = e.offset();
-                return self.fail(err);
+        match outcome {
+            Ok(keys) => {
+                for key in keys {
+                    self.report.counts.components += 1;
+                    self.request(Some(index), resource, Some(&key), &key);
+                }
             }
-        };
-        for key in dat.component_keys() {
-            self.report.counts.components += 1;
-            self.request(Some(index), resource, Some(key), key);
+            Err((cause, offset)) => {
+                let mut err = MissionError::new(Stage::PrototypeResolution, self.mission, cause);
+                err.object = Some(index);
+                err.resource = Some(text(resource));
+                err.offset = offset;
+                self.fail(err);
+            }
         }
+    }
+
+    /// Reads and parses one unit DAT (memoised by the caller per path, ASCII case
+    /// ignored).
+    fn dat_outcome(&self, resource: &[u8]) -> DatOutcome {
+        let bytes = GamePath::parse(&String::from_utf8_lossy(resource))
+            .map_err(|e| e.to_string())
+            .and_then(|p| self.data.vfs.read(&p).map_err(|e| e.to_string()))
+            .map_err(|cause| (cause, None))?;
+        let dat = UnitDat::parse(&bytes).map_err(|e| (e.to_string(), e.offset()))?;
+        Ok(dat.component_keys().map(<[u8]>::to_vec).collect())
     }
 }
 
 /// The graph of one mission's objects.
+///
+/// Runs inside one archive-cache scope: each archive is resolved, checked and mapped
+/// once, each prototype key and unit DAT resolved once, whatever the object count.
 pub fn mission_graph(data: &GameData<'_>, mission: &str, tma: &Tma) -> GraphReport {
-    let mut w = Walker {
-        data,
-        mission,
-        report: GraphReport::default(),
-        materials: BTreeMap::new(),
-    };
+    let _scope = data.cache.scope();
+    let mut w = Walker::new(data, mission);
     for (i, o) in tma.objects.iter().enumerate() {
         w.object(i, o.resource_name.as_bytes());
     }
-    w.report
+    w.finish()
 }
 
 /// Global archive health: every `objects.rlb` entry resolved on its own (broken entries
 /// no mission reaches are reported here, separately from mission failures).
 pub fn archive_health(data: &GameData<'_>) -> Result<GraphReport, MissionError> {
+    let _scope = data.cache.scope();
     let path = data
         .archive_path(OBJECTS_RLB.as_bytes())
         .map_err(|e| MissionError::new(Stage::WorldFoundation, "<archives>", e.to_string()))?;
@@ -326,14 +438,9 @@ pub fn archive_health(data: &GameData<'_>) -> Result<GraphReport, MissionError> 
         .map_err(|e| MissionError::new(Stage::WorldFoundation, "<archives>", e.to_string()))?;
     let keys: Vec<Vec<u8>> = handle.names().map(<[u8]>::to_vec).collect();
     data.cache.close(&path);
-    let mut w = Walker {
-        data,
-        mission: "<archives>",
-        report: GraphReport::default(),
-        materials: BTreeMap::new(),
-    };
+    let mut w = Walker::new(data, "<archives>");
     for key in keys {
         w.request(None, &key, None, &key);
     }
-    Ok(w.report)
+    Ok(w.finish())
 }

@@ -13,6 +13,7 @@ use iron3d_kernel::{
     DeleteMode, IdLayout, Kernel, ObjectDesc, ObjectHandle, OriginalObjectId, PropertyBag,
     Transform,
 };
+use iron3d_nres::Family;
 use iron3d_tma::Tma;
 use iron3d_vfs::GamePath;
 use std::collections::BTreeSet;
@@ -54,6 +55,9 @@ pub fn load_mission(
     name: &str,
     previous: Option<&LoadedMission>,
 ) -> Result<LoadedMission, MissionError> {
+    // One archive-cache scope for the whole load: each archive resolved, checked for
+    // replacement and mapped once.
+    let _scope = data.cache.scope();
     // 1. Context.
     let mref = MissionRef::locate(data.vfs, name)?;
     // 2. World foundation: the landscape files must exist (parsed by the terrain plugin),
@@ -91,16 +95,22 @@ pub fn load_mission(
     if let Some(first) = graph.failures.first() {
         return Err(first.clone());
     }
-    // 5. Resource preparation: every model entry is read (and kept in the blob cache).
+    // 5. Resource preparation: every model entry is read once (and kept in the blob
+    //    cache), tag checked; an error names the first object that uses it.
+    let mut prepared = BTreeSet::new();
     for m in &graph.models {
-        data.entry(&m.archive, &m.name).map_err(|e| {
-            let mut err = stage_err(Stage::ResourcePreparation, name, e.to_string());
-            err.object = Some(m.object);
-            err.resource = Some(tma.objects[m.object].resource_name.text());
-            err.archive = Some(m.archive.escape_ascii().to_string());
-            err.entry = Some(m.name.escape_ascii().to_string());
-            err
-        })?;
+        if !prepared.insert((m.archive.to_ascii_uppercase(), m.name.to_ascii_uppercase())) {
+            continue;
+        }
+        data.entry_as(&m.archive, &m.name, Family::mesh())
+            .map_err(|e| {
+                let mut err = stage_err(Stage::ResourcePreparation, name, e.to_string());
+                err.object = Some(m.object);
+                err.resource = Some(tma.objects[m.object].resource_name.text());
+                err.archive = Some(m.archive.escape_ascii().to_string());
+                err.entry = Some(m.name.escape_ascii().to_string());
+                err
+            })?;
     }
     // 6. Construction: pending objects, invisible to traversal.
     let mut pending: Vec<ObjectHandle> = Vec::with_capacity(tma.objects.len());

@@ -1,6 +1,7 @@
 //! Game data as the prototype resolver sees it: `objects.rlb` entries and archive
 //! presence, read through the VFS and the archive cache.
 
+use iron3d_nres::Family;
 use iron3d_unitdat::{Presence, PrototypeSource, ResourceProbe, SourceError};
 use iron3d_vfs::{ArchiveCache, GamePath, Vfs, VfsError};
 use std::borrow::Cow;
@@ -29,6 +30,46 @@ impl GameData<'_> {
     pub fn entry(&self, archive: &[u8], entry: &[u8]) -> Result<std::sync::Arc<[u8]>, VfsError> {
         let path = self.archive_path(archive)?;
         self.cache.read(&path, entry)
+    }
+
+    /// [`GameData::entry`] of an entry of `family`, its `type_id` checked by the cache's
+    /// profile ([`iron3d_vfs::ArchiveCache::read_as`]).
+    pub fn entry_as(
+        &self,
+        archive: &[u8],
+        entry: &[u8],
+        family: &Family,
+    ) -> Result<std::sync::Arc<[u8]>, VfsError> {
+        let path = self.archive_path(archive)?;
+        self.cache.read_as(&path, entry, family)
+    }
+
+    /// Whether `archive` holds `resource`; a present entry of another family's tag is
+    /// [`VfsError::TypeTag`] in the strict profile (a diagnostic in the compatible one).
+    pub fn probe_as(
+        &self,
+        archive: &[u8],
+        resource: &[u8],
+        family: &Family,
+    ) -> Result<Presence, VfsError> {
+        let path = match self.archive_path(archive) {
+            Ok(p) => p,
+            Err(VfsError::FileMissing { .. } | VfsError::Path(_)) => {
+                return Ok(Presence::ArchiveMissing);
+            }
+            Err(e) => return Err(e),
+        };
+        let handle = self.cache.open(&path)?;
+        let result = match handle.find(resource) {
+            Some(i) => self
+                .cache
+                .check_tag(&handle, i, family)
+                .map(|()| Presence::Present),
+            None => Ok(Presence::EntryMissing),
+        };
+        drop(handle);
+        self.cache.close(&path);
+        result
     }
 }
 

@@ -12,6 +12,7 @@ use iron3d_abi::{
 use iron3d_material::{Mat0, MaterialHandle, Surface, Wear, resolve_material_with};
 use iron3d_mission::{GameData, LoadedMission, MissionRef, object_id};
 use iron3d_msh::{Batch20, Msh};
+use iron3d_nres::Family;
 use iron3d_texm::Texm;
 use iron3d_vfs::GamePath;
 use std::collections::BTreeMap;
@@ -229,7 +230,7 @@ impl Loader<'_, '_> {
             TextureKind::Lightmap => LIGHTMAP_LIB,
         };
         let what = format!("{}:{}", text(archive), text(name));
-        let bytes = match self.data.entry(archive, name) {
+        let bytes = match self.data.entry_as(archive, name, Family::texm()) {
             Ok(b) => b,
             Err(
                 iron3d_vfs::VfsError::EntryMissing { .. }
@@ -303,7 +304,7 @@ impl Loader<'_, '_> {
                 let bytes = self
                     .data
                     .cache
-                    .read(&path, &entry_name)
+                    .read_as(&path, &entry_name, Family::mat0())
                     .map_err(|e| self.read_err(what.clone(), e))?;
                 let mat = Mat0::parse(&bytes, version).map_err(|e| self.parse_err(what, e))?;
                 Some(Arc::new(mat))
@@ -360,7 +361,7 @@ impl Loader<'_, '_> {
         let what = format!("{}:{}", text(archive), text(name));
         let bytes = self
             .data
-            .entry(archive, name)
+            .entry_as(archive, name, Family::mesh())
             .map_err(|e| self.read_err(what.clone(), e))?;
         let msh = Msh::parse(&bytes).map_err(|e| self.parse_err(what.clone(), e))?;
         let positions: Vec<[f32; 3]> = msh.positions().map(|p| p.0).collect();
@@ -395,7 +396,7 @@ impl Loader<'_, '_> {
         // order still applies per batch through `DEFAULT`).
         let mut wea = stem(name).to_vec();
         wea.extend_from_slice(b".wea");
-        let (rows, lightmap) = match self.data.entry(archive, &wea) {
+        let (rows, lightmap) = match self.data.entry_as(archive, &wea, Family::wear()) {
             Ok(w) => {
                 let wwhat = format!("{}:{} (for {what})", text(archive), text(&wea));
                 let wear = Wear::parse(&w).map_err(|e| self.parse_err(wwhat, e))?;
@@ -557,6 +558,7 @@ impl SceneAssets {
         mission: &LoadedMission,
         resources_id: u64,
     ) -> Result<SceneAssets, RenderFrameError> {
+        let _scope = data.cache.scope();
         let mut l = Loader {
             data,
             mission: mission.name.clone(),

@@ -2,12 +2,19 @@
 //! counting, an owned entry index built once per archive, and a decoded-blob cache that
 //! is independent of archive lifetime (closing an archive keeps its decoded blobs until
 //! they are evicted).
+//!
+//! **Scopes** ([`ArchiveCache::scope`]): a mission load, a graph or a corpus run opens a
+//! scope. Inside it every path is canonicalised once, every archive is checked for
+//! replacement on disk once (one `stat`) and mapped once, and stays mapped until the
+//! scope ends; a blob is decoded once per cache lifetime (budget permitting). Outside a
+//! scope each request re-checks the file, so long-lived tools never see stale data.
+//! A replaced archive is noticed by the next scope (or the next unscoped request).
 
 use crate::error::VfsError;
-use iron3d_nres::Nres;
+use iron3d_nres::{Diagnostic, EntryRef, Family, Nres};
 use iron3d_rsli::{Method, Rsli};
 use memmap2::Mmap;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -73,6 +80,8 @@ pub struct OpenArchive {
     map: Mmap,
     entries: Vec<EntryMeta>,
     by_name: BTreeMap<Vec<u8>, usize>,
+    /// Length and mtime of the file that was mapped (from the open handle).
+    stamp: Option<Stamp>,
 }
 
 fn nres_key(name: &[u8]) -> Vec<u8> {
@@ -93,6 +102,7 @@ impl OpenArchive {
             path: shown.clone(),
             source,
         })?;
+        let stamp = file.metadata().ok().map(|m| (m.len(), m.modified().ok()));
         let kind = ArchiveKind::sniff(&map).ok_or_else(|| VfsError::NotAnArchive {
             path: shown.clone(),
             magic: map.iter().take(4).copied().collect(),
@@ -169,6 +179,7 @@ impl OpenArchive {
             map,
             entries,
             by_name,
+            stamp,
         })
     }
 
@@ -200,6 +211,39 @@ impl OpenArchive {
     /// NRes `[type_id, attr1, attr2, attr3]` of entry `index` (zeros for RsLi entries).
     pub fn attrs(&self, index: usize) -> Option<[u32; 4]> {
         self.entries.get(index).map(|e| e.attrs)
+    }
+
+    /// The NRes `type_id` of entry `index`; `None` for RsLi entries (RsLi carries no
+    /// tags) and for an index out of range.
+    pub fn type_id(&self, index: usize) -> Option<u32> {
+        match self.kind {
+            ArchiveKind::Nres => self.entries.get(index).map(|e| e.attrs[0]),
+            ArchiveKind::Rsli => None,
+        }
+    }
+
+    /// Checks that entry `index` carries the tag of `family` under `options`
+    /// ([`iron3d_nres::ReadOptions::check_tag`]); RsLi entries always pass. A tolerated
+    /// mismatch comes back as the diagnostic.
+    pub fn check_tag(
+        &self,
+        index: usize,
+        family: &Family,
+        options: &iron3d_nres::ReadOptions,
+    ) -> Result<Option<Diagnostic>, VfsError> {
+        let Some(found) = self.type_id(index) else {
+            return Ok(None);
+        };
+        let entry = EntryRef {
+            index,
+            name: self.name(index).map(<[u8]>::to_vec),
+        };
+        options
+            .check_tag(entry, found, family)
+            .map_err(|source| VfsError::TypeTag {
+                archive: self.path.display().to_string(),
+                source: Box::new(source),
+            })
     }
 
     /// The name of entry `index` as stored.
@@ -266,6 +310,27 @@ pub struct CacheStats {
     pub evictions: u64,
     /// Archives found replaced on disk (their blobs dropped).
     pub invalidations: u64,
+    /// Archive files opened and mapped (each one `open` + `mmap`).
+    pub maps: u64,
+    /// Paths canonicalised (each a `realpath`: one `readlink` per component).
+    pub canonicalisations: u64,
+    /// Replacement checks (each one `stat`).
+    pub stamp_checks: u64,
+}
+
+/// A tolerated `type_id` mismatch seen by a compatible cache (once per archive entry).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TagDiagnostic {
+    /// The archive file.
+    pub archive: String,
+    /// The quirk and the strict error it tolerated.
+    pub diagnostic: Diagnostic,
+}
+
+impl std::fmt::Display for TagDiagnostic {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.archive, self.diagnostic)
+    }
 }
 
 struct Slot {
@@ -276,6 +341,16 @@ struct Slot {
 struct Blob {
     data: Arc<[u8]>,
     last_use: u64,
+    /// The NRes entry's tag (`None` for RsLi entries).
+    tag: Option<EntryTag>,
+}
+
+/// Index, stored name and `type_id` of an NRes entry.
+#[derive(Clone)]
+struct EntryTag {
+    index: usize,
+    name: Vec<u8>,
+    type_id: u32,
 }
 
 /// Identity of a file's contents as far as the file system tells: length and mtime.
@@ -286,6 +361,15 @@ fn stamp_of(path: &Path) -> Option<Stamp> {
     Some((m.len(), m.modified().ok()))
 }
 
+/// What an open scope remembers; cleared when the last scope ends.
+#[derive(Default)]
+struct ScopeState {
+    depth: usize,
+    canonical: BTreeMap<PathBuf, PathBuf>,
+    checked: BTreeSet<PathBuf>,
+    held: BTreeSet<PathBuf>,
+}
+
 #[derive(Default)]
 struct Inner {
     archives: BTreeMap<PathBuf, Slot>,
@@ -293,27 +377,73 @@ struct Inner {
     stamps: BTreeMap<PathBuf, Stamp>,
     clock: u64,
     stats: CacheStats,
+    scope: ScopeState,
+    diagnostics: BTreeMap<(PathBuf, usize), TagDiagnostic>,
 }
 
 /// Shared archive handles and decoded blobs, bounded by a byte budget for blobs.
 pub struct ArchiveCache {
     mode: ReadMode,
+    options: iron3d_nres::ReadOptions,
     budget: u64,
     inner: Mutex<Inner>,
 }
 
-fn key_of(path: &Path) -> PathBuf {
-    path.canonicalize().unwrap_or_else(|_| path.to_owned())
+/// An open scope of an [`ArchiveCache`] (see the module docs); ends when dropped.
+/// Scopes nest: the state is kept until the outermost one ends.
+#[must_use = "the scope ends when dropped"]
+pub struct CacheScope<'c> {
+    cache: &'c ArchiveCache,
+}
+
+impl Drop for CacheScope<'_> {
+    fn drop(&mut self) {
+        let mut inner = self.cache.lock();
+        inner.scope.depth = inner.scope.depth.saturating_sub(1);
+        if inner.scope.depth > 0 {
+            return;
+        }
+        let state = std::mem::take(&mut inner.scope);
+        for key in state.held {
+            ArchiveCache::release(&mut inner, &key);
+        }
+        ArchiveCache::recount(&mut inner);
+    }
 }
 
 impl ArchiveCache {
-    /// A cache parsing with `mode`, keeping at most `blob_budget` decoded bytes.
+    /// A cache parsing with `mode`, keeping at most `blob_budget` decoded bytes. Typed
+    /// reads ([`ArchiveCache::read_as`]) check `type_id` tags: strictly (an error) in
+    /// [`ReadMode::Strict`], as diagnostics in [`ReadMode::Compatible`].
     pub fn new(mode: ReadMode, blob_budget: u64) -> Self {
+        let options = match mode {
+            ReadMode::Strict => iron3d_nres::ReadOptions::strict(),
+            ReadMode::Compatible => iron3d_nres::ReadOptions::compatible(),
+        };
         Self {
             mode,
+            options,
             budget: blob_budget,
             inner: Mutex::new(Inner::default()),
         }
+    }
+
+    /// The same cache with rule PD-TAG-MESH relaxed: model entries are not checked for
+    /// the `MESH` tag (FORMATS §1.7: from fparkan source, unconfirmed).
+    #[must_use]
+    pub fn relax_mesh_tag(mut self) -> Self {
+        self.options = self.options.relax_mesh_tag();
+        self
+    }
+
+    /// The parse mode.
+    pub fn mode(&self) -> ReadMode {
+        self.mode
+    }
+
+    /// The NRes options typed reads check tags with.
+    pub fn tag_options(&self) -> &iron3d_nres::ReadOptions {
+        &self.options
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -322,23 +452,63 @@ impl ArchiveCache {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Opens (or shares) the archive at `path`: one mapping per normalised path; each
-    /// call adds an owner that [`ArchiveCache::close`] removes.
-    pub fn open(&self, path: &Path) -> Result<ArchiveHandle, VfsError> {
-        let key = key_of(path);
+    /// Opens a scope: until it (and every scope opened inside it) is dropped, paths are
+    /// canonicalised once, archives are checked for replacement once and stay mapped.
+    pub fn scope(&self) -> CacheScope<'_> {
+        self.lock().scope.depth += 1;
+        CacheScope { cache: self }
+    }
+
+    /// The cache key of `path`: its canonical form (memoised inside a scope).
+    fn key_of(&self, path: &Path) -> PathBuf {
+        {
+            let inner = self.lock();
+            if inner.scope.depth > 0 {
+                if let Some(k) = inner.scope.canonical.get(path) {
+                    return k.clone();
+                }
+            }
+        }
+        let key = path.canonicalize().unwrap_or_else(|_| path.to_owned());
         let mut inner = self.lock();
-        if let Some(slot) = inner.archives.get_mut(&key) {
+        inner.stats.canonicalisations += 1;
+        if inner.scope.depth > 0 {
+            inner.scope.canonical.insert(path.to_owned(), key.clone());
+        }
+        key
+    }
+
+    /// Opens (or shares) the archive at `path`: one mapping per normalised path; each
+    /// call adds an owner that [`ArchiveCache::close`] removes. Inside a scope the scope
+    /// holds one more owner, so the mapping lives until the scope ends.
+    pub fn open(&self, path: &Path) -> Result<ArchiveHandle, VfsError> {
+        let key = self.key_of(path);
+        self.open_key(&key)
+    }
+
+    fn open_key(&self, key: &Path) -> Result<ArchiveHandle, VfsError> {
+        self.invalidate_if_replaced(key);
+        let mut inner = self.lock();
+        if let Some(slot) = inner.archives.get_mut(key) {
             slot.owners += 1;
             return Ok(slot.archive.clone());
         }
         drop(inner);
-        let archive = Arc::new(OpenArchive::open(&key, self.mode)?);
+        let archive = Arc::new(OpenArchive::open(key, self.mode)?);
         let mut inner = self.lock();
-        let slot = inner.archives.entry(key).or_insert_with(|| Slot {
-            archive: archive.clone(),
-            owners: 0,
-        });
-        slot.owners += 1;
+        inner.stats.maps += 1;
+        if let Some(st) = archive.stamp {
+            inner.stamps.entry(key.to_owned()).or_insert(st);
+        }
+        let scoped = inner.scope.depth > 0 && inner.scope.held.insert(key.to_owned());
+        let slot = inner
+            .archives
+            .entry(key.to_owned())
+            .or_insert_with(|| Slot {
+                archive: archive.clone(),
+                owners: 0,
+            });
+        slot.owners += 1 + usize::from(scoped);
         let handle = slot.archive.clone();
         Self::recount(&mut inner);
         Ok(handle)
@@ -347,9 +517,15 @@ impl ArchiveCache {
     /// Drops one owner of the archive at `path`; the mapping goes with the last owner.
     /// Decoded blobs stay cached. Returns the owners left.
     pub fn close(&self, path: &Path) -> usize {
-        let key = key_of(path);
+        let key = self.key_of(path);
         let mut inner = self.lock();
-        let left = match inner.archives.get_mut(&key) {
+        let left = Self::release(&mut inner, &key);
+        Self::recount(&mut inner);
+        left
+    }
+
+    fn release(inner: &mut Inner, key: &Path) -> usize {
+        let left = match inner.archives.get_mut(key) {
             Some(slot) => {
                 slot.owners = slot.owners.saturating_sub(1);
                 slot.owners
@@ -357,9 +533,8 @@ impl ArchiveCache {
             None => return 0,
         };
         if left == 0 {
-            inner.archives.remove(&key);
+            inner.archives.remove(key);
         }
-        Self::recount(&mut inner);
         left
     }
 
@@ -375,43 +550,127 @@ impl ArchiveCache {
 
     /// The decoded payload of entry `name` of the archive at `path` (opened for the
     /// duration of the call when not already open). A missing archive file and a missing
-    /// entry are different errors.
+    /// entry are different errors. No `type_id` check: see [`ArchiveCache::read_as`].
     pub fn read(&self, path: &Path, name: &[u8]) -> Result<Arc<[u8]>, VfsError> {
-        let key = key_of(path);
-        let blob_key = (key.clone(), name.to_ascii_uppercase());
+        self.read_tagged(path, name).map(|(data, _)| data)
+    }
+
+    /// [`ArchiveCache::read`] of an entry of `family`: its `type_id` is checked
+    /// (strict: [`VfsError::TypeTag`], `[type_id] entry #i "name": expected WEAR
+    /// (0x52414557), found 0x0`; compatible: a [`TagDiagnostic`], logged once and kept in
+    /// [`ArchiveCache::tag_diagnostics`]). RsLi entries carry no tag and always pass.
+    pub fn read_as(
+        &self,
+        path: &Path,
+        name: &[u8],
+        family: &Family,
+    ) -> Result<Arc<[u8]>, VfsError> {
+        let (data, tag) = self.read_tagged(path, name)?;
+        if let Some(tag) = tag {
+            let entry = EntryRef {
+                index: tag.index,
+                name: Some(tag.name),
+            };
+            match self.options.check_tag(entry, tag.type_id, family) {
+                Ok(None) => {}
+                Ok(Some(d)) => self.note_diagnostic(path, tag.index, d),
+                Err(source) => {
+                    return Err(VfsError::TypeTag {
+                        archive: path.display().to_string(),
+                        source: Box::new(source),
+                    });
+                }
+            }
+        }
+        Ok(data)
+    }
+
+    /// Checks entry `index` of an open archive for `family` like
+    /// [`ArchiveCache::read_as`] (errors and diagnostics alike).
+    pub fn check_tag(
+        &self,
+        archive: &OpenArchive,
+        index: usize,
+        family: &Family,
+    ) -> Result<(), VfsError> {
+        if let Some(d) = archive.check_tag(index, family, &self.options)? {
+            self.note_diagnostic(archive.path(), index, d);
+        }
+        Ok(())
+    }
+
+    fn note_diagnostic(&self, path: &Path, index: usize, diagnostic: Diagnostic) {
+        let mut inner = self.lock();
+        let key = (path.to_owned(), index);
+        if inner.diagnostics.contains_key(&key) {
+            return;
+        }
+        let d = TagDiagnostic {
+            archive: path.display().to_string(),
+            diagnostic,
+        };
+        tracing::warn!(target: "iron3d::vfs", "compatible read: {d}");
+        inner.diagnostics.insert(key, d);
+    }
+
+    /// Every tolerated `type_id` mismatch seen so far, by archive and entry index.
+    pub fn tag_diagnostics(&self) -> Vec<TagDiagnostic> {
+        self.lock().diagnostics.values().cloned().collect()
+    }
+
+    fn read_tagged(
+        &self,
+        path: &Path,
+        name: &[u8],
+    ) -> Result<(Arc<[u8]>, Option<EntryTag>), VfsError> {
+        let key = self.key_of(path);
         self.invalidate_if_replaced(&key);
+        let blob_key = (key.clone(), name.to_ascii_uppercase());
         {
             let mut inner = self.lock();
             inner.clock += 1;
             let now = inner.clock;
             if let Some(b) = inner.blobs.get_mut(&blob_key) {
                 b.last_use = now;
-                let data = b.data.clone();
+                let found = (b.data.clone(), b.tag.clone());
                 inner.stats.hits += 1;
-                return Ok(data);
+                return Ok(found);
             }
         }
-        if !key.is_file() {
-            return Err(VfsError::FileMissing {
-                path: path.display().to_string(),
-                searched: Vec::new(),
-            });
-        }
-        let archive = self.open(&key)?;
+        let archive = self.open_key(&key).map_err(|e| match e {
+            VfsError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+                VfsError::FileMissing {
+                    path: path.display().to_string(),
+                    searched: Vec::new(),
+                }
+            }
+            other => other,
+        })?;
         let result = archive
             .find(name)
             .ok_or_else(|| VfsError::EntryMissing {
                 archive: path.display().to_string(),
                 entry: String::from_utf8_lossy(name).into_owned(),
             })
-            .and_then(|i| archive.decode(i));
-        self.close(&key);
-        let data: Arc<[u8]> = Arc::from(result?);
-        let stamp = stamp_of(&key);
+            .and_then(|i| {
+                let tag = archive.type_id(i).map(|type_id| EntryTag {
+                    index: i,
+                    name: archive.name(i).unwrap_or_default().to_vec(),
+                    type_id,
+                });
+                Ok((archive.decode(i)?, tag))
+            });
+        drop(archive);
         let mut inner = self.lock();
-        if let Some(st) = stamp {
-            inner.stamps.entry(key.clone()).or_insert(st);
-        }
+        Self::release(&mut inner, &key);
+        let (data, tag) = match result {
+            Ok(x) => x,
+            Err(e) => {
+                Self::recount(&mut inner);
+                return Err(e);
+            }
+        };
+        let data: Arc<[u8]> = Arc::from(data);
         inner.stats.misses += 1;
         inner.clock += 1;
         let now = inner.clock;
@@ -420,17 +679,29 @@ impl ArchiveCache {
             Blob {
                 data: data.clone(),
                 last_use: now,
+                tag: tag.clone(),
             },
         );
         self.evict(&mut inner);
         Self::recount(&mut inner);
-        Ok(data)
+        Ok((data, tag))
     }
 
     /// Drops the blobs and the shared mapping of an archive whose file changed (length or
-    /// mtime) since its blobs were decoded: a replaced archive is never served stale.
-    /// Handles already given out keep the old mapping until they are dropped.
+    /// mtime) since it was mapped: a replaced archive is never served stale. Inside a
+    /// scope each archive is checked once (one `stat`). Handles already given out keep
+    /// the old mapping until they are dropped.
     fn invalidate_if_replaced(&self, key: &Path) {
+        {
+            let mut inner = self.lock();
+            if !inner.stamps.contains_key(key) {
+                return;
+            }
+            if inner.scope.depth > 0 && !inner.scope.checked.insert(key.to_owned()) {
+                return;
+            }
+            inner.stats.stamp_checks += 1;
+        }
         let now = stamp_of(key);
         let mut inner = self.lock();
         let Some(&recorded) = inner.stamps.get(key) else {
@@ -441,11 +712,14 @@ impl ArchiveCache {
         }
         let before = inner.blobs.len();
         inner.blobs.retain(|(p, _), _| p != key);
-        inner.stats.evictions += (before - inner.blobs.len()) as u64;
+        let dropped = (before - inner.blobs.len()) as u64;
+        inner.stats.evictions += dropped;
         inner.archives.remove(key);
+        inner.scope.held.remove(key);
         inner.stamps.remove(key);
+        inner.diagnostics.retain(|(p, _), _| p != key);
         inner.stats.invalidations += 1;
-        tracing::info!(archive = %key.display(), "archive replaced on disk: cached blobs dropped");
+        tracing::info!(target: "iron3d::vfs", archive = %key.display(), "archive replaced on disk: cached blobs dropped");
         Self::recount(&mut inner);
     }
 
@@ -485,12 +759,10 @@ impl ArchiveCache {
         self.lock().stats
     }
 
-    /// Owners of the archive at `path` (0 when not open).
+    /// Owners of the archive at `path` (0 when not open); a scope's own hold counts.
     pub fn owners(&self, path: &Path) -> usize {
-        self.lock()
-            .archives
-            .get(&key_of(path))
-            .map_or(0, |s| s.owners)
+        let key = self.key_of(path);
+        self.lock().archives.get(&key).map_or(0, |s| s.owners)
     }
 }
 
@@ -620,6 +892,112 @@ mod tests {
             cache.purge_unused(0),
             1,
             "only the blob used by the last request survives"
+        );
+    }
+
+    #[test]
+    fn a_scope_maps_canonicalises_and_checks_each_archive_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let n = nres_file(dir.path());
+        let r = rsli_file(dir.path());
+        let cache = ArchiveCache::new(ReadMode::Strict, 1 << 20);
+        {
+            let _scope = cache.scope();
+            for _ in 0..100 {
+                for name in [&b"alpha.txt"[..], b"BETA.BIN"] {
+                    cache.read(&n, name).unwrap();
+                }
+                for name in [&b"LZ.DAT"[..], b"huf.dat", b"raw.dat"] {
+                    cache.read(&r, name).unwrap();
+                }
+                let h = cache.open(&n).unwrap();
+                assert!(h.find(b"alpha.txt").is_some());
+                drop(h);
+                cache.close(&n);
+            }
+            let s = cache.stats();
+            assert_eq!(s.maps, 2, "each archive mapped once: {s:?}");
+            assert_eq!(
+                s.canonicalisations, 2,
+                "each path canonicalised once: {s:?}"
+            );
+            assert_eq!(s.misses, 5, "each blob decoded once: {s:?}");
+            assert_eq!(s.open_archives, 2, "held by the scope");
+            assert!(s.stamp_checks <= 2, "{s:?}");
+        }
+        let s = cache.stats();
+        assert_eq!(
+            (s.open_archives, s.mapped_bytes),
+            (0, 0),
+            "released with the scope"
+        );
+    }
+
+    #[test]
+    fn a_replaced_archive_is_noticed_by_the_next_scope() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = nres_file(dir.path());
+        let cache = ArchiveCache::new(ReadMode::Strict, 1 << 20);
+        {
+            let _scope = cache.scope();
+            assert_eq!(&*cache.read(&p, b"alpha.txt").unwrap(), b"alpha");
+        }
+        let mut w = NresWriter::new();
+        w.push(NewEntry::new(b"Alpha.txt", 1, b"replaced between two loads".to_vec()).unwrap());
+        std::fs::write(&p, w.finish().unwrap()).unwrap();
+        let _scope = cache.scope();
+        assert_eq!(
+            &*cache.read(&p, b"alpha.txt").unwrap(),
+            b"replaced between two loads"
+        );
+        assert_eq!(cache.stats().invalidations, 1);
+        assert!(matches!(
+            cache.read(&p, b"beta.bin"),
+            Err(VfsError::EntryMissing { .. })
+        ));
+    }
+
+    #[test]
+    fn typed_reads_check_the_tag_strictly_or_with_a_diagnostic() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = NresWriter::new();
+        w.push(NewEntry::new(b"good.wea", Family::wear().tag.value(), b"1\n1 A".to_vec()).unwrap());
+        w.push(NewEntry::new(b"bad.wea", 0, b"1\n1 A".to_vec()).unwrap());
+        w.push(NewEntry::new(b"model.msh", 0, b"x".to_vec()).unwrap());
+        let p = dir.path().join("models.rlb");
+        std::fs::write(&p, w.finish().unwrap()).unwrap();
+
+        let strict = ArchiveCache::new(ReadMode::Strict, 1 << 20);
+        assert!(strict.read_as(&p, b"good.wea", Family::wear()).is_ok());
+        let e = strict.read_as(&p, b"BAD.WEA", Family::wear()).unwrap_err();
+        assert!(matches!(e, VfsError::TypeTag { .. }));
+        assert!(
+            e.to_string()
+                .ends_with("[type_id] entry #1 \"bad.wea\": expected WEAR (0x52414557), found 0x0"),
+            "{e}"
+        );
+        // Served from the blob cache, still checked.
+        assert!(strict.read_as(&p, b"bad.wea", Family::wear()).is_err());
+        assert!(
+            strict.read(&p, b"bad.wea").is_ok(),
+            "untyped reads do not check"
+        );
+        assert!(strict.read_as(&p, b"model.msh", Family::mesh()).is_err());
+        let relaxed = ArchiveCache::new(ReadMode::Strict, 1 << 20).relax_mesh_tag();
+        assert!(relaxed.read_as(&p, b"model.msh", Family::mesh()).is_ok());
+
+        let compat = ArchiveCache::new(ReadMode::Compatible, 1 << 20);
+        assert!(compat.read_as(&p, b"bad.wea", Family::wear()).is_ok());
+        assert!(compat.read_as(&p, b"bad.wea", Family::wear()).is_ok());
+        let d = compat.tag_diagnostics();
+        assert_eq!(d.len(), 1, "one diagnostic per entry: {d:?}");
+        assert_eq!(d[0].diagnostic.quirk, iron3d_nres::Quirk::WrongTypeTag);
+        assert!(d[0].to_string().contains("[type_id] entry #1"), "{}", d[0]);
+
+        let r = rsli_file(dir.path());
+        assert!(
+            strict.read_as(&r, b"raw.dat", Family::wear()).is_ok(),
+            "RsLi entries carry no tag"
         );
     }
 }

@@ -48,6 +48,16 @@ pub enum VfsError {
         #[source]
         source: Box<iron3d_rsli::RsliError>,
     },
+    /// An entry read as a resource family carries another `type_id` (strict profile;
+    /// the compatible profile records an [`crate::TagDiagnostic`] instead).
+    #[error("{archive}: {source}")]
+    TypeTag {
+        /// The archive file.
+        archive: String,
+        /// The named check `[type_id]` with entry, expected and found tags.
+        #[source]
+        source: Box<iron3d_nres::NresError>,
+    },
     /// A path was refused.
     #[error(transparent)]
     Path(#[from] crate::path::PathError),

@@ -14,8 +14,11 @@ pub mod index;
 pub mod path;
 pub mod vfs;
 
-pub use cache::{ArchiveCache, ArchiveHandle, ArchiveKind, CacheStats, OpenArchive, ReadMode};
+pub use cache::{
+    ArchiveCache, ArchiveHandle, ArchiveKind, CacheScope, CacheStats, OpenArchive, ReadMode,
+    TagDiagnostic,
+};
 pub use error::VfsError;
 pub use index::DirIndex;
 pub use path::{GamePath, PathError};
-pub use vfs::{Mount, Resolved, Vfs};
+pub use vfs::{Mount, Resolved, Vfs, VfsStats};

@@ -5,7 +5,9 @@
 use crate::error::VfsError;
 use crate::index::DirIndex;
 use crate::path::GamePath;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// One mounted directory tree.
 #[derive(Debug)]
@@ -31,10 +33,33 @@ pub struct Resolved {
     pub mount: String,
 }
 
+/// Observable counters of a [`Vfs`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VfsStats {
+    /// Calls of [`Vfs::resolve`].
+    pub resolves: u64,
+    /// Resolutions answered from the memo (no file-system access).
+    pub memo_hits: u64,
+    /// File checks made (each one `stat`).
+    pub file_checks: u64,
+}
+
+#[derive(Debug, Default)]
+struct Memo {
+    /// Lower-case components → the resolution (`None`: no mount has the file).
+    resolved: BTreeMap<Vec<String>, Option<Resolved>>,
+    stats: VfsStats,
+}
+
 /// Layered, case-insensitive view of the game directory and its overlays.
+///
+/// Directory listings and resolutions are remembered for the life of the `Vfs` (one
+/// mission context): a path is resolved, and its file checked, once. Call
+/// [`Vfs::refresh`] after files were added or removed.
 #[derive(Debug, Default)]
 pub struct Vfs {
     mounts: Vec<Mount>,
+    memo: Mutex<Memo>,
 }
 
 impl Vfs {
@@ -51,6 +76,18 @@ impl Vfs {
             name: name.to_owned(),
             index: DirIndex::new(root),
         });
+        self.memo_lock().resolved.clear();
+    }
+
+    fn memo_lock(&self) -> std::sync::MutexGuard<'_, Memo> {
+        self.memo
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Current counters.
+    pub fn stats(&self) -> VfsStats {
+        self.memo_lock().stats
     }
 
     /// The mounts, lowest priority first.
@@ -58,24 +95,55 @@ impl Vfs {
         &self.mounts
     }
 
-    /// Forgets cached directory listings (files were added or removed).
+    /// Forgets cached directory listings and resolutions (files were added or removed).
     pub fn refresh(&self) {
         for m in &self.mounts {
             m.index.refresh();
         }
+        self.memo_lock().resolved.clear();
     }
 
     /// Resolves a game-root-relative path: the last mount that has the file wins.
     pub fn resolve(&self, path: &GamePath) -> Result<Resolved, VfsError> {
-        for m in self.mounts.iter().rev() {
-            if let Some(p) = m.index.find(path.components()) {
-                if p.is_file() {
-                    return Ok(Resolved {
-                        path: p,
-                        mount: m.name.clone(),
-                    });
-                }
+        let key: Vec<String> = path
+            .components()
+            .iter()
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        let known = {
+            let mut memo = self.memo_lock();
+            memo.stats.resolves += 1;
+            let known = memo.resolved.get(&key).cloned();
+            if known.is_some() {
+                memo.stats.memo_hits += 1;
             }
+            known
+        };
+        let found = match known {
+            Some(found) => found,
+            None => {
+                let mut checks = 0;
+                let mut found = None;
+                for m in self.mounts.iter().rev() {
+                    if let Some(p) = m.index.find(path.components()) {
+                        checks += 1;
+                        if p.is_file() {
+                            found = Some(Resolved {
+                                path: p,
+                                mount: m.name.clone(),
+                            });
+                            break;
+                        }
+                    }
+                }
+                let mut memo = self.memo_lock();
+                memo.stats.file_checks += checks;
+                memo.resolved.insert(key, found.clone());
+                found
+            }
+        };
+        if let Some(r) = found {
+            return Ok(r);
         }
         Err(VfsError::FileMissing {
             path: path.original().to_owned(),
@@ -162,5 +230,30 @@ mod tests {
         assert!(vfs.resolve_in_mission(&m, &p("objects.rlb")).is_ok());
         let e = vfs.resolve_in_mission(&m, &p("x.y")).unwrap_err();
         assert!(e.to_string().contains("also tried in mission"), "{e}");
+    }
+
+    #[test]
+    fn a_path_is_resolved_once_until_refresh() {
+        let game = tempfile::tempdir().unwrap();
+        std::fs::write(game.path().join("Objects.RLB"), b"o").unwrap();
+        let vfs = Vfs::new(game.path());
+        for spelling in [
+            "objects.rlb",
+            "OBJECTS.RLB",
+            r"\objects.rlb",
+            "a/../Objects.rlb",
+        ] {
+            assert_eq!(vfs.read(&p(spelling)).unwrap(), b"o");
+        }
+        assert!(vfs.resolve(&p("late.txt")).is_err());
+        let s = vfs.stats();
+        assert_eq!((s.resolves, s.memo_hits, s.file_checks), (5, 3, 1), "{s:?}");
+        std::fs::write(game.path().join("late.txt"), b"l").unwrap();
+        assert!(
+            vfs.resolve(&p("late.txt")).is_err(),
+            "remembered until refresh"
+        );
+        vfs.refresh();
+        assert_eq!(vfs.read(&p("LATE.TXT")).unwrap(), b"l");
     }
 }

@@ -21,6 +21,11 @@
 //!   `LightMap.lib`, a baked Lambert + ambient shading of the whole map, 64×64 greyscale
 //!   with mips), addressed by the terrain UV stream (`0..1` over the map).
 //!
+//! * **Type tags** (FORMATS §1.7, [`iron3d_nres::tag`]): every NRes entry carries its
+//!   family's `type_id`: `MESH` models, `WEAR` tables, `MAT0` materials, `Texm` textures
+//!   and lightmaps, `BASE` for `sun.bas` (inferred tag, PD-TAG-AUX); prototypes and
+//!   palettes have no known tag and get 0 (PD-TAG-UNTYPED).
+//!
 //! ```no_run
 //! let manifest = iron3d_demo::build(std::path::Path::new("game"), 7, iron3d_demo::Profile::Demo)?;
 //! assert!(!manifest.missions.is_empty());
@@ -39,7 +44,7 @@ use rand_core::SeedableRng;
 use std::path::{Path, PathBuf};
 
 /// Version of the generator; bumped whenever the produced bytes change.
-pub const GENERATOR_VERSION: u32 = 5;
+pub const GENERATOR_VERSION: u32 = 6;
 
 /// File name of the manifest written at the root of the output directory.
 pub const MANIFEST_NAME: &str = "iron3d-demo.manifest";

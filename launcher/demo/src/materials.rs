@@ -6,15 +6,15 @@
 
 use crate::{DemoError, Out, fmt_err};
 use iron3d_material::{AnimBlock, AnimKey, Mat0, Mat0Metadata, Phase, Surface, SurfaceMode};
-use iron3d_nres::{NewEntry, NresWriter};
+use iron3d_nres::{NewEntry, NresWriter, TypeTag};
 use iron3d_texm::{PageRect, PixelFormat, RgbaImage, TexmWriter};
 use rand_chacha::ChaCha8Rng;
 use rand_core::RngCore;
 
-/// NRes type id of MAT0 entries (`MAT0`).
-const MAT0_TYPE: u32 = 0x3054_414D;
-/// NRes type id of Texm entries (`Texm`).
-const TEXM_TYPE: u32 = 0x6D78_6554;
+/// NRes type id of MAT0 entries (`MAT0`, FORMATS §1.7).
+const MAT0_TYPE: u32 = TypeTag::MAT0.value();
+/// NRes type id of Texm entries (`Texm`, FORMATS §1.7).
+const TEXM_TYPE: u32 = TypeTag::TEXM.value();
 /// MAT0 version (NRes attr2).
 const MAT0_VERSION: u32 = 6;
 
@@ -350,7 +350,8 @@ pub(crate) fn write(o: &mut Out, rng: &mut ChaCha8Rng) -> Result<Vec<LightMap>, 
         for a in pal.iter_mut().skip(3).step_by(4) {
             *a = 0xFF;
         }
-        pals.push((slot.to_owned(), 0, 0, pal));
+        // §1.7 gives palettes no tag: `type_id` 0 (PD-TAG-UNTYPED).
+        pals.push((slot.to_owned(), TypeTag::UNTYPED.value(), 0, pal));
     }
     o.put("Palettes.lib", &typed("Palettes.lib", &pals)?)?;
     Ok(lms)

@@ -8,9 +8,8 @@ use crate::prototypes::nres;
 use crate::{DemoError, Out, fmt_err};
 use iron3d_material::{RowSpec, Wear};
 use iron3d_msh::{AnimKey24, Batch20, FrameMap, MshBuilder, Node38, Slot68};
+use iron3d_nres::Family;
 
-/// NRes type id of models (`MSH\0` is not fixed by the sources; ours).
-const MSH_TYPE: u32 = 0;
 /// Frames of the turret rotation.
 const FRAMES: u16 = 8;
 
@@ -329,7 +328,14 @@ pub(crate) fn write(o: &mut Out) -> Result<(), DemoError> {
         }
         let refs: Vec<(&str, u32, Vec<u8>)> = entries
             .iter()
-            .map(|(n, d)| (n.as_str(), MSH_TYPE, d.clone()))
+            // `MESH` for the models, `WEAR` for the tables (FORMATS §1.7).
+            .map(|(n, d)| {
+                (
+                    n.as_str(),
+                    Family::infer_tag(n.as_bytes(), d).value(),
+                    d.clone(),
+                )
+            })
             .collect();
         o.put(archive, &nres(archive, &refs)?)?;
     }

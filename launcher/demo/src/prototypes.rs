@@ -3,7 +3,7 @@
 
 use crate::{DemoError, Out, fmt_err};
 use iron3d_aux::Base;
-use iron3d_nres::{NewEntry, NresWriter};
+use iron3d_nres::{NewEntry, NresWriter, TypeTag};
 use iron3d_unitdat::{ObjectRefList, UnitDat, UnitRecord};
 
 /// Building prototype keys placed directly by missions.
@@ -96,7 +96,8 @@ pub(crate) fn write(o: &mut Out) -> Result<(), DemoError> {
                 l.push(a.as_bytes(), r.as_bytes()).map_err(fmt_err(key))?;
             }
         }
-        entries.push((key, 0, l.to_bytes()));
+        // §1.7 gives prototypes no tag: `type_id` 0 (PD-TAG-UNTYPED).
+        entries.push((key, TypeTag::UNTYPED.value(), l.to_bytes()));
     }
     o.put("objects.rlb", &nres("objects.rlb", &entries)?)?;
     let mut base = b"BASE".to_vec();
@@ -104,7 +105,11 @@ pub(crate) fn write(o: &mut Out) -> Result<(), DemoError> {
     let base = Base::from_raw(base).map_err(fmt_err("sun.bas"))?;
     o.put(
         "system.rlb",
-        &nres("system.rlb", &[("sun.bas", 0, base.to_bytes())])?,
+        // `BASE`: inferred tag of an auxiliary family (PD-TAG-AUX).
+        &nres(
+            "system.rlb",
+            &[("sun.bas", TypeTag::BASE.value(), base.to_bytes())],
+        )?,
     )?;
     for (path, comps) in UNIT_DATS {
         let mut dat = UnitDat::new();

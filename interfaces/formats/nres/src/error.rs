@@ -47,6 +47,10 @@ pub enum Check {
     EntryIndex,
     /// A written archive fits the `u32` `total_size` field.
     ArchiveSize,
+    /// FORMATS §1.7: an entry read as a family carries that family's `type_id` tag
+    /// (checked by [`ReadOptions::check_tag`](crate::ReadOptions::check_tag), not by
+    /// the archive parse: the container does not know what its entries are).
+    TypeId,
 }
 
 impl Check {
@@ -92,6 +96,7 @@ impl Check {
             Check::NewName => "new_name",
             Check::EntryIndex => "entry_index",
             Check::ArchiveSize => "archive_size",
+            Check::TypeId => "type_id",
         }
     }
 }
@@ -365,6 +370,16 @@ pub enum NresError {
         /// The size the archive would have.
         size: u64,
     },
+    /// [`Check::TypeId`].
+    #[error("[type_id] {entry}: expected {expected}, found {found}")]
+    TypeTag {
+        /// The entry.
+        entry: EntryRef,
+        /// The tag of the family it was read as.
+        expected: crate::TypeTag,
+        /// The tag it carries.
+        found: crate::TypeTag,
+    },
 }
 
 impl NresError {
@@ -390,6 +405,7 @@ impl NresError {
             NresError::InvalidName { .. } => Check::NewName,
             NresError::NoSuchEntry { .. } => Check::EntryIndex,
             NresError::ArchiveTooLarge { .. } => Check::ArchiveSize,
+            NresError::TypeTag { .. } => Check::TypeId,
         }
     }
 
@@ -413,7 +429,8 @@ impl NresError {
             | NresError::PayloadOverlap { offset, .. } => Some(*offset),
             NresError::InvalidName { .. }
             | NresError::NoSuchEntry { .. }
-            | NresError::ArchiveTooLarge { .. } => None,
+            | NresError::ArchiveTooLarge { .. }
+            | NresError::TypeTag { .. } => None,
         }
     }
 
@@ -428,7 +445,8 @@ impl NresError {
             | NresError::SortIndexOutOfRange { entry, .. }
             | NresError::SortIndexDuplicate { entry, .. }
             | NresError::SortOrder { entry, .. }
-            | NresError::PayloadOverlap { entry, .. } => Some(entry),
+            | NresError::PayloadOverlap { entry, .. }
+            | NresError::TypeTag { entry, .. } => Some(entry),
             _ => None,
         }
     }

@@ -50,6 +50,12 @@
 //! # Ok::<(), iron3d_nres::NresError>(())
 //! ```
 //!
+//! # Type tags
+//!
+//! [`tag`] holds the `type_id` of every resource family (FORMATS §1.7) for writers
+//! ([`NewEntry::tagged`] infers it from the name or the payload) and readers
+//! ([`ReadOptions::check_tag`], the named check [`Check::TypeId`]).
+//!
 //! # Writing
 //!
 //! [`NresDocument`] edits losslessly (its docs list what each edit changes);
@@ -80,6 +86,7 @@ mod name;
 mod options;
 pub mod raw;
 mod read;
+pub mod tag;
 mod validate;
 mod view;
 mod write;
@@ -94,6 +101,7 @@ pub use name::{MAX_NAME_LEN, NameField, cmp_names, field_value, fold, names_equa
 pub use options::{Diagnostic, Quirk, ReadOptions};
 pub use raw::{DirEntry, ENTRY_SIZE, HEADER_SIZE, Header, MAGIC, NAME_FIELD_SIZE, VERSION};
 pub use read::{Entries, Gap, GapKind, Nres};
+pub use tag::{Evidence, FAMILIES, Family, TagCheck, TypeTag};
 pub use validate::ALIGNMENT;
 pub use view::EntryView;
 pub use write::{NewEntry, NresWriter};

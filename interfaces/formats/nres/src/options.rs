@@ -19,13 +19,18 @@ pub enum Quirk {
     /// checks while FORMATS §2.6 does not require it, so the compatible reader accepts it.
     /// Tolerates [`Check::DataAlignment`].
     UnalignedDataOffsets,
+    /// An entry read as a family carries another `type_id` (FORMATS §1.7): accept it.
+    /// Tolerates [`Check::TypeId`] in [`ReadOptions::check_tag`]; the archive parse
+    /// itself never checks tags.
+    WrongTypeTag,
 }
 
 impl Quirk {
     /// Every quirk, in declaration order.
-    pub const ALL: [Quirk; 2] = [
+    pub const ALL: [Quirk; 3] = [
         Quirk::LinearLookupWhenSortTableBroken,
         Quirk::UnalignedDataOffsets,
+        Quirk::WrongTypeTag,
     ];
 
     /// A stable `snake_case` name.
@@ -33,6 +38,7 @@ impl Quirk {
         match self {
             Quirk::LinearLookupWhenSortTableBroken => "linear_lookup_when_sort_table_broken",
             Quirk::UnalignedDataOffsets => "unaligned_data_offsets",
+            Quirk::WrongTypeTag => "wrong_type_tag",
         }
     }
 
@@ -43,6 +49,7 @@ impl Quirk {
                 &[Check::SortIndexPermutation, Check::SortOrder]
             }
             Quirk::UnalignedDataOffsets => &[Check::DataAlignment],
+            Quirk::WrongTypeTag => &[Check::TypeId],
         }
     }
 
@@ -50,6 +57,7 @@ impl Quirk {
         match self {
             Quirk::LinearLookupWhenSortTableBroken => 1,
             Quirk::UnalignedDataOffsets => 2,
+            Quirk::WrongTypeTag => 4,
         }
     }
 }
@@ -60,16 +68,22 @@ impl fmt::Display for Quirk {
     }
 }
 
-/// How to read: [`ReadOptions::strict`] (the default, no quirk) or with named quirks.
+/// How to read: [`ReadOptions::strict`] (the default, no quirk) or with named quirks,
+/// and whether rule PD-TAG-MESH (model entries carry the `MESH` tag, FORMATS §1.7, from
+/// fparkan source) is relaxed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ReadOptions {
     quirks: u32,
+    relax_mesh_tag: bool,
 }
 
 impl ReadOptions {
     /// Every check of the strict list is fatal.
     pub const fn strict() -> Self {
-        Self { quirks: 0 }
+        Self {
+            quirks: 0,
+            relax_mesh_tag: false,
+        }
     }
 
     /// Strict plus every quirk in [`Quirk::ALL`].
@@ -80,7 +94,10 @@ impl ReadOptions {
             quirks |= Quirk::ALL[i].bit();
             i += 1;
         }
-        Self { quirks }
+        Self {
+            quirks,
+            relax_mesh_tag: false,
+        }
     }
 
     /// These options plus `quirk`.
@@ -88,7 +105,23 @@ impl ReadOptions {
     pub const fn with(self, quirk: Quirk) -> Self {
         Self {
             quirks: self.quirks | quirk.bit(),
+            relax_mesh_tag: self.relax_mesh_tag,
         }
+    }
+
+    /// These options with rule PD-TAG-MESH relaxed: a model entry with any `type_id` is
+    /// accepted without a diagnostic (the `MESH` tag is not confirmed by the original).
+    #[must_use]
+    pub const fn relax_mesh_tag(self) -> Self {
+        Self {
+            quirks: self.quirks,
+            relax_mesh_tag: true,
+        }
+    }
+
+    /// Whether rule PD-TAG-MESH is relaxed.
+    pub const fn mesh_tag_relaxed(&self) -> bool {
+        self.relax_mesh_tag
     }
 
     /// Whether `quirk` is enabled.

@@ -38,6 +38,21 @@ impl<'d> NewEntry<'d> {
         Ok(Self::with_field(NameField::new(name)?, type_id, data))
     }
 
+    /// A new entry whose `type_id` is its family's tag ([`Family::infer_tag`]: by the
+    /// name's extension, then by payload magic; `0` when no family fits, rule
+    /// PD-TAG-UNTYPED), with zero attributes. What every authoring path should use unless
+    /// it knows the family better (MAT0 and FXID entries have neither extension nor
+    /// magic: give them [`TypeTag::MAT0`] / [`TypeTag::FXID`] through [`NewEntry::new`]).
+    ///
+    /// [`Family::infer_tag`]: crate::Family::infer_tag
+    /// [`TypeTag::MAT0`]: crate::TypeTag::MAT0
+    /// [`TypeTag::FXID`]: crate::TypeTag::FXID
+    pub fn tagged(name: &[u8], data: impl Into<Cow<'d, [u8]>>) -> Result<Self, NresError> {
+        let data = data.into();
+        let tag = crate::Family::infer_tag(name, &data);
+        Self::new(name, tag.value(), data)
+    }
+
     /// A new entry with an existing name field (tail kept) and zero attributes.
     pub fn with_field(name: NameField, type_id: u32, data: impl Into<Cow<'d, [u8]>>) -> Self {
         Self {
