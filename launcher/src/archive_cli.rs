@@ -269,12 +269,35 @@ fn u32_field(e: &Value, key: &str, at: usize) -> anyhow::Result<u32> {
     }
 }
 
+/// The `type_id` of manifest entry `at`: a number, a four-character tag (`"WEAR"`), or,
+/// when omitted, the tag of the entry's family (FORMATS §1.7, [`iron3d_nres::Family::infer`]:
+/// `.msh` → `MESH`, `.wea` → `WEAR`, `.bas` → `BASE`, …, a payload starting with `Texm`
+/// → `Texm`; 0 when no family fits).
+fn type_id_field(e: &Value, at: usize, name: &str, data: &[u8]) -> anyhow::Result<u32> {
+    match e.get("type_id") {
+        None => Ok(iron3d_nres::Family::infer_tag(name.as_bytes(), data).value()),
+        Some(Value::String(t)) => iron3d_nres::TypeTag::parse(t)
+            .map(iron3d_nres::TypeTag::value)
+            .with_context(|| {
+                format!(
+                    "manifest entry {at} ({name}): 'type_id' \"{t}\" is neither a four-character tag \
+                     starting with a letter (\"WEAR\") nor a number"
+                )
+            }),
+        Some(_) => u32_field(e, "type_id", at),
+    }
+}
+
 /// `pack --manifest M.json -o OUT [--dir DIR]`: builds an NRes or RsLi archive.
 ///
 /// Manifest: `{"format": "nres"|"rsli", "seed": n (RsLi, optional), "entries": [{"name":
-/// "…", "file": "relative/path", "type_id": n, "attr1": n, "attr2": n, "attr3": n (NRes),
-/// "method": "raw"|"lzss"|… (RsLi)}]}`; files are relative to `--dir` (default: the
-/// manifest's directory). Entries are written in manifest order.
+/// "…", "file": "relative/path", "type_id": n | "WEAR" (optional: see below), "attr1": n,
+/// "attr2": n, "attr3": n (NRes), "method": "raw"|"lzss"|… (RsLi)}]}`; files are
+/// relative to `--dir` (default: the manifest's directory). Entries are written in
+/// manifest order. An NRes entry without `type_id` gets its family's tag (FORMATS §1.7):
+/// by extension (`.msh` MESH, `.wea` WEAR, `.bas` BASE, `.cpt` CTPT, `.ndp` NDPR, `.ctl`
+/// CTLD, `.wav` SWAV) or payload magic (`Texm`); MAT0 and FXID entries have neither, so
+/// give them `"type_id": "MAT0"` / `"FXID"`.
 pub fn pack(
     manifest: &Path,
     output: &Path,
@@ -313,7 +336,8 @@ pub fn pack(
             let mut w = NresWriter::new();
             for (i, e) in entries.iter().enumerate() {
                 let (name, data) = load(e, i)?;
-                let entry = NewEntry::new(name.as_bytes(), u32_field(e, "type_id", i)?, data)
+                let type_id = type_id_field(e, i, &name, &data)?;
+                let entry = NewEntry::new(name.as_bytes(), type_id, data)
                     .with_context(|| format!("manifest entry {i} ({name})"))?
                     .with_attrs(
                         u32_field(e, "attr1", i)?,

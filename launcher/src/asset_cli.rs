@@ -12,14 +12,20 @@ use std::io::Write;
 use std::path::Path;
 
 /// The decoded bytes of `name` in `archive` and its NRes attributes (zeros for RsLi).
-pub fn entry(archive: &Path, name: &str) -> anyhow::Result<(Vec<u8>, [u32; 4])> {
+/// Read with the compatible profile: an entry whose `type_id` is not `family`'s tag is
+/// shown anyway, with a `[type_id]` warning on standard error.
+pub fn entry(
+    archive: &Path,
+    name: &str,
+    family: &iron3d_nres::Family,
+) -> anyhow::Result<(Vec<u8>, [u32; 4])> {
     let cache = ArchiveCache::new(ReadMode::Compatible, 64 << 20);
     let handle = cache.open(archive)?;
     let index = handle
         .find(name.as_bytes())
         .with_context(|| format!("entry missing: '{name}' in archive {}", archive.display()))?;
     let attrs = handle.attrs(index).unwrap_or_default();
-    let bytes = cache.read(archive, name.as_bytes())?;
+    let bytes = cache.read_as(archive, name.as_bytes(), family)?;
     Ok((bytes.to_vec(), attrs))
 }
 
@@ -49,7 +55,7 @@ pub fn texture(
     json_out: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let (bytes, _) = entry(archive, name)?;
+    let (bytes, _) = entry(archive, name, iron3d_nres::Family::texm())?;
     let t = Texm::parse(&bytes).with_context(|| format!("{}:{name}", archive.display()))?;
     let v = json!({
         "width": t.width(), "height": t.height(), "mip_count": t.mip_count(),
@@ -68,7 +74,7 @@ pub fn material(
     json_out: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let (bytes, attrs) = entry(archive, name)?;
+    let (bytes, attrs) = entry(archive, name, iron3d_nres::Family::mat0())?;
     let m = Mat0::parse(&bytes, attrs[2])
         .with_context(|| format!("{}:{name} (version {})", archive.display(), attrs[2]))?;
     let md = m.metadata();
@@ -86,7 +92,7 @@ pub fn material(
 
 /// `inspect wear`: material rows and lightmaps (legacy ids kept).
 pub fn wear(archive: &Path, name: &str, json_out: bool, out: &mut dyn Write) -> anyhow::Result<()> {
-    let (bytes, _) = entry(archive, name)?;
+    let (bytes, _) = entry(archive, name, iron3d_nres::Family::wear())?;
     let w = Wear::parse(&bytes).with_context(|| format!("{}:{name}", archive.display()))?;
     let rows = |rows: &[iron3d_material::WearRow]| -> Vec<Value> {
         rows.iter()
@@ -99,7 +105,7 @@ pub fn wear(archive: &Path, name: &str, json_out: bool, out: &mut dyn Write) -> 
 
 /// `inspect fx`: header values and the command list with resource references.
 pub fn fx(archive: &Path, name: &str, json_out: bool, out: &mut dyn Write) -> anyhow::Result<()> {
-    let (bytes, _) = entry(archive, name)?;
+    let (bytes, _) = entry(archive, name, iron3d_nres::Family::fxid())?;
     let f = Fxid::parse(&bytes).with_context(|| format!("{}:{name}", archive.display()))?;
     let v = json!({
         "time_mode": f.header.time_mode,
@@ -123,7 +129,7 @@ pub fn model(
     json_out: bool,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let (bytes, _) = entry(archive, name)?;
+    let (bytes, _) = entry(archive, name, iron3d_nres::Family::mesh())?;
     let m = Msh::parse(&bytes).with_context(|| format!("{}:{name}", archive.display()))?;
     let names: Vec<Option<String>> = m.node_names().map(|x| x.map(text)).collect();
     let v = json!({
@@ -153,7 +159,7 @@ pub fn export_model(
     output: &Path,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let (bytes, _) = entry(archive, name)?;
+    let (bytes, _) = entry(archive, name, iron3d_nres::Family::mesh())?;
     let m = Msh::parse(&bytes).with_context(|| format!("{}:{name}", archive.display()))?;
     let world = sample_all(&m, 0.0, SampleOptions::default())
         .and_then(|poses| world_matrices(&m, &poses))
@@ -246,7 +252,7 @@ pub fn export_texture(
     output: &Path,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let (bytes, _) = entry(archive, name)?;
+    let (bytes, _) = entry(archive, name, iron3d_nres::Family::texm())?;
     let t = Texm::parse(&bytes).with_context(|| format!("{}:{name}", archive.display()))?;
     let img = t
         .decode_level(mip)

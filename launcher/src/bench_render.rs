@@ -46,6 +46,7 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
                     registry: None,
                     plugin_dirs: Vec::new(),
                     switches: Vec::new(),
+                    data_profile: crate::mission_cli::Profile::default(),
                 };
                 let mut sink = Vec::new();
                 let t = now();

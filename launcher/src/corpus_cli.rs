@@ -26,9 +26,60 @@ struct Family {
 struct Report {
     families: BTreeMap<&'static str, Family>,
     unclassified: Vec<String>,
+    /// NRes entries by `type_id` label (`MESH`, `WEAR`, …, or `0x…`).
+    tags: BTreeMap<String, u64>,
+    /// Entries whose name or payload says one family and whose `type_id` another.
+    tag_mismatches: Vec<TagMismatch>,
+}
+
+/// An NRes entry whose extension (or payload magic) names a family whose tag it lacks.
+struct TagMismatch {
+    at: String,
+    family: &'static iron3d_nres::Family,
+    found: iron3d_nres::TypeTag,
+}
+
+impl TagMismatch {
+    /// Mismatches of families strict readers check make the corpus unclean.
+    fn is_error(&self) -> bool {
+        self.family.check != iron3d_nres::TagCheck::Unchecked
+    }
+
+    fn to_json(&self) -> Value {
+        json!({
+            "entry": self.at,
+            "family": self.family.name,
+            "expected": self.family.tag.to_string(),
+            "found": self.found.to_string(),
+            "checked": self.is_error(),
+        })
+    }
+}
+
+/// The label of a `type_id` in the report: the four characters, or the hex value.
+fn tag_label(tag: iron3d_nres::TypeTag) -> String {
+    match tag.fourcc() {
+        Some(b) => b.escape_ascii().to_string(),
+        None => format!("{:#x}", tag.value()),
+    }
 }
 
 impl Report {
+    /// Counts one NRes entry's tag and checks it against its name and payload.
+    fn tag(&mut self, at: &str, name: &[u8], type_id: u32, data: &[u8]) {
+        let found = iron3d_nres::TypeTag(type_id);
+        *self.tags.entry(tag_label(found)).or_default() += 1;
+        if let Some(family) = iron3d_nres::Family::infer(name, data) {
+            if family.tag != found {
+                self.tag_mismatches.push(TagMismatch {
+                    at: at.to_owned(),
+                    family,
+                    found,
+                });
+            }
+        }
+    }
+
     /// Counts one item of `family` as variant `label`.
     fn variant(&mut self, family: &'static str, label: String) {
         *self
@@ -258,6 +309,12 @@ fn file(report: &mut Report, root: &Path, path: &Path, rt: bool) {
             if let Ok(n) = Nres::parse(&data) {
                 for en in n.entries() {
                     let ename = String::from_utf8_lossy(en.name()).into_owned();
+                    report.tag(
+                        &format!("{rel}:{ename}"),
+                        en.name(),
+                        en.type_id(),
+                        en.data(),
+                    );
                     entry(
                         report,
                         &name,
@@ -400,6 +457,7 @@ pub fn report(game_dir: &Path, roundtrip: bool) -> anyhow::Result<Value> {
         vfs: &vfs,
         cache: &cache,
     };
+    let _scope = cache.scope();
     let mut missions = BTreeMap::new();
     for p in all.iter().filter(|p| {
         p.file_name()
@@ -434,6 +492,8 @@ pub fn report(game_dir: &Path, roundtrip: bool) -> anyhow::Result<Value> {
         "files": all.len(),
         "families": families,
         "unclassified": r.unclassified,
+        "nres_tags": r.tags,
+        "tag_mismatches": r.tag_mismatches.iter().map(TagMismatch::to_json).collect::<Vec<_>>(),
         "missions": missions,
         "roundtrip_checked": roundtrip,
     }))
@@ -452,7 +512,10 @@ pub fn run(
             .all(|x| x["errors"].as_array().is_some_and(Vec::is_empty))
     }) && v["missions"]
         .as_object()
-        .is_some_and(|m| m.values().all(|x| x["failures"] == 0));
+        .is_some_and(|m| m.values().all(|x| x["failures"] == 0))
+        && v["tag_mismatches"]
+            .as_array()
+            .is_some_and(|t| t.iter().all(|x| x["checked"] == false));
     if json_out {
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
     } else {
@@ -487,6 +550,25 @@ pub fn run(
                     writeln!(out, "{}", e.as_str().unwrap_or_default())?;
                 }
             }
+        }
+        if let Some(tags) = v["nres_tags"].as_object() {
+            let list: Vec<String> = tags.iter().map(|(k, n)| format!("{k}={n}")).collect();
+            writeln!(out, "nres tags: {}", list.join(" "))?;
+        }
+        for t in v["tag_mismatches"].as_array().into_iter().flatten() {
+            writeln!(
+                out,
+                "tag mismatch{}: {}: {} family expects {}, found {}",
+                if t["checked"] == true {
+                    ""
+                } else {
+                    " (unchecked family)"
+                },
+                t["entry"].as_str().unwrap_or_default(),
+                t["family"].as_str().unwrap_or_default(),
+                t["expected"].as_str().unwrap_or_default(),
+                t["found"].as_str().unwrap_or_default()
+            )?;
         }
         writeln!(
             out,

@@ -53,6 +53,8 @@ pub struct HeadlessOptions {
     pub game_dir: Option<PathBuf>,
     /// Mission to load from `game_dir` instead of the built-in scenario.
     pub mission: Option<String>,
+    /// How the mission's archives are read (strict by default).
+    pub data_profile: crate::mission_cli::Profile,
 }
 
 /// Outcome of a headless run.
@@ -241,7 +243,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     match (&opts.game_dir, &opts.mission) {
         (Some(dir), Some(name)) => {
             let vfs = iron3d_vfs::Vfs::new(dir);
-            let cache = iron3d_vfs::ArchiveCache::new(iron3d_vfs::ReadMode::Strict, 256 << 20);
+            let cache = opts.data_profile.cache();
             let data = iron3d_mission::GameData {
                 vfs: &vfs,
                 cache: &cache,

@@ -101,14 +101,9 @@ pub enum Command {
         /// JSON output.
         #[arg(long)]
         json: bool,
-        /// Compatible profile: wrong `type_id` tags (and the other named quirks) are
-        /// accepted and listed as diagnostics (default: strict, they are failures).
-        #[arg(long)]
-        compatible: bool,
-        /// Relax rule PD-TAG-MESH: model entries need not carry the `MESH` tag (it comes
-        /// from the FParkan source and is not confirmed by the original).
-        #[arg(long)]
-        relax_mesh_tag: bool,
+        /// How the archives are read.
+        #[command(flatten)]
+        profile: DataProfileArgs,
     },
 }
 
@@ -318,6 +313,28 @@ pub enum ArchiveCommand {
     },
 }
 
+/// How game data is read (`run`, `play`, `graph`).
+#[derive(Clone, Copy, Debug, Default, Args)]
+pub struct DataProfileArgs {
+    /// Compatible profile: wrong `type_id` tags (and the other named quirks) are
+    /// accepted and listed as diagnostics (default: strict, they are failures).
+    #[arg(long)]
+    pub compatible: bool,
+    /// Relax rule PD-TAG-MESH: model entries need not carry the `MESH` tag (it comes
+    /// from the FParkan source and is not confirmed by the original).
+    #[arg(long)]
+    pub relax_mesh_tag: bool,
+}
+
+impl From<DataProfileArgs> for mission_cli::Profile {
+    fn from(a: DataProfileArgs) -> Self {
+        Self {
+            compatible: a.compatible,
+            relax_mesh_tag: a.relax_mesh_tag,
+        }
+    }
+}
+
 /// `iron3d run` options.
 #[derive(Debug, Args)]
 pub struct RunArgs {
@@ -376,11 +393,17 @@ pub struct RunArgs {
     /// directory in the cache and load its first mission.
     #[arg(long, conflicts_with_all = ["game_dir", "mission"])]
     pub demo: bool,
+    /// How the mission's archives are read.
+    #[command(flatten)]
+    pub data_profile: DataProfileArgs,
 }
 
 /// `iron3d play` options.
 #[derive(Debug, Args)]
 pub struct PlayArgs {
+    /// How the mission's archives are read.
+    #[command(flatten)]
+    pub data_profile: DataProfileArgs,
     /// Game directory (with --mission); default: the embedded demo.
     #[arg(long, requires = "mission")]
     pub game_dir: Option<PathBuf>,
@@ -512,6 +535,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 registry: a.registry,
                 plugin_dirs: a.plugin_dirs,
                 switches: a.switches,
+                data_profile: a.data_profile.into(),
             };
             if !opts.offscreen {
                 match window::run(&opts, out) {
@@ -564,6 +588,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 realtime: a.realtime,
                 game_dir: a.game_dir,
                 mission: a.mission,
+                data_profile: a.data_profile.into(),
             };
             let outcome = headless::run(&opts, out)?;
             if let Some(d) = outcome.divergence {
@@ -658,14 +683,9 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             game_dir,
             mission,
             json,
-            compatible,
-            relax_mesh_tag,
+            profile,
         } => {
-            let profile = mission_cli::Profile {
-                compatible,
-                relax_mesh_tag,
-            };
-            mission_cli::graph(&game_dir, mission.as_deref(), profile, json, out)?;
+            mission_cli::graph(&game_dir, mission.as_deref(), profile.into(), json, out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Archive(a) => {

@@ -122,6 +122,8 @@ pub struct PlayOptions {
     pub plugin_dirs: Vec<PathBuf>,
     /// Renderer switches after presented frames.
     pub switches: Vec<(u64, Renderer)>,
+    /// How the mission's archives are read (strict by default).
+    pub data_profile: crate::mission_cli::Profile,
 }
 
 /// What a play run ended with.
@@ -272,7 +274,7 @@ impl PlaySession {
         for system in host.systems_from_registry(&registry) {
             kernel.add_system(system)?;
         }
-        let cache = iron3d_vfs::ArchiveCache::new(iron3d_vfs::ReadMode::Strict, 256 << 20);
+        let cache = opts.data_profile.cache();
         let data = iron3d_mission::GameData {
             vfs: &vfs,
             cache: &cache,

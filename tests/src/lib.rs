@@ -128,10 +128,11 @@ pub mod gamedir {
     use iron3d_unitdat::{ObjectRefList, UnitDat, UnitRecord};
     use std::path::Path;
 
+    /// An NRes archive whose entries carry their family's tag (FORMATS §1.7).
     fn nres(entries: &[(&str, Vec<u8>)]) -> Vec<u8> {
         let mut w = NresWriter::new();
         for (name, data) in entries {
-            w.push(NewEntry::new(name.as_bytes(), 0, data.clone()).expect("entry"));
+            w.push(NewEntry::tagged(name.as_bytes(), data.clone()).expect("entry"));
         }
         w.finish().expect("archive")
     }

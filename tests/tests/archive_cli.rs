@@ -206,3 +206,66 @@ fn corrupt_archives_fail_check_and_missing_entries_fail_extract() {
         ExitCode::FAILURE
     );
 }
+
+#[test]
+fn pack_fills_the_type_tag_of_known_families_and_takes_tags_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("m.bin"), b"model bytes").unwrap();
+    std::fs::write(dir.path().join("w.bin"), b"1\n1 DEFAULT\n").unwrap();
+    std::fs::write(dir.path().join("t.bin"), b"Texm and the rest").unwrap();
+    std::fs::write(dir.path().join("p.bin"), b"models.rlb").unwrap();
+    let manifest = serde_json::json!({"format": "nres", "entries": [
+        {"name": "tank.MSH", "file": "m.bin"},
+        {"name": "tank.wea", "file": "w.bin"},
+        {"name": "GLASS0", "file": "t.bin"},
+        {"name": "DEFAULT", "file": "p.bin", "type_id": "MAT0"},
+        {"name": "tank_proto", "file": "p.bin"},
+        {"name": "forced.wea", "file": "w.bin", "type_id": 7},
+        {"name": "hex", "file": "p.bin", "type_id": "0x44495846"},
+    ]});
+    let m = dir.path().join("m.json");
+    std::fs::write(&m, manifest.to_string()).unwrap();
+    let out = dir.path().join("packed.rlb");
+    let (code, text) = iron3d(&[
+        "archive",
+        "pack",
+        "--manifest",
+        m.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, ExitCode::SUCCESS, "{text}");
+    let bytes = std::fs::read(&out).unwrap();
+    let nres = iron3d_nres::Nres::parse(&bytes).unwrap();
+    let tags: Vec<u32> = nres.entries().map(|e| e.type_id()).collect();
+    assert_eq!(
+        tags,
+        [
+            0x4853_454D,
+            0x5241_4557,
+            0x6D78_6554,
+            0x3054_414D,
+            0,
+            7,
+            0x4449_5846
+        ]
+    );
+
+    let bad = dir.path().join("bad.json");
+    std::fs::write(
+        &bad,
+        r#"{"format":"nres","entries":[{"name":"a.wea","file":"w.bin","type_id":"WE"}]}"#,
+    )
+    .unwrap();
+    let e = iron3d_launcher::archive_cli::pack(
+        &bad,
+        &dir.path().join("bad.rlb"),
+        None,
+        &mut Vec::new(),
+    )
+    .unwrap_err();
+    assert!(
+        format!("{e:#}").contains("manifest entry 0 (a.wea): 'type_id' \"WE\""),
+        "{e:#}"
+    );
+}

@@ -199,7 +199,7 @@ fn quad_model() -> Vec<u8> {
 fn model_inspect_and_obj_export() {
     let dir = tempfile::tempdir().unwrap();
     let mut w = NresWriter::new();
-    w.push(NewEntry::new(b"quad.msh", 0, quad_model()).unwrap());
+    w.push(NewEntry::tagged(b"quad.msh", quad_model()).unwrap());
     let lib = dir.path().join("models.rlb");
     std::fs::write(&lib, w.finish().unwrap()).unwrap();
     let (code, out) = iron3d(&[

@@ -264,3 +264,200 @@ fn corpus_harness_negative_controls_report_exactly_the_broken_chain() {
         "{details:#?}"
     );
 }
+
+/// The `type_id` FORMATS §1.7 gives an entry of a top-level archive of the demo, written
+/// out here independently of the generator's table: `MESH` models, `WEAR` tables, `MAT0`
+/// materials, `Texm` textures and lightmaps, `BASE` for `.bas` (PD-TAG-AUX), 0 for
+/// prototypes and palettes (PD-TAG-UNTYPED).
+fn expected_tag(archive: &str, entry: &str) -> u32 {
+    let entry = entry.to_ascii_lowercase();
+    match archive.to_ascii_lowercase().as_str() {
+        "models.rlb" | "buildings.rlb" if entry.ends_with(".msh") => 0x4853_454D,
+        "models.rlb" | "buildings.rlb" if entry.ends_with(".wea") => 0x5241_4557,
+        "system.rlb" if entry.ends_with(".bas") => 0x4553_4142,
+        "material.lib" => 0x3054_414D,
+        "textures.lib" | "lightmap.lib" => 0x6D78_6554,
+        "objects.rlb" | "palettes.lib" => 0,
+        other => panic!("unexpected archive {other} (entry {entry}): extend this table"),
+    }
+}
+
+#[test]
+fn every_nres_entry_of_the_demo_carries_its_familys_tag() {
+    for profile in ["demo", "stress"] {
+        let (_dir, game) = build_demo(&["--profile", profile]);
+        let mut checked = 0;
+        for entry in std::fs::read_dir(&game).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let Ok(bytes) = std::fs::read(&path) else {
+                continue;
+            };
+            if !bytes.starts_with(b"NRes") {
+                continue;
+            }
+            let nres = iron3d_nres::Nres::parse(&bytes).unwrap();
+            for e in nres.entries() {
+                let ename = String::from_utf8_lossy(e.name());
+                assert_eq!(
+                    e.type_id(),
+                    expected_tag(&name, &ename),
+                    "{profile}: {name}:{ename} has {:#x}",
+                    e.type_id()
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked >= 60, "{profile}: only {checked} entries checked");
+        let (code, v) = corpus(&game);
+        assert_eq!(code, ExitCode::SUCCESS, "{v:#}");
+        assert_eq!(v["tag_mismatches"], serde_json::json!([]), "{profile}");
+        let tags = &v["nres_tags"];
+        for t in ["MESH", "WEAR", "MAT0", "Texm", "BASE"] {
+            assert!(tags[t].as_u64().unwrap() > 0, "{profile}: {tags}");
+        }
+    }
+}
+
+/// `graph --json` of `mission` with extra arguments.
+fn graph(game: &std::path::Path, mission: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "graph",
+        game.to_str().unwrap(),
+        "--mission",
+        mission,
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    let (code, out) = iron3d(&args);
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn the_demo_graphs_equally_with_the_strict_and_the_compatible_profile() {
+    let (_dir, game) = build_demo(&[]);
+    for m in ["DEMO1", "DEMO2"] {
+        let strict = graph(&game, m, &[]);
+        let compat = graph(&game, m, &["--compatible"]);
+        assert_eq!(strict["failures"], 0, "{strict:#}");
+        assert_eq!(strict, compat, "{m}: the profiles differ");
+        assert_eq!(strict["diagnostics"], serde_json::json!([]));
+        assert!(strict["material_slots"].as_u64().unwrap() > 0);
+    }
+}
+
+#[test]
+fn untagged_entries_fail_strictly_are_diagnosed_compatibly_and_mesh_relaxes() {
+    let (_dir, game) = build_demo(&[]);
+    // Reset the tags of buildings.rlb to 0, as generator version 5 wrote them.
+    let path = game.join("buildings.rlb");
+    let bytes = std::fs::read(&path).unwrap();
+    let mut doc = iron3d_nres::NresDocument::from_bytes(&bytes).unwrap();
+    for i in 0..doc.len() {
+        doc.set_type_id(i, 0).unwrap();
+    }
+    std::fs::write(&path, doc.to_bytes()).unwrap();
+
+    let tagged = graph(&game, "DEMO1", &["--compatible"]);
+    assert_eq!(tagged["failures"], 0, "{tagged:#}");
+    let diagnostics = tagged["diagnostics"].as_array().unwrap();
+    assert!(
+        diagnostics.iter().any(|d| d.as_str().unwrap().contains(
+            "quirk wrong_type_tag applied: [type_id] entry #3 \"tower.wea\": expected WEAR (0x52414557), found 0x0"
+        )),
+        "{diagnostics:#?}"
+    );
+
+    let strict = graph(&game, "DEMO1", &[]);
+    assert!(strict["failures"].as_u64().unwrap() > 0);
+    let causes: Vec<&str> = strict["failures_detail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["cause"].as_str().unwrap())
+        .collect();
+    assert!(
+        causes.iter().any(|c| c
+            .ends_with("[type_id] entry #3 \"tower.wea\": expected WEAR (0x52414557), found 0x0")),
+        "{causes:#?}"
+    );
+    assert!(
+        causes
+            .iter()
+            .any(|c| c.contains("expected MESH (0x4853454D), found 0x0")),
+        "{causes:#?}"
+    );
+    // Relaxing PD-TAG-MESH removes exactly the model failures; WEAR stays checked.
+    let relaxed = graph(&game, "DEMO1", &["--relax-mesh-tag"]);
+    let relaxed_causes: Vec<&str> = relaxed["failures_detail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["cause"].as_str().unwrap())
+        .collect();
+    assert!(relaxed_causes.iter().all(|c| !c.contains("expected MESH")));
+    assert!(relaxed_causes.iter().any(|c| c.contains("expected WEAR")));
+    assert!(relaxed["failures"].as_u64() < strict["failures"].as_u64());
+
+    // The corpus reports the disagreement of extension and tag.
+    let (code, v) = corpus(&game);
+    assert_eq!(code, ExitCode::FAILURE);
+    let mismatches = v["tag_mismatches"].as_array().unwrap();
+    assert!(
+        mismatches
+            .iter()
+            .any(|m| m["entry"] == "buildings.rlb:tower.wea"
+                && m["family"] == "WEAR"
+                && m["found"] == "0x0"),
+        "{mismatches:#?}"
+    );
+}
+
+/// File-system work of one mission load: (archive mappings, path canonicalisations,
+/// replacement stats, VFS file checks), with the object count.
+fn load_costs(profile: iron3d_demo::Profile, mission: &str) -> ([u64; 4], usize) {
+    let dir = tempfile::tempdir().unwrap();
+    iron3d_demo::build(dir.path(), 7, profile).unwrap();
+    let vfs = iron3d_vfs::Vfs::new(dir.path());
+    let cache = iron3d_vfs::ArchiveCache::new(iron3d_vfs::ReadMode::Strict, 256 << 20);
+    let data = iron3d_mission::GameData {
+        vfs: &vfs,
+        cache: &cache,
+    };
+    let mut kernel = iron3d_kernel::Kernel::new(
+        iron3d_kernel::KernelConfig::default(),
+        Box::new(iron3d_kernel::ManualTimeSource::new()),
+    )
+    .unwrap();
+    let loaded = iron3d_mission::load_mission(&mut kernel, &data, mission, None).unwrap();
+    let c = cache.stats();
+    let v = vfs.stats();
+    (
+        [c.maps, c.canonicalisations, c.stamp_checks, v.file_checks],
+        loaded.objects.len(),
+    )
+}
+
+#[test]
+fn a_mission_load_touches_each_archive_a_few_times_whatever_the_object_count() {
+    let (small, n_small) = load_costs(iron3d_demo::Profile::Demo, "DEMO1");
+    let (large, n_large) = load_costs(iron3d_demo::Profile::Stress, "STRESS");
+    assert_eq!((n_small, n_large), (180, 10_000));
+    // The archives a mission load reads: objects.rlb, models.rlb, buildings.rlb,
+    // system.rlb, Material.lib, Textures.lib.
+    let archives = 6;
+    for (what, costs) in [("DEMO1", small), ("STRESS", large)] {
+        let [maps, canon, stamps, file_checks] = costs;
+        assert!(maps <= archives, "{what}: {maps} mappings");
+        assert!(canon <= archives, "{what}: {canon} canonicalisations");
+        assert!(stamps <= archives, "{what}: {stamps} replacement checks");
+        // Distinct files resolved: the archives, the mission's files, the unit DATs.
+        assert!(file_checks <= 20, "{what}: {file_checks} file checks");
+    }
+    assert_eq!(
+        small[..3],
+        large[..3],
+        "archive work does not grow with the object count"
+    );
+}

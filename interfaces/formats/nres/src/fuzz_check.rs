@@ -47,6 +47,42 @@ pub fn check(data: &[u8]) -> bool {
     }
     accepted
 }
+/// The tag check of an entry against every family: a match passes, a mismatch of a
+/// checked family is `[type_id]` strictly and a `wrong_type_tag` diagnostic compatibly;
+/// the hex form of any tag parses back to it.
+fn check_tags(e: &EntryView<'_>, opts: ReadOptions) {
+    let entry = EntryRef {
+        index: e.index(),
+        name: Some(e.name().to_vec()),
+    };
+    for family in &FAMILIES {
+        let r = opts.check_tag(entry.clone(), e.type_id(), family);
+        let checked = match family.check {
+            TagCheck::Checked => true,
+            TagCheck::Relaxable => !opts.mesh_tag_relaxed(),
+            TagCheck::Unchecked => false,
+        };
+        match r {
+            Ok(None) => assert!(e.type_id() == family.tag.value() || !checked),
+            Ok(Some(d)) => {
+                assert!(opts.allows(Quirk::WrongTypeTag) && d.tolerated.check() == Check::TypeId);
+            }
+            Err(err) => {
+                assert!(!opts.allows(Quirk::WrongTypeTag) && err.check() == Check::TypeId);
+                assert!(err.to_string().starts_with("[type_id] entry #"), "{err}");
+            }
+        }
+    }
+    let tag = TypeTag(e.type_id());
+    assert_eq!(TypeTag::parse(&format!("{:#x}", tag.value())), Some(tag));
+    if let Some(b) = tag.fourcc().filter(|b| b[0].is_ascii_alphabetic()) {
+        assert_eq!(
+            TypeTag::parse(std::str::from_utf8(&b).expect("ascii")),
+            Some(tag)
+        );
+    }
+}
+
 fn check_parsed(data: &[u8], a: &Nres<'_>, opts: ReadOptions) {
     for e in a.entries() {
         let r = e.data_range();
@@ -55,6 +91,7 @@ fn check_parsed(data: &[u8], a: &Nres<'_>, opts: ReadOptions) {
         assert!(e.name_field().contains(&0) && !e.name().is_empty());
         let found = a.find(e.name()).expect("every entry is found by its name");
         assert!(names_equal(found.name(), e.name()) && found.index() <= e.index());
+        check_tags(&e, opts);
     }
     let doc = NresDocument::from_nres(a);
     assert_eq!(doc.to_bytes(), data, "unedited document is lossless");
