@@ -299,6 +299,20 @@ impl Bus {
         self.rx.len()
     }
 
+    /// Copies of the envelopes waiting for the next boundary, in delivery order (for the
+    /// state hash). They stay queued: delivery sorts every batch, so taking them out and
+    /// putting them back cannot change what is delivered or in which order.
+    pub fn pending_sorted(&self) -> Vec<Envelope> {
+        let waiting: Vec<Envelope> = self.rx.try_iter().collect();
+        for e in &waiting {
+            // The bus owns both ends, so the channel cannot be disconnected here.
+            let _ = self.tx.send(e.clone());
+        }
+        let mut sorted = waiting;
+        sorted.sort_by_key(Envelope::order_key);
+        sorted
+    }
+
     /// Total messages posted through [`Bus::send`].
     pub fn sent(&self) -> u64 {
         self.sent

@@ -1,9 +1,13 @@
-//! Canonical state hash: sorted ids, transforms, key properties, clocks, RNG states and system digests.
+//! Canonical state hash: sorted ids, transforms, key properties, the queue's traversal
+//! order, pending messages, clocks, RNG states and system digests.
 //!
-//! The hash never sees pointers, slot numbers, allocation order or wall-clock time.
-//! Objects are visited in ascending [`OriginalObjectId`] order, floats are hashed by
+//! The hash never sees pointers, allocation order or wall-clock time. Objects are visited
+//! in ascending [`OriginalObjectId`] order, then the queue order is folded in as the list
+//! of ids in traversal order (two worlds with the same objects in another order differ);
+//! pending messages in delivery order `(phase, sender, sequence)`. Floats are hashed by
 //! their bit patterns, and every variable-length field is length-prefixed.
 
+use crate::bus::{Envelope, Target};
 use crate::identity::{Locality, OriginalObjectId};
 use crate::input::InputSnapshot;
 use crate::rng::StreamState;
@@ -202,6 +206,56 @@ impl StateHasher {
             for w in p.raw_value {
                 self.u32(w);
             }
+        }
+    }
+
+    /// Folds in the queue's traversal order: the original ids of the registered objects
+    /// in the order `calculate_world_queue` visits them.
+    pub fn queue(&mut self, world: &World) {
+        self.h.update(b"que");
+        self.u64(world.registered_count() as u64);
+        for (_, o) in world.iter_registered() {
+            self.u32(o.id.raw());
+        }
+    }
+
+    /// Folds in the messages waiting for the next boundary, in delivery order. An
+    /// object target is hashed by the object's original id (`u32::MAX` once it is gone);
+    /// the message by its canonical JSON form.
+    pub fn messages(&mut self, pending: &[Envelope], world: &World) {
+        self.h.update(b"msg");
+        self.u64(pending.len() as u64);
+        for e in pending {
+            self.u32(e.phase as u32);
+            let sender = serde_json::to_vec(&e.sender).unwrap_or_default();
+            self.bytes(&sender);
+            self.u64(e.sequence);
+            match e.target {
+                Target::Systems => self.u32(0),
+                Target::Object(h) => {
+                    self.u32(1);
+                    self.u32(world.get(h).map_or(u32::MAX, |o| o.id.raw()));
+                }
+            }
+            let body = serde_json::to_vec(&e.message).unwrap_or_default();
+            self.bytes(&body);
+        }
+    }
+
+    /// Folds in the bus's per-sender sequence counters (they number future messages and
+    /// so decide their delivery order), in sender order.
+    pub fn sequences<'a>(
+        &mut self,
+        counters: impl Iterator<Item = (&'a crate::bus::SenderId, &'a u64)>,
+    ) {
+        self.h.update(b"seq");
+        let list: Vec<(Vec<u8>, u64)> = counters
+            .map(|(s, &n)| (serde_json::to_vec(s).unwrap_or_default(), n))
+            .collect();
+        self.u64(list.len() as u64);
+        for (sender, n) in list {
+            self.bytes(&sender);
+            self.u64(n);
         }
     }
 

@@ -606,7 +606,9 @@ impl Kernel {
     }
 
     /// The canonical state hash: clocks, simulation RNG streams, persistent input state
-    /// (held keys, axes), objects sorted by original id and every system's state digest.
+    /// (held keys, axes), objects sorted by original id, the queue's traversal order, the
+    /// messages waiting for the next boundary and the bus's sequence counters, and every
+    /// system's state digest.
     pub fn state_hash(&self) -> StateHash {
         let mut h = StateHasher::new();
         h.clocks(ClockState {
@@ -618,6 +620,9 @@ impl Kernel {
         h.rng(&self.rng.states());
         h.input(&self.input);
         h.world(&self.world);
+        h.queue(&self.world);
+        h.messages(&self.bus.pending_sorted(), &self.world);
+        h.sequences(self.bus.sequences());
         let mut digests: Vec<(String, [u8; 32])> = self
             .systems
             .iter()

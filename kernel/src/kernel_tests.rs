@@ -604,3 +604,53 @@ fn the_frame_preparer_sees_each_snapshot_and_its_data_is_attached() {
     k.frame(&mut NoInput, None).unwrap();
     assert!(k.snapshot().unwrap().prepared.is_none());
 }
+
+#[test]
+fn the_state_hash_covers_the_queue_order() {
+    let (mut a, _) = kernel(1);
+    spawn(&mut a, 10, Vec3::ZERO);
+    spawn(&mut a, 20, Vec3::ONE);
+    let (mut b, _) = kernel(1);
+    spawn(&mut b, 20, Vec3::ONE);
+    spawn(&mut b, 10, Vec3::ZERO);
+    let (mut c, _) = kernel(1);
+    spawn(&mut c, 10, Vec3::ZERO);
+    spawn(&mut c, 20, Vec3::ONE);
+    assert_eq!(a.state_hash(), c.state_hash());
+    assert_ne!(
+        a.state_hash(),
+        b.state_hash(),
+        "same objects, other traversal order"
+    );
+}
+
+#[test]
+fn the_state_hash_covers_pending_messages_without_consuming_them() {
+    let (mut a, clock) = kernel(1);
+    let (mut b, _) = kernel(1);
+    let h = spawn(&mut a, 10, Vec3::ZERO);
+    spawn(&mut b, 10, Vec3::ZERO);
+    assert_eq!(a.state_hash(), b.state_hash());
+    let tx = a.external_sender(3);
+    tx.send(
+        Phase::UpdateSystems,
+        Target::Object(h),
+        GameMessage::KillPlayer { player: 2 },
+    )
+    .unwrap();
+    let with = a.state_hash();
+    assert_ne!(with, b.state_hash(), "a pending message is state");
+    assert_eq!(a.state_hash(), with, "hashing does not consume it");
+    let other = b.external_sender(3);
+    other
+        .send(
+            Phase::UpdateSystems,
+            Target::Object(h),
+            GameMessage::KillPlayer { player: 3 },
+        )
+        .unwrap();
+    assert_ne!(b.state_hash(), with, "the message body counts");
+    clock.advance_ns(crate::clock::NANOS_PER_SEC);
+    a.frame(&mut NoInput, Some(1)).unwrap();
+    assert_eq!(a.stats().messages_delivered, 1, "still delivered once");
+}
