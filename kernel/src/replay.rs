@@ -16,8 +16,9 @@ use std::path::Path;
 
 /// Format name written in every header.
 pub const REPLAY_FORMAT: &str = "iron3d-replay";
-/// Current format version.
-pub const REPLAY_VERSION: u32 = 1;
+/// Current format version (2: the state hash covers the queue order and pending
+/// messages, and a header may name a mission with its data fingerprint).
+pub const REPLAY_VERSION: u32 = 2;
 /// Longest line accepted when reading a log (bounds memory on bad input).
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
@@ -38,6 +39,51 @@ pub struct ReplayHeader {
     pub params: BTreeMap<String, serde_json::Value>,
     /// A checkpoint hash is stored every this many ticks.
     pub checkpoint_every: u64,
+    /// The mission the run loaded, with the game data it read (absent for the built-in
+    /// scenario).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mission: Option<ReplayMission>,
+}
+
+/// The identity of a recorded mission: its name and a fingerprint of every game file the
+/// load read (path relative to its mount → BLAKE3 hex of the contents).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayMission {
+    /// The mission as named on the command line.
+    pub name: String,
+    /// `mount:relative/path` → BLAKE3 hex, sorted.
+    pub data: BTreeMap<String, String>,
+}
+
+impl ReplayMission {
+    /// What differs between the recorded identity (`self`) and `here`, one line each:
+    /// the mission name, files whose contents differ, files missing here, files not in
+    /// the recording. Empty when they match.
+    pub fn differences(&self, here: &ReplayMission) -> Vec<String> {
+        let short = |h: &str| h.chars().take(16).collect::<String>();
+        let mut out = Vec::new();
+        if self.name != here.name {
+            out.push(format!(
+                "mission: recorded '{}', here '{}'",
+                self.name, here.name
+            ));
+        }
+        for (path, hash) in &self.data {
+            match here.data.get(path) {
+                Some(h) if h == hash => {}
+                Some(h) => out.push(format!(
+                    "game data {path}: recorded {}…, here {}…",
+                    short(hash),
+                    short(h)
+                )),
+                None => out.push(format!("game data {path}: read by the recording, not here")),
+            }
+        }
+        for path in here.data.keys().filter(|p| !self.data.contains_key(*p)) {
+            out.push(format!("game data {path}: read here, not by the recording"));
+        }
+        out
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -316,7 +362,39 @@ mod tests {
             scenario: "test".into(),
             params: BTreeMap::from([("objects".to_owned(), serde_json::json!(10))]),
             checkpoint_every: 1,
+            mission: None,
         }
+    }
+
+    #[test]
+    fn a_mission_header_roundtrips_and_names_its_differences() {
+        let mission = ReplayMission {
+            name: "DEMO1".into(),
+            data: BTreeMap::from([
+                ("game:objects.rlb".to_owned(), "aa".repeat(32)),
+                ("game:MISSIONS/DEMO1/data.tma".to_owned(), "bb".repeat(32)),
+            ]),
+        };
+        let mut h = header();
+        h.mission = Some(mission.clone());
+        let log = ReplayLog::new(h);
+        assert_eq!(ReplayLog::parse(&log.to_text(), "mem").unwrap(), log);
+        assert!(mission.differences(&mission).is_empty());
+        let mut here = mission.clone();
+        here.name = "DEMO2".into();
+        here.data
+            .insert("game:MISSIONS/DEMO1/data.tma".into(), "cc".repeat(32));
+        here.data.remove("game:objects.rlb");
+        here.data.insert("game:extra.lib".into(), "dd".repeat(32));
+        assert_eq!(
+            mission.differences(&here),
+            [
+                "mission: recorded 'DEMO1', here 'DEMO2'",
+                "game data game:MISSIONS/DEMO1/data.tma: recorded bbbbbbbbbbbbbbbb…, here cccccccccccccccc…",
+                "game data game:objects.rlb: read by the recording, not here",
+                "game data game:extra.lib: read here, not by the recording",
+            ]
+        );
     }
 
     #[test]

@@ -6,7 +6,8 @@ use crate::scenario::{self, ScenarioParams, ScriptedInput, Serials};
 use anyhow::{Context, bail};
 use iron3d_abi::{MissionContext, SlotKind};
 use iron3d_kernel::replay::{
-    Divergence, REPLAY_FORMAT, REPLAY_VERSION, RecordingInput, ReplayHeader, ReplayInput, ReplayLog,
+    Divergence, REPLAY_FORMAT, REPLAY_VERSION, RecordingInput, ReplayHeader, ReplayInput,
+    ReplayLog, ReplayMission,
 };
 use iron3d_kernel::{
     InputSource, Kernel, KernelConfig, ManualTimeSource, StateHash, SystemTimeSource, TimeSource,
@@ -70,13 +71,13 @@ pub struct HeadlessOutcome {
     pub checkpoints_compared: u64,
 }
 
-fn params_to_json(
-    p: ScenarioParams,
-    host: &iron3d_plugin_host::PluginHost,
-) -> BTreeMap<String, serde_json::Value> {
-    // Plugins are part of the simulation: record which ones ran (without machine paths).
-    let plugins: Vec<String> = host
-        .report()
+/// The `scenario` field of a mission replay header (the mission itself is in `mission`).
+pub const MISSION_SCENARIO: &str = "mission";
+
+/// The plugin set of a run as recorded in replay headers: `slot=name version factory`
+/// per slot, in slot order (no machine paths). Plugins are part of the simulation.
+fn plugin_set(host: &iron3d_plugin_host::PluginHost) -> Vec<String> {
+    host.report()
         .iter()
         .map(|r| {
             format!(
@@ -85,7 +86,46 @@ fn params_to_json(
                 r.instance.split(" (").next().unwrap_or_default()
             )
         })
+        .collect()
+}
+
+/// How the recorded plugin set (`params.plugins`) differs from this run's, one line per
+/// slot.
+fn plugin_set_differences(
+    params: &BTreeMap<String, serde_json::Value>,
+    here: &[String],
+) -> Vec<String> {
+    let Some(recorded) = params.get("plugins").and_then(serde_json::Value::as_array) else {
+        return vec!["plugin set: the log records none".to_owned()];
+    };
+    let split = |s: &str| -> (String, String) {
+        match s.split_once('=') {
+            Some((slot, p)) => (slot.to_owned(), p.to_owned()),
+            None => (String::new(), s.to_owned()),
+        }
+    };
+    let recorded: BTreeMap<String, String> = recorded
+        .iter()
+        .map(|v| split(v.as_str().unwrap_or_default()))
         .collect();
+    let here: BTreeMap<String, String> = here.iter().map(|s| split(s)).collect();
+    let mut out = Vec::new();
+    for (slot, p) in &recorded {
+        match here.get(slot) {
+            Some(h) if h == p => {}
+            Some(h) => out.push(format!(
+                "plugin set: slot {slot} recorded '{p}', here '{h}'"
+            )),
+            None => out.push(format!("plugin set: slot {slot} recorded '{p}', here none")),
+        }
+    }
+    for (slot, h) in here.iter().filter(|(s, _)| !recorded.contains_key(*s)) {
+        out.push(format!("plugin set: slot {slot} not recorded, here '{h}'"));
+    }
+    out
+}
+
+fn params_to_json(p: ScenarioParams, plugins: &[String]) -> BTreeMap<String, serde_json::Value> {
     BTreeMap::from([
         ("objects".to_owned(), serde_json::json!(p.objects)),
         ("collisions".to_owned(), serde_json::json!(p.collisions)),
@@ -127,30 +167,51 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     if opts.fps == 0 {
         bail!("--fps must be positive");
     }
-    if opts.mission.is_some() && (opts.record.is_some() || opts.replay.is_some()) {
-        bail!(
-            "--record/--replay cover the built-in scenario only; recording a real mission needs the mission identity in the log (not built yet)"
-        );
-    }
     let replay = match &opts.replay {
         Some(path) => Some(ReplayLog::read(path)?),
         None => None,
     };
-    let (seed, tick_hz, params) = match &replay {
-        Some(log) => {
-            if log.header.scenario != scenario::SCENARIO_NAME {
-                bail!(
-                    "replay log is for scenario '{}', this build knows '{}'",
-                    log.header.scenario,
-                    scenario::SCENARIO_NAME
-                );
-            }
-            (
-                log.header.seed,
-                log.header.tick_hz,
-                params_from_json(&log.header.params)?,
-            )
+    // The mission of the run: named on the command line, or by the replay log.
+    let recorded_mission = replay
+        .as_ref()
+        .and_then(|l| l.header.mission.as_ref())
+        .map(|m| m.name.clone());
+    let mission_name = opts.mission.clone().or(recorded_mission.clone());
+    if let Some(log) = &replay {
+        match (&log.header.mission, &opts.mission) {
+            (None, Some(m)) => bail!(
+                "replay log is of the built-in scenario '{}', not of mission '{m}'",
+                log.header.scenario
+            ),
+            (Some(r), Some(m)) if &r.name != m => bail!(
+                "replay refused: the log is of mission '{}', this run asks for '{m}'",
+                r.name
+            ),
+            (Some(r), _) if opts.game_dir.is_none() => bail!(
+                "replaying mission '{}' needs --game-dir (the log records the data's fingerprint, not its place)",
+                r.name
+            ),
+            (None, None) if log.header.scenario != scenario::SCENARIO_NAME => bail!(
+                "replay log is for scenario '{}', this build knows '{}'",
+                log.header.scenario,
+                scenario::SCENARIO_NAME
+            ),
+            _ => {}
         }
+    }
+    let (seed, tick_hz, params) = match &replay {
+        Some(log) => (
+            log.header.seed,
+            log.header.tick_hz,
+            if log.header.mission.is_some() {
+                ScenarioParams {
+                    objects: 0,
+                    collisions: false,
+                }
+            } else {
+                params_from_json(&log.header.params)?
+            },
+        ),
         None => (
             opts.seed,
             opts.tick_hz,
@@ -188,7 +249,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     let registry_path = plugins::locate_registry(opts.registry.as_deref())?;
     let registry = plugins::load_registry(&registry_path)?;
     // Plugins that read mission data (terrain) get the real directories.
-    let (game_dir, mission_dir) = match (&opts.game_dir, &opts.mission) {
+    let (game_dir, mission_dir) = match (&opts.game_dir, &mission_name) {
         (Some(dir), Some(name)) => {
             let vfs = iron3d_vfs::Vfs::new(dir);
             let mref = iron3d_mission::MissionRef::locate(&vfs, name)
@@ -203,8 +264,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         _ => (String::new(), String::new()),
     };
     let mission = MissionContext {
-        mission: opts
-            .mission
+        mission: mission_name
             .clone()
             .unwrap_or_else(|| scenario::SCENARIO_NAME.to_owned())
             .into(),
@@ -240,7 +300,8 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
 
     // What the summary line names as the run's world and its starting object count.
     let mut world_label = (scenario::SCENARIO_NAME.to_owned(), params.objects as usize);
-    match (&opts.game_dir, &opts.mission) {
+    let mut identity: Option<ReplayMission> = None;
+    match (&opts.game_dir, &mission_name) {
         (Some(dir), Some(name)) => {
             let vfs = iron3d_vfs::Vfs::new(dir);
             let cache = opts.data_profile.cache();
@@ -250,6 +311,10 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
             };
             let loaded = iron3d_mission::load_mission(&mut kernel, &data, name, None)
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
+            identity = Some(ReplayMission {
+                name: name.clone(),
+                data: iron3d_mission::data_fingerprint(&vfs)?,
+            });
             let c = loaded.graph.counts;
             world_label = (format!("mission:{name}"), loaded.objects.len());
             writeln!(
@@ -269,6 +334,20 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         }
         _ => bail!("--game-dir and --mission go together"),
     }
+    let plugin_set = plugin_set(&host);
+    if let Some(log) = &replay {
+        let mut differences = Vec::new();
+        if let (Some(recorded), Some(here)) = (&log.header.mission, &identity) {
+            differences.extend(recorded.differences(here));
+        }
+        differences.extend(plugin_set_differences(&log.header.params, &plugin_set));
+        if !differences.is_empty() {
+            bail!(
+                "replay refused: this run differs from the recording:\n  {}",
+                differences.join("\n  ")
+            );
+        }
+    }
     tracing::info!(
         seed,
         tick_hz,
@@ -279,14 +358,25 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     );
 
     let mut recording = opts.record.as_ref().map(|_| {
+        let (scenario, params) = match &identity {
+            Some(_) => (
+                MISSION_SCENARIO.to_owned(),
+                BTreeMap::from([("plugins".to_owned(), serde_json::json!(plugin_set))]),
+            ),
+            None => (
+                scenario::SCENARIO_NAME.to_owned(),
+                params_to_json(params, &plugin_set),
+            ),
+        };
         ReplayLog::new(ReplayHeader {
             format: REPLAY_FORMAT.into(),
             version: REPLAY_VERSION,
             seed,
             tick_hz,
-            scenario: scenario::SCENARIO_NAME.into(),
-            params: params_to_json(params, &host),
+            scenario,
+            params,
             checkpoint_every: opts.checkpoint_every.max(1),
+            mission: identity.clone(),
         })
     });
     let mut scripted = ScriptedInput::new(seed);

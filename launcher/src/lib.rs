@@ -383,8 +383,9 @@ pub struct RunArgs {
     /// Pace frames on the real clock.
     #[arg(long)]
     pub realtime: bool,
-    /// Game directory to load a real mission from (with --mission).
-    #[arg(long, requires = "mission")]
+    /// Game directory to load a real mission from (with --mission, or with --replay of a
+    /// mission log, which names the mission).
+    #[arg(long)]
     pub game_dir: Option<PathBuf>,
     /// Mission to load: a directory under MISSIONS/ or a data.tma path relative to --game-dir.
     #[arg(long, requires = "game_dir")]
@@ -511,6 +512,19 @@ where
             ExitCode::FAILURE
         }
     }
+}
+
+/// Like [`main_with_args`], but a failing command returns its error (with the whole
+/// cause chain) instead of printing it; bad arguments are an error too. For tests and
+/// embedders that need the message.
+pub fn try_main_with_args<I, T>(args: I, out: &mut dyn Write) -> anyhow::Result<ExitCode>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = Cli::try_parse_from(args)?;
+    init_logging(&cli.log_level);
+    run(cli.command, out)
 }
 
 fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {

@@ -195,3 +195,136 @@ fn a_scheduled_swap_happens_at_its_tick_and_is_reported() {
     let plain = run_ok(&["run", "--headless", "--ticks", "200"]);
     assert_eq!(last_state_hash(&out), last_state_hash(&plain));
 }
+
+/// Runs `iron3d` expecting failure; returns the error with its cause chain.
+fn run_err(args: &[&str]) -> String {
+    let argv = std::iter::once("iron3d").chain(args.iter().copied());
+    match iron3d_launcher::try_main_with_args(argv, &mut Vec::new()) {
+        Ok(code) => panic!("iron3d {args:?} did not fail ({code:?})"),
+        Err(e) => format!("{e:#}"),
+    }
+}
+
+#[test]
+fn a_demo_mission_replays_over_2000_ticks_through_a_hot_swap_and_refuses_tampering() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game");
+    iron3d_demo::build(&game, 5, iron3d_demo::Profile::Demo).unwrap();
+    let g = game.to_str().unwrap();
+    let log = dir.path().join("demo1.jsonl");
+    let lib = iron3d_e2e::plugins::library("iron3d_ai_wanderer");
+    let swap = format!("1000:ai:{}", lib.display());
+    let recorded = run_ok(&[
+        "run",
+        "--headless",
+        "--game-dir",
+        g,
+        "--mission",
+        "DEMO1",
+        "--ticks",
+        "2000",
+        "--checkpoint-every",
+        "100",
+        "--record",
+        log.to_str().unwrap(),
+        "--swap",
+        &swap,
+    ]);
+    assert!(
+        recorded.contains("host: swapped ai after tick 1000"),
+        "{recorded}"
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    let header: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(header["mission"]["name"], "DEMO1");
+    assert!(
+        header["mission"]["data"]["game:MISSIONS/DEMO1/data.tma"].is_string(),
+        "{header:#}"
+    );
+    let checkpoints: std::collections::BTreeSet<&str> = text
+        .lines()
+        .filter(|l| l.contains("\"checkpoint\""))
+        .collect();
+    assert_eq!(
+        checkpoints.len(),
+        20,
+        "the world moves: every checkpoint differs"
+    );
+
+    // The replay (mission named by the log) matches every checkpoint, with or without a
+    // swap of the same build at another tick.
+    for extra in [
+        vec![],
+        vec!["--swap".to_owned(), format!("700:ai:{}", lib.display())],
+    ] {
+        let mut args = vec![
+            "run",
+            "--headless",
+            "--game-dir",
+            g,
+            "--replay",
+            log.to_str().unwrap(),
+        ];
+        args.extend(extra.iter().map(String::as_str));
+        let out = run_ok(&args);
+        assert!(out.contains("replay: 20 checkpoints match"), "{out}");
+        assert_eq!(last_state_hash(&out), last_state_hash(&recorded));
+    }
+
+    // Tampered data: a comment added to BuildDat.lst still loads, and is named.
+    let tampered = dir.path().join("tampered");
+    iron3d_demo::build(&tampered, 5, iron3d_demo::Profile::Demo).unwrap();
+    let mut lst = std::fs::read(tampered.join("BuildDat.lst")).unwrap();
+    lst.extend_from_slice(b"// tampered\n");
+    std::fs::write(tampered.join("BuildDat.lst"), lst).unwrap();
+    let e = run_err(&[
+        "run",
+        "--headless",
+        "--game-dir",
+        tampered.to_str().unwrap(),
+        "--replay",
+        log.to_str().unwrap(),
+    ]);
+    assert!(e.contains("replay refused"), "{e}");
+    assert!(e.contains("game data game:BuildDat.lst: recorded"), "{e}");
+
+    // Another plugin set: the AI slot's null plugin.
+    let registry = dir.path().join("plugins.ini");
+    std::fs::write(
+        &registry,
+        "terrain iron3d_terrain terrain\nai iron3d_null null-ai\n",
+    )
+    .unwrap();
+    let e = run_err(&[
+        "run",
+        "--headless",
+        "--game-dir",
+        g,
+        "--replay",
+        log.to_str().unwrap(),
+        "--registry",
+        registry.to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains("plugin set: slot ai recorded 'ai-wanderer 0.1.0 wanderer', here 'iron3d-null 0.1.0 null-ai'"),
+        "{e}"
+    );
+
+    // Another mission, and no game directory.
+    let e = run_err(&[
+        "run",
+        "--headless",
+        "--game-dir",
+        g,
+        "--mission",
+        "DEMO2",
+        "--replay",
+        log.to_str().unwrap(),
+    ]);
+    assert!(
+        e.contains("the log is of mission 'DEMO1', this run asks for 'DEMO2'"),
+        "{e}"
+    );
+    let e = run_err(&["run", "--headless", "--replay", log.to_str().unwrap()]);
+    assert!(e.contains("needs --game-dir"), "{e}");
+}

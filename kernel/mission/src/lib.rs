@@ -18,4 +18,4 @@ pub use error::{MissionError, Stage};
 pub use graph::{GraphCounts, GraphReport, ModelUse, archive_health, mission_graph};
 pub use load::{LoadedMission, load_mission, object_id};
 pub use mission::MissionRef;
-pub use source::{GameData, OBJECTS_RLB};
+pub use source::{GameData, OBJECTS_RLB, data_fingerprint};

@@ -73,6 +73,24 @@ impl GameData<'_> {
     }
 }
 
+/// A fingerprint of the game data read so far through `vfs` (e.g. by a mission load):
+/// `mount:relative/path` → BLAKE3 hex of the file's contents, sorted. Replays compare it
+/// to name the files that differ.
+pub fn data_fingerprint(vfs: &Vfs) -> Result<std::collections::BTreeMap<String, String>, VfsError> {
+    let mut out = std::collections::BTreeMap::new();
+    for (mount, rel, path) in vfs.resolved_files() {
+        let bytes = std::fs::read(&path).map_err(|source| VfsError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        out.insert(
+            format!("{mount}:{rel}"),
+            blake3::hash(&bytes).to_hex().to_string(),
+        );
+    }
+    Ok(out)
+}
+
 impl PrototypeSource for GameData<'_> {
     fn payload(&self, key: &[u8]) -> Result<Option<Cow<'_, [u8]>>, SourceError> {
         match self.entry(OBJECTS_RLB.as_bytes(), key) {

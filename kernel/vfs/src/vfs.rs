@@ -90,6 +90,36 @@ impl Vfs {
         self.memo_lock().stats
     }
 
+    /// Every file resolved so far (since the last [`Vfs::refresh`]), as `(mount name,
+    /// path relative to that mount with `/` separators, real path)`, sorted: what a
+    /// mission load read, for fingerprints.
+    pub fn resolved_files(&self) -> Vec<(String, String, PathBuf)> {
+        let memo = self.memo_lock();
+        let mut out: Vec<(String, String, PathBuf)> = memo
+            .resolved
+            .values()
+            .flatten()
+            .map(|r| {
+                let root = self
+                    .mounts
+                    .iter()
+                    .find(|m| m.name == r.mount)
+                    .map(Mount::root);
+                let rel = root
+                    .and_then(|root| r.path.strip_prefix(root).ok())
+                    .unwrap_or(&r.path)
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                (r.mount.clone(), rel, r.path.clone())
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
     /// The mounts, lowest priority first.
     pub fn mounts(&self) -> &[Mount] {
         &self.mounts
