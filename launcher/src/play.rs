@@ -281,7 +281,7 @@ impl PlaySession {
         };
         let loaded = iron3d_mission::load_mission(&mut kernel, &data, &opts.mission, None)
             .map_err(|e| anyhow::anyhow!("{e}"))?;
-        let assets = SceneAssets::load(&data, &loaded, 1)?;
+        let assets = SceneAssets::load(&data, &loaded)?;
         for m in &assets.missing_textures {
             tracing::warn!(texture = %m, "texture missing: drawn untextured");
         }

@@ -550,14 +550,18 @@ impl Loader<'_, '_> {
     }
 }
 
+/// The last [`RenderResources::id`] handed out (0: none yet).
+static LAST_RESOURCES_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 impl SceneAssets {
-    /// Loads the render resources of `mission` (already loaded into the kernel).
-    /// `resources_id` becomes [`RenderResources::id`].
+    /// Loads the render resources of `mission` (already loaded into the kernel). Every
+    /// load gets a [`RenderResources::id`] never used before in this process, so a
+    /// renderer's upload caches (keyed by it) never draw a previous mission's data.
     pub fn load(
         data: &GameData<'_>,
         mission: &LoadedMission,
-        resources_id: u64,
     ) -> Result<SceneAssets, RenderFrameError> {
+        let resources_id = LAST_RESOURCES_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         let _scope = data.cache.scope();
         let mut l = Loader {
             data,

@@ -28,7 +28,7 @@ fn scene(mission: &str) -> Scene {
     let mut kernel =
         Kernel::new(KernelConfig::default(), Box::new(ManualTimeSource::new())).unwrap();
     let loaded = load_mission(&mut kernel, &data, mission, None).unwrap();
-    let assets = SceneAssets::load(&data, &loaded, 1).unwrap();
+    let assets = SceneAssets::load(&data, &loaded).unwrap();
     Scene {
         _dir: dir,
         kernel,
@@ -196,4 +196,32 @@ fn animated_models_move_between_ticks() {
         .zip(f1.items.iter())
         .any(|(a, b)| a.object != 0 && a.world != b.world);
     assert!(moved, "some node matrix changes with animation time");
+}
+
+#[test]
+fn every_mission_load_gets_its_own_resources_id() {
+    let dir = tempfile::tempdir().unwrap();
+    iron3d_demo::build(dir.path(), 7, iron3d_demo::Profile::Demo).unwrap();
+    let vfs = Vfs::new(dir.path());
+    let cache = ArchiveCache::new(ReadMode::Strict, 64 << 20);
+    let data = GameData {
+        vfs: &vfs,
+        cache: &cache,
+    };
+    let mut kernel =
+        Kernel::new(KernelConfig::default(), Box::new(ManualTimeSource::new())).unwrap();
+    let first = load_mission(&mut kernel, &data, "DEMO1", None).unwrap();
+    let a = SceneAssets::load(&data, &first).unwrap();
+    let second = load_mission(&mut kernel, &data, "DEMO2", Some(&first)).unwrap();
+    let b = SceneAssets::load(&data, &second).unwrap();
+    let again = SceneAssets::load(&data, &second).unwrap();
+    assert_ne!(
+        a.resources.id, b.resources.id,
+        "a second mission never reuses the cache id"
+    );
+    assert_ne!(
+        b.resources.id, again.resources.id,
+        "nor does a reload of the same mission"
+    );
+    assert_ne!(a.resources.id, 0);
 }
