@@ -128,6 +128,32 @@ pub enum GameMessage {
         /// Contact point.
         point: [f32; 3],
     },
+    /// A message of a plugin-defined code: the kernel carries it without interpreting it
+    /// (the plugin host validates codes and payload sizes before sending).
+    Plugin(PluginMessage),
+}
+
+/// The body of a plugin-defined message (flat; the code says what the fields mean).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PluginMessage {
+    /// The plugin-defined code.
+    pub code: u32,
+    /// Only the system with this name receives a broadcast (`None`: every system).
+    pub to_system: Option<String>,
+    /// The sending system's name, when a system sent it.
+    pub from_system: Option<String>,
+    /// First object (raw original id).
+    pub object_a: u32,
+    /// Second object (raw original id).
+    pub object_b: u32,
+    /// Player number.
+    pub player: u32,
+    /// Numeric value.
+    pub value: u64,
+    /// A point.
+    pub point: [f32; 3],
+    /// Raw payload.
+    pub payload: Vec<u8>,
 }
 
 impl GameMessage {
@@ -151,6 +177,7 @@ impl GameMessage {
             GameMessage::EndMessageSeq { .. } => "GMSG_END_MESSAGE_SEQ",
             GameMessage::RemoveResource { .. } => "GMSG_REMOVE_RESOURCE",
             GameMessage::CollisionDetected { .. } => "GMSG_COLLISION_DETECTED",
+            GameMessage::Plugin(_) => "PLUGIN_MESSAGE",
         }
     }
 }

@@ -23,7 +23,7 @@ pub mod stats;
 pub mod system;
 pub mod world;
 
-pub use bus::{Bus, Envelope, ExternalSender, GameMessage, SenderId, Target};
+pub use bus::{Bus, Envelope, ExternalSender, GameMessage, PluginMessage, SenderId, Target};
 pub use clock::{
     FixedStep, GameClock, LocalClock, MaintenanceClock, ManualTimeSource, SystemTimeSource,
     TimeSource,

@@ -429,7 +429,7 @@ mod tests {
                 .to_string()
                 .contains("bad hash")
         );
-        let bad_version = good.replace("\"version\":1", "\"version\":9");
+        let bad_version = good.replace("\"version\":2", "\"version\":9");
         assert!(
             ReplayLog::parse(&bad_version, "x")
                 .unwrap_err()

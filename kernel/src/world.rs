@@ -470,6 +470,11 @@ impl World {
         self.retired_slots
     }
 
+    /// The highest original id in use (created objects included).
+    pub fn max_id(&self) -> Option<OriginalObjectId> {
+        self.ids.keys().next_back().copied()
+    }
+
     /// The registered (or queued) object that holds `id`.
     pub fn handle_of(&self, id: OriginalObjectId) -> Option<ObjectHandle> {
         self.ids.get(&id).copied()

@@ -1,16 +1,19 @@
-//! `iron3d bench` plugin figures: per-call overhead of a plugin phase call vs a direct Rust
-//! call, hot-swap latency (file event → new instance active) and resident-memory growth
-//! over 100 swaps.
+//! `iron3d bench` plugin figures: a tick of N objects through a plugin (interface 2: one
+//! `calculate_object` call per object, each reading the clock and writing the behaviour
+//! state through the host context) next to the same work as an in-process Rust system,
+//! hot-swap latency (file event → new instance active) and resident-memory growth over
+//! 100 swaps.
 
 use crate::plugins;
-use abi_stable::std_types::{RResult, RSlice, RVec};
-use iron3d_abi::{InputCommand, MissionContext, ObjectState, SlotKind, TickInfo};
-use iron3d_kernel::{Kernel, KernelConfig, ManualTimeSource, ObjectDesc, OriginalObjectId};
-use iron3d_plugin_host::{HostEvent, Instance, PluginHost, library};
+use iron3d_abi::SlotKind;
+use iron3d_kernel::{
+    CalcSlot, Kernel, KernelConfig, ManualTimeSource, ObjectDesc, ObjectHandle, OriginalObjectId,
+    System, SystemCtx, SystemResult,
+};
+use iron3d_plugin_host::{HostEvent, MissionSetup, PluginHost};
 use iron3d_registry::{Dialect, Registry};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 #[allow(
@@ -28,23 +31,36 @@ fn rss_bytes() -> Option<u64> {
     Some(pages * 4096)
 }
 
-/// The same work as the test counter's `calculate_object`, as a plain Rust function.
-#[inline(never)]
-fn direct_counter(state: &mut (u64, u64), tick: u64, object: &mut ObjectState) {
-    if tick != state.1 {
-        state.1 = tick;
-        state.0 += 1;
-    }
-    object.behaviour_state = state.0 as u32;
+/// The same work as the test counter's `calculate_object`, as an in-process system.
+struct DirectCounter {
+    count: u64,
+    last_tick: u64,
 }
 
-fn mission() -> MissionContext {
-    MissionContext {
-        mission: "bench".into(),
+impl System for DirectCounter {
+    fn name(&self) -> &str {
+        "direct-counter"
+    }
+    fn calc_slot(&self) -> Option<CalcSlot> {
+        Some(CalcSlot::Ai)
+    }
+    fn calculate_object(&mut self, ctx: &mut SystemCtx<'_>, object: ObjectHandle) -> SystemResult {
+        let tick = ctx.time().tick;
+        if tick != self.last_tick {
+            self.last_tick = tick;
+            self.count += 1;
+        }
+        ctx.object_mut(object)?.behaviour_state = self.count as u32;
+        Ok(())
+    }
+}
+
+fn mission() -> MissionSetup {
+    MissionSetup {
+        name: "bench".into(),
         seed: 1,
         tick_hz: 30,
-        game_dir: "".into(),
-        mission_dir: "".into(),
+        files: None,
     }
 }
 
@@ -70,48 +86,8 @@ fn run_in(
     scratch: &Path,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    // 1. Per-call overhead: plugin call through the ABI vs the same body called directly.
-    let lib = Arc::new(library::load(counter_a, &scratch.join("shadow-calls"))?);
-    let mut instance = Instance::create(lib, "counter", &mission())?;
-    let calls = 2_000_000u64;
-    let commands: Vec<InputCommand> = Vec::new();
-    let held: Vec<u32> = Vec::new();
-    let mut outbuf = RVec::new();
-    let mut state = ObjectState::default();
-    let start = now();
-    for i in 0..calls {
-        let tick = TickInfo {
-            tick: i / 1000,
-            step_ns: 33_333_333,
-            commands: RSlice::from_slice(&commands),
-            held_keys: RSlice::from_slice(&held),
-        };
-        if let RResult::RErr(e) = instance
-            .object
-            .calculate_object(&tick, &mut state, &mut outbuf)
-        {
-            anyhow::bail!("plugin call failed: {e}");
-        }
-    }
-    let plugin_ns = start.elapsed().as_nanos() as f64 / calls as f64;
-    let mut direct_state = (0u64, 0u64);
-    let start = now();
-    for i in 0..calls {
-        direct_counter(
-            std::hint::black_box(&mut direct_state),
-            i / 1000,
-            std::hint::black_box(&mut state),
-        );
-    }
-    let direct_ns = start.elapsed().as_nanos() as f64 / calls as f64;
-    writeln!(
-        out,
-        "bench plugin_call calls={calls} plugin_ns_per_call={plugin_ns:.1} direct_ns_per_call={direct_ns:.1} overhead_ns={:.1} ratio={:.1}",
-        plugin_ns - direct_ns,
-        plugin_ns / direct_ns.max(0.001)
-    )?;
-
-    // 2. The same through the kernel: ticks/s with the counter plugin in the AI slot.
+    // 1. A tick of `objects` objects through the plugin and the host context, next to the
+    //    same work as an in-process system.
     let mut host = plugins_host(scratch.join("shadow-kernel"), Duration::from_millis(20));
     let mut kernel = kernel_with(
         &mut host,
@@ -123,14 +99,34 @@ fn run_in(
     for _ in 0..ticks {
         kernel.step(&[])?;
     }
-    let d = start.elapsed();
+    let plugin = start.elapsed();
+    drop(kernel);
+    let mut direct = Kernel::new(
+        KernelConfig {
+            publish_snapshots: false,
+            ..KernelConfig::default()
+        },
+        Box::new(ManualTimeSource::new()),
+    )?;
+    direct.add_system(Box::new(DirectCounter {
+        count: 0,
+        last_tick: 0,
+    }))?;
+    populate(&mut direct, objects)?;
+    let start = now();
+    for _ in 0..ticks {
+        direct.step(&[])?;
+    }
+    let rust = start.elapsed();
+    let per = |d: Duration| d.as_nanos() as f64 / (f64::from(ticks) * f64::from(objects.max(1)));
     writeln!(
         out,
-        "bench plugin_kernel objects={objects} ticks={ticks} ticks_per_second={:.1} ns_per_object_call={:.1}",
-        f64::from(ticks) / d.as_secs_f64(),
-        d.as_nanos() as f64 / (f64::from(ticks) * f64::from(objects))
+        "bench plugin_tick objects={objects} ticks={ticks} plugin_ns_per_object={:.1} direct_ns_per_object={:.1} ratio={:.2} plugin_ticks_per_second={:.1}",
+        per(plugin),
+        per(rust),
+        per(plugin) / per(rust).max(0.001),
+        f64::from(ticks) / plugin.as_secs_f64()
     )?;
-    drop(kernel);
 
     // 3. Swap latency: replace a watched library file, poll, activate at the next boundary.
     let watched = scratch.join("libbench_counter.so");
@@ -245,6 +241,11 @@ fn kernel_with(host: &mut PluginHost, registry: &str, objects: u32) -> anyhow::R
     for s in host.systems_from_registry(&reg) {
         k.add_system(s)?;
     }
+    populate(&mut k, objects)?;
+    Ok(k)
+}
+
+fn populate(k: &mut Kernel, objects: u32) -> anyhow::Result<()> {
     for i in 0..objects {
         let w = k.world_mut()?;
         let h = w.create(ObjectDesc {
@@ -253,5 +254,5 @@ fn kernel_with(host: &mut PluginHost, registry: &str, objects: u32) -> anyhow::R
         })?;
         w.add_to_game(h)?;
     }
-    Ok(k)
+    Ok(())
 }

@@ -4,7 +4,7 @@
 use crate::plugins;
 use crate::scenario::{self, ScenarioParams, ScriptedInput, Serials};
 use anyhow::{Context, bail};
-use iron3d_abi::{MissionContext, SlotKind};
+use iron3d_abi::SlotKind;
 use iron3d_kernel::replay::{
     Divergence, REPLAY_FORMAT, REPLAY_VERSION, RecordingInput, ReplayHeader, ReplayInput,
     ReplayLog, ReplayMission,
@@ -248,30 +248,10 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
 
     let registry_path = plugins::locate_registry(opts.registry.as_deref())?;
     let registry = plugins::load_registry(&registry_path)?;
-    // Plugins that read mission data (terrain) get the real directories.
-    let (game_dir, mission_dir) = match (&opts.game_dir, &mission_name) {
-        (Some(dir), Some(name)) => {
-            let vfs = iron3d_vfs::Vfs::new(dir);
-            let mref = iron3d_mission::MissionRef::locate(&vfs, name)
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
-            let tma = vfs.resolve(&mref.tma)?.path;
-            let mdir = tma
-                .parent()
-                .map(|p| p.display().to_string())
-                .unwrap_or_default();
-            (dir.display().to_string(), mdir)
-        }
-        _ => (String::new(), String::new()),
-    };
-    let mission = MissionContext {
-        mission: mission_name
-            .clone()
-            .unwrap_or_else(|| scenario::SCENARIO_NAME.to_owned())
-            .into(),
-        seed,
-        tick_hz,
-        game_dir: game_dir.into(),
-        mission_dir: mission_dir.into(),
+    // Plugins that read mission data (terrain) get the mission's files through the host.
+    let mission = match (&opts.game_dir, &mission_name) {
+        (Some(dir), Some(name)) => plugins::mission_setup(name, seed, tick_hz, Some(dir))?,
+        _ => plugins::mission_setup(scenario::SCENARIO_NAME, seed, tick_hz, None)?,
     };
     let mut host = plugins::host(&opts.plugin_dirs, mission, Duration::from_millis(300));
     for system in host.systems_from_registry(&registry) {
@@ -504,9 +484,10 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
                 phase,
                 reason,
                 fallback,
+                state,
             } => writeln!(
                 out,
-                "host: fault in {slot} ({instance}) during {phase}: {reason}; now {fallback}"
+                "host: fault in {slot} ({instance}) during {phase}: {reason}; now {fallback}, resumed from {state}"
             )?,
             HostEvent::LoadFailed {
                 slot,

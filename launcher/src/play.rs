@@ -7,7 +7,7 @@
 use crate::plugins;
 use anyhow::{Context, bail};
 use glam::Vec3;
-use iron3d_abi::{MissionContext, RenderTarget, SlotKind};
+use iron3d_abi::{RenderTarget, SlotKind};
 use iron3d_kernel::{Kernel, KernelConfig, ManualTimeSource, NoInput, StateHash};
 use iron3d_plugin_host::{Capture, CaptureKind, HostEvent, PluginHost};
 use iron3d_render_frame::{
@@ -255,21 +255,7 @@ impl PlaySession {
         let registry_path = plugins::locate_registry(opts.registry.as_deref())?;
         let registry = plugins::load_registry(&registry_path)?;
         let vfs = iron3d_vfs::Vfs::new(&opts.game_dir);
-        let mref = iron3d_mission::MissionRef::locate(&vfs, &opts.mission)
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
-        let mission_dir = vfs
-            .resolve(&mref.tma)?
-            .path
-            .parent()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default();
-        let ctx = MissionContext {
-            mission: opts.mission.clone().into(),
-            seed: opts.seed,
-            tick_hz,
-            game_dir: opts.game_dir.display().to_string().into(),
-            mission_dir: mission_dir.into(),
-        };
+        let ctx = plugins::mission_setup(&opts.mission, opts.seed, tick_hz, Some(&opts.game_dir))?;
         let mut host = plugins::host(&opts.plugin_dirs, ctx, Duration::from_millis(300));
         for system in host.systems_from_registry(&registry) {
             kernel.add_system(system)?;

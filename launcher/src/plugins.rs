@@ -1,8 +1,9 @@
 //! How the launcher finds the registry and the plugin libraries, and builds the plugin host.
 
 use anyhow::Context;
-use iron3d_abi::{MissionContext, SlotKind};
+use iron3d_abi::SlotKind;
 use iron3d_plugin_host::{HostConfig, PluginHost, SearchPaths};
+use iron3d_plugin_host::{MissionFiles, MissionSetup};
 use iron3d_registry::{Dialect, Registry};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -84,8 +85,36 @@ pub fn shadow_dir() -> PathBuf {
     std::env::temp_dir().join(format!("iron3d-shadow-{}-{n}", std::process::id()))
 }
 
+/// The mission setup of `name` with `seed` and `tick_hz`; with a game directory, the
+/// mission's files are located through the VFS (plugins read them through the host).
+pub fn mission_setup(
+    name: &str,
+    seed: u64,
+    tick_hz: u32,
+    game_dir: Option<&std::path::Path>,
+) -> anyhow::Result<MissionSetup> {
+    let files = match game_dir {
+        Some(dir) => {
+            let vfs = iron3d_vfs::Vfs::new(dir);
+            let mref = iron3d_mission::MissionRef::locate(&vfs, name)
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            Some(std::sync::Arc::new(MissionFiles {
+                vfs,
+                mission_dir: mref.dir,
+            }))
+        }
+        None => None,
+    };
+    Ok(MissionSetup {
+        name: name.to_owned(),
+        seed,
+        tick_hz,
+        files,
+    })
+}
+
 /// A host for `mission` with the default search paths plus `extra`.
-pub fn host(extra: &[PathBuf], mission: MissionContext, debounce: Duration) -> PluginHost {
+pub fn host(extra: &[PathBuf], mission: MissionSetup, debounce: Duration) -> PluginHost {
     PluginHost::new(HostConfig {
         search_paths: search_paths(extra),
         shadow_dir: shadow_dir(),

@@ -27,11 +27,10 @@ pub fn last_state_hash(stdout: &str) -> String {
 
 /// Plugin-host fixtures: locating the built plugin libraries and building a host + kernel.
 pub mod plugins {
-    use iron3d_abi::MissionContext;
     use iron3d_kernel::{
         Kernel, KernelConfig, ManualTimeSource, ObjectDesc, ObjectHandle, OriginalObjectId,
     };
-    use iron3d_plugin_host::{HostConfig, PluginHost, SearchPaths};
+    use iron3d_plugin_host::{HostConfig, MissionSetup, PluginHost, SearchPaths};
     use iron3d_registry::{Dialect, Registry};
     use std::path::{Path, PathBuf};
     use std::time::Duration;
@@ -70,12 +69,11 @@ pub mod plugins {
         PluginHost::new(HostConfig {
             search_paths: SearchPaths::new(vec![library_dir(), library_dir().join("..")]),
             shadow_dir: shadow.to_path_buf(),
-            mission: MissionContext {
-                mission: "test".into(),
+            mission: MissionSetup {
+                name: "test".into(),
                 seed,
                 tick_hz: 30,
-                game_dir: "".into(),
-                mission_dir: "".into(),
+                files: None,
             },
             debounce: Duration::from_millis(50),
         })

@@ -143,7 +143,7 @@ fn bad_swaps_roll_back_and_the_old_instance_keeps_running() {
             e,
             HostError::AbiVersion {
                 found_major: 99,
-                expected_major: 1,
+                expected_major: iron3d_abi::ABI_MAJOR,
                 ..
             }
         ),
@@ -153,7 +153,11 @@ fn bad_swaps_roll_back_and_the_old_instance_keeps_running() {
     assert!(
         msg.contains("test-counter")
             && msg.contains("interface 99.")
-            && msg.contains(&format!("provides 1.{}", iron3d_abi::ABI_MINOR)),
+            && msg.contains(&format!(
+                "provides {}.{}",
+                iron3d_abi::ABI_MAJOR,
+                iron3d_abi::ABI_MINOR
+            )),
         "{msg}"
     );
 
@@ -163,13 +167,13 @@ fn bad_swaps_roll_back_and_the_old_instance_keeps_running() {
         .unwrap_err();
     assert!(e.to_string().contains("libgone"), "{e}");
 
-    // 4. panic in init (caught inside the plugin, reported as an error).
+    // 4. panic in mission_start (caught inside the plugin, reported as an error).
     let e = host
         .request_swap(SlotKind::Ai, counter, Some("counter-panic-init"))
         .unwrap_err();
     let msg = e.to_string();
     assert!(
-        msg.contains("init failed") && msg.contains("refuses to start"),
+        msg.contains("mission_start failed") && msg.contains("refuses to start"),
         "{msg}"
     );
 

@@ -3,7 +3,7 @@
 //! abi_stable turns a panic that reaches a `#[sabi_trait]` boundary into
 //! `process::exit(1)`, and the host's `catch_unwind` cannot stop it. So every plugin
 //! body runs inside [`guard`] (or [`PluginRuntime::call`]), which catches the panic on
-//! the plugin side and returns [`PluginError`] with [`ErrorKind::Panicked`].
+//! the plugin side and returns [`PluginError`] with [`ErrorKind::PANICKED`].
 
 use crate::log::{ForwardingSubscriber, LogSinkBox};
 use crate::root::LogMode;
@@ -19,7 +19,7 @@ pub fn guard<T>(
     match catch_unwind(AssertUnwindSafe(body)) {
         Ok(r) => r,
         Err(payload) => RErr(PluginError::new(
-            ErrorKind::Panicked,
+            ErrorKind::PANICKED,
             format!("panic in {what}: {}", panic_message(&*payload)),
         )),
     }
@@ -104,7 +104,7 @@ mod tests {
     fn panics_become_errors() {
         let r: RResult<u32, PluginError> = guard("tick", || panic!("boom {}", 7));
         let e = r.unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Panicked);
+        assert_eq!(e.kind, ErrorKind::PANICKED);
         assert!(e.message.as_str().contains("panic in tick: boom 7"), "{e}");
         assert_eq!(guard("ok", || ROk(3)).unwrap(), 3);
         guard_unit("unit", || panic!("swallowed"));

@@ -1,11 +1,23 @@
-//! The runtime contract between the Iron3D-rs kernel and its plugins, built on abi_stable.
+//! The runtime contract between the Iron3D-rs kernel and its plugins (interface 2),
+//! built on abi_stable.
 //!
-//! A plugin library exports one root module ([`PluginRootV1`], via [`export_plugin!`])
-//! that describes the library and creates [`Subsystem`] instances by factory name.
-//! Only FFI-safe types cross the boundary (abi_stable's `R*` types and the
-//! `#[repr(C)]` types of this crate). No panic crosses it: every plugin body runs inside
-//! [`guard`] / [`PluginRuntime::call`]. A plugin's `tracing` events reach the host through
-//! the [`LogSink`] the host passes to the factory.
+//! # For plugin authors
+//!
+//! Implement the safe trait [`Plugin`] (plus [`TerrainProvider`] or [`Renderer`] for
+//! those services), describe your factories with [`PluginDescription::current`], and
+//! export them with [`export_plugin!`]. Every callback gets a [`Host`]: the per-call
+//! context through which you read and change the world (objects by generation-checked
+//! handle or original id, transforms, velocities, behaviour state, the property bag,
+//! create / delete / kill, batch reads and writes of many objects), send messages (the
+//! original codes or your own, [`MessageCode::plugin`]), read the clocks and the whole
+//! input snapshot, seed your own RNG streams ([`rng::PluginRng`]), read the mission's
+//! game files through the engine's VFS, and call other plugins' services (terrain
+//! today) — always the provider active *now*, fetched per call. You never write
+//! `extern "C"` code or `catch_unwind`: the generated layer guards every entry point, so
+//! a panic anywhere in your plugin (a callback, a service method, a getter, `drop`)
+//! becomes an error the host handles by rolling back; the mission goes on. See
+//! `plugins/examples/spawner` for a complete third-party plugin and `plugins/AUTHORS.md`
+//! for the guide.
 //!
 //! # Versioning policy
 //!
@@ -13,49 +25,60 @@
 //! in every [`PluginDescription`]; abi_stable additionally checks the layout of every
 //! type reachable from the root module when a library is loaded.
 //!
-//! * **Minor change** (minor + 1, same major): a new method at the end of [`Subsystem`]
-//!   or a service trait, *after* the `#[sabi(last_prefix_field)]` method and *with a
-//!   default body*; a new service trait reached through such a method; new constants or
-//!   helper functions. A newer engine calls the default when the plugin's vtable is older;
-//!   an older engine ignores methods it does not know.
+//! * **Minor change** (minor + 1, same major): a new method at the end of
+//!   [`HostApi`], [`PluginInstance`] or a service trait, *after* its
+//!   `#[sabi(last_prefix_field)]` method and *with a default body*; a new service
+//!   reached through such a method; new constants (message codes, error kinds: both are
+//!   open numbers, never enums whose unknown values would be undefined behaviour); new
+//!   helper functions and types. A newer engine calls the default when the plugin's
+//!   vtable is older; an older engine ignores methods it does not know.
 //! * **Major change** (major + 1): anything else — changing or removing a method, a field
-//!   of a `#[repr(C)]` type, an enum variant, or the root module. The root module
-//!   [`PluginRootV1`] is frozen for all of major 1 (abi_stable rejects an older prefix
-//!   root module in a newer host, issue #118); major 2 will add a `PluginRootV2` with its
-//!   own base name and the host will try V2, then V1 through a frozen adapter.
-//! * The host refuses a plugin whose `abi_major` differs from its own, naming the plugin,
-//!   the expected and the found version. A plugin with a higher minor than the host's
-//!   loads (it was built against a superset) with a warning.
-//! * abi_stable's own version check is pinned to `1.0.0` for this root module, so the
+//!   of a `#[repr(C)]` type, or the root module. [`PluginRootV2`] is frozen for all of
+//!   major 2 (abi_stable rejects an older prefix root module in a newer host, issue
+//!   #118); major 3 would add a `PluginRootV3`.
+//! * The root module's version string ([`ROOT_VERSION`], `2.0.0`) is checked before its
+//!   layout: a library built against interface 1.x is refused with a message naming
+//!   the plugin file and both versions, not a layout report. A library whose
+//!   description has another `abi_major`, or that was built with `panic = "abort"`, is
+//!   refused too. A plugin with a higher minor than the host's loads (it was built
+//!   against a superset) with a warning.
+//! * abi_stable's own version check uses [`ROOT_VERSION`], not the crate version, so the
 //!   crate version of `iron3d-abi` can move without locking out older plugins.
 
 pub mod guard;
+pub mod host;
 pub mod log;
 pub mod math;
+pub mod message;
+pub mod plugin;
 pub mod render;
+pub mod rng;
 pub mod root;
-pub mod subsystem;
 pub mod types;
 
 pub use abi_stable;
 pub use guard::{PluginRuntime, guard, guard_unit};
+pub use host::{
+    AxisValue, Body, BodyWrite, ClockInfo, HostApi, HostApi_TO, HostRef, InputCommand, InputView,
+    NewObject, ObjectInfo, ObjectRef, Property,
+};
 pub use log::{ForwardingSubscriber, LogLevel, LogSink, LogSink_TO, LogSinkBox};
 pub use math::{Mat4f, Quatf, Vec3f};
+pub use message::{MAX_MESSAGE_PAYLOAD, Message, MessageCode, MessageTarget};
+pub use plugin::{
+    Adapter, Host, Plugin, PluginInstance, PluginInstance_TO, PluginInstanceBox, RenderBackend,
+    RenderBackend_TO, Renderer, Terrain, TerrainProvider, TerrainService, TerrainService_TO,
+};
 pub use render::{
     BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, Lighting, MeshResource,
     NO_TEXTURE, NativeWindow, RenderFrame, RenderPhase, RenderResources, RenderTarget, SkipReason,
     SkippedObject, TextureKind, TextureLevel, TextureOp, TextureResource, TextureStage,
     VertexFormat, VisibleObject,
 };
-pub use root::{ABI_MAJOR, ABI_MINOR, HostContext, LogMode, PluginRootV1, PluginRootV1Ref};
-pub use subsystem::{
-    AiService, AiService_TO, AudioBackend, AudioBackend_TO, ControlService, ControlService_TO,
-    EffectsService, EffectsService_TO, InputDevice, InputDevice_TO, NetTransport, NetTransport_TO,
-    RenderBackend, RenderBackend_TO, Subsystem, Subsystem_TO, SubsystemBox, TerrainService,
-    TerrainService_TO,
+pub use root::{
+    ABI_MAJOR, ABI_MINOR, HostContext, LogMode, PluginRootV2, PluginRootV2Ref, ROOT_VERSION,
 };
 pub use types::{
-    Command, ErrorKind, FactoryDescription, FrameView, ImageRgba8, InputCommand, MessageCode,
-    MessageView, MissionContext, ObjectState, Packet, PluginDescription, PluginError, Portal,
-    RawInputEvent, RenderStats, SlotKind, StateBlob, TickInfo, callbacks,
+    ErrorKind, FactoryDescription, ImageRgba8, MissionInfo, PluginDescription, PluginError, Portal,
+    RenderStats, SlotKind, StateBlob, callbacks,
 };

@@ -1,7 +1,7 @@
-//! The frozen root module of interface major 1 and the export macro for plugin libraries.
+//! The root module of interface major 2 and the export macro for plugin libraries.
 
 use crate::log::LogSinkBox;
-use crate::subsystem::SubsystemBox;
+use crate::plugin::PluginInstanceBox;
 use crate::types::{PluginDescription, PluginError};
 use abi_stable::StableAbi;
 use abi_stable::library::RootModule;
@@ -9,9 +9,13 @@ use abi_stable::sabi_types::VersionStrings;
 use abi_stable::std_types::{RResult, RStr, RString};
 
 /// Interface major version: plugins of another major are refused.
-pub const ABI_MAJOR: u32 = 1;
+pub const ABI_MAJOR: u32 = 2;
 /// Interface minor version: additive changes only (see the crate's versioning policy).
-pub const ABI_MINOR: u32 = 1;
+pub const ABI_MINOR: u32 = 0;
+
+/// The version string of the root module, checked by the host before anything else is
+/// touched (a 1.x library is refused by name, not by a layout report).
+pub const ROOT_VERSION: &str = "2.0.0";
 
 /// How a plugin installs its log bridge.
 #[repr(u8)]
@@ -38,30 +42,30 @@ pub struct HostContext {
     pub log_mode: LogMode,
 }
 
-/// Root module of every plugin library for interface major 1. **Frozen**: never add,
-/// remove or change a field (newer hosts reject older prefix modules with fewer fields,
-/// abi_stable issue #118). New capabilities come as `Subsystem` methods with defaults or
-/// as a new root module for the next major.
+/// Root module of every plugin library for interface major 2. **Frozen for major 2**:
+/// new capabilities come as methods at the end of the service and instance traits.
 #[repr(C)]
 #[derive(StableAbi)]
-#[sabi(kind(Prefix(prefix_ref = PluginRootV1Ref)))]
+#[sabi(kind(Prefix(prefix_ref = PluginRootV2Ref)))]
 #[sabi(missing_field(panic))]
-pub struct PluginRootV1 {
+pub struct PluginRootV2 {
     /// Describes the library: name, version, interface version, factories.
     pub describe: extern "C" fn() -> PluginDescription,
     /// Creates an instance from factory `factory`. Never panics across the boundary.
     #[sabi(last_prefix_field)]
-    pub create:
-        extern "C" fn(factory: RStr<'_>, host: HostContext) -> RResult<SubsystemBox, PluginError>,
+    pub create: extern "C" fn(
+        factory: RStr<'_>,
+        host: HostContext,
+    ) -> RResult<PluginInstanceBox, PluginError>,
 }
 
-impl RootModule for PluginRootV1Ref {
-    abi_stable::declare_root_module_statics! {PluginRootV1Ref}
+impl RootModule for PluginRootV2Ref {
+    abi_stable::declare_root_module_statics! {PluginRootV2Ref}
     const BASE_NAME: &'static str = "iron3d_plugin";
-    const NAME: &'static str = "iron3d plugin (interface 1)";
+    const NAME: &'static str = "iron3d plugin (interface 2)";
     // Pinned, not the crate version: compatibility is decided by ABI_MAJOR/ABI_MINOR in
     // the description, so a newer engine of the same major still loads older plugins.
-    const VERSION_STRINGS: VersionStrings = VersionStrings::new("1.0.0");
+    const VERSION_STRINGS: VersionStrings = VersionStrings::new(ROOT_VERSION);
 }
 
 /// Exports a plugin library's root module.
@@ -70,38 +74,52 @@ impl RootModule for PluginRootV1Ref {
 /// iron3d_abi::export_plugin!(describe = my_describe, create = my_create);
 /// ```
 /// `describe` is `fn() -> PluginDescription`, `create` is
-/// `fn(&str, HostContext) -> RResult<SubsystemBox, PluginError>`; the generated
-/// `extern "C"` wrappers run both inside [`crate::guard`]. The plugin crate must depend
-/// on `abi_stable` (the export attribute expands to `::abi_stable` paths).
+/// `fn(&str) -> Result<Box<dyn Plugin>, PluginError>` (the factory name). The generated
+/// `extern "C"` functions run both inside `catch_unwind`, record whether the library was
+/// built with `panic = "unwind"`, and wrap every instance in [`crate::Adapter`], which
+/// guards every entry point. The plugin crate must depend on `abi_stable` (the export
+/// attribute expands to `::abi_stable` paths).
 #[macro_export]
 macro_rules! export_plugin {
     (describe = $describe:path, create = $create:path) => {
         #[doc(hidden)]
         pub mod __iron3d_export {
             extern "C" fn describe() -> $crate::PluginDescription {
-                match ::std::panic::catch_unwind(|| $describe()) {
+                let mut d = match ::std::panic::catch_unwind(|| $describe()) {
                     Ok(d) => d,
                     Err(_) => $crate::PluginDescription {
                         name: "panicked-describe".into(),
                         version: "".into(),
                         abi_major: 0,
                         abi_minor: 0,
+                        panic_unwind: true,
                         factories: ::abi_stable::std_types::RVec::new(),
                     },
-                }
+                };
+                // Evaluated in the plugin crate: its own build's panic strategy.
+                d.panic_unwind = cfg!(panic = "unwind");
+                d
             }
 
             extern "C" fn create(
                 factory: ::abi_stable::std_types::RStr<'_>,
                 host: $crate::HostContext,
-            ) -> ::abi_stable::std_types::RResult<$crate::SubsystemBox, $crate::PluginError> {
-                $crate::guard("create", move || $create(factory.as_str(), host))
+            ) -> ::abi_stable::std_types::RResult<$crate::PluginInstanceBox, $crate::PluginError>
+            {
+                let runtime = $crate::PluginRuntime::new(host.log, host.log_mode);
+                let guard_runtime = runtime.clone();
+                guard_runtime.call("create", move || match $create(factory.as_str()) {
+                    Ok(plugin) => ::abi_stable::std_types::RResult::ROk($crate::Adapter::boxed(
+                        plugin, runtime,
+                    )),
+                    Err(e) => ::abi_stable::std_types::RResult::RErr(e),
+                })
             }
 
             #[::abi_stable::export_root_module]
-            pub fn root_module() -> $crate::PluginRootV1Ref {
+            pub fn root_module() -> $crate::PluginRootV2Ref {
                 use ::abi_stable::prefix_type::PrefixTypeTrait;
-                $crate::PluginRootV1 { describe, create }.leak_into_prefix()
+                $crate::PluginRootV2 { describe, create }.leak_into_prefix()
             }
         }
     };

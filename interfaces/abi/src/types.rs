@@ -1,9 +1,13 @@
-//! Plain FFI-safe data that crosses the kernel–plugin boundary: errors, descriptions,
-//! per-call views of objects and time, messages, commands and state blobs.
+//! Plain FFI-safe data that crosses the kernel–plugin boundary: slots, errors,
+//! descriptions, mission identity, state blobs and the small value types of services.
+//!
+//! Values that later versions may extend travel as open numbers ([`ErrorKind`] is a
+//! `u32` newtype with named constants), never as Rust enums whose unknown discriminants
+//! would be undefined behaviour on the other side.
 
-use crate::math::{Quatf, Vec3f};
+use crate::math::Vec3f;
 use abi_stable::StableAbi;
-use abi_stable::std_types::{RSlice, RString, RVec};
+use abi_stable::std_types::{RString, RVec};
 use std::fmt;
 
 /// The subsystem slots of a mission (one plugin instance each).
@@ -67,23 +71,59 @@ impl fmt::Display for SlotKind {
     }
 }
 
-/// What kind of failure a plugin reports.
-#[repr(u8)]
-#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ErrorKind {
+/// What kind of failure an error reports: an open number, so later versions can add
+/// kinds without breaking older plugins (compare with the constants, treat unknown
+/// values as [`ErrorKind::FAILED`]).
+#[repr(transparent)]
+#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ErrorKind(pub u32);
+
+impl ErrorKind {
     /// An ordinary failure.
-    Failed,
-    /// A panic inside the plugin, caught by [`crate::guard`] before the boundary.
-    Panicked,
-    /// The factory or service does not exist in this plugin.
-    Unsupported,
+    pub const FAILED: Self = Self(0);
+    /// A panic inside the plugin, caught before the boundary.
+    pub const PANICKED: Self = Self(1);
+    /// The factory, service or method does not exist.
+    pub const UNSUPPORTED: Self = Self(2);
     /// A state blob of an unknown format or version.
-    BadState,
+    pub const BAD_STATE: Self = Self(3);
     /// Interface version mismatch.
-    Version,
+    pub const VERSION: Self = Self(4);
+    /// No such object (unknown id, or a handle whose object is gone: generation check).
+    pub const NO_SUCH_OBJECT: Self = Self(5);
+    /// A value refused by validation (NaN or infinite numbers, oversized payloads, a
+    /// reserved message code, a write to a mirror by a slot that does not own mirrors).
+    pub const INVALID: Self = Self(6);
+    /// The operation is not allowed in the current phase.
+    pub const FORBIDDEN: Self = Self(7);
+    /// A service call that would re-enter a plugin already running (refused: the
+    /// caller would see its own half-finished state).
+    pub const REENTRY: Self = Self(8);
+    /// No active plugin provides the service.
+    pub const NO_PROVIDER: Self = Self(9);
+    /// A game file or entry that does not exist.
+    pub const NOT_FOUND: Self = Self(10);
+
+    /// A stable lower-case name (`"panicked"`, …; `"kind 42"` for unknown values).
+    pub fn name(self) -> String {
+        match self {
+            Self::FAILED => "failed".into(),
+            Self::PANICKED => "panicked".into(),
+            Self::UNSUPPORTED => "unsupported".into(),
+            Self::BAD_STATE => "bad state".into(),
+            Self::VERSION => "version".into(),
+            Self::NO_SUCH_OBJECT => "no such object".into(),
+            Self::INVALID => "invalid".into(),
+            Self::FORBIDDEN => "forbidden".into(),
+            Self::REENTRY => "re-entry".into(),
+            Self::NO_PROVIDER => "no provider".into(),
+            Self::NOT_FOUND => "not found".into(),
+            Self(n) => format!("kind {n}"),
+        }
+    }
 }
 
-/// A plugin-side error: kind plus message. Never a panic across the boundary.
+/// An error crossing the boundary in either direction: kind plus message. Never a panic.
 #[repr(C)]
 #[derive(StableAbi, Clone, Debug, PartialEq, Eq)]
 pub struct PluginError {
@@ -94,12 +134,9 @@ pub struct PluginError {
 }
 
 impl PluginError {
-    /// A [`ErrorKind::Failed`] error.
+    /// An [`ErrorKind::FAILED`] error.
     pub fn failed(message: impl Into<String>) -> Self {
-        Self {
-            kind: ErrorKind::Failed,
-            message: RString::from(message.into()),
-        }
+        Self::new(ErrorKind::FAILED, message)
     }
 
     /// An error of `kind`.
@@ -113,21 +150,21 @@ impl PluginError {
 
 impl fmt::Display for PluginError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}: {}", self.kind, self.message)
+        write!(f, "{}: {}", self.kind.name(), self.message)
     }
 }
 
-/// Bits of [`FactoryDescription::callbacks`]: which `Subsystem` callbacks an instance
-/// implements. The host skips the others (no call, no object views built for them).
+impl std::error::Error for PluginError {}
+
+/// Bits of [`FactoryDescription::callbacks`]: which callbacks an instance implements.
+/// The host skips the others (no call, nothing prepared for them).
 pub mod callbacks {
-    /// `calculate_object` during queue traversal.
+    /// `calculate_object` during queue traversal (AI and Control slots).
     pub const CALCULATE_OBJECT: u32 = 1 << 0;
-    /// `on_object_message` / `on_message`.
+    /// `on_message`.
     pub const MESSAGES: u32 = 1 << 1;
-    /// `update` (without needing the objects slice).
+    /// `update` once per tick.
     pub const UPDATE: u32 = 1 << 2;
-    /// `update` with every registered object in the slice (implies [`UPDATE`]).
-    pub const UPDATE_OBJECTS: u32 = 1 << 3;
     /// The render service during `render_world`.
     pub const RENDER: u32 = 1 << 4;
     /// `end_frame`.
@@ -135,8 +172,7 @@ pub mod callbacks {
     /// `maintenance`.
     pub const MAINTENANCE: u32 = 1 << 6;
     /// Every callback.
-    pub const ALL: u32 =
-        CALCULATE_OBJECT | MESSAGES | UPDATE | UPDATE_OBJECTS | RENDER | END_FRAME | MAINTENANCE;
+    pub const ALL: u32 = CALCULATE_OBJECT | MESSAGES | UPDATE | RENDER | END_FRAME | MAINTENANCE;
 }
 
 /// One factory a plugin library provides.
@@ -151,6 +187,17 @@ pub struct FactoryDescription {
     pub callbacks: u32,
 }
 
+impl FactoryDescription {
+    /// A factory `name` filling `slot` with the given callback bits.
+    pub fn new(name: &str, slot: SlotKind, callbacks: u32) -> Self {
+        Self {
+            name: RString::from(name),
+            slot,
+            callbacks,
+        }
+    }
+}
+
 /// What a plugin library says about itself.
 #[repr(C)]
 #[derive(StableAbi, Clone, Debug, PartialEq, Eq)]
@@ -163,30 +210,25 @@ pub struct PluginDescription {
     pub abi_major: u32,
     /// Interface minor version it was built against.
     pub abi_minor: u32,
+    /// Whether the library was built with `panic = "unwind"` (filled in by
+    /// [`crate::export_plugin!`] from the plugin crate's own build). The host refuses a
+    /// library built with `panic = "abort"`: any panic in it would end the process.
+    pub panic_unwind: bool,
     /// Its factories.
     pub factories: RVec<FactoryDescription>,
 }
 
-impl FactoryDescription {
-    /// A factory `name` filling `slot` with the given callback bits.
-    pub fn new(name: &str, slot: SlotKind, callbacks: u32) -> Self {
-        Self {
-            name: RString::from(name),
-            slot,
-            callbacks,
-        }
-    }
-}
-
 impl PluginDescription {
     /// A description of plugin `name` at `version`, built against this crate's interface
-    /// version ([`crate::ABI_MAJOR`].[`crate::ABI_MINOR`]).
+    /// version ([`crate::ABI_MAJOR`].[`crate::ABI_MINOR`]). `panic_unwind` is set by the
+    /// export macro.
     pub fn current(name: &str, version: &str, factories: Vec<FactoryDescription>) -> Self {
         Self {
             name: RString::from(name),
             version: RString::from(version),
             abi_major: crate::ABI_MAJOR,
             abi_minor: crate::ABI_MINOR,
+            panic_unwind: true,
             factories: RVec::from(factories),
         }
     }
@@ -213,198 +255,52 @@ impl StateBlob {
             bytes: RVec::new(),
         }
     }
-}
 
-/// Mission start-up data handed to `Subsystem::init`.
-#[repr(C)]
-#[derive(StableAbi, Clone, Debug, PartialEq, Eq)]
-pub struct MissionContext {
-    /// Mission or scenario name.
-    pub mission: RString,
-    /// Master seed; plugins derive their own RNG streams from it (and save them in their state).
-    pub seed: u64,
-    /// Simulation ticks per second.
-    pub tick_hz: u32,
-    /// File-system path of the game directory (empty for the built-in scenario).
-    pub game_dir: RString,
-    /// File-system path of the mission directory holding `Land.msh` / `Land.map`
-    /// (empty when the mission has none, e.g. the built-in scenario).
-    pub mission_dir: RString,
-}
-
-/// A game command from input (`code`, `arg`), as in the kernel's input snapshot.
-#[repr(C)]
-#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct InputCommand {
-    /// Command code.
-    pub code: u32,
-    /// Argument.
-    pub arg: i32,
-}
-
-/// Time and input of the tick being computed.
-#[repr(C)]
-#[derive(StableAbi, Clone, Copy, Debug)]
-pub struct TickInfo<'a> {
-    /// Tick number.
-    pub tick: u64,
-    /// Fixed step in nanoseconds.
-    pub step_ns: u64,
-    /// Game commands of this tick, in arrival order.
-    pub commands: RSlice<'a, InputCommand>,
-    /// Keys held at this tick, ascending.
-    pub held_keys: RSlice<'a, u32>,
-}
-
-impl TickInfo<'_> {
-    /// The step in seconds.
-    pub fn step_seconds(&self) -> f32 {
-        self.step_ns as f32 / 1e9
-    }
-}
-
-/// The mutable view of one object during a call. The kernel copies it in and writes the
-/// simulation fields back after the call.
-#[repr(C)]
-#[derive(StableAbi, Clone, Copy, Debug, Default, PartialEq)]
-pub struct ObjectState {
-    /// Original object id (raw).
-    pub id: u32,
-    /// Prototype / type number.
-    pub kind: u32,
-    /// True for a mirror of a remote object.
-    pub is_mirror: bool,
-    /// Takes part in calculation.
-    pub active: bool,
-    /// Position (written back).
-    pub position: Vec3f,
-    /// Orientation (written back).
-    pub orientation: Quatf,
-    /// Scale (written back).
-    pub scale: Vec3f,
-    /// Velocity (written back).
-    pub velocity: Vec3f,
-    /// AI / behaviour state id (written back).
-    pub behaviour_state: u32,
-}
-
-/// Message codes: the original `GMSG_*` / `SYSMSG_*` names plus collision.
-#[repr(u32)]
-#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MessageCode {
-    /// `GMSG_CREATE_REMOTE_PLAYER`.
-    CreateRemotePlayer,
-    /// `GMSG_APPEND_RESOURCE`.
-    AppendResource,
-    /// `GMSG_CHANGE_OBJECT_OWNER`.
-    ChangeObjectOwner,
-    /// `GMSG_SET_PLAYER_DATA`.
-    SetPlayerData,
-    /// `GMSG_MISSION_DATA_PATH`.
-    MissionDataPath,
-    /// `GMSG_TAKE_OBJECT`.
-    TakeObject,
-    /// `GMSG_TEXT_FOR_PLAYER`.
-    TextForPlayer,
-    /// `GMSG_SYNC_STATE`.
-    SyncState,
-    /// `GMSG_CREATE_MIRROR`.
-    CreateMirror,
-    /// `GMSG_PAUSE_REMOTE_PLAYER`.
-    PauseRemotePlayer,
-    /// `GMSG_CONFIRM_PLAYER_DATA`.
-    ConfirmPlayerData,
-    /// `GMSG_KILL_PLAYER`.
-    KillPlayer,
-    /// `SYSMSG_SET_TIME`.
-    SetTime,
-    /// `SYSMSG_SET_PLAYER_NUMBER`.
-    SetPlayerNumber,
-    /// `GMSG_END_MESSAGE_SEQ`.
-    EndMessageSeq,
-    /// `GMSG_REMOVE_RESOURCE`.
-    RemoveResource,
-    /// `GMSG_COLLISION_DETECTED`.
-    CollisionDetected,
-}
-
-/// A bus message in flat form: the code selects which fields carry meaning.
-#[repr(C)]
-#[derive(StableAbi, Clone, Debug, PartialEq)]
-pub struct MessageView {
-    /// Which message.
-    pub code: MessageCode,
-    /// Sender sequence number.
-    pub sequence: u64,
-    /// First object id (`a`, `object`).
-    pub object_a: u32,
-    /// Second object id (`b`).
-    pub object_b: u32,
-    /// Player number or owner.
-    pub player: u32,
-    /// Numeric value (time, sequence, flag).
-    pub value: u64,
-    /// Point (collision contact).
-    pub point: Vec3f,
-    /// Raw payload (names, text, data).
-    pub data: RVec<u8>,
-}
-
-impl MessageView {
-    /// A message with only `code` set.
-    pub fn new(code: MessageCode) -> Self {
+    /// A blob of `format`/`version` holding `bytes`.
+    pub fn new(format: &str, version: u32, bytes: Vec<u8>) -> Self {
         Self {
-            code,
-            sequence: 0,
-            object_a: 0,
-            object_b: 0,
-            player: 0,
-            value: 0,
-            point: Vec3f::default(),
-            data: RVec::new(),
+            format: RString::from(format),
+            version,
+            bytes: RVec::from(bytes),
+        }
+    }
+
+    /// `Ok` when the blob is `format` at `version`, else a [`ErrorKind::BAD_STATE`] error
+    /// naming both.
+    pub fn expect(&self, format: &str, version: u32) -> Result<&[u8], PluginError> {
+        if self.format.as_str() == format && self.version == version {
+            Ok(self.bytes.as_slice())
+        } else {
+            Err(PluginError::new(
+                ErrorKind::BAD_STATE,
+                format!(
+                    "expected state {format} v{version}, got {} v{} ({} bytes)",
+                    self.format,
+                    self.version,
+                    self.bytes.len()
+                ),
+            ))
         }
     }
 }
 
-/// What a plugin asks the kernel to do after a call (applied in order, through the
-/// kernel's own rules: deletions are deferred during traversal, sends wait for a boundary).
-#[repr(u8)]
-#[derive(StableAbi, Clone, Debug, PartialEq)]
-pub enum Command {
-    /// `DeleteGameObject` on the object with this original id.
-    DeleteObject {
-        /// Original id.
-        id: u32,
-    },
-    /// `KillGameObject` on the object with this original id.
-    KillObject {
-        /// Original id.
-        id: u32,
-    },
-    /// Send a message to one object.
-    SendToObject {
-        /// Original id of the target.
-        id: u32,
-        /// The message.
-        message: MessageView,
-    },
-    /// Send a message to every system.
-    Broadcast {
-        /// The message.
-        message: MessageView,
-    },
-}
-
-/// Immutable frame data for render backends.
+/// The identity of the mission a plugin instance serves, handed to `mission_start`.
+/// Game files are read through the host (`Host::read_mission_file`), never by path.
 #[repr(C)]
-#[derive(StableAbi, Clone, Copy, Debug)]
-pub struct FrameView<'a> {
-    /// Presented frame number.
-    pub frame: u64,
-    /// Last completed tick.
-    pub tick: u64,
-    /// Visible objects.
-    pub objects: RSlice<'a, ObjectState>,
+#[derive(StableAbi, Clone, Debug, PartialEq, Eq)]
+pub struct MissionInfo {
+    /// Mission or scenario name.
+    pub mission: RString,
+    /// Master seed; plugins derive their own RNG streams from it (and save them in their
+    /// state), e.g. with [`crate::rng::PluginRng`].
+    pub seed: u64,
+    /// Simulation ticks per second.
+    pub tick_hz: u32,
+    /// Loads in this process so far, this one included (a second mission in the same
+    /// process gets a fresh instance and a higher number).
+    pub load_number: u32,
+    /// Whether the mission has game data (false for the built-in scenario).
+    pub has_game_data: bool,
 }
 
 /// Counters a render backend returns per frame.
@@ -437,28 +333,4 @@ pub struct Portal {
     pub a: Vec3f,
     /// Second end of the shared edge.
     pub b: Vec3f,
-}
-
-/// A network packet.
-#[repr(C)]
-#[derive(StableAbi, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Packet {
-    /// Transport peer id (not an object id).
-    pub peer: u32,
-    /// Payload.
-    pub bytes: RVec<u8>,
-}
-
-/// A raw input event from an input plugin.
-#[repr(C)]
-#[derive(StableAbi, Clone, Copy, Debug, PartialEq)]
-pub struct RawInputEvent {
-    /// 0 key, 1 axis, 2 command.
-    pub kind: u8,
-    /// Key code, axis number or command code.
-    pub code: u32,
-    /// Key down (1) / up (0), or command argument.
-    pub value: i32,
-    /// Axis value.
-    pub axis: f32,
 }

@@ -1,124 +1,99 @@
-//! Conversions between kernel values and their FFI-safe views.
+//! Conversions between kernel messages and their FFI-safe form.
 
-use iron3d_abi::{MessageCode, MessageView, ObjectState, Quatf, Vec3f};
-use iron3d_kernel::{GameMessage, GameObject, Locality, OriginalObjectId};
+use iron3d_abi::{MAX_MESSAGE_PAYLOAD, Message, MessageCode, PluginError, Vec3f};
+use iron3d_kernel::{GameMessage, OriginalObjectId, PluginMessage};
 
-/// The FFI view of an object.
-pub fn object_state(o: &GameObject) -> ObjectState {
-    ObjectState {
-        id: o.id.raw(),
-        kind: o.kind,
-        is_mirror: matches!(o.locality, Locality::Mirror { .. }),
-        active: o.active,
-        position: o.transform.position.into(),
-        orientation: Quatf::from(o.transform.orientation),
-        scale: o.transform.scale.into(),
-        velocity: o.velocity.into(),
-        behaviour_state: o.behaviour_state,
-    }
+fn view(code: MessageCode) -> Message {
+    Message::new(code)
 }
 
-/// Writes the simulation fields of `s` back into `o` (id, kind and locality never change).
-pub fn write_back(s: &ObjectState, o: &mut GameObject) {
-    o.active = s.active;
-    o.transform.position = s.position.into();
-    o.transform.orientation = s.orientation.into();
-    o.transform.scale = s.scale.into();
-    o.velocity = s.velocity.into();
-    o.behaviour_state = s.behaviour_state;
-}
-
-fn view(code: MessageCode) -> MessageView {
-    MessageView::new(code)
-}
-
-/// The flat view of a kernel message.
-pub fn message_view(m: &GameMessage, sequence: u64) -> MessageView {
+/// The FFI form of a kernel message delivered with `sequence`.
+pub fn message_view(m: &GameMessage, sequence: u64) -> Message {
     let mut v = match m {
-        GameMessage::CreateRemotePlayer { player, data } => MessageView {
+        GameMessage::CreateRemotePlayer { player, data } => Message {
             player: *player,
-            data: data.clone().into(),
-            ..view(MessageCode::CreateRemotePlayer)
+            payload: data.clone().into(),
+            ..view(MessageCode::CREATE_REMOTE_PLAYER)
         },
         GameMessage::AppendResource { name, data } => {
             let mut bytes = name.clone();
             bytes.push(0);
             bytes.extend_from_slice(data);
-            MessageView {
+            Message {
                 value: name.len() as u64,
-                data: bytes.into(),
-                ..view(MessageCode::AppendResource)
+                payload: bytes.into(),
+                ..view(MessageCode::APPEND_RESOURCE)
             }
         }
-        GameMessage::ChangeObjectOwner { object, new_owner } => MessageView {
+        GameMessage::ChangeObjectOwner { object, new_owner } => Message {
             object_a: object.raw(),
             player: *new_owner,
-            ..view(MessageCode::ChangeObjectOwner)
+            ..view(MessageCode::CHANGE_OBJECT_OWNER)
         },
-        GameMessage::SetPlayerData { player, data } => MessageView {
+        GameMessage::SetPlayerData { player, data } => Message {
             player: *player,
-            data: data.clone().into(),
-            ..view(MessageCode::SetPlayerData)
+            payload: data.clone().into(),
+            ..view(MessageCode::SET_PLAYER_DATA)
         },
-        GameMessage::MissionDataPath { path } => MessageView {
-            data: path.clone().into(),
-            ..view(MessageCode::MissionDataPath)
+        GameMessage::MissionDataPath { path } => Message {
+            payload: path.clone().into(),
+            ..view(MessageCode::MISSION_DATA_PATH)
         },
-        GameMessage::TakeObject { object, player } => MessageView {
+        GameMessage::TakeObject { object, player } => Message {
             object_a: object.raw(),
             player: *player,
-            ..view(MessageCode::TakeObject)
+            ..view(MessageCode::TAKE_OBJECT)
         },
-        GameMessage::TextForPlayer { player, text } => MessageView {
+        GameMessage::TextForPlayer { player, text } => Message {
             player: *player,
-            data: text.clone().into(),
-            ..view(MessageCode::TextForPlayer)
+            payload: text.clone().into(),
+            ..view(MessageCode::TEXT_FOR_PLAYER)
         },
-        GameMessage::SyncState { object, data } => MessageView {
+        GameMessage::SyncState { object, data } => Message {
             object_a: object.raw(),
-            data: data.clone().into(),
-            ..view(MessageCode::SyncState)
+            payload: data.clone().into(),
+            ..view(MessageCode::SYNC_STATE)
         },
         GameMessage::CreateMirror {
             object,
             owner,
             data,
-        } => MessageView {
+        } => Message {
             object_a: object.raw(),
             player: *owner,
-            data: data.clone().into(),
-            ..view(MessageCode::CreateMirror)
+            payload: data.clone().into(),
+            ..view(MessageCode::CREATE_MIRROR)
         },
-        GameMessage::PauseRemotePlayer { player, paused } => MessageView {
+        GameMessage::PauseRemotePlayer { player, paused } => Message {
             player: *player,
             value: u64::from(*paused),
-            ..view(MessageCode::PauseRemotePlayer)
+            ..view(MessageCode::PAUSE_REMOTE_PLAYER)
         },
-        GameMessage::ConfirmPlayerData { player } => MessageView {
+        GameMessage::ConfirmPlayerData { player } => Message {
             player: *player,
-            ..view(MessageCode::ConfirmPlayerData)
+            ..view(MessageCode::CONFIRM_PLAYER_DATA)
         },
-        GameMessage::KillPlayer { player } => MessageView {
+        GameMessage::KillPlayer { player } => Message {
             player: *player,
-            ..view(MessageCode::KillPlayer)
+            ..view(MessageCode::KILL_PLAYER)
         },
-        GameMessage::SetTime { game_time_ns } => MessageView {
+        GameMessage::SetTime { game_time_ns } => Message {
             value: *game_time_ns,
-            ..view(MessageCode::SetTime)
+            ..view(MessageCode::SET_TIME)
         },
-        GameMessage::SetPlayerNumber { player } => MessageView {
+        GameMessage::SetPlayerNumber { player } => Message {
             player: *player,
-            ..view(MessageCode::SetPlayerNumber)
+            ..view(MessageCode::SET_PLAYER_NUMBER)
         },
-        GameMessage::EndMessageSeq { sequence } => MessageView {
+        GameMessage::EndMessageSeq { sequence } => Message {
             value: *sequence,
-            ..view(MessageCode::EndMessageSeq)
+            ..view(MessageCode::END_MESSAGE_SEQ)
         },
-        GameMessage::RemoveResource { name } => MessageView {
-            data: name.clone().into(),
-            ..view(MessageCode::RemoveResource)
+        GameMessage::RemoveResource { name } => Message {
+            payload: name.clone().into(),
+            ..view(MessageCode::REMOVE_RESOURCE)
         },
-        GameMessage::CollisionDetected { a, b, point } => MessageView {
+        GameMessage::CollisionDetected { a, b, point } => Message {
             object_a: a.raw(),
             object_b: b.raw(),
             point: Vec3f {
@@ -126,23 +101,78 @@ pub fn message_view(m: &GameMessage, sequence: u64) -> MessageView {
                 y: point[1],
                 z: point[2],
             },
-            ..view(MessageCode::CollisionDetected)
+            ..view(MessageCode::COLLISION_DETECTED)
+        },
+        GameMessage::Plugin(p) => Message {
+            object_a: p.object_a,
+            object_b: p.object_b,
+            player: p.player,
+            value: p.value,
+            point: Vec3f {
+                x: p.point[0],
+                y: p.point[1],
+                z: p.point[2],
+            },
+            payload: p.payload.clone().into(),
+            from_slot: p
+                .from_system
+                .as_deref()
+                .and_then(|n| n.strip_prefix("plugin:"))
+                .and_then(iron3d_abi::SlotKind::from_name)
+                .into(),
+            ..view(MessageCode(p.code))
         },
     };
     v.sequence = sequence;
     v
 }
 
-/// The kernel message a plugin's view describes (inverse of [`message_view`]).
-pub fn game_message(v: &MessageView) -> GameMessage {
-    let data = v.data.to_vec();
+/// The kernel message a plugin sends (inverse of [`message_view`]): original codes map
+/// to their typed messages, plugin codes travel as [`GameMessage::Plugin`] (addressed to
+/// `to_system` when set); other codes and payloads over [`MAX_MESSAGE_PAYLOAD`] bytes
+/// are refused with [`iron3d_abi::ErrorKind::INVALID`].
+pub fn game_message(
+    v: &Message,
+    from_system: Option<&str>,
+    to_system: Option<String>,
+) -> Result<GameMessage, PluginError> {
+    if v.payload.len() > MAX_MESSAGE_PAYLOAD {
+        return Err(PluginError::new(
+            iron3d_abi::ErrorKind::INVALID,
+            format!(
+                "message {:#x}: payload of {} bytes, at most {MAX_MESSAGE_PAYLOAD} allowed",
+                v.code.0,
+                v.payload.len()
+            ),
+        ));
+    }
+    let data = v.payload.to_vec();
     let id = |raw| OriginalObjectId(raw);
-    match v.code {
-        MessageCode::CreateRemotePlayer => GameMessage::CreateRemotePlayer {
+    if v.code.is_plugin_defined() {
+        return Ok(GameMessage::Plugin(PluginMessage {
+            code: v.code.0,
+            to_system,
+            from_system: from_system.map(str::to_owned),
+            object_a: v.object_a,
+            object_b: v.object_b,
+            player: v.player,
+            value: v.value,
+            point: [v.point.x, v.point.y, v.point.z],
+            payload: data,
+        }));
+    }
+    if !v.point.x.is_finite() || !v.point.y.is_finite() || !v.point.z.is_finite() {
+        return Err(PluginError::new(
+            iron3d_abi::ErrorKind::INVALID,
+            format!("message {:#x}: the point is not finite", v.code.0),
+        ));
+    }
+    Ok(match v.code {
+        MessageCode::CREATE_REMOTE_PLAYER => GameMessage::CreateRemotePlayer {
             player: v.player,
             data,
         },
-        MessageCode::AppendResource => {
+        MessageCode::APPEND_RESOURCE => {
             let split = usize::try_from(v.value)
                 .unwrap_or(usize::MAX)
                 .min(data.len());
@@ -150,50 +180,61 @@ pub fn game_message(v: &MessageView) -> GameMessage {
             let rest = data.get(split + 1..).unwrap_or_default().to_vec();
             GameMessage::AppendResource { name, data: rest }
         }
-        MessageCode::ChangeObjectOwner => GameMessage::ChangeObjectOwner {
+        MessageCode::CHANGE_OBJECT_OWNER => GameMessage::ChangeObjectOwner {
             object: id(v.object_a),
             new_owner: v.player,
         },
-        MessageCode::SetPlayerData => GameMessage::SetPlayerData {
+        MessageCode::SET_PLAYER_DATA => GameMessage::SetPlayerData {
             player: v.player,
             data,
         },
-        MessageCode::MissionDataPath => GameMessage::MissionDataPath { path: data },
-        MessageCode::TakeObject => GameMessage::TakeObject {
+        MessageCode::MISSION_DATA_PATH => GameMessage::MissionDataPath { path: data },
+        MessageCode::TAKE_OBJECT => GameMessage::TakeObject {
             object: id(v.object_a),
             player: v.player,
         },
-        MessageCode::TextForPlayer => GameMessage::TextForPlayer {
+        MessageCode::TEXT_FOR_PLAYER => GameMessage::TextForPlayer {
             player: v.player,
             text: data,
         },
-        MessageCode::SyncState => GameMessage::SyncState {
+        MessageCode::SYNC_STATE => GameMessage::SyncState {
             object: id(v.object_a),
             data,
         },
-        MessageCode::CreateMirror => GameMessage::CreateMirror {
+        MessageCode::CREATE_MIRROR => GameMessage::CreateMirror {
             object: id(v.object_a),
             owner: v.player,
             data,
         },
-        MessageCode::PauseRemotePlayer => GameMessage::PauseRemotePlayer {
+        MessageCode::PAUSE_REMOTE_PLAYER => GameMessage::PauseRemotePlayer {
             player: v.player,
             paused: v.value != 0,
         },
-        MessageCode::ConfirmPlayerData => GameMessage::ConfirmPlayerData { player: v.player },
-        MessageCode::KillPlayer => GameMessage::KillPlayer { player: v.player },
-        MessageCode::SetTime => GameMessage::SetTime {
+        MessageCode::CONFIRM_PLAYER_DATA => GameMessage::ConfirmPlayerData { player: v.player },
+        MessageCode::KILL_PLAYER => GameMessage::KillPlayer { player: v.player },
+        MessageCode::SET_TIME => GameMessage::SetTime {
             game_time_ns: v.value,
         },
-        MessageCode::SetPlayerNumber => GameMessage::SetPlayerNumber { player: v.player },
-        MessageCode::EndMessageSeq => GameMessage::EndMessageSeq { sequence: v.value },
-        MessageCode::RemoveResource => GameMessage::RemoveResource { name: data },
-        MessageCode::CollisionDetected => GameMessage::CollisionDetected {
+        MessageCode::SET_PLAYER_NUMBER => GameMessage::SetPlayerNumber { player: v.player },
+        MessageCode::END_MESSAGE_SEQ => GameMessage::EndMessageSeq { sequence: v.value },
+        MessageCode::REMOVE_RESOURCE => GameMessage::RemoveResource { name: data },
+        MessageCode::COLLISION_DETECTED => GameMessage::CollisionDetected {
             a: id(v.object_a),
             b: id(v.object_b),
             point: [v.point.x, v.point.y, v.point.z],
         },
-    }
+        other => {
+            return Err(PluginError::new(
+                iron3d_abi::ErrorKind::INVALID,
+                format!(
+                    "message code {:#x} is reserved: use an original code (1..=17) or a plugin code ({:#x}..={:#x})",
+                    other.0,
+                    MessageCode::PLUGIN_FIRST,
+                    MessageCode::PLUGIN_LAST
+                ),
+            ));
+        }
+    })
 }
 
 #[cfg(test)]
@@ -267,7 +308,32 @@ mod tests {
         for m in all {
             let v = message_view(&m, 17);
             assert_eq!(v.sequence, 17);
-            assert_eq!(game_message(&v), m);
+            assert_eq!(game_message(&v, None, None).unwrap(), m);
         }
+    }
+
+    #[test]
+    fn plugin_codes_travel_reserved_codes_and_oversized_payloads_are_refused() {
+        let code = MessageCode::plugin(3).unwrap();
+        let m = Message::new(code)
+            .with_value(9)
+            .with_payload(b"hi".to_vec());
+        let g = game_message(&m, Some("plugin:ai"), Some("plugin:control".into())).unwrap();
+        let GameMessage::Plugin(p) = &g else {
+            panic!("{g:?}")
+        };
+        assert_eq!(
+            (p.code, p.value, p.payload.as_slice()),
+            (code.0, 9, &b"hi"[..])
+        );
+        assert_eq!(p.to_system.as_deref(), Some("plugin:control"));
+        let back = message_view(&g, 4);
+        assert_eq!(back.code, code);
+        assert_eq!(back.from_slot.into_option(), Some(iron3d_abi::SlotKind::Ai));
+        let e = game_message(&Message::new(MessageCode(500)), None, None).unwrap_err();
+        assert_eq!(e.kind, iron3d_abi::ErrorKind::INVALID);
+        assert!(e.message.contains("reserved"), "{e}");
+        let big = Message::new(code).with_payload(vec![0; MAX_MESSAGE_PAYLOAD + 1]);
+        assert!(game_message(&big, None, None).is_err());
     }
 }

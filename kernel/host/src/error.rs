@@ -31,6 +31,27 @@ pub enum HostError {
         /// A short summary of abi_stable's report (the last mismatch).
         summary: String,
     },
+    /// The library's root module is of another interface major (e.g. a 1.x plugin).
+    #[error(
+        "plugin library {path} was built against interface {found} (root module version); this engine loads interface {expected}.x plugins: rebuild it against iron3d-abi {expected}",
+        expected = iron3d_abi::ABI_MAJOR
+    )]
+    WrongInterface {
+        /// The file.
+        path: PathBuf,
+        /// The root module version string it carries.
+        found: String,
+    },
+    /// The library was built with `panic = "abort"`: a panic would end the process.
+    #[error(
+        "plugin '{plugin}' ({path}) was built with panic = \"abort\": any panic in it would end the process; build it with panic = \"unwind\" (the default)"
+    )]
+    PanicAbort {
+        /// Plugin name.
+        plugin: String,
+        /// The file.
+        path: PathBuf,
+    },
     /// The plugin was built against another interface major.
     #[error(
         "plugin '{plugin}' ({path}) was built for interface {found_major}.{found_minor}; this engine provides {expected_major}.{expected_minor}"

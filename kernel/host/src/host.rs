@@ -1,12 +1,13 @@
 //! The plugin host controller: builds slot systems from the registry, prepares hot swaps
 //! (from requests, the console or the file watcher) and reports what happened.
 
+use crate::call::{HostShared, MissionFiles};
 use crate::error::HostError;
 use crate::library::{self, LoadedLibrary, SearchPaths};
 use crate::slot::{FallbackFactory, HostEvent, Instance, PluginSlot, PreparedSwap, SlotShared};
 use crate::watch::LibraryWatcher;
 use crossbeam_channel::{Receiver, Sender};
-use iron3d_abi::{MissionContext, SlotKind};
+use iron3d_abi::SlotKind;
 use iron3d_kernel::System;
 use iron3d_registry::{Entry, Registry, SlotKey};
 use std::collections::BTreeMap;
@@ -17,6 +18,23 @@ use std::time::{Duration, Instant};
 /// Name of the library that provides the null fallbacks.
 pub const NULL_LIBRARY: &str = "iron3d_null";
 
+/// The mission a host's plugins serve.
+#[derive(Clone, Debug)]
+pub struct MissionSetup {
+    /// Mission or scenario name.
+    pub name: String,
+    /// Master seed.
+    pub seed: u64,
+    /// Simulation ticks per second.
+    pub tick_hz: u32,
+    /// Its game files (`None` for the built-in scenario): plugins read them through the
+    /// host (`Host::read_mission_file`), never by path.
+    pub files: Option<Arc<MissionFiles>>,
+}
+
+/// Mission loads in this process (each host counts as one).
+static LOADS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
 /// Host settings.
 #[derive(Clone, Debug)]
 pub struct HostConfig {
@@ -24,8 +42,8 @@ pub struct HostConfig {
     pub search_paths: SearchPaths,
     /// Where unique shadow copies of libraries are written before loading.
     pub shadow_dir: PathBuf,
-    /// Mission data handed to every instance's `init`.
-    pub mission: MissionContext,
+    /// The mission every instance starts on.
+    pub mission: MissionSetup,
     /// Quiet time after the last file event before a changed library is reloaded.
     pub debounce: Duration,
 }
@@ -57,6 +75,7 @@ pub struct SlotReport {
 /// The plugin host.
 pub struct PluginHost {
     config: HostConfig,
+    shared: Arc<HostShared>,
     slots: BTreeMap<SlotKind, Arc<SlotShared>>,
     libraries: Mutex<Vec<Arc<LoadedLibrary>>>,
     null_library: Option<Arc<LoadedLibrary>>,
@@ -79,8 +98,17 @@ impl PluginHost {
     /// provides the fallback of every slot); without it, a faulting slot becomes vacant.
     pub fn new(config: HostConfig) -> Self {
         let (events_tx, events_rx) = crossbeam_channel::unbounded();
+        let shared = Arc::new(HostShared {
+            mission: config.mission.name.clone(),
+            seed: config.mission.seed,
+            tick_hz: config.mission.tick_hz,
+            load_number: LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
+            files: config.mission.files.clone(),
+            cells: Mutex::new(BTreeMap::new()),
+        });
         let mut host = Self {
             config,
+            shared,
             slots: BTreeMap::new(),
             libraries: Mutex::new(Vec::new()),
             null_library: None,
@@ -108,8 +136,8 @@ impl PluginHost {
         &self.config.shadow_dir
     }
 
-    /// The mission context handed to instances.
-    pub fn mission(&self) -> &MissionContext {
+    /// The mission the instances serve.
+    pub fn mission(&self) -> &MissionSetup {
         &self.config.mission
     }
 
@@ -150,11 +178,11 @@ impl PluginHost {
 
     fn fallback_factory(&self) -> FallbackFactory {
         let null = self.null_library.clone();
-        let mission = self.config.mission.clone();
+        let shared = self.shared.clone();
         Arc::new(move |slot: SlotKind| {
             let lib = null.clone()?;
             let factory = lib.factory_for(slot, None).ok()?;
-            match Instance::create(lib, &factory, &mission) {
+            match Instance::create(lib, &factory, slot, &shared) {
                 Ok(i) => Some(i),
                 Err(e) => {
                     tracing::error!(%slot, error = %e, "null fallback failed");
@@ -226,8 +254,16 @@ impl PluginHost {
                     fb
                 }
             };
+            let cell: crate::slot::SlotCell = Arc::new(Mutex::new(None));
+            self.shared
+                .cells
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(slot, cell.clone());
             systems.push(Box::new(PluginSlot::new(
                 shared.clone(),
+                self.shared.clone(),
+                cell,
                 active,
                 self.fallback_factory(),
                 self.events_tx.clone(),
@@ -246,7 +282,7 @@ impl PluginHost {
         let path = self.config.search_paths.resolve(library)?;
         let lib = self.load_library(&path)?;
         let factory = lib.factory_for(slot, factory)?;
-        Instance::create(lib, &factory, &self.config.mission)
+        Instance::create(lib, &factory, slot, &self.shared)
     }
 
     /// Original-component registry lines (numeric CIDs) seen in the registry.
@@ -310,7 +346,7 @@ impl PluginHost {
                     .and_then(|c| lib.factory_for(slot, Some(c)).ok())
                     .map_or_else(|| lib.factory_for(slot, None), Ok)?,
             };
-            Instance::create(lib, &factory, &self.config.mission)
+            Instance::create(lib, &factory, slot, &self.shared)
         })();
         match result {
             Ok(instance) => {
@@ -324,7 +360,7 @@ impl PluginHost {
                         triggered_at,
                     });
                 if let Some(mut superseded) = old {
-                    superseded.instance.object.shutdown();
+                    superseded.instance.finish(&self.shared, slot);
                 }
                 Ok(())
             }

@@ -4,6 +4,7 @@
 //! previous instance, else the slot's null plugin, else vacant) and hot-swaps plugins at
 //! the calculation boundary with `save_state → restore_state`.
 
+pub mod call;
 pub mod convert;
 pub mod error;
 pub mod host;
@@ -12,7 +13,8 @@ pub mod log_sink;
 pub mod slot;
 pub mod watch;
 
+pub use call::MissionFiles;
 pub use error::HostError;
-pub use host::{ComponentFactory, HostConfig, NULL_LIBRARY, PluginHost, SlotReport};
+pub use host::{ComponentFactory, HostConfig, MissionSetup, NULL_LIBRARY, PluginHost, SlotReport};
 pub use library::{LoadedLibrary, SearchPaths};
 pub use slot::{Capture, CaptureKind, HostEvent, Instance, PluginSlot};

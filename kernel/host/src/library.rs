@@ -7,7 +7,9 @@
 
 use crate::error::HostError;
 use abi_stable::library::{LibraryError, lib_header_from_path};
-use iron3d_abi::{ABI_MAJOR, ABI_MINOR, PluginDescription, PluginRootV1Ref, SlotKind};
+use iron3d_abi::{
+    ABI_MAJOR, ABI_MINOR, PluginDescription, PluginRootV2Ref, ROOT_VERSION, SlotKind,
+};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -22,7 +24,7 @@ pub struct LoadedLibrary {
     /// BLAKE3 of the file contents (spurious file events are ignored when it is unchanged).
     pub content_hash: [u8; 32],
     /// The root module.
-    pub root: PluginRootV1Ref,
+    pub root: PluginRootV2Ref,
     /// The library's self-description.
     pub description: PluginDescription,
 }
@@ -141,14 +143,30 @@ pub fn load_bytes(
         path: source.to_owned(),
         summary: summarize_load_error(&e),
     })?;
+    // The root module's version string first: a library of another interface major is
+    // refused by name, not by a layout report.
+    let found = header.version_strings().version.as_str().to_owned();
+    let major_of = |v: &str| v.split('.').next().and_then(|m| m.parse::<u32>().ok());
+    if major_of(&found) != major_of(ROOT_VERSION) {
+        return Err(HostError::WrongInterface {
+            path: source.to_owned(),
+            found,
+        });
+    }
     let root =
         header
-            .init_root_module::<PluginRootV1Ref>()
+            .init_root_module::<PluginRootV2Ref>()
             .map_err(|e| HostError::LoadRefused {
                 path: source.to_owned(),
                 summary: summarize_load_error(&e),
             })?;
     let description = (root.describe())();
+    if !description.panic_unwind {
+        return Err(HostError::PanicAbort {
+            plugin: description.name.to_string(),
+            path: source.to_owned(),
+        });
+    }
     if description.abi_major != ABI_MAJOR {
         return Err(HostError::AbiVersion {
             plugin: description.name.to_string(),

@@ -1,19 +1,27 @@
 //! A registry slot as a kernel system: forwards the scheduler's calls to the active plugin
-//! instance, applies its commands, rolls back on faults and activates prepared hot swaps
-//! at the calculation boundary.
+//! instance with a per-call host context, rolls back on faults and activates prepared
+//! hot swaps at the calculation boundary.
+//!
+//! The active instance lives in a [`SlotCell`] shared with the other slots of the host,
+//! so their plugins can call its services (routed by [`crate::call::HostCall`]); the
+//! slot holds the cell's lock while its own plugin runs, which is how a service call
+//! back into a running plugin is detected and refused.
 
-use crate::convert::{game_message, message_view, object_state, write_back};
+use crate::call::{DetachedCall, HostCall, HostShared, InputCache};
+use crate::convert::message_view;
 use crate::library::LoadedLibrary;
 use crate::log_sink::HostLogSink;
-use abi_stable::std_types::{RResult, RSlice, RVec};
+use abi_stable::RMut;
+use abi_stable::sabi_trait::TD_Opaque;
+use abi_stable::std_types::{ROption, RResult};
 use crossbeam_channel::Sender;
 use iron3d_abi::{
-    Command, HostContext, InputCommand, MissionContext, ObjectState, PluginError, SlotKind,
-    StateBlob, SubsystemBox, TickInfo, callbacks,
+    HostApi_TO, HostContext, HostRef, MissionInfo, ObjectRef, PluginError, PluginInstanceBox,
+    SlotKind, StateBlob, callbacks,
 };
 use iron3d_kernel::{
-    CalcSlot, DeleteMode, Envelope, ObjectHandle, OriginalObjectId, Phase, RenderSnapshot, System,
-    SystemCtx, SystemError, SystemResult, Target,
+    CalcSlot, Envelope, GameMessage, ObjectHandle, Phase, RenderSnapshot, System, SystemCtx,
+    SystemError, SystemResult, Target,
 };
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -22,7 +30,7 @@ use std::time::{Duration, Instant};
 /// One live plugin instance and where it came from.
 pub struct Instance {
     /// The instance.
-    pub object: SubsystemBox,
+    pub object: PluginInstanceBox,
     /// Its library (kept alive; libraries are never unloaded).
     pub library: Arc<LoadedLibrary>,
     /// Factory that created it.
@@ -31,14 +39,20 @@ pub struct Instance {
     pub callbacks: u32,
 }
 
+/// The active instance of a slot, shared for service routing.
+pub type SlotCell = Arc<Mutex<Option<Instance>>>;
+
 impl Instance {
-    /// Creates an instance of `factory` from `library` and initialises it for `mission`.
+    /// Creates an instance of `factory` from `library` for `slot` and starts it on the
+    /// mission of `host` (`mission_start` with a detached context: files and seeds, no
+    /// world). Runs off the simulation boundary (start-up, swap preparation).
     pub fn create(
         library: Arc<LoadedLibrary>,
         factory: &str,
-        mission: &MissionContext,
+        slot: SlotKind,
+        host: &HostShared,
     ) -> Result<Self, crate::HostError> {
-        let host = HostContext {
+        let context = HostContext {
             plugin: library.name().into(),
             log: HostLogSink::boxed(library.name()),
             log_mode: iron3d_abi::LogMode::ImageGlobal,
@@ -50,12 +64,22 @@ impl Instance {
             stage,
             reason: e.to_string(),
         };
-        let mut object = match (library.root.create())(factory.into(), host) {
+        let mut object = match (library.root.create())(factory.into(), context) {
             RResult::ROk(o) => o,
             RResult::RErr(e) => return Err(err("create", e)),
         };
-        if let RResult::RErr(e) = object.init(mission) {
-            return Err(err("init", e));
+        let info = MissionInfo {
+            mission: host.mission.as_str().into(),
+            seed: host.seed,
+            tick_hz: host.tick_hz,
+            load_number: host.load_number,
+            has_game_data: host.files.is_some(),
+        };
+        let mut call = DetachedCall { shared: host, slot };
+        let ctx: HostRef<'_> = HostApi_TO::from_ptr(RMut::new(&mut call), TD_Opaque);
+        if let RResult::RErr(e) = object.mission_start(ctx, &info) {
+            let _ = object.shutdown();
+            return Err(err("mission_start", e));
         }
         let callbacks = library
             .description
@@ -80,6 +104,18 @@ impl Instance {
             self.factory,
             self.library.source.display()
         )
+    }
+
+    /// `mission_end` then `shutdown`, each failure (a panic included) logged.
+    pub fn finish(&mut self, host: &HostShared, slot: SlotKind) {
+        let mut call = DetachedCall { shared: host, slot };
+        let ctx: HostRef<'_> = HostApi_TO::from_ptr(RMut::new(&mut call), TD_Opaque);
+        if let RResult::RErr(e) = self.object.mission_end(ctx) {
+            tracing::warn!(%slot, instance = %self.label(), error = %e, "mission_end failed");
+        }
+        if let RResult::RErr(e) = self.object.shutdown() {
+            tracing::warn!(%slot, instance = %self.label(), error = %e, "shutdown failed");
+        }
     }
 }
 
@@ -136,6 +172,8 @@ pub enum HostEvent {
         reason: String,
         /// What runs now.
         fallback: String,
+        /// Which state the slot resumed from (never silently a half-updated one).
+        state: String,
     },
 }
 
@@ -211,35 +249,43 @@ pub type FallbackFactory = Arc<dyn Fn(SlotKind) -> Option<Instance> + Send + Syn
 /// The kernel-side adapter of one registry slot.
 pub struct PluginSlot {
     shared: Arc<SlotShared>,
+    host: Arc<HostShared>,
     name: String,
-    active: Option<Instance>,
+    cell: SlotCell,
     previous: Option<Instance>,
     fallback: FallbackFactory,
     events: Sender<HostEvent>,
-    out: RVec<Command>,
-    tick_cache: (u64, Vec<InputCommand>, Vec<u32>),
-    objects: Vec<ObjectState>,
+    input: InputCache,
+}
+
+fn object_ref(h: ObjectHandle) -> ObjectRef {
+    ObjectRef {
+        slot: h.slot,
+        generation: h.generation,
+    }
 }
 
 impl PluginSlot {
-    /// A slot running `active` (or vacant), with `fallback` for faults.
+    /// A slot running `active` (or vacant) in `cell`, with `fallback` for faults.
     pub fn new(
         shared: Arc<SlotShared>,
+        host: Arc<HostShared>,
+        cell: SlotCell,
         active: Option<Instance>,
         fallback: FallbackFactory,
         events: Sender<HostEvent>,
     ) -> Self {
         let slot = shared.slot;
+        *lock(&cell) = active;
         let me = Self {
             shared,
+            host,
             name: format!("plugin:{slot}"),
-            active,
+            cell,
             previous: None,
             fallback,
             events,
-            out: RVec::new(),
-            tick_cache: (u64::MAX, Vec::new(), Vec::new()),
-            objects: Vec::new(),
+            input: InputCache::default(),
         };
         me.publish_active();
         me
@@ -247,15 +293,17 @@ impl PluginSlot {
 
     /// True when the active instance declared callback `bit`.
     fn wants(&self, bit: u32) -> bool {
-        self.active.as_ref().is_some_and(|a| a.callbacks & bit != 0)
+        lock(&self.cell)
+            .as_ref()
+            .is_some_and(|a| a.callbacks & bit != 0)
     }
 
     fn publish_active(&self) {
-        *lock(&self.shared.active_label) = self
-            .active
+        let cell = lock(&self.cell);
+        *lock(&self.shared.active_label) = cell
             .as_ref()
             .map_or_else(|| "vacant".into(), Instance::label);
-        *lock(&self.shared.active_source) = self.active.as_ref().map(|i| {
+        *lock(&self.shared.active_source) = cell.as_ref().map(|i| {
             (
                 i.library.source.clone(),
                 i.library.content_hash,
@@ -264,88 +312,88 @@ impl PluginSlot {
         });
     }
 
-    fn refresh_tick_cache(&mut self, ctx: &SystemCtx<'_>) {
-        let tick = ctx.time().tick;
-        if self.tick_cache.0 != tick {
-            self.tick_cache.0 = tick;
-            self.tick_cache.1 = ctx
-                .input()
-                .commands
-                .iter()
-                .map(|&(code, arg)| InputCommand { code, arg })
-                .collect();
-            self.tick_cache.2 = ctx.input().held.iter().copied().collect();
+    /// Runs `f` on the active instance with a host context over `ctx`; an error rolls
+    /// the slot back (see [`PluginSlot::fault`]).
+    fn run(
+        &mut self,
+        ctx: &mut SystemCtx<'_>,
+        phase: Phase,
+        f: impl FnOnce(&mut Instance, HostRef<'_>) -> RResult<(), PluginError>,
+    ) -> SystemResult {
+        self.input.refresh(ctx);
+        let cell = self.cell.clone();
+        let mut guard = lock(&cell);
+        let Some(instance) = guard.as_mut() else {
+            return Ok(());
+        };
+        let r = {
+            let mut call = HostCall {
+                ctx,
+                shared: &self.host,
+                slot: self.shared.slot,
+                system: &self.name,
+                input: &self.input,
+            };
+            let host: HostRef<'_> = HostApi_TO::from_ptr(RMut::new(&mut call), TD_Opaque);
+            f(instance, host)
+        };
+        drop(guard);
+        match r {
+            RResult::ROk(()) => Ok(()),
+            RResult::RErr(e) => Err(self.fault(phase, &e)),
         }
     }
 
-    /// Rolls back after `reason`: previous instance (state handed over when the failed
-    /// instance can still save), else a null instance, else vacant.
+    /// Rolls back after `reason`: previous instance (with the failed instance's state
+    /// when it can still save it), else a null instance, else vacant. The event says
+    /// which state the slot resumed from.
     fn fault(&mut self, phase: Phase, reason: &PluginError) -> SystemError {
-        let failed = self.active.take();
+        let slot = self.shared.slot;
+        let failed = lock(&self.cell).take();
         let failed_label = failed
             .as_ref()
             .map_or_else(|| "vacant".into(), Instance::label);
         let blob = failed
             .as_ref()
             .and_then(|f| f.object.save_state().into_result().ok());
-        let mut replacement = self
-            .previous
-            .take()
-            .or_else(|| (self.fallback)(self.shared.slot));
-        if let (Some(r), Some(b)) = (replacement.as_mut(), blob.as_ref()) {
-            if let RResult::RErr(e) = r.object.restore_state(b) {
-                tracing::warn!(slot = %self.shared.slot, error = %e, "fallback instance kept its own state");
+        let mut replacement = self.previous.take().or_else(|| (self.fallback)(slot));
+        let state = match (replacement.as_mut(), blob.as_ref()) {
+            (Some(r), Some(b)) => match r.object.restore_state(b) {
+                RResult::ROk(()) => format!(
+                    "the failed instance's state ({} v{}, {} bytes) saved after the fault",
+                    b.format,
+                    b.version,
+                    b.bytes.len()
+                ),
+                RResult::RErr(e) => {
+                    tracing::warn!(%slot, error = %e, "fallback instance kept its own state");
+                    format!("the replacement's own state (it refused the failed instance's: {e})")
+                }
+            },
+            (Some(_), None) => {
+                "the replacement's own state (the failed instance could not save)".to_owned()
             }
-        }
-        self.active = replacement;
-        let fallback = self
-            .active
+            (None, _) => "nothing: the slot is vacant".to_owned(),
+        };
+        *lock(&self.cell) = replacement;
+        let fallback = lock(&self.cell)
             .as_ref()
             .map_or_else(|| "vacant".into(), Instance::label);
         *lock(&self.shared.faults) += 1;
-        tracing::error!(slot = %self.shared.slot, instance = %failed_label, %phase, error = %reason, now = %fallback, "plugin fault: rolled back");
+        tracing::error!(%slot, instance = %failed_label, %phase, error = %reason, now = %fallback, %state, "plugin fault: rolled back");
         let _ = self.events.send(HostEvent::Fault {
-            slot: self.shared.slot,
+            slot,
             instance: failed_label.clone(),
             phase,
             reason: reason.to_string(),
             fallback,
+            state,
         });
         self.publish_active();
-        // The failed instance is dropped here; its library stays mapped.
-        drop(failed);
-        SystemError(format!("{failed_label}: {reason}"))
-    }
-
-    fn apply_commands(&mut self, ctx: &mut SystemCtx<'_>) -> SystemResult {
-        for cmd in std::mem::take(&mut self.out).into_iter() {
-            let handle = |ctx: &SystemCtx<'_>, id: u32| ctx.world().handle_of(OriginalObjectId(id));
-            match cmd {
-                Command::DeleteObject { id } => {
-                    if let Some(h) = handle(ctx, id) {
-                        ctx.delete(h, DeleteMode::Normal)?;
-                    }
-                }
-                Command::KillObject { id } => {
-                    if let Some(h) = handle(ctx, id) {
-                        ctx.kill(h)?;
-                    }
-                }
-                Command::SendToObject { id, message } => {
-                    if let Some(h) = handle(ctx, id) {
-                        ctx.send(Target::Object(h), game_message(&message))?;
-                    }
-                }
-                Command::Broadcast { message } => {
-                    ctx.send(Target::Systems, game_message(&message))?
-                }
-            }
+        if let Some(mut f) = failed {
+            f.finish(&self.host, slot);
         }
-        Ok(())
-    }
-
-    fn activate_pending(&mut self, ctx: &SystemCtx<'_>) {
-        self.activate_pending_at(ctx.time().tick);
+        SystemError(format!("{failed_label}: {reason}"))
     }
 
     /// Activates a prepared swap (state handed over); `tick` is the last completed tick.
@@ -363,9 +411,13 @@ impl PluginSlot {
                 reason,
             });
         };
-        let blob: StateBlob = match self.active.as_ref().map(|a| a.object.save_state()) {
+        let mut cell = lock(&self.cell);
+        let blob: StateBlob = match cell.as_ref().map(|a| a.object.save_state()) {
             Some(RResult::ROk(b)) => b,
             Some(RResult::RErr(e)) => {
+                drop(cell);
+                let mut new = prepared.instance;
+                new.finish(&self.host, slot);
                 return refuse(
                     &self.events,
                     format!("the old instance could not save its state: {e}"),
@@ -374,23 +426,24 @@ impl PluginSlot {
             None => StateBlob::default(),
         };
         let mut new = prepared.instance;
-        if self.active.is_some() {
+        if cell.is_some() {
             if let RResult::RErr(e) = new.object.restore_state(&blob) {
-                new.object.shutdown();
+                drop(cell);
+                new.finish(&self.host, slot);
                 return refuse(
                     &self.events,
                     format!("the new instance refused the state: {e}"),
                 );
             }
         }
-        let from = self
-            .active
+        let old = cell.replace(new);
+        drop(cell);
+        let from = old
             .as_ref()
             .map_or_else(|| "vacant".into(), Instance::label);
-        if let Some(mut evicted) = std::mem::replace(&mut self.previous, self.active.take()) {
-            evicted.object.shutdown();
+        if let Some(mut evicted) = std::mem::replace(&mut self.previous, old) {
+            evicted.finish(&self.host, slot);
         }
-        self.active = Some(new);
         *lock(&self.shared.swaps) += 1;
         let latency = prepared.triggered_at.elapsed();
         tracing::info!(%slot, %from, %to, after_tick = tick, latency_us = latency.as_micros() as u64, "hot swap active");
@@ -402,19 +455,6 @@ impl PluginSlot {
             latency,
         });
         self.publish_active();
-    }
-}
-
-fn tick_info<'a>(
-    tick: u64,
-    step_ns: u64,
-    cache: &'a (u64, Vec<InputCommand>, Vec<u32>),
-) -> TickInfo<'a> {
-    TickInfo {
-        tick,
-        step_ns,
-        commands: RSlice::from_slice(&cache.1),
-        held_keys: RSlice::from_slice(&cache.2),
     }
 }
 
@@ -432,7 +472,7 @@ impl System for PluginSlot {
     }
 
     fn on_boundary(&mut self, ctx: &mut SystemCtx<'_>) -> SystemResult {
-        self.activate_pending(ctx);
+        self.activate_pending_at(ctx.time().tick);
         Ok(())
     }
 
@@ -440,24 +480,10 @@ impl System for PluginSlot {
         if !self.wants(callbacks::CALCULATE_OBJECT) {
             return Ok(());
         }
-        self.refresh_tick_cache(ctx);
-        let mut state = object_state(ctx.object(object)?);
-        let time = ctx.time();
-        let tick = tick_info(time.tick, time.step_ns, &self.tick_cache);
-        let r = match self.active.as_mut() {
-            Some(a) => a.object.calculate_object(&tick, &mut state, &mut self.out),
-            None => return Ok(()),
-        };
-        match r {
-            RResult::ROk(()) => {
-                write_back(&state, ctx.object_mut(object)?);
-                self.apply_commands(ctx)
-            }
-            RResult::RErr(e) => {
-                self.out.clear();
-                Err(self.fault(Phase::CalculateWorld, &e))
-            }
-        }
+        let o = object_ref(object);
+        self.run(ctx, Phase::CalculateWorld, |i, host| {
+            i.object.calculate_object(host, o)
+        })
     }
 
     fn on_message(
@@ -469,60 +495,26 @@ impl System for PluginSlot {
         if !self.wants(callbacks::MESSAGES) {
             return Ok(());
         }
-        self.refresh_tick_cache(ctx);
-        let view = message_view(&envelope.message, envelope.sequence);
-        let time = ctx.time();
-        let tick = tick_info(time.tick, time.step_ns, &self.tick_cache);
-        let (r, state) = match (self.active.as_mut(), object) {
-            (Some(a), Some(h)) => {
-                let mut state = object_state(ctx.object(h)?);
-                let r = a
-                    .object
-                    .on_object_message(&tick, &mut state, &view, &mut self.out);
-                (r, Some((h, state)))
-            }
-            (Some(a), None) => (a.object.on_message(&tick, &view, &mut self.out), None),
-            (None, _) => return Ok(()),
-        };
-        match r {
-            RResult::ROk(()) => {
-                if let Some((h, s)) = state {
-                    write_back(&s, ctx.object_mut(h)?);
-                }
-                self.apply_commands(ctx)
-            }
-            RResult::RErr(e) => {
-                self.out.clear();
-                Err(self.fault(Phase::ApplyDeferred, &e))
+        if let GameMessage::Plugin(p) = &envelope.message {
+            if p.to_system.as_deref().is_some_and(|n| n != self.name) {
+                return Ok(());
             }
         }
+        let message = message_view(&envelope.message, envelope.sequence);
+        let target = match envelope.target {
+            Target::Object(_) => object.map(object_ref),
+            Target::Systems => None,
+        };
+        self.run(ctx, Phase::ApplyDeferred, |i, host| {
+            i.object.on_message(host, ROption::from(target), &message)
+        })
     }
 
     fn update(&mut self, ctx: &mut SystemCtx<'_>) -> SystemResult {
-        if !self.wants(callbacks::UPDATE | callbacks::UPDATE_OBJECTS) {
+        if !self.wants(callbacks::UPDATE) {
             return Ok(());
         }
-        self.refresh_tick_cache(ctx);
-        self.objects.clear();
-        if self.wants(callbacks::UPDATE_OBJECTS) {
-            self.objects
-                .extend(ctx.world().iter_registered().map(|(_, o)| object_state(o)));
-        }
-        let time = ctx.time();
-        let tick = tick_info(time.tick, time.step_ns, &self.tick_cache);
-        let r = match self.active.as_mut() {
-            Some(a) => a
-                .object
-                .update(&tick, RSlice::from_slice(&self.objects), &mut self.out),
-            None => return Ok(()),
-        };
-        match r {
-            RResult::ROk(()) => self.apply_commands(ctx),
-            RResult::RErr(e) => {
-                self.out.clear();
-                Err(self.fault(Phase::UpdateSystems, &e))
-            }
-        }
+        self.run(ctx, Phase::UpdateSystems, |i, host| i.object.update(host))
     }
 
     fn render(&mut self, snapshot: &RenderSnapshot) -> SystemResult {
@@ -536,50 +528,22 @@ impl System for PluginSlot {
             return Ok(());
         }
         let request = lock(&self.shared.capture_request).take();
-        let Some(a) = self.active.as_mut() else {
+        let cell = self.cell.clone();
+        let mut guard = lock(&cell);
+        let Some(a) = guard.as_mut() else {
             if request.is_some() {
                 *lock(&self.shared.capture_result) =
                     Some(Err("the render slot is vacant".to_owned()));
             }
             return Ok(());
         };
-        let r = match a.object.render() {
-            abi_stable::std_types::ROption::RSome(mut backend) => {
-                let prepared = snapshot
-                    .prepared
-                    .as_ref()
-                    .and_then(|p| p.get::<iron3d_abi::RenderFrame>());
-                let drawn = match prepared {
-                    Some(frame) => match backend.draw(frame) {
-                        // An older backend without `draw`: fall back to the object list.
-                        RResult::RErr(e) if e.kind == iron3d_abi::ErrorKind::Unsupported => None,
-                        other => Some(other.map(|_| ())),
-                    },
-                    None => None,
-                };
-                let r = drawn.unwrap_or_else(|| {
-                    let objects: Vec<ObjectState> = snapshot
-                        .objects
-                        .iter()
-                        .map(|o| ObjectState {
-                            id: o.id.raw(),
-                            kind: o.kind,
-                            is_mirror: false,
-                            active: true,
-                            position: o.transform.position.into(),
-                            orientation: o.transform.orientation.into(),
-                            scale: o.transform.scale.into(),
-                            velocity: Default::default(),
-                            behaviour_state: 0,
-                        })
-                        .collect();
-                    let frame = iron3d_abi::FrameView {
-                        frame: snapshot.frame,
-                        tick: snapshot.tick,
-                        objects: RSlice::from_slice(&objects),
-                    };
-                    backend.render_frame(&frame).map(|_| ())
-                });
+        let frame = snapshot
+            .prepared
+            .as_ref()
+            .and_then(|p| p.get::<iron3d_abi::RenderFrame>());
+        let r = match (a.object.render(), frame) {
+            (ROption::RSome(mut backend), Some(frame)) => {
+                let r = backend.draw(frame).map(|_| ());
                 if let (Some(kind), RResult::ROk(())) = (request, &r) {
                     let result = match kind {
                         CaptureKind::Image => backend.capture().into_result().map(Capture::Image),
@@ -592,8 +556,16 @@ impl System for PluginSlot {
                 }
                 r
             }
-            abi_stable::std_types::ROption::RNone => RResult::ROk(()),
+            (ROption::RSome(_), None) => {
+                if request.is_some() {
+                    *lock(&self.shared.capture_result) =
+                        Some(Err("no prepared frame to draw".to_owned()));
+                }
+                RResult::ROk(())
+            }
+            (ROption::RNone, _) => RResult::ROk(()),
         };
+        drop(guard);
         match r {
             RResult::ROk(()) => Ok(()),
             RResult::RErr(e) => {
@@ -609,7 +581,7 @@ impl System for PluginSlot {
         if !self.wants(callbacks::END_FRAME) {
             return Ok(());
         }
-        let r = match self.active.as_mut() {
+        let r = match lock(&self.cell).as_mut() {
             Some(a) => a.object.end_frame(frame),
             None => return Ok(()),
         };
@@ -623,7 +595,7 @@ impl System for PluginSlot {
         if !self.wants(callbacks::MAINTENANCE) {
             return Ok(());
         }
-        let r = match self.active.as_mut() {
+        let r = match lock(&self.cell).as_mut() {
             Some(a) => a.object.maintenance(),
             None => return Ok(()),
         };
@@ -639,7 +611,8 @@ impl System for PluginSlot {
         if self.shared.slot == SlotKind::Render {
             return None;
         }
-        let a = self.active.as_ref()?;
+        let cell = lock(&self.cell);
+        let a = cell.as_ref()?;
         let mut h = blake3::Hasher::new();
         match a.object.save_state() {
             RResult::ROk(b) => {
@@ -657,15 +630,16 @@ impl System for PluginSlot {
     }
 
     fn shutdown(&mut self) {
-        if let Some(mut a) = self.active.take() {
-            a.object.shutdown();
+        let slot = self.shared.slot;
+        if let Some(mut a) = lock(&self.cell).take() {
+            a.finish(&self.host, slot);
         }
         if let Some(mut p) = self.previous.take() {
-            p.object.shutdown();
+            p.finish(&self.host, slot);
         }
         if let Some(p) = lock(&self.shared.pending).take() {
             let mut i = p.instance;
-            i.object.shutdown();
+            i.finish(&self.host, slot);
         }
         self.publish_active();
     }

@@ -1,13 +1,11 @@
 //! Null plugins: a do-nothing instance for each of the eight slots (`null-terrain`,
 //! `null-ai`, …). They accept any handed-over state (and drop it), so the host can fall
-//! back to them after a fault without losing the mission.
+//! back to them after a fault without losing the mission. The null renderer draws
+//! nothing and counts frames.
 
-use abi_stable::std_types::{ROk, ROption, RResult, RString, RVec};
-use abi_stable::{RMut, sabi_trait::TD_Opaque};
 use iron3d_abi::{
-    FactoryDescription, FrameView, HostContext, MissionContext, PluginDescription, PluginError,
-    PluginRuntime, RenderBackend, RenderBackend_TO, RenderStats, SlotKind, StateBlob, Subsystem,
-    Subsystem_TO, SubsystemBox,
+    FactoryDescription, Plugin, PluginDescription, PluginError, RenderFrame, RenderStats, Renderer,
+    SlotKind, StateBlob,
 };
 
 /// Format name of the (empty) null state blob.
@@ -19,44 +17,34 @@ pub fn factory_name(slot: SlotKind) -> String {
 }
 
 fn describe() -> PluginDescription {
-    PluginDescription {
-        name: RString::from("iron3d-null"),
-        version: RString::from(env!("CARGO_PKG_VERSION")),
-        abi_major: iron3d_abi::ABI_MAJOR,
-        abi_minor: iron3d_abi::ABI_MINOR,
-        factories: SlotKind::ALL
+    PluginDescription::current(
+        "iron3d-null",
+        env!("CARGO_PKG_VERSION"),
+        SlotKind::ALL
             .iter()
-            .map(|&slot| FactoryDescription {
-                name: RString::from(factory_name(slot)),
-                slot,
-                callbacks: if slot == SlotKind::Render {
-                    iron3d_abi::callbacks::RENDER
-                } else {
-                    0
-                },
+            .map(|&slot| {
+                FactoryDescription::new(
+                    &factory_name(slot),
+                    slot,
+                    if slot == SlotKind::Render {
+                        iron3d_abi::callbacks::RENDER
+                    } else {
+                        0
+                    },
+                )
             })
             .collect(),
-    }
+    )
 }
 
-fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError> {
+fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
     match SlotKind::ALL
         .into_iter()
         .find(|&s| factory_name(s) == factory)
     {
-        Some(slot) => {
-            let runtime = PluginRuntime::new(host.log, host.log_mode);
-            ROk(Subsystem_TO::from_value(
-                NullSubsystem {
-                    slot,
-                    runtime,
-                    frames: 0,
-                },
-                TD_Opaque,
-            ))
-        }
-        None => RResult::RErr(PluginError::new(
-            iron3d_abi::ErrorKind::Unsupported,
+        Some(slot) => Ok(Box::new(NullPlugin { slot, frames: 0 })),
+        None => Err(PluginError::new(
+            iron3d_abi::ErrorKind::UNSUPPORTED,
             format!("iron3d-null has no factory '{factory}'"),
         )),
     }
@@ -65,53 +53,32 @@ fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError
 iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
 
 /// A slot filled with nothing: no behaviour, empty state.
-pub struct NullSubsystem {
+pub struct NullPlugin {
     slot: SlotKind,
-    runtime: PluginRuntime,
     frames: u64,
 }
 
-impl Subsystem for NullSubsystem {
-    fn slot(&self) -> SlotKind {
-        self.slot
+impl Plugin for NullPlugin {
+    fn save_state(&self) -> Result<StateBlob, PluginError> {
+        Ok(StateBlob::empty(NULL_STATE_FORMAT, 1))
     }
 
-    fn init(&mut self, ctx: &MissionContext) -> RResult<(), PluginError> {
-        let slot = self.slot;
-        self.runtime.call("init", || {
-            tracing::debug!(mission = ctx.mission.as_str(), "null {slot} ready");
-            ROk(())
-        })
-    }
-
-    fn save_state(&self) -> RResult<StateBlob, PluginError> {
-        ROk(StateBlob {
-            format: RString::from(NULL_STATE_FORMAT),
-            version: 1,
-            bytes: RVec::new(),
-        })
-    }
-
-    fn restore_state(&mut self, _blob: &StateBlob) -> RResult<(), PluginError> {
+    fn restore_state(&mut self, _blob: &StateBlob) -> Result<(), PluginError> {
         // A placeholder takes over any state by dropping it.
-        ROk(())
+        Ok(())
     }
 
-    fn render(&mut self) -> ROption<RenderBackend_TO<'_, RMut<'_, ()>>> {
-        if self.slot == SlotKind::Render {
-            ROption::RSome(RenderBackend_TO::from_ptr(RMut::new(self), TD_Opaque))
-        } else {
-            ROption::RNone
-        }
+    fn renderer(&mut self) -> Option<&mut dyn Renderer> {
+        (self.slot == SlotKind::Render).then_some(self as &mut dyn Renderer)
     }
 }
 
-impl RenderBackend for NullSubsystem {
-    fn render_frame(&mut self, frame: &FrameView<'_>) -> RResult<RenderStats, PluginError> {
+impl Renderer for NullPlugin {
+    fn draw(&mut self, frame: &RenderFrame) -> Result<RenderStats, PluginError> {
         self.frames += 1;
-        ROk(RenderStats {
+        Ok(RenderStats {
             draw_items: 0,
-            objects: frame.objects.len() as u32,
+            objects: u32::try_from(frame.visible.len()).unwrap_or(u32::MAX),
         })
     }
 }
@@ -130,5 +97,7 @@ mod tests {
                 .iter()
                 .any(|f| f.name.as_str() == "null-render" && f.slot == SlotKind::Render)
         );
+        assert!(create("null-ai").is_ok());
+        assert!(create("nope").is_err());
     }
 }

@@ -12,19 +12,16 @@
 //! and every `f32` is written as its shortest round-trip decimal (Rust's `Display`, so
 //! `0.1f32` is `0.1`, not `0.10000000149011612`); NaN and infinities become `null`.
 //! Matrices are 16-number arrays, column-major. Texture pixels are not written, only
-//! sizes and counts; [`NO_TEXTURE`] is `null`.
+//! sizes and counts; [`NO_TEXTURE`] is `null`. The resources' upload-cache id (unique per
+//! mission load in a process) is left out, so two loads of one mission capture alike.
 
 #[cfg(test)]
 mod tests;
 
-use abi_stable::std_types::{RErr, ROk, ROption, RResult, RString};
-use abi_stable::{RMut, sabi_trait::TD_Opaque};
 use iron3d_abi::{
-    BlendMode, CullMode, DrawItem, ErrorKind, FactoryDescription, HostContext, ImageRgba8,
-    LegacyRenderState, Mat4f, MissionContext, NO_TEXTURE, PluginDescription, PluginError,
-    PluginRuntime, RenderBackend, RenderBackend_TO, RenderFrame, RenderPhase, RenderStats,
-    SlotKind, StateBlob, Subsystem, Subsystem_TO, SubsystemBox, TextureKind, TextureOp, Vec3f,
-    VertexFormat,
+    BlendMode, CullMode, DrawItem, ErrorKind, FactoryDescription, ImageRgba8, LegacyRenderState,
+    Mat4f, NO_TEXTURE, Plugin, PluginDescription, PluginError, RenderFrame, RenderPhase,
+    RenderStats, Renderer, SlotKind, StateBlob, TextureKind, TextureOp, Vec3f, VertexFormat,
 };
 use serde_json::{Map, Value};
 
@@ -278,8 +275,9 @@ pub fn frame_json(frame: &RenderFrame) -> Value {
         ),
         (
             "resources",
+            // The resources id is an upload-cache key, unique per mission load in a
+            // process: not part of the command list, so captures stay comparable.
             obj([
-                ("id", Value::from(r.id)),
                 ("meshes", Value::Array(meshes)),
                 ("textures", Value::Array(textures)),
             ]),
@@ -315,35 +313,28 @@ fn describe() -> PluginDescription {
     )
 }
 
-fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError> {
+fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
     if factory != FACTORY {
-        return RErr(PluginError::new(
-            ErrorKind::Unsupported,
+        return Err(PluginError::new(
+            ErrorKind::UNSUPPORTED,
             format!("iron3d-render-capture has no factory '{factory}'"),
         ));
     }
-    let runtime = PluginRuntime::new(host.log, host.log_mode);
-    ROk(Subsystem_TO::from_value(
-        CaptureRender::new(runtime),
-        TD_Opaque,
-    ))
+    Ok(Box::new(CaptureRender::new()))
 }
 
 iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
 
 /// The `render-capture` plugin instance: keeps the last drawn frame's JSON.
+#[derive(Default)]
 pub struct CaptureRender {
-    runtime: PluginRuntime,
     last: Option<String>,
 }
 
 impl CaptureRender {
-    /// An instance logging through `runtime`.
-    pub fn new(runtime: PluginRuntime) -> Self {
-        Self {
-            runtime,
-            last: None,
-        }
+    /// An instance that has drawn nothing yet.
+    pub fn new() -> Self {
+        Self { last: None }
     }
 
     /// The last frame's JSON, if a frame was drawn.
@@ -352,54 +343,37 @@ impl CaptureRender {
     }
 }
 
-impl Subsystem for CaptureRender {
-    fn slot(&self) -> SlotKind {
-        SlotKind::Render
+impl Plugin for CaptureRender {
+    fn save_state(&self) -> Result<StateBlob, PluginError> {
+        Ok(StateBlob::empty(STATE_FORMAT, STATE_VERSION))
     }
 
-    fn init(&mut self, ctx: &MissionContext) -> RResult<(), PluginError> {
-        self.runtime.call("init", || {
-            tracing::debug!(mission = ctx.mission.as_str(), "render-capture ready");
-            ROk(())
-        })
-    }
-
-    fn save_state(&self) -> RResult<StateBlob, PluginError> {
-        ROk(StateBlob::empty(STATE_FORMAT, STATE_VERSION))
-    }
-
-    fn restore_state(&mut self, _blob: &StateBlob) -> RResult<(), PluginError> {
+    fn restore_state(&mut self, _blob: &StateBlob) -> Result<(), PluginError> {
         // No simulation state: any blob is accepted.
-        ROk(())
+        Ok(())
     }
 
-    fn render(&mut self) -> ROption<RenderBackend_TO<'_, RMut<'_, ()>>> {
-        ROption::RSome(RenderBackend_TO::from_ptr(RMut::new(self), TD_Opaque))
+    fn renderer(&mut self) -> Option<&mut dyn Renderer> {
+        Some(self)
     }
 }
 
-impl RenderBackend for CaptureRender {
-    fn capture(&mut self) -> RResult<ImageRgba8, PluginError> {
-        RErr(PluginError::new(ErrorKind::Unsupported, NO_PIXELS))
+impl Renderer for CaptureRender {
+    fn capture(&mut self) -> Result<ImageRgba8, PluginError> {
+        Err(PluginError::new(ErrorKind::UNSUPPORTED, NO_PIXELS))
     }
 
-    fn draw(&mut self, frame: &RenderFrame) -> RResult<RenderStats, PluginError> {
-        let Self { runtime, last } = self;
-        runtime.call("draw", || {
-            *last = Some(frame_json_pretty(frame));
-            ROk(RenderStats {
-                draw_items: frame.items.len() as u32,
-                objects: frame.visible.len() as u32,
-            })
+    fn draw(&mut self, frame: &RenderFrame) -> Result<RenderStats, PluginError> {
+        self.last = Some(frame_json_pretty(frame));
+        Ok(RenderStats {
+            draw_items: frame.items.len() as u32,
+            objects: frame.visible.len() as u32,
         })
     }
 
-    fn capture_commands(&mut self) -> RResult<RString, PluginError> {
-        match &self.last {
-            Some(s) => ROk(RString::from(s.as_str())),
-            None => RErr(PluginError::failed(
-                "render-capture has not drawn a frame yet",
-            )),
-        }
+    fn capture_commands(&mut self) -> Result<String, PluginError> {
+        self.last
+            .clone()
+            .ok_or_else(|| PluginError::failed("render-capture has not drawn a frame yet"))
     }
 }

@@ -74,12 +74,9 @@ mod tests;
 
 pub use raster::{DrawCounters, GUARD_BAND, MAX_TARGET_DIM, SUBPIXEL_BITS, SoftRasterizer};
 
-use abi_stable::std_types::{RErr, ROk, ROption, RResult};
-use abi_stable::{RMut, sabi_trait::TD_Opaque};
 use iron3d_abi::{
-    ErrorKind, FactoryDescription, HostContext, ImageRgba8, MissionContext, PluginDescription,
-    PluginError, PluginRuntime, RenderBackend, RenderBackend_TO, RenderFrame, RenderStats,
-    SlotKind, StateBlob, Subsystem, Subsystem_TO, SubsystemBox,
+    ErrorKind, FactoryDescription, ImageRgba8, Plugin, PluginDescription, PluginError, RenderFrame,
+    RenderStats, Renderer, SlotKind, StateBlob,
 };
 
 /// Factory name of the software renderer.
@@ -103,33 +100,33 @@ fn describe() -> PluginDescription {
     )
 }
 
-fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError> {
+fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
     if factory != FACTORY {
-        return RErr(PluginError::new(
-            ErrorKind::Unsupported,
+        return Err(PluginError::new(
+            ErrorKind::UNSUPPORTED,
             format!("iron3d-render-soft has no factory '{factory}'"),
         ));
     }
-    let runtime = PluginRuntime::new(host.log, host.log_mode);
-    ROk(Subsystem_TO::from_value(
-        SoftRender::new(runtime),
-        TD_Opaque,
-    ))
+    Ok(Box::new(SoftRender::new()))
 }
 
 iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
 
 /// The `render-soft` plugin instance: a [`SoftRasterizer`] behind the render slot.
 pub struct SoftRender {
-    runtime: PluginRuntime,
     raster: SoftRasterizer,
 }
 
+impl Default for SoftRender {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 impl SoftRender {
-    /// An instance logging through `runtime`.
-    pub fn new(runtime: PluginRuntime) -> Self {
+    /// An instance that has drawn nothing yet.
+    pub fn new() -> Self {
         Self {
-            runtime,
             raster: SoftRasterizer::new(),
         }
     }
@@ -140,64 +137,47 @@ impl SoftRender {
     }
 }
 
-impl Subsystem for SoftRender {
-    fn slot(&self) -> SlotKind {
-        SlotKind::Render
+impl Plugin for SoftRender {
+    fn save_state(&self) -> Result<StateBlob, PluginError> {
+        Ok(StateBlob::empty(STATE_FORMAT, STATE_VERSION))
     }
 
-    fn init(&mut self, ctx: &MissionContext) -> RResult<(), PluginError> {
-        self.runtime.call("init", || {
-            tracing::debug!(mission = ctx.mission.as_str(), "render-soft ready");
-            ROk(())
-        })
-    }
-
-    fn save_state(&self) -> RResult<StateBlob, PluginError> {
-        ROk(StateBlob::empty(STATE_FORMAT, STATE_VERSION))
-    }
-
-    fn restore_state(&mut self, _blob: &StateBlob) -> RResult<(), PluginError> {
+    fn restore_state(&mut self, _blob: &StateBlob) -> Result<(), PluginError> {
         // A renderer has no simulation state: any blob is accepted.
-        ROk(())
+        Ok(())
     }
 
-    fn render(&mut self) -> ROption<RenderBackend_TO<'_, RMut<'_, ()>>> {
-        ROption::RSome(RenderBackend_TO::from_ptr(RMut::new(self), TD_Opaque))
+    fn renderer(&mut self) -> Option<&mut dyn Renderer> {
+        Some(self)
     }
 }
 
-impl RenderBackend for SoftRender {
-    fn capture(&mut self) -> RResult<ImageRgba8, PluginError> {
-        let Self { runtime, raster } = self;
-        runtime.call("capture", || {
-            if raster.has_frame() {
-                ROk(raster.image())
-            } else {
-                RErr(PluginError::failed("render-soft has not drawn a frame yet"))
-            }
-        })
+impl Renderer for SoftRender {
+    fn capture(&mut self) -> Result<ImageRgba8, PluginError> {
+        if self.raster.has_frame() {
+            Ok(self.raster.image())
+        } else {
+            Err(PluginError::failed("render-soft has not drawn a frame yet"))
+        }
     }
 
-    fn draw(&mut self, frame: &RenderFrame) -> RResult<RenderStats, PluginError> {
-        let Self { runtime, raster } = self;
-        runtime.call("draw", || {
-            let (w, h) = (frame.target.width, frame.target.height);
-            if w > MAX_TARGET_DIM || h > MAX_TARGET_DIM {
-                return RErr(PluginError::failed(format!(
-                    "render-soft: target {w}x{h} exceeds {MAX_TARGET_DIM}x{MAX_TARGET_DIM}"
-                )));
-            }
-            let stats = raster.draw(frame);
-            let c = raster.counters();
-            if c.skipped() > 0 {
-                tracing::debug!(
-                    frame = frame.frame,
-                    skipped_items = c.skipped_items,
-                    skipped_triangles = c.skipped_triangles,
-                    "render-soft skipped out-of-range data"
-                );
-            }
-            ROk(stats)
-        })
+    fn draw(&mut self, frame: &RenderFrame) -> Result<RenderStats, PluginError> {
+        let (w, h) = (frame.target.width, frame.target.height);
+        if w > MAX_TARGET_DIM || h > MAX_TARGET_DIM {
+            return Err(PluginError::failed(format!(
+                "render-soft: target {w}x{h} exceeds {MAX_TARGET_DIM}x{MAX_TARGET_DIM}"
+            )));
+        }
+        let stats = self.raster.draw(frame);
+        let c = self.raster.counters();
+        if c.skipped() > 0 {
+            tracing::debug!(
+                frame = frame.frame,
+                skipped_items = c.skipped_items,
+                skipped_triangles = c.skipped_triangles,
+                "render-soft skipped out-of-range data"
+            );
+        }
+        Ok(stats)
     }
 }

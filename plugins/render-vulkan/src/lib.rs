@@ -73,12 +73,9 @@ pub use renderer::{COLOR_FORMAT, DEPTH_FORMAT, MAX_TARGET_DIM, VulkanRenderer};
 pub use shaders::{WGSL, spirv};
 pub use tolerance::{ImageDiff, compare_images};
 
-use abi_stable::std_types::{RErr, ROk, ROption, RResult};
-use abi_stable::{RMut, sabi_trait::TD_Opaque};
 use iron3d_abi::{
-    ErrorKind, FactoryDescription, HostContext, ImageRgba8, MissionContext, PluginDescription,
-    PluginError, PluginRuntime, RenderBackend, RenderBackend_TO, RenderFrame, RenderStats,
-    SlotKind, StateBlob, Subsystem, Subsystem_TO, SubsystemBox,
+    ErrorKind, FactoryDescription, ImageRgba8, MissionInfo, Plugin, PluginDescription, PluginError,
+    RenderFrame, RenderStats, Renderer, SlotKind, StateBlob,
 };
 
 /// Factory name of the Vulkan renderer.
@@ -134,32 +131,23 @@ fn describe() -> PluginDescription {
     )
 }
 
-fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError> {
+fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
     if factory != FACTORY {
-        return RErr(PluginError::new(
-            ErrorKind::Unsupported,
+        return Err(PluginError::new(
+            ErrorKind::UNSUPPORTED,
             format!("iron3d-render-vulkan has no factory '{factory}'"),
         ));
     }
-    let runtime = PluginRuntime::new(host.log, host.log_mode);
-    let renderer = runtime.call("create", || match VulkanRenderer::new() {
-        Ok(r) => ROk(r),
-        Err(e) => RErr(e.into()),
-    });
-    match renderer {
-        ROk(renderer) => ROk(Subsystem_TO::from_value(
-            VulkanRender { runtime, renderer },
-            TD_Opaque,
-        )),
-        RErr(e) => RErr(e),
-    }
+    // Device creation happens here, when the host prepares the instance (start-up or
+    // swap preparation), never at the simulation boundary.
+    let renderer = VulkanRenderer::new()?;
+    Ok(Box::new(VulkanRender { renderer }))
 }
 
 iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
 
 /// The `render-vulkan` plugin instance: a [`VulkanRenderer`] behind the render slot.
 pub struct VulkanRender {
-    runtime: PluginRuntime,
     renderer: VulkanRenderer,
 }
 
@@ -170,54 +158,46 @@ impl VulkanRender {
     }
 }
 
-impl Subsystem for VulkanRender {
-    fn slot(&self) -> SlotKind {
-        SlotKind::Render
+impl Plugin for VulkanRender {
+    fn mission_start(
+        &mut self,
+        _host: &mut iron3d_abi::Host<'_>,
+        mission: &MissionInfo,
+    ) -> Result<(), PluginError> {
+        tracing::debug!(
+            mission = mission.mission.as_str(),
+            device = self.renderer.device_name(),
+            "render-vulkan ready"
+        );
+        Ok(())
     }
 
-    fn init(&mut self, ctx: &MissionContext) -> RResult<(), PluginError> {
-        let Self { runtime, renderer } = self;
-        runtime.call("init", || {
-            tracing::debug!(
-                mission = ctx.mission.as_str(),
-                device = renderer.device_name(),
-                "render-vulkan ready"
-            );
-            ROk(())
-        })
+    fn save_state(&self) -> Result<StateBlob, PluginError> {
+        Ok(StateBlob::empty(STATE_FORMAT, STATE_VERSION))
     }
 
-    fn save_state(&self) -> RResult<StateBlob, PluginError> {
-        ROk(StateBlob::empty(STATE_FORMAT, STATE_VERSION))
-    }
-
-    fn restore_state(&mut self, _blob: &StateBlob) -> RResult<(), PluginError> {
+    fn restore_state(&mut self, _blob: &StateBlob) -> Result<(), PluginError> {
         // A renderer has no simulation state: any blob is accepted.
-        ROk(())
+        Ok(())
     }
 
-    fn render(&mut self) -> ROption<RenderBackend_TO<'_, RMut<'_, ()>>> {
-        ROption::RSome(RenderBackend_TO::from_ptr(RMut::new(self), TD_Opaque))
+    fn renderer(&mut self) -> Option<&mut dyn Renderer> {
+        Some(self)
     }
 }
 
-impl RenderBackend for VulkanRender {
-    fn capture(&mut self) -> RResult<ImageRgba8, PluginError> {
-        let Self { runtime, renderer } = self;
-        runtime.call("capture", || match renderer.image() {
-            Ok(Some(image)) => ROk(image),
-            Ok(None) => RErr(PluginError::failed(
+impl Renderer for VulkanRender {
+    fn capture(&mut self) -> Result<ImageRgba8, PluginError> {
+        match self.renderer.image() {
+            Ok(Some(image)) => Ok(image),
+            Ok(None) => Err(PluginError::failed(
                 "render-vulkan has not drawn a frame yet",
             )),
-            Err(e) => RErr(e.into()),
-        })
+            Err(e) => Err(e.into()),
+        }
     }
 
-    fn draw(&mut self, frame: &RenderFrame) -> RResult<RenderStats, PluginError> {
-        let Self { runtime, renderer } = self;
-        runtime.call("draw", || match renderer.draw(frame) {
-            Ok(stats) => ROk(stats),
-            Err(e) => RErr(e.into()),
-        })
+    fn draw(&mut self, frame: &RenderFrame) -> Result<RenderStats, PluginError> {
+        self.renderer.draw(frame).map_err(PluginError::from)
     }
 }

@@ -8,6 +8,7 @@ use super::*;
 use abi_stable::std_types::RArc;
 use glam::{Mat4, Vec3};
 use iron3d_abi::{BlendMode, CullMode, TextureOp, TextureStage, Vec3f};
+use iron3d_abi::{Plugin, Renderer};
 // The frame builders and the reference `draw`, shared with the software renderer's tests.
 use iron3d_render_soft::fixtures::*;
 
@@ -301,7 +302,6 @@ fn same_frame_twice_and_resizes_give_fresh_images() {
 
 fn plugin() -> VulkanRender {
     VulkanRender {
-        runtime: quiet_runtime(),
         renderer: renderer(),
     }
 }

@@ -5,10 +5,12 @@
 //!
 //! # Behaviour
 //!
-//! * `init` loads `<mission_dir>/Land.msh` and `<mission_dir>/Land.map` (exact names,
-//!   then lower case). An empty `mission_dir` or a missing file is not an error: the
-//!   instance starts **without a map** and every query fails with "no map" (never a fake
-//!   surface). A file that exists but does not parse fails `init`.
+//! * `mission_start` reads the mission's `Land.msh` and `Land.map` through the host's
+//!   VFS (`Host::read_mission_file`: mission directory first, case-insensitive; the
+//!   plugin never opens files by path). A mission without game data or without the
+//!   files is not an error: the instance starts **without a map** and every query fails
+//!   with "no map" (never a fake surface). A file that exists but does not parse fails
+//!   `mission_start`.
 //! * Queries off the surface fail explicitly; `area_at` misses are `RNone`; routes fail
 //!   with [`RouteError`] (no map, no area under a point, not walkable, unreachable).
 //! * State ([`STATE_FORMAT`] v1): only the identity of the loaded data, see
@@ -22,14 +24,10 @@ mod surface;
 pub use areals::{Areals, RouteError};
 pub use surface::Surface;
 
-use abi_stable::RMut;
-use abi_stable::sabi_trait::TD_Opaque;
-use abi_stable::std_types::{RErr, ROk, ROption, RResult, RString, RVec};
 use glam::Vec3;
 use iron3d_abi::{
-    ErrorKind, FactoryDescription, HostContext, MissionContext, PluginDescription, PluginError,
-    PluginRuntime, SlotKind, StateBlob, Subsystem, Subsystem_TO, SubsystemBox, TerrainService,
-    TerrainService_TO, Vec3f,
+    ErrorKind, FactoryDescription, Host, MissionInfo, Plugin, PluginDescription, PluginError,
+    Portal, SlotKind, StateBlob, TerrainProvider, Vec3f,
 };
 use std::path::Path;
 
@@ -43,31 +41,21 @@ pub const FACTORY: &str = "terrain";
 const STATE_LEN: usize = 33;
 
 fn describe() -> PluginDescription {
-    PluginDescription {
-        name: RString::from("iron3d-terrain"),
-        version: RString::from(env!("CARGO_PKG_VERSION")),
-        abi_major: iron3d_abi::ABI_MAJOR,
-        abi_minor: iron3d_abi::ABI_MINOR,
-        factories: RVec::from(vec![FactoryDescription {
-            name: RString::from(FACTORY),
-            slot: SlotKind::Terrain,
-            callbacks: 0,
-        }]),
-    }
+    PluginDescription::current(
+        "iron3d-terrain",
+        env!("CARGO_PKG_VERSION"),
+        vec![FactoryDescription::new(FACTORY, SlotKind::Terrain, 0)],
+    )
 }
 
-fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError> {
+fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
     if factory != FACTORY {
-        return RErr(PluginError::new(
-            ErrorKind::Unsupported,
+        return Err(PluginError::new(
+            ErrorKind::UNSUPPORTED,
             format!("iron3d-terrain has no factory '{factory}'"),
         ));
     }
-    let t = TerrainPlugin {
-        runtime: Some(PluginRuntime::new(host.log, host.log_mode)),
-        world: None,
-    };
-    ROk(Subsystem_TO::from_value(t, TD_Opaque))
+    Ok(Box::new(TerrainPlugin::new_local()))
 }
 
 iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
@@ -219,17 +207,14 @@ impl World {
 
 /// The terrain plugin instance.
 pub struct TerrainPlugin {
-    runtime: Option<PluginRuntime>,
     world: Option<World>,
 }
 
 impl TerrainPlugin {
-    /// An instance without a log bridge (for linking in as a library and for tests).
+    /// An instance without a map (call [`TerrainPlugin::start_with`] or let the host
+    /// start it).
     pub fn new_local() -> Self {
-        Self {
-            runtime: None,
-            world: None,
-        }
+        Self { world: None }
     }
 
     /// The loaded world, if any.
@@ -237,117 +222,109 @@ impl TerrainPlugin {
         self.world.as_ref()
     }
 
-    fn call<T>(
-        &self,
-        what: &str,
-        body: impl FnOnce() -> RResult<T, PluginError>,
-    ) -> RResult<T, PluginError> {
-        match &self.runtime {
-            Some(r) => r.call(what, body),
-            None => iron3d_abi::guard(what, body),
+    /// Starts on the files `read` returns (`Ok(None)`: absent): both present → the map,
+    /// either absent → no map, a broken file → an error.
+    pub fn start_with(
+        &mut self,
+        read: impl Fn(&str) -> Result<Option<Vec<u8>>, PluginError>,
+    ) -> Result<(), PluginError> {
+        let (msh, map) = (read("Land.msh")?, read("Land.map")?);
+        self.world = match (msh, map) {
+            (Some(msh), Some(map)) => Some(
+                World::from_bytes(&msh, &map)
+                    .map_err(|e| PluginError::failed(format!("terrain start: {e}")))?,
+            ),
+            _ => None,
+        };
+        match &self.world {
+            Some(w) => tracing::debug!(
+                faces = w.surface.face_count(),
+                areas = w.areals.len(),
+                "terrain loaded"
+            ),
+            None => tracing::info!("no terrain files: queries answer 'no map'"),
         }
+        Ok(())
+    }
+
+    /// Starts from the files in `dir` (exact names, then lower case; tests and tools).
+    pub fn start_from_dir(&mut self, dir: &str) -> Result<(), PluginError> {
+        self.world =
+            World::load(dir).map_err(|e| PluginError::failed(format!("terrain start: {e}")))?;
+        Ok(())
     }
 
     fn with_world<T>(
         &self,
         what: &str,
         body: impl FnOnce(&World) -> Result<T, String>,
-    ) -> RResult<T, PluginError> {
-        self.call(what, || match &self.world {
-            None => RErr(PluginError::failed(format!(
+    ) -> Result<T, PluginError> {
+        match &self.world {
+            None => Err(PluginError::failed(format!(
                 "{what}: no map (no Land.msh/Land.map loaded)"
             ))),
-            Some(w) => match body(w) {
-                Ok(v) => ROk(v),
-                Err(m) => RErr(PluginError::failed(format!("{what}: {m}"))),
-            },
-        })
-    }
-}
-
-impl Subsystem for TerrainPlugin {
-    fn slot(&self) -> SlotKind {
-        SlotKind::Terrain
-    }
-
-    fn init(&mut self, ctx: &MissionContext) -> RResult<(), PluginError> {
-        let runtime = self.runtime.clone();
-        let body = || match World::load(ctx.mission_dir.as_str()) {
-            Ok(w) => {
-                match &w {
-                    Some(w) => tracing::debug!(
-                        faces = w.surface.face_count(),
-                        areas = w.areals.len(),
-                        "terrain loaded"
-                    ),
-                    // No mission directory (the built-in scenario) is a normal state;
-                    // a mission directory without the files deserves a warning.
-                    None if ctx.mission_dir.is_empty() => {
-                        tracing::info!("no mission directory: terrain queries answer 'no map'")
-                    }
-                    None => tracing::warn!(
-                        dir = ctx.mission_dir.as_str(),
-                        "no terrain files: queries will fail with 'no map'"
-                    ),
-                }
-                self.world = w;
-                ROk(())
-            }
-            Err(e) => RErr(PluginError::failed(format!("terrain init: {e}"))),
-        };
-        match runtime {
-            Some(r) => r.call("init", body),
-            None => iron3d_abi::guard("init", body),
+            Some(w) => body(w).map_err(|m| PluginError::failed(format!("{what}: {m}"))),
         }
     }
+}
 
-    fn save_state(&self) -> RResult<StateBlob, PluginError> {
-        self.call("save_state", || {
-            ROk(StateBlob {
-                format: RString::from(STATE_FORMAT),
-                version: STATE_VERSION,
-                bytes: RVec::from(encode_identity(self.world.as_ref().map(|w| w.identity))),
-            })
+impl Plugin for TerrainPlugin {
+    fn mission_start(
+        &mut self,
+        host: &mut Host<'_>,
+        mission: &MissionInfo,
+    ) -> Result<(), PluginError> {
+        if !mission.has_game_data {
+            tracing::info!("no game data: terrain queries answer 'no map'");
+            self.world = None;
+            return Ok(());
+        }
+        self.start_with(|name| match host.read_mission_file(name) {
+            Ok(b) => Ok(Some(b)),
+            Err(e) if e.kind == ErrorKind::NOT_FOUND => {
+                tracing::warn!(
+                    file = name,
+                    "mission has no terrain file: queries will fail with 'no map'"
+                );
+                Ok(None)
+            }
+            Err(e) => Err(e),
         })
     }
 
-    fn restore_state(&mut self, blob: &StateBlob) -> RResult<(), PluginError> {
-        self.call("restore_state", || {
-            if blob.format.as_str() != STATE_FORMAT || blob.version != STATE_VERSION {
-                return RErr(PluginError::new(
-                    ErrorKind::BadState,
-                    format!(
-                        "expected {STATE_FORMAT} v{STATE_VERSION}, got {} v{}",
-                        blob.format, blob.version
-                    ),
-                ));
-            }
-            let Some(saved) = decode_identity(blob.bytes.as_slice()) else {
-                return RErr(PluginError::new(
-                    ErrorKind::BadState,
-                    format!("{STATE_FORMAT} v1 needs {STATE_LEN} bytes with a 0/1 flag"),
-                ));
-            };
-            let ours = self.world.as_ref().map(|w| w.identity);
-            if saved != ours {
-                return RErr(PluginError::new(
-                    ErrorKind::BadState,
-                    format!(
-                        "saved terrain identity {saved:?} differs from the loaded data {ours:?}"
-                    ),
-                ));
-            }
-            ROk(())
-        })
+    fn save_state(&self) -> Result<StateBlob, PluginError> {
+        Ok(StateBlob::new(
+            STATE_FORMAT,
+            STATE_VERSION,
+            encode_identity(self.world.as_ref().map(|w| w.identity)),
+        ))
     }
 
-    fn terrain(&mut self) -> ROption<TerrainService_TO<'_, RMut<'_, ()>>> {
-        ROption::RSome(TerrainService_TO::from_ptr(RMut::new(self), TD_Opaque))
+    fn restore_state(&mut self, blob: &StateBlob) -> Result<(), PluginError> {
+        let bytes = blob.expect(STATE_FORMAT, STATE_VERSION)?;
+        let Some(saved) = decode_identity(bytes) else {
+            return Err(PluginError::new(
+                ErrorKind::BAD_STATE,
+                format!("{STATE_FORMAT} v1 needs {STATE_LEN} bytes with a 0/1 flag"),
+            ));
+        };
+        let ours = self.world.as_ref().map(|w| w.identity);
+        if saved != ours {
+            return Err(PluginError::new(
+                ErrorKind::BAD_STATE,
+                format!("saved terrain identity {saved:?} differs from the loaded data {ours:?}"),
+            ));
+        }
+        Ok(())
+    }
+
+    fn terrain(&self) -> Option<&dyn TerrainProvider> {
+        Some(self)
     }
 }
 
-impl TerrainService for TerrainPlugin {
-    fn height_at(&self, x: f32, y: f32) -> RResult<f32, PluginError> {
+impl TerrainProvider for TerrainPlugin {
+    fn height_at(&self, x: f32, y: f32) -> Result<f32, PluginError> {
         self.with_world("height_at", |w| {
             w.surface
                 .height_at(x, y)
@@ -355,7 +332,7 @@ impl TerrainService for TerrainPlugin {
         })
     }
 
-    fn normal_at(&self, x: f32, y: f32) -> RResult<Vec3f, PluginError> {
+    fn normal_at(&self, x: f32, y: f32) -> Result<Vec3f, PluginError> {
         self.with_world("normal_at", |w| {
             w.surface
                 .normal_at(x, y)
@@ -364,32 +341,29 @@ impl TerrainService for TerrainPlugin {
         })
     }
 
-    fn intersect_segment(&self, a: Vec3f, b: Vec3f) -> RResult<ROption<Vec3f>, PluginError> {
+    fn intersect_segment(&self, a: Vec3f, b: Vec3f) -> Result<Option<Vec3f>, PluginError> {
         self.with_world("intersect_segment", |w| {
             Ok(w.surface
                 .intersect_segment(a.into(), b.into())
-                .map(Vec3f::from)
-                .into())
+                .map(Vec3f::from))
         })
     }
 
-    fn area_at(&self, x: f32, y: f32) -> RResult<ROption<u32>, PluginError> {
-        self.with_world("area_at", |w| Ok(w.areals.area_at(x, y).into()))
+    fn area_at(&self, x: f32, y: f32) -> Result<Option<u32>, PluginError> {
+        self.with_world("area_at", |w| Ok(w.areals.area_at(x, y)))
     }
 
-    fn route(&self, from: Vec3f, to: Vec3f) -> RResult<RVec<u32>, PluginError> {
-        self.with_world("route", |w| {
-            w.route_points(from.into(), to.into()).map(RVec::from)
-        })
+    fn route(&self, from: Vec3f, to: Vec3f) -> Result<Vec<u32>, PluginError> {
+        self.with_world("route", |w| w.route_points(from.into(), to.into()))
     }
 
-    fn corridor(&self, from: Vec3f, to: Vec3f) -> RResult<RVec<iron3d_abi::Portal>, PluginError> {
+    fn corridor(&self, from: Vec3f, to: Vec3f) -> Result<Vec<Portal>, PluginError> {
         self.with_world("corridor", |w| {
             let route = w.route_points(from.into(), to.into())?;
             Ok(w.areals
                 .corridor(&route)
                 .into_iter()
-                .map(|(a, b)| iron3d_abi::Portal {
+                .map(|(a, b)| Portal {
                     a: a.into(),
                     b: b.into(),
                 })

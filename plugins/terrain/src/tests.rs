@@ -3,6 +3,7 @@
 
 use super::*;
 use abi_stable::std_types::RString;
+use iron3d_abi::Plugin;
 use iron3d_landmap::{AreaSpec, Bounds, MapBuilder};
 use iron3d_landmsh::{LandMsh, from_grid};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -55,16 +56,6 @@ fn mission_dir(lower_case: bool) -> std::path::PathBuf {
     dir
 }
 
-fn ctx(dir: &str) -> MissionContext {
-    MissionContext {
-        mission: RString::from("test"),
-        seed: 1,
-        tick_hz: 30,
-        game_dir: RString::new(),
-        mission_dir: RString::from(dir),
-    }
-}
-
 fn v(x: f32, y: f32, z: f32) -> Vec3f {
     Vec3f { x, y, z }
 }
@@ -74,7 +65,7 @@ fn loads_and_answers_through_the_service() {
     for lower in [false, true] {
         let dir = mission_dir(lower);
         let mut t = TerrainPlugin::new_local();
-        t.init(&ctx(dir.to_str().unwrap())).unwrap();
+        t.start_from_dir(dir.to_str().unwrap()).unwrap();
         let s = t.terrain().unwrap();
         assert!((s.height_at(10.0, 3.0).unwrap() - 7.0).abs() < 1e-4);
         let n: Vec3 = s.normal_at(10.0, 3.0).unwrap().into();
@@ -85,8 +76,8 @@ fn loads_and_answers_through_the_service() {
             .unwrap();
         let hit: Vec3 = hit.unwrap().into();
         assert!((hit.z - 7.0).abs() < 1e-4);
-        assert_eq!(s.area_at(25.0, 5.0).unwrap(), ROption::RSome(1));
-        assert_eq!(s.area_at(45.0, 5.0).unwrap(), ROption::RNone);
+        assert_eq!(s.area_at(25.0, 5.0).unwrap(), Some(1));
+        assert_eq!(s.area_at(45.0, 5.0).unwrap(), None);
         assert_eq!(
             s.route(v(5.0, 5.0, 0.0), v(5.0, 35.0, 0.0))
                 .unwrap()
@@ -112,7 +103,7 @@ fn without_files_every_query_says_no_map() {
     std::fs::create_dir_all(&empty).unwrap();
     for dir in ["", empty.to_str().unwrap()] {
         let mut t = TerrainPlugin::new_local();
-        t.init(&ctx(dir)).unwrap();
+        t.start_from_dir(dir).unwrap();
         let s = t.terrain().unwrap();
         let errs = [
             s.height_at(0.0, 0.0).unwrap_err(),
@@ -134,7 +125,7 @@ fn corrupt_file_fails_init() {
     let dir = mission_dir(false);
     std::fs::write(dir.join("Land.map"), b"not an nres").unwrap();
     let mut t = TerrainPlugin::new_local();
-    assert!(t.init(&ctx(dir.to_str().unwrap())).is_err());
+    assert!(t.start_from_dir(dir.to_str().unwrap()).is_err());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -143,7 +134,7 @@ fn state_is_the_data_identity_and_round_trips() {
     let dir = mission_dir(false);
     let d = dir.to_str().unwrap();
     let mut a = TerrainPlugin::new_local();
-    a.init(&ctx(d)).unwrap();
+    a.start_from_dir(d).unwrap();
     let blob = a.save_state().unwrap();
     assert_eq!(
         (blob.format.as_str(), blob.version, blob.bytes.len()),
@@ -155,27 +146,27 @@ fn state_is_the_data_identity_and_round_trips() {
     assert_eq!(a.world().unwrap().identity, id);
     // Hot swap: a new instance rebuilds from the files and accepts the state.
     let mut b = TerrainPlugin::new_local();
-    b.init(&ctx(d)).unwrap();
+    b.start_from_dir(d).unwrap();
     b.restore_state(&blob).unwrap();
     assert_eq!(b.save_state().unwrap(), blob);
     // Other data, another format or a bad length are refused.
     let mut none = TerrainPlugin::new_local();
-    none.init(&ctx("")).unwrap();
+    none.start_from_dir("").unwrap();
     assert_eq!(
         none.restore_state(&blob).unwrap_err().kind,
-        ErrorKind::BadState
+        ErrorKind::BAD_STATE
     );
     let mut wrong = blob.clone();
     wrong.format = RString::from("other");
     assert_eq!(
         b.restore_state(&wrong).unwrap_err().kind,
-        ErrorKind::BadState
+        ErrorKind::BAD_STATE
     );
     let mut short = blob.clone();
     short.bytes.pop();
     assert_eq!(
         b.restore_state(&short).unwrap_err().kind,
-        ErrorKind::BadState
+        ErrorKind::BAD_STATE
     );
     none.restore_state(&none.save_state().unwrap()).unwrap();
     std::fs::remove_dir_all(&dir).unwrap();

@@ -6,12 +6,9 @@
 //! the build that runs is visible in the world and in the state hash.
 
 use super::{REPORTED_ABI_MAJOR, STEP};
-use abi_stable::sabi_trait::TD_Opaque;
-use abi_stable::std_types::{RErr, ROk, RResult, RString, RVec};
 use iron3d_abi::{
-    Command, ErrorKind, FactoryDescription, HostContext, MissionContext, ObjectState,
-    PluginDescription, PluginError, PluginRuntime, SlotKind, StateBlob, Subsystem, Subsystem_TO,
-    SubsystemBox, TickInfo,
+    ErrorKind, FactoryDescription, Host, MissionInfo, ObjectRef, Plugin, PluginDescription,
+    PluginError, SlotKind, StateBlob,
 };
 
 /// Plugin name (identical for every build, as for two versions of one plugin).
@@ -26,7 +23,7 @@ pub enum Mode {
     Normal,
     /// `restore_state` always fails.
     BadRestore,
-    /// `init` panics.
+    /// `mission_start` panics.
     PanicInit,
     /// `calculate_object` panics.
     PanicTick,
@@ -40,37 +37,33 @@ const FACTORIES: [(&str, Mode); 4] = [
 ];
 
 fn describe() -> PluginDescription {
-    PluginDescription {
-        name: RString::from(NAME),
-        version: RString::from(format!("{}+step{STEP}", env!("CARGO_PKG_VERSION"))),
-        abi_major: REPORTED_ABI_MAJOR,
-        abi_minor: iron3d_abi::ABI_MINOR,
-        factories: FACTORIES
+    let mut d = PluginDescription::current(
+        NAME,
+        &format!("{}+step{STEP}", env!("CARGO_PKG_VERSION")),
+        FACTORIES
             .iter()
-            .map(|(name, _)| FactoryDescription {
-                name: RString::from(*name),
-                slot: SlotKind::Ai,
-                callbacks: iron3d_abi::callbacks::CALCULATE_OBJECT,
+            .map(|(name, _)| {
+                FactoryDescription::new(name, SlotKind::Ai, iron3d_abi::callbacks::CALCULATE_OBJECT)
             })
             .collect(),
-    }
+    );
+    d.abi_major = REPORTED_ABI_MAJOR;
+    d
 }
 
-fn create(factory: &str, host: HostContext) -> RResult<SubsystemBox, PluginError> {
+fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
     let Some(&(_, mode)) = FACTORIES.iter().find(|(n, _)| *n == factory) else {
-        return RErr(PluginError::new(
-            ErrorKind::Unsupported,
+        return Err(PluginError::new(
+            ErrorKind::UNSUPPORTED,
             format!("{NAME} has no factory '{factory}'"),
         ));
     };
-    let counter = Counter {
+    Ok(Box::new(Counter {
         mode,
-        runtime: PluginRuntime::new(host.log, host.log_mode),
         count: 0,
         last_tick: 0,
         ticks_seen: 0,
-    };
-    ROk(Subsystem_TO::from_value(counter, TD_Opaque))
+    }))
 }
 
 iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
@@ -78,87 +71,74 @@ iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
 /// The counter instance.
 pub struct Counter {
     mode: Mode,
-    runtime: PluginRuntime,
     count: u64,
     last_tick: u64,
     ticks_seen: u64,
 }
 
-impl Subsystem for Counter {
-    fn slot(&self) -> SlotKind {
-        SlotKind::Ai
-    }
-
-    fn init(&mut self, ctx: &MissionContext) -> RResult<(), PluginError> {
-        let mode = self.mode;
-        self.runtime.call("init", || {
-            if mode == Mode::PanicInit {
-                panic!("counter-panic-init refuses to start");
-            }
-            tracing::info!(
-                step = STEP,
-                mission = ctx.mission.as_str(),
-                "counter initialised"
-            );
-            ROk(())
-        })
+impl Plugin for Counter {
+    fn mission_start(
+        &mut self,
+        _host: &mut Host<'_>,
+        mission: &MissionInfo,
+    ) -> Result<(), PluginError> {
+        if self.mode == Mode::PanicInit {
+            panic!("counter-panic-init refuses to start");
+        }
+        tracing::info!(
+            step = STEP,
+            mission = mission.mission.as_str(),
+            "counter initialised"
+        );
+        Ok(())
     }
 
     fn calculate_object(
         &mut self,
-        tick: &TickInfo<'_>,
-        object: &mut ObjectState,
-        _out: &mut RVec<Command>,
-    ) -> RResult<(), PluginError> {
-        let runtime = self.runtime.clone();
-        runtime.call("calculate_object", || {
-            if self.mode == Mode::PanicTick {
-                panic!("counter-panic-tick at tick {}", tick.tick);
-            }
-            if tick.tick != self.last_tick {
-                self.last_tick = tick.tick;
-                self.count += STEP;
-                self.ticks_seen += 1;
-            }
-            object.behaviour_state = self.count as u32;
-            ROk(())
-        })
+        host: &mut Host<'_>,
+        object: ObjectRef,
+    ) -> Result<(), PluginError> {
+        let tick = host.clock().tick;
+        if self.mode == Mode::PanicTick {
+            panic!("counter-panic-tick at tick {tick}");
+        }
+        if tick != self.last_tick {
+            self.last_tick = tick;
+            self.count += STEP;
+            self.ticks_seen += 1;
+        }
+        host.set_behaviour_state(object, self.count as u32)
     }
 
-    fn save_state(&self) -> RResult<StateBlob, PluginError> {
-        self.runtime.call("save_state", || self.encode())
+    fn save_state(&self) -> Result<StateBlob, PluginError> {
+        self.encode()
     }
 
-    fn restore_state(&mut self, blob: &StateBlob) -> RResult<(), PluginError> {
-        let runtime = self.runtime.clone();
-        runtime.call("restore_state", || self.decode(blob))
+    fn restore_state(&mut self, blob: &StateBlob) -> Result<(), PluginError> {
+        self.decode(blob)
     }
 }
 
 impl Counter {
-    fn encode(&self) -> RResult<StateBlob, PluginError> {
+    fn encode(&self) -> Result<StateBlob, PluginError> {
         let mut bytes = Vec::with_capacity(24);
         for v in [self.count, self.last_tick, self.ticks_seen] {
             bytes.extend_from_slice(&v.to_le_bytes());
         }
-        ROk(StateBlob {
-            format: RString::from(STATE_FORMAT),
-            version: 1,
-            bytes: RVec::from(bytes),
-        })
+        Ok(StateBlob::new(STATE_FORMAT, 1, bytes))
     }
 
-    fn decode(&mut self, blob: &StateBlob) -> RResult<(), PluginError> {
+    fn decode(&mut self, blob: &StateBlob) -> Result<(), PluginError> {
         {
             if self.mode == Mode::BadRestore {
-                return RErr(PluginError::new(
-                    ErrorKind::BadState,
+                return Err(PluginError::new(
+                    ErrorKind::BAD_STATE,
                     "counter-bad-restore never accepts a state",
                 ));
             }
             if blob.format.as_str() != STATE_FORMAT || blob.version != 1 || blob.bytes.len() != 24 {
-                return RErr(PluginError::new(
-                    ErrorKind::BadState,
+                return Err(PluginError::new(
+                    ErrorKind::BAD_STATE,
                     format!(
                         "expected {STATE_FORMAT} v1 (24 bytes), got {} v{} ({} bytes)",
                         blob.format,
@@ -176,7 +156,7 @@ impl Counter {
             self.last_tick = word(1);
             self.ticks_seen = word(2);
             tracing::info!(count = self.count, "counter state restored");
-            ROk(())
+            Ok(())
         }
     }
 }

@@ -1,0 +1,676 @@
+//! What plugin authors implement — the safe traits [`Plugin`], [`TerrainProvider`] and
+//! [`Renderer`] — and the FFI layer this crate generates around them.
+//!
+//! A plugin never writes `extern "C"` code or `catch_unwind`: [`crate::export_plugin!`]
+//! wraps every instance in an adapter whose every entry point (callbacks, service
+//! methods, service getters, `save_state`/`restore_state`, shutdown and drop) runs
+//! inside `catch_unwind` on the plugin side and turns a panic into
+//! [`ErrorKind::PANICKED`]. Panic isolation holds by construction, whatever the plugin
+//! does.
+#![allow(non_local_definitions)]
+
+use crate::guard::PluginRuntime;
+use crate::host::{
+    Body, BodyWrite, ClockInfo, HostRef, InputView, NewObject, ObjectInfo, ObjectRef, Property,
+};
+use crate::math::{Quatf, Vec3f};
+use crate::message::{Message, MessageTarget};
+use crate::render::RenderFrame;
+use crate::types::{
+    ErrorKind, ImageRgba8, MissionInfo, PluginError, Portal, RenderStats, StateBlob,
+};
+use abi_stable::RMut;
+use abi_stable::sabi_trait;
+use abi_stable::sabi_trait::TD_Opaque;
+use abi_stable::std_types::{RBox, RErr, ROk, ROption, RResult, RSlice, RString, RVec};
+use std::mem::ManuallyDrop;
+
+fn unsupported<T>(what: &str) -> Result<T, PluginError> {
+    Err(PluginError::new(
+        ErrorKind::UNSUPPORTED,
+        format!("{what} is not provided by this plugin"),
+    ))
+}
+
+/// The host context of one callback, with typed wrappers over [`crate::HostApi`]. Valid
+/// for the call it was handed to only.
+pub struct Host<'a> {
+    raw: HostRef<'a>,
+}
+
+impl<'a> Host<'a> {
+    /// Wraps the raw context (the adapter does this; tests may too).
+    pub fn new(raw: HostRef<'a>) -> Self {
+        Self { raw }
+    }
+
+    /// The clocks.
+    pub fn clock(&self) -> ClockInfo {
+        self.raw.clock()
+    }
+
+    /// The input snapshot of the tick.
+    pub fn input(&self) -> InputView<'_> {
+        self.raw.input()
+    }
+
+    /// Registered objects, in queue order.
+    pub fn objects(&self) -> impl Iterator<Item = ObjectRef> + '_ {
+        (0..self.raw.object_count()).filter_map(|i| self.raw.object_at(i).into_option())
+    }
+
+    /// Number of registered objects.
+    pub fn object_count(&self) -> u32 {
+        self.raw.object_count()
+    }
+
+    /// The object with original id `id`.
+    pub fn find(&self, id: u32) -> Option<ObjectRef> {
+        self.raw.find(id).into_option()
+    }
+
+    /// Everything about an object but its properties.
+    pub fn object(&self, object: ObjectRef) -> Result<ObjectInfo, PluginError> {
+        self.raw.object(object).into_result()
+    }
+
+    /// Moves an object.
+    pub fn set_transform(
+        &mut self,
+        object: ObjectRef,
+        position: impl Into<Vec3f>,
+        orientation: impl Into<Quatf>,
+        scale: impl Into<Vec3f>,
+    ) -> Result<(), PluginError> {
+        self.raw
+            .set_transform(object, position.into(), orientation.into(), scale.into())
+            .into_result()
+    }
+
+    /// Sets an object's velocity.
+    pub fn set_velocity(
+        &mut self,
+        object: ObjectRef,
+        velocity: impl Into<Vec3f>,
+    ) -> Result<(), PluginError> {
+        self.raw.set_velocity(object, velocity.into()).into_result()
+    }
+
+    /// Sets an object's behaviour state.
+    pub fn set_behaviour_state(
+        &mut self,
+        object: ObjectRef,
+        state: u32,
+    ) -> Result<(), PluginError> {
+        self.raw.set_behaviour_state(object, state).into_result()
+    }
+
+    /// Switches an object's calculation on or off.
+    pub fn set_active(&mut self, object: ObjectRef, active: bool) -> Result<(), PluginError> {
+        self.raw.set_active(object, active).into_result()
+    }
+
+    /// The first property named exactly `name` (raw words), `None` when absent.
+    pub fn property(
+        &self,
+        object: ObjectRef,
+        name: &[u8],
+    ) -> Result<Option<[u32; 4]>, PluginError> {
+        self.raw
+            .property(object, RSlice::from_slice(name))
+            .into_result()
+            .map(ROption::into_option)
+    }
+
+    /// Sets the first property named `name`, appending it when absent.
+    pub fn set_property(
+        &mut self,
+        object: ObjectRef,
+        name: &[u8],
+        value: [u32; 4],
+    ) -> Result<(), PluginError> {
+        self.raw
+            .set_property(object, RSlice::from_slice(name), &value)
+            .into_result()
+    }
+
+    /// Appends a property (duplicates allowed).
+    pub fn append_property(
+        &mut self,
+        object: ObjectRef,
+        name: &[u8],
+        value: [u32; 4],
+    ) -> Result<(), PluginError> {
+        self.raw
+            .append_property(object, RSlice::from_slice(name), &value)
+            .into_result()
+    }
+
+    /// The whole property bag.
+    pub fn properties(&self, object: ObjectRef) -> Result<Vec<Property>, PluginError> {
+        self.raw
+            .properties(object)
+            .into_result()
+            .map(RVec::into_vec)
+    }
+
+    /// Creates an object and adds it to the game.
+    pub fn create(&mut self, object: &NewObject) -> Result<ObjectRef, PluginError> {
+        self.raw.create(object).into_result()
+    }
+
+    /// `DeleteGameObject`.
+    pub fn delete(&mut self, object: ObjectRef) -> Result<(), PluginError> {
+        self.raw.delete(object).into_result()
+    }
+
+    /// `KillGameObject`.
+    pub fn kill(&mut self, object: ObjectRef) -> Result<(), PluginError> {
+        self.raw.kill(object).into_result()
+    }
+
+    /// Every registered object's motion into `out` (one call for all of them).
+    pub fn read_bodies(&self, out: &mut RVec<Body>) {
+        self.raw.read_bodies(out);
+    }
+
+    /// Writes many objects' motion in one call (all validated first, all or nothing).
+    pub fn write_bodies(&mut self, bodies: &[BodyWrite]) -> Result<u32, PluginError> {
+        self.raw
+            .write_bodies(RSlice::from_slice(bodies))
+            .into_result()
+    }
+
+    /// Sends a message, delivered at the next phase boundary.
+    pub fn send(&mut self, target: MessageTarget, message: &Message) -> Result<(), PluginError> {
+        self.raw.send(target, message).into_result()
+    }
+
+    /// A seed for this plugin's RNG stream `stream` (see [`crate::rng::PluginRng`]).
+    pub fn rng_seed(&self, stream: &str) -> u64 {
+        self.raw.rng_seed(stream.into())
+    }
+
+    /// Reads a game file of the mission (mission directory first, then the game root).
+    pub fn read_mission_file(&self, name: &str) -> Result<Vec<u8>, PluginError> {
+        self.raw
+            .read_mission_file(name.into())
+            .into_result()
+            .map(RVec::into_vec)
+    }
+
+    /// The terrain service of the currently active terrain plugin (fetched per call:
+    /// never keep it, a swap may replace the provider).
+    pub fn terrain(&mut self) -> Terrain<'_, 'a> {
+        Terrain { host: self }
+    }
+}
+
+/// The terrain service as a consumer sees it (see [`Host::terrain`]).
+pub struct Terrain<'h, 'a> {
+    host: &'h mut Host<'a>,
+}
+
+impl Terrain<'_, '_> {
+    /// Surface height at `(x, y)`.
+    pub fn height(&mut self, x: f32, y: f32) -> Result<f32, PluginError> {
+        self.host.raw.terrain_height(x, y).into_result()
+    }
+    /// Unit surface normal at `(x, y)`.
+    pub fn normal(&mut self, x: f32, y: f32) -> Result<Vec3f, PluginError> {
+        self.host.raw.terrain_normal(x, y).into_result()
+    }
+    /// First intersection of the segment `a → b` with the surface.
+    pub fn segment(&mut self, a: Vec3f, b: Vec3f) -> Result<Option<Vec3f>, PluginError> {
+        self.host
+            .raw
+            .terrain_segment(a, b)
+            .into_result()
+            .map(ROption::into_option)
+    }
+    /// The areal at `(x, y)`.
+    pub fn area(&mut self, x: f32, y: f32) -> Result<Option<u32>, PluginError> {
+        self.host
+            .raw
+            .terrain_area(x, y)
+            .into_result()
+            .map(ROption::into_option)
+    }
+    /// Area ids from `from` to `to`.
+    pub fn route(&mut self, from: Vec3f, to: Vec3f) -> Result<Vec<u32>, PluginError> {
+        self.host
+            .raw
+            .terrain_route(from, to)
+            .into_result()
+            .map(RVec::into_vec)
+    }
+    /// The portals of the route from `from` to `to`.
+    pub fn corridor(&mut self, from: Vec3f, to: Vec3f) -> Result<Vec<Portal>, PluginError> {
+        self.host
+            .raw
+            .terrain_corridor(from, to)
+            .into_result()
+            .map(RVec::into_vec)
+    }
+}
+
+/// A plugin instance filling one slot of a mission. Every method has a default except
+/// the state pair; declare the callbacks you implement in your
+/// [`crate::FactoryDescription`] so the host calls them.
+pub trait Plugin: Send {
+    /// Mission start (a fresh instance per mission; on a hot swap the new instance gets
+    /// this, then `restore_state`).
+    fn mission_start(
+        &mut self,
+        host: &mut Host<'_>,
+        mission: &MissionInfo,
+    ) -> Result<(), PluginError> {
+        let _ = (host, mission);
+        Ok(())
+    }
+
+    /// Mission end, before `shutdown`.
+    fn mission_end(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+        let _ = host;
+        Ok(())
+    }
+
+    /// Per object during queue traversal (AI and Control slots), in queue order.
+    fn calculate_object(
+        &mut self,
+        host: &mut Host<'_>,
+        object: ObjectRef,
+    ) -> Result<(), PluginError> {
+        let _ = (host, object);
+        Ok(())
+    }
+
+    /// A message delivered at a phase boundary; `object` is its target object, `None`
+    /// for messages to a slot or to every slot.
+    fn on_message(
+        &mut self,
+        host: &mut Host<'_>,
+        object: Option<ObjectRef>,
+        message: &Message,
+    ) -> Result<(), PluginError> {
+        let _ = (host, object, message);
+        Ok(())
+    }
+
+    /// Once per tick in `update_navigation_physics_animation_fx`.
+    fn update(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+        let _ = host;
+        Ok(())
+    }
+
+    /// After frame `frame` was presented.
+    fn end_frame(&mut self, frame: u64) -> Result<(), PluginError> {
+        let _ = frame;
+        Ok(())
+    }
+
+    /// Cache maintenance on real time; must not change simulation state.
+    fn maintenance(&mut self) -> Result<(), PluginError> {
+        Ok(())
+    }
+
+    /// The instance's simulation state (hot swap, save games, the state hash).
+    fn save_state(&self) -> Result<StateBlob, PluginError>;
+
+    /// Takes over a state saved by an earlier instance (possibly an older build).
+    fn restore_state(&mut self, blob: &StateBlob) -> Result<(), PluginError>;
+
+    /// Last call before the instance is dropped.
+    fn shutdown(&mut self) {}
+
+    /// The terrain service, for terrain plugins.
+    fn terrain(&self) -> Option<&dyn TerrainProvider> {
+        None
+    }
+
+    /// The render backend, for render plugins.
+    fn renderer(&mut self) -> Option<&mut dyn Renderer> {
+        None
+    }
+}
+
+/// Terrain queries (tome IV), implemented by terrain plugins. Every method defaults to
+/// [`ErrorKind::UNSUPPORTED`].
+pub trait TerrainProvider {
+    /// Surface height at `(x, y)`, or an error off the map.
+    fn height_at(&self, x: f32, y: f32) -> Result<f32, PluginError> {
+        let _ = (x, y);
+        unsupported("height_at")
+    }
+    /// Unit surface normal at `(x, y)`.
+    fn normal_at(&self, x: f32, y: f32) -> Result<Vec3f, PluginError> {
+        let _ = (x, y);
+        unsupported("normal_at")
+    }
+    /// First intersection of the segment `a → b` with the surface.
+    fn intersect_segment(&self, a: Vec3f, b: Vec3f) -> Result<Option<Vec3f>, PluginError> {
+        let _ = (a, b);
+        unsupported("intersect_segment")
+    }
+    /// The areal containing `(x, y)`, or `None` for an explicit miss.
+    fn area_at(&self, x: f32, y: f32) -> Result<Option<u32>, PluginError> {
+        let _ = (x, y);
+        unsupported("area_at")
+    }
+    /// Area ids from the area under `from` to the area under `to`.
+    fn route(&self, from: Vec3f, to: Vec3f) -> Result<Vec<u32>, PluginError> {
+        let _ = (from, to);
+        unsupported("route")
+    }
+    /// The portal edges between consecutive areas of the route.
+    fn corridor(&self, from: Vec3f, to: Vec3f) -> Result<Vec<Portal>, PluginError> {
+        let _ = (from, to);
+        unsupported("corridor")
+    }
+}
+
+/// A render backend, implemented by render plugins.
+pub trait Renderer {
+    /// Draws a prepared frame.
+    fn draw(&mut self, frame: &RenderFrame) -> Result<RenderStats, PluginError>;
+    /// The last frame as RGBA8.
+    fn capture(&mut self) -> Result<ImageRgba8, PluginError> {
+        unsupported("capture")
+    }
+    /// The last drawn frame's command list as JSON.
+    fn capture_commands(&mut self) -> Result<String, PluginError> {
+        unsupported("capture_commands")
+    }
+}
+
+/// The FFI form of a plugin instance (generated by this crate; plugins implement
+/// [`Plugin`]). Methods after `last_prefix_field` are minor additions.
+#[sabi_trait]
+pub trait PluginInstance: Send {
+    /// [`Plugin::mission_start`].
+    fn mission_start(
+        &mut self,
+        host: HostRef<'_>,
+        mission: &MissionInfo,
+    ) -> RResult<(), PluginError>;
+    /// [`Plugin::mission_end`].
+    fn mission_end(&mut self, host: HostRef<'_>) -> RResult<(), PluginError>;
+    /// [`Plugin::calculate_object`].
+    fn calculate_object(
+        &mut self,
+        host: HostRef<'_>,
+        object: ObjectRef,
+    ) -> RResult<(), PluginError>;
+    /// [`Plugin::on_message`].
+    fn on_message(
+        &mut self,
+        host: HostRef<'_>,
+        object: ROption<ObjectRef>,
+        message: &Message,
+    ) -> RResult<(), PluginError>;
+    /// [`Plugin::update`].
+    fn update(&mut self, host: HostRef<'_>) -> RResult<(), PluginError>;
+    /// [`Plugin::end_frame`].
+    fn end_frame(&mut self, frame: u64) -> RResult<(), PluginError>;
+    /// [`Plugin::maintenance`].
+    fn maintenance(&mut self) -> RResult<(), PluginError>;
+    /// [`Plugin::save_state`].
+    fn save_state(&self) -> RResult<StateBlob, PluginError>;
+    /// [`Plugin::restore_state`].
+    fn restore_state(&mut self, blob: &StateBlob) -> RResult<(), PluginError>;
+    /// [`Plugin::shutdown`]; a panic in it is reported, not propagated.
+    fn shutdown(&mut self) -> RResult<(), PluginError>;
+    /// The terrain service, when the plugin provides one.
+    fn terrain(&mut self) -> ROption<TerrainService_TO<'_, RMut<'_, ()>>>;
+    /// The render backend, when the plugin provides one.
+    #[sabi(last_prefix_field)]
+    fn render(&mut self) -> ROption<RenderBackend_TO<'_, RMut<'_, ()>>>;
+}
+
+/// An owned plugin instance as the host keeps it.
+pub type PluginInstanceBox = PluginInstance_TO<'static, RBox<()>>;
+
+/// The FFI form of [`TerrainProvider`].
+#[sabi_trait]
+pub trait TerrainService {
+    /// [`TerrainProvider::height_at`].
+    fn height_at(&self, x: f32, y: f32) -> RResult<f32, PluginError>;
+    /// [`TerrainProvider::normal_at`].
+    fn normal_at(&self, x: f32, y: f32) -> RResult<Vec3f, PluginError>;
+    /// [`TerrainProvider::intersect_segment`].
+    fn intersect_segment(&self, a: Vec3f, b: Vec3f) -> RResult<ROption<Vec3f>, PluginError>;
+    /// [`TerrainProvider::area_at`].
+    fn area_at(&self, x: f32, y: f32) -> RResult<ROption<u32>, PluginError>;
+    /// [`TerrainProvider::route`].
+    fn route(&self, from: Vec3f, to: Vec3f) -> RResult<RVec<u32>, PluginError>;
+    /// [`TerrainProvider::corridor`].
+    #[sabi(last_prefix_field)]
+    fn corridor(&self, from: Vec3f, to: Vec3f) -> RResult<RVec<Portal>, PluginError>;
+}
+
+/// The FFI form of [`Renderer`].
+#[sabi_trait]
+pub trait RenderBackend {
+    /// [`Renderer::draw`].
+    fn draw(&mut self, frame: &RenderFrame) -> RResult<RenderStats, PluginError>;
+    /// [`Renderer::capture`].
+    fn capture(&mut self) -> RResult<ImageRgba8, PluginError>;
+    /// [`Renderer::capture_commands`].
+    #[sabi(last_prefix_field)]
+    fn capture_commands(&mut self) -> RResult<RString, PluginError>;
+}
+
+/// Wraps a [`Plugin`] into the FFI instance: every entry point guarded.
+pub struct Adapter {
+    inner: ManuallyDrop<Box<dyn Plugin>>,
+    runtime: PluginRuntime,
+}
+
+impl Adapter {
+    /// The adapter of `plugin`, logging through `runtime`.
+    pub fn new(plugin: Box<dyn Plugin>, runtime: PluginRuntime) -> Self {
+        Self {
+            inner: ManuallyDrop::new(plugin),
+            runtime,
+        }
+    }
+
+    /// The boxed FFI instance of `plugin`.
+    pub fn boxed(plugin: Box<dyn Plugin>, runtime: PluginRuntime) -> PluginInstanceBox {
+        PluginInstance_TO::from_value(Self::new(plugin, runtime), TD_Opaque)
+    }
+
+    fn call<T>(
+        &self,
+        what: &str,
+        body: impl FnOnce() -> Result<T, PluginError>,
+    ) -> RResult<T, PluginError> {
+        self.runtime.call(what, || body().into())
+    }
+}
+
+impl Drop for Adapter {
+    fn drop(&mut self) {
+        // SAFETY: `inner` is taken exactly once, here, and never used again.
+        let inner = unsafe { ManuallyDrop::take(&mut self.inner) };
+        self.runtime.call_unit("drop", move || drop(inner));
+    }
+}
+
+impl PluginInstance for Adapter {
+    fn mission_start(
+        &mut self,
+        host: HostRef<'_>,
+        mission: &MissionInfo,
+    ) -> RResult<(), PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call("mission_start", || {
+            inner.mission_start(&mut Host::new(host), mission).into()
+        })
+    }
+
+    fn mission_end(&mut self, host: HostRef<'_>) -> RResult<(), PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call("mission_end", || {
+            inner.mission_end(&mut Host::new(host)).into()
+        })
+    }
+
+    fn calculate_object(
+        &mut self,
+        host: HostRef<'_>,
+        object: ObjectRef,
+    ) -> RResult<(), PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call("calculate_object", || {
+            inner.calculate_object(&mut Host::new(host), object).into()
+        })
+    }
+
+    fn on_message(
+        &mut self,
+        host: HostRef<'_>,
+        object: ROption<ObjectRef>,
+        message: &Message,
+    ) -> RResult<(), PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call("on_message", || {
+            inner
+                .on_message(&mut Host::new(host), object.into_option(), message)
+                .into()
+        })
+    }
+
+    fn update(&mut self, host: HostRef<'_>) -> RResult<(), PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call("update", || inner.update(&mut Host::new(host)).into())
+    }
+
+    fn end_frame(&mut self, frame: u64) -> RResult<(), PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call("end_frame", || inner.end_frame(frame).into())
+    }
+
+    fn maintenance(&mut self) -> RResult<(), PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call("maintenance", || inner.maintenance().into())
+    }
+
+    fn save_state(&self) -> RResult<StateBlob, PluginError> {
+        self.call("save_state", || self.inner.save_state())
+    }
+
+    fn restore_state(&mut self, blob: &StateBlob) -> RResult<(), PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call("restore_state", || inner.restore_state(blob).into())
+    }
+
+    fn shutdown(&mut self) -> RResult<(), PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call("shutdown", || {
+            inner.shutdown();
+            ROk(())
+        })
+    }
+
+    fn terrain(&mut self) -> ROption<TerrainService_TO<'_, RMut<'_, ()>>> {
+        let provides = self.call("terrain", || Ok(self.inner.terrain().is_some()));
+        match provides {
+            ROk(true) => ROption::RSome(TerrainService_TO::from_ptr(RMut::new(self), TD_Opaque)),
+            ROk(false) => ROption::RNone,
+            RErr(e) => {
+                tracing::error!("terrain getter failed: {e}");
+                ROption::RNone
+            }
+        }
+    }
+
+    fn render(&mut self) -> ROption<RenderBackend_TO<'_, RMut<'_, ()>>> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        let provides = runtime.call("render", || ROk(inner.renderer().is_some()));
+        match provides {
+            ROk(true) => ROption::RSome(RenderBackend_TO::from_ptr(RMut::new(self), TD_Opaque)),
+            ROk(false) => ROption::RNone,
+            RErr(e) => {
+                tracing::error!("render getter failed: {e}");
+                ROption::RNone
+            }
+        }
+    }
+}
+
+impl Adapter {
+    fn terrain_call<T>(
+        &self,
+        what: &str,
+        body: impl FnOnce(&dyn TerrainProvider) -> Result<T, PluginError>,
+    ) -> RResult<T, PluginError> {
+        self.call(what, || match self.inner.terrain() {
+            Some(t) => body(t),
+            None => unsupported("the terrain service"),
+        })
+    }
+
+    fn render_call<T>(
+        &mut self,
+        what: &str,
+        body: impl FnOnce(&mut dyn Renderer) -> Result<T, PluginError>,
+    ) -> RResult<T, PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call(what, || {
+            match inner.renderer() {
+                Some(r) => body(r),
+                None => unsupported("the render backend"),
+            }
+            .into()
+        })
+    }
+}
+
+impl TerrainService for Adapter {
+    fn height_at(&self, x: f32, y: f32) -> RResult<f32, PluginError> {
+        self.terrain_call("height_at", |t| t.height_at(x, y))
+    }
+    fn normal_at(&self, x: f32, y: f32) -> RResult<Vec3f, PluginError> {
+        self.terrain_call("normal_at", |t| t.normal_at(x, y))
+    }
+    fn intersect_segment(&self, a: Vec3f, b: Vec3f) -> RResult<ROption<Vec3f>, PluginError> {
+        self.terrain_call("intersect_segment", |t| {
+            t.intersect_segment(a, b).map(ROption::from)
+        })
+    }
+    fn area_at(&self, x: f32, y: f32) -> RResult<ROption<u32>, PluginError> {
+        self.terrain_call("area_at", |t| t.area_at(x, y).map(ROption::from))
+    }
+    fn route(&self, from: Vec3f, to: Vec3f) -> RResult<RVec<u32>, PluginError> {
+        self.terrain_call("route", |t| t.route(from, to).map(RVec::from))
+    }
+    fn corridor(&self, from: Vec3f, to: Vec3f) -> RResult<RVec<Portal>, PluginError> {
+        self.terrain_call("corridor", |t| t.corridor(from, to).map(RVec::from))
+    }
+}
+
+impl RenderBackend for Adapter {
+    fn draw(&mut self, frame: &RenderFrame) -> RResult<RenderStats, PluginError> {
+        self.render_call("draw", |r| r.draw(frame))
+    }
+    fn capture(&mut self) -> RResult<ImageRgba8, PluginError> {
+        self.render_call("capture", |r| r.capture())
+    }
+    fn capture_commands(&mut self) -> RResult<RString, PluginError> {
+        self.render_call("capture_commands", |r| {
+            r.capture_commands().map(RString::from)
+        })
+    }
+}

@@ -1,0 +1,800 @@
+//! The host context of one plugin call: [`HostCall`] implements [`HostApi`] over the
+//! kernel's phase-checked [`SystemCtx`], routes service calls to the slot that provides
+//! them (refusing re-entry), and validates every value a plugin writes.
+
+use crate::convert::game_message;
+use crate::slot::{Instance, SlotCell};
+use abi_stable::std_types::{RErr, ROk, ROption, RResult, RSlice, RStr, RVec};
+use iron3d_abi::{
+    AxisValue, Body, BodyWrite, ClockInfo, ErrorKind, HostApi, InputCommand, InputView, Message,
+    MessageTarget, NewObject, ObjectInfo, ObjectRef, PluginError, Portal, Property, Quatf,
+    SlotKind, Vec3f,
+};
+use iron3d_kernel::{
+    DeleteMode, GameObject, KernelError, Locality, ObjectDesc, ObjectHandle, OriginalObjectId,
+    Phase, PropertyBag, SystemCtx, Target, Transform,
+};
+use iron3d_vfs::{GamePath, Vfs};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+/// The game data a mission's plugins may read: the VFS and the mission directory.
+#[derive(Debug)]
+pub struct MissionFiles {
+    /// The game directory and its overlays.
+    pub vfs: Vfs,
+    /// The mission directory (game-root-relative).
+    pub mission_dir: GamePath,
+}
+
+/// What every call of a host shares: the mission identity, the game files and the
+/// slots (for service routing).
+pub struct HostShared {
+    /// Mission or scenario name.
+    pub mission: String,
+    /// Master seed.
+    pub seed: u64,
+    /// Ticks per second.
+    pub tick_hz: u32,
+    /// Load number in this process.
+    pub load_number: u32,
+    /// The mission's files (`None` for the built-in scenario).
+    pub files: Option<Arc<MissionFiles>>,
+    /// The active instance of every slot, for service calls.
+    pub cells: Mutex<BTreeMap<SlotKind, SlotCell>>,
+}
+
+impl HostShared {
+    fn cell(&self, slot: SlotKind) -> Option<SlotCell> {
+        self.cells
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&slot)
+            .cloned()
+    }
+
+    /// A seed for `stream` of `slot` (BLAKE3 of the mission seed, slot and stream).
+    pub fn rng_seed(&self, slot: SlotKind, stream: &str) -> u64 {
+        let mut h = blake3::Hasher::new();
+        h.update(&self.seed.to_le_bytes());
+        h.update(slot.as_str().as_bytes());
+        h.update(&[0]);
+        h.update(stream.as_bytes());
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&h.finalize().as_bytes()[..8]);
+        u64::from_le_bytes(b)
+    }
+
+    /// Reads `name` in the mission directory, else from the game root.
+    pub fn read_mission_file(&self, name: &str) -> Result<Vec<u8>, PluginError> {
+        let not_found =
+            |why: String| PluginError::new(ErrorKind::NOT_FOUND, format!("{name}: {why}"));
+        let Some(files) = &self.files else {
+            return Err(not_found(format!(
+                "mission '{}' has no game data",
+                self.mission
+            )));
+        };
+        let path = GamePath::parse(name)
+            .map_err(|e| PluginError::new(ErrorKind::INVALID, format!("{name}: {e}")))?;
+        let resolved = files
+            .vfs
+            .resolve_in_mission(&files.mission_dir, &path)
+            .map_err(|e| not_found(e.to_string()))?;
+        std::fs::read(&resolved.path)
+            .map_err(|e| PluginError::failed(format!("{}: {e}", resolved.path.display())))
+    }
+}
+
+/// The input snapshot of a tick in FFI form (rebuilt once per tick per slot).
+#[derive(Default)]
+pub struct InputCache {
+    tick: Option<u64>,
+    pressed: Vec<u32>,
+    released: Vec<u32>,
+    held: Vec<u32>,
+    axes: Vec<AxisValue>,
+    manual: Vec<InputCommand>,
+    commands: Vec<InputCommand>,
+}
+
+impl InputCache {
+    /// Refreshes the cache for the tick of `ctx`.
+    pub fn refresh(&mut self, ctx: &SystemCtx<'_>) {
+        let tick = ctx.time().tick;
+        if self.tick == Some(tick) {
+            return;
+        }
+        self.tick = Some(tick);
+        let input = ctx.input();
+        self.pressed = input.pressed.iter().copied().collect();
+        self.released = input.released.iter().copied().collect();
+        self.held = input.held.iter().copied().collect();
+        self.axes = input
+            .axes
+            .iter()
+            .map(|(&axis, &value)| AxisValue { axis, value })
+            .collect();
+        self.manual = input
+            .manual
+            .iter()
+            .map(|&(kind, arg)| InputCommand {
+                code: kind as u32,
+                arg,
+            })
+            .collect();
+        self.commands = input
+            .commands
+            .iter()
+            .map(|&(code, arg)| InputCommand { code, arg })
+            .collect();
+    }
+
+    fn view(&self) -> InputView<'_> {
+        InputView {
+            pressed: RSlice::from_slice(&self.pressed),
+            released: RSlice::from_slice(&self.released),
+            held: RSlice::from_slice(&self.held),
+            axes: RSlice::from_slice(&self.axes),
+            manual: RSlice::from_slice(&self.manual),
+            commands: RSlice::from_slice(&self.commands),
+        }
+    }
+}
+
+fn kernel_err(e: KernelError) -> PluginError {
+    let kind = match e {
+        KernelError::Forbidden { .. } => ErrorKind::FORBIDDEN,
+        KernelError::StaleHandle { .. } => ErrorKind::NO_SUCH_OBJECT,
+        _ => ErrorKind::FAILED,
+    };
+    PluginError::new(kind, e.to_string())
+}
+
+fn finite(v: Vec3f) -> bool {
+    v.x.is_finite() && v.y.is_finite() && v.z.is_finite()
+}
+
+fn finite_q(q: Quatf) -> bool {
+    q.x.is_finite() && q.y.is_finite() && q.z.is_finite() && q.w.is_finite()
+}
+
+fn handle(o: ObjectRef) -> ObjectHandle {
+    ObjectHandle {
+        slot: o.slot,
+        generation: o.generation,
+    }
+}
+
+fn object_ref(h: ObjectHandle) -> ObjectRef {
+    ObjectRef {
+        slot: h.slot,
+        generation: h.generation,
+    }
+}
+
+/// The phases in which plugins may call simulation services.
+fn simulation_phase(phase: Phase) -> bool {
+    matches!(
+        phase,
+        Phase::CalculateWorld | Phase::ApplyDeferred | Phase::UpdateSystems
+    )
+}
+
+/// The context of one call (see the module docs). `inside` is the slot whose plugin is
+/// running: its own cell is locked by the caller, so a service call into it is re-entry.
+pub struct HostCall<'c, 'k> {
+    /// The kernel context of the call.
+    pub ctx: &'c mut SystemCtx<'k>,
+    /// The host's shared state.
+    pub shared: &'c HostShared,
+    /// The calling slot.
+    pub slot: SlotKind,
+    /// The calling system's name (`plugin:<slot>`).
+    pub system: &'c str,
+    /// The tick's input.
+    pub input: &'c InputCache,
+}
+
+impl HostCall<'_, '_> {
+    fn get(&self, o: ObjectRef) -> Result<&GameObject, PluginError> {
+        self.ctx.object(handle(o)).map_err(|e| {
+            PluginError::new(
+                ErrorKind::NO_SUCH_OBJECT,
+                format!("object handle {}:{}: {e}", o.slot, o.generation),
+            )
+        })
+    }
+
+    /// A writable object of this slot: exists, and is local unless the slot owns mirrors.
+    fn writable(&mut self, o: ObjectRef) -> Result<&mut GameObject, PluginError> {
+        let slot = self.slot;
+        let obj = self.ctx.object_mut(handle(o)).map_err(kernel_err)?;
+        if matches!(obj.locality, Locality::Mirror { .. }) && slot != SlotKind::Net {
+            return Err(PluginError::new(
+                ErrorKind::INVALID,
+                format!(
+                    "object {} is a mirror: only the net slot may write it, not {slot}",
+                    obj.id
+                ),
+            ));
+        }
+        Ok(obj)
+    }
+
+    fn id_of(&self, o: ObjectRef) -> String {
+        self.ctx.object(handle(o)).map_or_else(
+            |_| format!("handle {}:{}", o.slot, o.generation),
+            |x| x.id.to_string(),
+        )
+    }
+
+    /// Runs `body` on the active instance of `slot` (the terrain service today).
+    fn with_provider<T>(
+        &mut self,
+        provider: SlotKind,
+        what: &str,
+        body: impl FnOnce(&mut Instance) -> Result<T, PluginError>,
+    ) -> Result<T, PluginError> {
+        if !simulation_phase(self.ctx.phase()) {
+            return Err(PluginError::new(
+                ErrorKind::FORBIDDEN,
+                format!(
+                    "{what}: services are available in simulation phases, not in {}",
+                    self.ctx.phase()
+                ),
+            ));
+        }
+        let Some(cell) = self.shared.cell(provider) else {
+            return Err(PluginError::new(
+                ErrorKind::NO_PROVIDER,
+                format!("{what}: no {provider} slot in this host"),
+            ));
+        };
+        let mut guard = match cell.try_lock() {
+            Ok(g) => g,
+            Err(std::sync::TryLockError::WouldBlock) => {
+                return Err(PluginError::new(
+                    ErrorKind::REENTRY,
+                    format!(
+                        "{what}: the {provider} plugin is running (called from {}): re-entry refused",
+                        self.slot
+                    ),
+                ));
+            }
+            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+        };
+        match guard.as_mut() {
+            Some(instance) => body(instance),
+            None => Err(PluginError::new(
+                ErrorKind::NO_PROVIDER,
+                format!("{what}: the {provider} slot is vacant"),
+            )),
+        }
+    }
+
+    fn terrain<T>(
+        &mut self,
+        what: &str,
+        body: impl FnOnce(
+            &iron3d_abi::TerrainService_TO<'_, abi_stable::RMut<'_, ()>>,
+        ) -> RResult<T, PluginError>,
+    ) -> RResult<T, PluginError> {
+        self.with_provider(SlotKind::Terrain, what, |i| match i.object.terrain() {
+            ROption::RSome(t) => body(&t).into_result(),
+            ROption::RNone => Err(PluginError::new(
+                ErrorKind::NO_PROVIDER,
+                format!("{what}: the active terrain plugin provides no terrain service"),
+            )),
+        })
+        .into()
+    }
+}
+
+impl HostApi for HostCall<'_, '_> {
+    fn clock(&self) -> ClockInfo {
+        let t = self.ctx.time();
+        ClockInfo {
+            tick: t.tick,
+            step_ns: t.step_ns,
+            game_time_ns: t.sim_ns(),
+            paused: false,
+            phase: self.ctx.phase() as u32,
+        }
+    }
+
+    fn input(&self) -> InputView<'_> {
+        self.input.view()
+    }
+
+    fn object_count(&self) -> u32 {
+        u32::try_from(self.ctx.world().registered_count()).unwrap_or(u32::MAX)
+    }
+
+    fn object_at(&self, index: u32) -> ROption<ObjectRef> {
+        self.ctx
+            .world()
+            .iter_registered()
+            .nth(index as usize)
+            .map(|(h, _)| object_ref(h))
+            .into()
+    }
+
+    fn find(&self, id: u32) -> ROption<ObjectRef> {
+        self.ctx
+            .world()
+            .handle_of(OriginalObjectId(id))
+            .map(object_ref)
+            .into()
+    }
+
+    fn object(&self, object: ObjectRef) -> RResult<ObjectInfo, PluginError> {
+        let layout = self.ctx.world().id_layout();
+        self.get(object)
+            .map(|o| ObjectInfo {
+                handle: object,
+                id: o.id.raw(),
+                owner: o.id.owner_player(layout),
+                class: o.id.class(layout),
+                index: o.id.index(layout),
+                kind: o.kind,
+                mirror: matches!(o.locality, Locality::Mirror { .. }),
+                owner_player: match o.locality {
+                    Locality::Mirror { owner_player } => owner_player,
+                    Locality::Local => 0,
+                },
+                active: o.active,
+                registered: o.is_registered(),
+                position: o.transform.position.into(),
+                orientation: o.transform.orientation.into(),
+                scale: o.transform.scale.into(),
+                velocity: o.velocity.into(),
+                behaviour_state: o.behaviour_state,
+            })
+            .into()
+    }
+
+    fn set_transform(
+        &mut self,
+        object: ObjectRef,
+        position: Vec3f,
+        orientation: Quatf,
+        scale: Vec3f,
+    ) -> RResult<(), PluginError> {
+        if !finite(position) || !finite_q(orientation) || !finite(scale) {
+            return RErr(PluginError::new(
+                ErrorKind::INVALID,
+                format!(
+                    "set_transform of object {}: NaN or infinite value refused",
+                    self.id_of(object)
+                ),
+            ));
+        }
+        self.writable(object)
+            .map(|o| {
+                o.transform = Transform {
+                    position: position.into(),
+                    orientation: orientation.into(),
+                    scale: scale.into(),
+                };
+            })
+            .into()
+    }
+
+    fn set_velocity(&mut self, object: ObjectRef, velocity: Vec3f) -> RResult<(), PluginError> {
+        if !finite(velocity) {
+            return RErr(PluginError::new(
+                ErrorKind::INVALID,
+                format!(
+                    "set_velocity of object {}: NaN or infinite value refused",
+                    self.id_of(object)
+                ),
+            ));
+        }
+        self.writable(object)
+            .map(|o| o.velocity = velocity.into())
+            .into()
+    }
+
+    fn set_behaviour_state(&mut self, object: ObjectRef, state: u32) -> RResult<(), PluginError> {
+        self.writable(object)
+            .map(|o| o.behaviour_state = state)
+            .into()
+    }
+
+    fn set_active(&mut self, object: ObjectRef, active: bool) -> RResult<(), PluginError> {
+        self.writable(object).map(|o| o.active = active).into()
+    }
+
+    fn property(
+        &self,
+        object: ObjectRef,
+        name: RSlice<'_, u8>,
+    ) -> RResult<ROption<[u32; 4]>, PluginError> {
+        self.get(object)
+            .map(|o| o.props.first(name.as_slice()).map(|p| p.raw_value).into())
+            .into()
+    }
+
+    fn set_property(
+        &mut self,
+        object: ObjectRef,
+        name: RSlice<'_, u8>,
+        value: &[u32; 4],
+    ) -> RResult<(), PluginError> {
+        let value = *value;
+        self.writable(object)
+            .map(|o| match o.props.first_mut(name.as_slice()) {
+                Some(p) => p.raw_value = value,
+                None => o.props.push(name.to_vec(), value),
+            })
+            .into()
+    }
+
+    fn append_property(
+        &mut self,
+        object: ObjectRef,
+        name: RSlice<'_, u8>,
+        value: &[u32; 4],
+    ) -> RResult<(), PluginError> {
+        let value = *value;
+        self.writable(object)
+            .map(|o| o.props.push(name.to_vec(), value))
+            .into()
+    }
+
+    fn properties(&self, object: ObjectRef) -> RResult<RVec<Property>, PluginError> {
+        self.get(object)
+            .map(|o| {
+                o.props
+                    .iter()
+                    .map(|p| Property {
+                        name: p.name.clone().into(),
+                        value: p.raw_value,
+                    })
+                    .collect()
+            })
+            .into()
+    }
+
+    fn create(&mut self, object: &NewObject) -> RResult<ObjectRef, PluginError> {
+        if !finite(object.position)
+            || !finite_q(object.orientation)
+            || !finite(object.scale)
+            || !finite(object.velocity)
+        {
+            return RErr(PluginError::new(
+                ErrorKind::INVALID,
+                "create: NaN or infinite value refused",
+            ));
+        }
+        // PD-ID-CREATE: without an id, the object gets the highest id in use + 1.
+        let id = match object.id {
+            ROption::RSome(id) => OriginalObjectId(id),
+            ROption::RNone => {
+                let next = self
+                    .ctx
+                    .world()
+                    .max_id()
+                    .map_or(Some(1), |m| m.raw().checked_add(1));
+                match next {
+                    Some(n) => OriginalObjectId(n),
+                    None => {
+                        return RErr(PluginError::new(
+                            ErrorKind::INVALID,
+                            "create: no free object id above the highest in use",
+                        ));
+                    }
+                }
+            }
+        };
+        let mut props = PropertyBag::new();
+        for p in object.properties.iter() {
+            props.push(p.name.to_vec(), p.value);
+        }
+        let desc = ObjectDesc {
+            id: Some(id),
+            kind: object.kind,
+            transform: Transform {
+                position: object.position.into(),
+                orientation: object.orientation.into(),
+                scale: object.scale.into(),
+            },
+            velocity: object.velocity.into(),
+            props,
+        };
+        let created = self.ctx.create(desc).map_err(kernel_err);
+        let h = match created {
+            Ok(h) => h,
+            Err(e) => return RErr(e),
+        };
+        if let Err(e) = self.ctx.add_to_game(h) {
+            let _ = self.ctx.delete(h, DeleteMode::Forced);
+            return RErr(kernel_err(e));
+        }
+        ROk(object_ref(h))
+    }
+
+    fn delete(&mut self, object: ObjectRef) -> RResult<(), PluginError> {
+        if let Err(e) = self.get(object) {
+            return RErr(e);
+        }
+        self.ctx
+            .delete(handle(object), DeleteMode::Normal)
+            .map(|_| ())
+            .map_err(kernel_err)
+            .into()
+    }
+
+    fn kill(&mut self, object: ObjectRef) -> RResult<(), PluginError> {
+        if let Err(e) = self.get(object) {
+            return RErr(e);
+        }
+        self.ctx
+            .kill(handle(object))
+            .map(|_| ())
+            .map_err(kernel_err)
+            .into()
+    }
+
+    fn read_bodies(&self, out: &mut RVec<Body>) {
+        out.clear();
+        for (h, o) in self.ctx.world().iter_registered() {
+            out.push(Body {
+                handle: object_ref(h),
+                id: o.id.raw(),
+                mirror: matches!(o.locality, Locality::Mirror { .. }),
+                active: o.active,
+                position: o.transform.position.into(),
+                orientation: o.transform.orientation.into(),
+                velocity: o.velocity.into(),
+                behaviour_state: o.behaviour_state,
+            });
+        }
+    }
+
+    fn write_bodies(&mut self, bodies: RSlice<'_, BodyWrite>) -> RResult<u32, PluginError> {
+        // Validate everything first: on any error nothing is written.
+        for b in bodies.iter() {
+            let o = match self.get(b.handle) {
+                Ok(o) => o,
+                Err(e) => return RErr(e),
+            };
+            if !finite(b.position) || !finite_q(b.orientation) || !finite(b.velocity) {
+                return RErr(PluginError::new(
+                    ErrorKind::INVALID,
+                    format!(
+                        "write_bodies: object {}: NaN or infinite value refused; nothing written",
+                        o.id
+                    ),
+                ));
+            }
+            if matches!(o.locality, Locality::Mirror { .. }) && self.slot != SlotKind::Net {
+                return RErr(PluginError::new(
+                    ErrorKind::INVALID,
+                    format!(
+                        "write_bodies: object {} is a mirror: only the net slot may write it; nothing written",
+                        o.id
+                    ),
+                ));
+            }
+        }
+        // The phase check, before the first write.
+        if let Some(first) = bodies.first() {
+            if let Err(e) = self.ctx.object_mut(handle(first.handle)) {
+                return RErr(kernel_err(e));
+            }
+        }
+        let mut n = 0u32;
+        for b in bodies.iter() {
+            match self.ctx.object_mut(handle(b.handle)) {
+                Ok(o) => {
+                    o.transform.position = b.position.into();
+                    o.transform.orientation = b.orientation.into();
+                    o.velocity = b.velocity.into();
+                    n += 1;
+                }
+                Err(e) => return RErr(kernel_err(e)),
+            }
+        }
+        ROk(n)
+    }
+
+    fn send(&mut self, target: MessageTarget, message: &Message) -> RResult<(), PluginError> {
+        let (kernel_target, to_system) = match target.kind {
+            0 => match self.ctx.world().handle_of(OriginalObjectId(target.object)) {
+                Some(h) => (Target::Object(h), None),
+                None => {
+                    return RErr(PluginError::new(
+                        ErrorKind::NO_SUCH_OBJECT,
+                        format!("send: no object with id {}", target.object),
+                    ));
+                }
+            },
+            1 => (Target::Systems, Some(format!("plugin:{}", target.slot))),
+            2 => (Target::Systems, None),
+            k => {
+                return RErr(PluginError::new(
+                    ErrorKind::INVALID,
+                    format!("send: unknown target kind {k}"),
+                ));
+            }
+        };
+        let m = match game_message(message, Some(self.system), to_system) {
+            Ok(m) => m,
+            Err(e) => return RErr(e),
+        };
+        self.ctx.send(kernel_target, m).map_err(kernel_err).into()
+    }
+
+    fn rng_seed(&self, stream: RStr<'_>) -> u64 {
+        self.shared.rng_seed(self.slot, stream.as_str())
+    }
+
+    fn read_mission_file(&self, name: RStr<'_>) -> RResult<RVec<u8>, PluginError> {
+        self.shared
+            .read_mission_file(name.as_str())
+            .map(RVec::from)
+            .into()
+    }
+
+    fn terrain_height(&mut self, x: f32, y: f32) -> RResult<f32, PluginError> {
+        self.terrain("terrain height", |t| t.height_at(x, y))
+    }
+
+    fn terrain_normal(&mut self, x: f32, y: f32) -> RResult<Vec3f, PluginError> {
+        self.terrain("terrain normal", |t| t.normal_at(x, y))
+    }
+
+    fn terrain_segment(&mut self, a: Vec3f, b: Vec3f) -> RResult<ROption<Vec3f>, PluginError> {
+        self.terrain("terrain segment", |t| t.intersect_segment(a, b))
+    }
+
+    fn terrain_area(&mut self, x: f32, y: f32) -> RResult<ROption<u32>, PluginError> {
+        self.terrain("terrain area", |t| t.area_at(x, y))
+    }
+
+    fn terrain_route(&mut self, from: Vec3f, to: Vec3f) -> RResult<RVec<u32>, PluginError> {
+        self.terrain("terrain route", |t| t.route(from, to))
+    }
+
+    fn terrain_corridor(&mut self, from: Vec3f, to: Vec3f) -> RResult<RVec<Portal>, PluginError> {
+        self.terrain("terrain corridor", |t| t.corridor(from, to))
+    }
+}
+
+/// The context of calls made outside a kernel phase (instance start-up, swap
+/// preparation): the mission's files and seeds, no world (it reports no objects and
+/// refuses every world operation and service with [`ErrorKind::FORBIDDEN`]).
+pub struct DetachedCall<'c> {
+    /// The host's shared state.
+    pub shared: &'c HostShared,
+    /// The slot the instance is for.
+    pub slot: SlotKind,
+}
+
+fn detached<T>(what: &str) -> RResult<T, PluginError> {
+    RErr(PluginError::new(
+        ErrorKind::FORBIDDEN,
+        format!("{what}: no world access outside the simulation phases (e.g. in mission_start)"),
+    ))
+}
+
+impl HostApi for DetachedCall<'_> {
+    fn clock(&self) -> ClockInfo {
+        ClockInfo {
+            tick: 0,
+            step_ns: 1_000_000_000 / u64::from(self.shared.tick_hz.max(1)),
+            game_time_ns: 0,
+            paused: false,
+            phase: u32::MAX,
+        }
+    }
+    fn input(&self) -> InputView<'_> {
+        InputView {
+            pressed: RSlice::from_slice(&[]),
+            released: RSlice::from_slice(&[]),
+            held: RSlice::from_slice(&[]),
+            axes: RSlice::from_slice(&[]),
+            manual: RSlice::from_slice(&[]),
+            commands: RSlice::from_slice(&[]),
+        }
+    }
+    fn object_count(&self) -> u32 {
+        0
+    }
+    fn object_at(&self, _index: u32) -> ROption<ObjectRef> {
+        ROption::RNone
+    }
+    fn find(&self, _id: u32) -> ROption<ObjectRef> {
+        ROption::RNone
+    }
+    fn object(&self, _object: ObjectRef) -> RResult<ObjectInfo, PluginError> {
+        detached("object")
+    }
+    fn set_transform(
+        &mut self,
+        _: ObjectRef,
+        _: Vec3f,
+        _: Quatf,
+        _: Vec3f,
+    ) -> RResult<(), PluginError> {
+        detached("set_transform")
+    }
+    fn set_velocity(&mut self, _: ObjectRef, _: Vec3f) -> RResult<(), PluginError> {
+        detached("set_velocity")
+    }
+    fn set_behaviour_state(&mut self, _: ObjectRef, _: u32) -> RResult<(), PluginError> {
+        detached("set_behaviour_state")
+    }
+    fn set_active(&mut self, _: ObjectRef, _: bool) -> RResult<(), PluginError> {
+        detached("set_active")
+    }
+    fn property(&self, _: ObjectRef, _: RSlice<'_, u8>) -> RResult<ROption<[u32; 4]>, PluginError> {
+        detached("property")
+    }
+    fn set_property(
+        &mut self,
+        _: ObjectRef,
+        _: RSlice<'_, u8>,
+        _: &[u32; 4],
+    ) -> RResult<(), PluginError> {
+        detached("set_property")
+    }
+    fn append_property(
+        &mut self,
+        _: ObjectRef,
+        _: RSlice<'_, u8>,
+        _: &[u32; 4],
+    ) -> RResult<(), PluginError> {
+        detached("append_property")
+    }
+    fn properties(&self, _: ObjectRef) -> RResult<RVec<Property>, PluginError> {
+        detached("properties")
+    }
+    fn create(&mut self, _: &NewObject) -> RResult<ObjectRef, PluginError> {
+        detached("create")
+    }
+    fn delete(&mut self, _: ObjectRef) -> RResult<(), PluginError> {
+        detached("delete")
+    }
+    fn kill(&mut self, _: ObjectRef) -> RResult<(), PluginError> {
+        detached("kill")
+    }
+    fn read_bodies(&self, out: &mut RVec<Body>) {
+        out.clear();
+    }
+    fn write_bodies(&mut self, _: RSlice<'_, BodyWrite>) -> RResult<u32, PluginError> {
+        detached("write_bodies")
+    }
+    fn send(&mut self, _: MessageTarget, _: &Message) -> RResult<(), PluginError> {
+        detached("send")
+    }
+    fn rng_seed(&self, stream: RStr<'_>) -> u64 {
+        self.shared.rng_seed(self.slot, stream.as_str())
+    }
+    fn read_mission_file(&self, name: RStr<'_>) -> RResult<RVec<u8>, PluginError> {
+        self.shared
+            .read_mission_file(name.as_str())
+            .map(RVec::from)
+            .into()
+    }
+    fn terrain_height(&mut self, _: f32, _: f32) -> RResult<f32, PluginError> {
+        detached("terrain height")
+    }
+    fn terrain_normal(&mut self, _: f32, _: f32) -> RResult<Vec3f, PluginError> {
+        detached("terrain normal")
+    }
+    fn terrain_segment(&mut self, _: Vec3f, _: Vec3f) -> RResult<ROption<Vec3f>, PluginError> {
+        detached("terrain segment")
+    }
+    fn terrain_area(&mut self, _: f32, _: f32) -> RResult<ROption<u32>, PluginError> {
+        detached("terrain area")
+    }
+    fn terrain_route(&mut self, _: Vec3f, _: Vec3f) -> RResult<RVec<u32>, PluginError> {
+        detached("terrain route")
+    }
+    fn terrain_corridor(&mut self, _: Vec3f, _: Vec3f) -> RResult<RVec<Portal>, PluginError> {
+        detached("terrain corridor")
+    }
+}
