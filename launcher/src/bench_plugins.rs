@@ -128,6 +128,62 @@ fn run_in(
         f64::from(ticks) / plugin.as_secs_f64()
     )?;
 
+    // 2. Service calls: the same tick with every object also asking the terrain plugin
+    //    for the height under it (AI slot → host → terrain slot), next to the direct Rust
+    //    call of the terrain core.
+    let game = scratch.join("demo");
+    let manifest = iron3d_demo::build(&game, 7, iron3d_demo::Profile::Demo)?;
+    let name = manifest
+        .missions
+        .first()
+        .cloned()
+        .ok_or_else(|| anyhow::anyhow!("demo has no mission"))?;
+    let setup = plugins::mission_setup(&name, 1, 30, Some(&game))?;
+    let mut per_object = Vec::new();
+    for factory in ["counter", "counter-terrain"] {
+        let mut host = PluginHost::new(iron3d_plugin_host::HostConfig {
+            search_paths: plugins::search_paths(&[]),
+            shadow_dir: scratch.join(format!("shadow-{factory}")),
+            mission: setup.clone(),
+            debounce: Duration::from_millis(20),
+        });
+        let mut kernel = kernel_with(
+            &mut host,
+            &format!(
+                "terrain iron3d_terrain terrain\nai {} {factory}\n",
+                counter_a.display()
+            ),
+            0,
+        )?;
+        spread(&mut kernel, objects)?;
+        let start = now();
+        for _ in 0..ticks {
+            kernel.step(&[])?;
+        }
+        per_object.push(per(start.elapsed()));
+    }
+    let dir = game.join("MISSIONS").join(&name);
+    let world = iron3d_terrain::World::load(&dir.display().to_string())
+        .map_err(|e| anyhow::anyhow!("{e}"))?
+        .ok_or_else(|| anyhow::anyhow!("demo mission has no terrain"))?;
+    let calls = u64::from(ticks) * u64::from(objects.max(1));
+    let start = now();
+    let mut sink = 0.0f32;
+    for i in 0..calls {
+        let (x, y) = spread_point(i % u64::from(objects.max(1)));
+        sink += world.surface.height_at(x, y).unwrap_or(-1.0);
+    }
+    std::hint::black_box(sink);
+    let direct_ns = start.elapsed().as_nanos() as f64 / calls as f64;
+    let service_ns = per_object[1] - per_object[0];
+    writeln!(
+        out,
+        "bench plugin_service objects={objects} ticks={ticks} terrain_height_via_host_ns={service_ns:.1} direct_rust_ns={direct_ns:.1} ratio={:.1} tick_ns_per_object_without={:.1} with={:.1}",
+        service_ns / direct_ns.max(0.001),
+        per_object[0],
+        per_object[1]
+    )?;
+
     // 3. Swap latency: replace a watched library file, poll, activate at the next boundary.
     let watched = scratch.join("libbench_counter.so");
     std::fs::copy(counter_a, &watched)?;
@@ -243,6 +299,32 @@ fn kernel_with(host: &mut PluginHost, registry: &str, objects: u32) -> anyhow::R
     }
     populate(&mut k, objects)?;
     Ok(k)
+}
+
+/// The `i`-th point of a grid over the demo map (object positions of the service bench).
+fn spread_point(i: u64) -> (f32, f32) {
+    (
+        (i % 100) as f32 * 4.0 + 2.0,
+        ((i / 100) % 100) as f32 * 4.0 + 2.0,
+    )
+}
+
+/// `objects` objects at [`spread_point`] positions.
+fn spread(k: &mut Kernel, objects: u32) -> anyhow::Result<()> {
+    for i in 0..objects {
+        let (x, y) = spread_point(u64::from(i));
+        let w = k.world_mut()?;
+        let h = w.create(ObjectDesc {
+            id: Some(OriginalObjectId(i)),
+            transform: iron3d_kernel::Transform {
+                position: glam::Vec3::new(x, y, 0.0),
+                ..iron3d_kernel::Transform::default()
+            },
+            ..ObjectDesc::default()
+        })?;
+        w.add_to_game(h)?;
+    }
+    Ok(())
 }
 
 fn populate(k: &mut Kernel, objects: u32) -> anyhow::Result<()> {

@@ -133,6 +133,16 @@ fn bad_swaps_roll_back_and_the_old_instance_keeps_running() {
         "{refused:#?}"
     );
 
+    // 1b. a restore that panics (caught inside the plugin): refused, old keeps running.
+    host.request_swap(SlotKind::Ai, counter, Some("counter-panic-restore"))
+        .unwrap();
+    steps(&mut k, 1);
+    let refused = events(&host);
+    assert!(
+        refused.iter().any(|e| matches!(e, HostEvent::SwapRefused { reason, .. } if reason.contains("panic in restore_state") && reason.contains("cannot take over"))),
+        "{refused:#?}"
+    );
+
     // 2. wrong interface version.
     let wrong = library("iron3d_test_counter_wrong_abi");
     let e = host
@@ -179,7 +189,7 @@ fn bad_swaps_roll_back_and_the_old_instance_keeps_running() {
 
     // Nothing was lost: build A still counts from where it was.
     steps(&mut k, 5);
-    assert_eq!(behaviour(&k, handles[2]), 16);
+    assert_eq!(behaviour(&k, handles[2]), 17);
     assert_eq!(host.swaps(SlotKind::Ai), 0);
     assert_eq!(host.faults(SlotKind::Ai), 0);
     assert!(host.report().iter().any(|r| r.slot == SlotKind::Ai

@@ -17,6 +17,21 @@ pub const ABI_MINOR: u32 = 0;
 /// touched (a 1.x library is refused by name, not by a layout report).
 pub const ROOT_VERSION: &str = "2.0.0";
 
+/// The symbol abi_stable's loader looks up (`abi_stable::library::ROOT_MODULE_LOADER_NAME`
+/// for abi_stable 0.11), written out in [`export_plugin!`]; a test keeps them equal.
+pub const LOADER_SYMBOL: &str = "_1as_0lib_1header_0root_bmodule_bloader";
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_loader_symbol_is_abi_stables() {
+        assert_eq!(
+            super::LOADER_SYMBOL,
+            abi_stable::library::ROOT_MODULE_LOADER_NAME
+        );
+    }
+}
+
 /// How a plugin installs its log bridge.
 #[repr(u8)]
 #[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,8 +92,10 @@ impl RootModule for PluginRootV2Ref {
 /// `fn(&str) -> Result<Box<dyn Plugin>, PluginError>` (the factory name). The generated
 /// `extern "C"` functions run both inside `catch_unwind`, record whether the library was
 /// built with `panic = "unwind"`, and wrap every instance in [`crate::Adapter`], which
-/// guards every entry point. The plugin crate must depend on `abi_stable` (the export
-/// attribute expands to `::abi_stable` paths).
+/// guards every entry point. The library header is exported under abi_stable's loader
+/// symbol ([`LOADER_SYMBOL`]), so a plugin crate depends on `iron3d-abi` only.
+///
+/// [`LOADER_SYMBOL`]: crate::root::LOADER_SYMBOL
 #[macro_export]
 macro_rules! export_plugin {
     (describe = $describe:path, create = $create:path) => {
@@ -93,7 +110,7 @@ macro_rules! export_plugin {
                         abi_major: 0,
                         abi_minor: 0,
                         panic_unwind: true,
-                        factories: ::abi_stable::std_types::RVec::new(),
+                        factories: $crate::abi_stable::std_types::RVec::new(),
                     },
                 };
                 // Evaluated in the plugin crate: its own build's panic strategy.
@@ -102,25 +119,45 @@ macro_rules! export_plugin {
             }
 
             extern "C" fn create(
-                factory: ::abi_stable::std_types::RStr<'_>,
+                factory: $crate::abi_stable::std_types::RStr<'_>,
                 host: $crate::HostContext,
-            ) -> ::abi_stable::std_types::RResult<$crate::PluginInstanceBox, $crate::PluginError>
-            {
+            ) -> $crate::abi_stable::std_types::RResult<
+                $crate::PluginInstanceBox,
+                $crate::PluginError,
+            > {
                 let runtime = $crate::PluginRuntime::new(host.log, host.log_mode);
                 let guard_runtime = runtime.clone();
                 guard_runtime.call("create", move || match $create(factory.as_str()) {
-                    Ok(plugin) => ::abi_stable::std_types::RResult::ROk($crate::Adapter::boxed(
-                        plugin, runtime,
-                    )),
-                    Err(e) => ::abi_stable::std_types::RResult::RErr(e),
+                    Ok(plugin) => $crate::abi_stable::std_types::RResult::ROk(
+                        $crate::Adapter::boxed(plugin, runtime),
+                    ),
+                    Err(e) => $crate::abi_stable::std_types::RResult::RErr(e),
                 })
             }
 
-            #[::abi_stable::export_root_module]
+            /// The root module (what abi_stable's `export_root_module` attribute would
+            /// export, written out so plugin crates need no `abi_stable` dependency).
             pub fn root_module() -> $crate::PluginRootV2Ref {
-                use ::abi_stable::prefix_type::PrefixTypeTrait;
+                use $crate::abi_stable::prefix_type::PrefixTypeTrait;
                 $crate::PluginRootV2 { describe, create }.leak_into_prefix()
             }
+
+            #[unsafe(export_name = "_1as_0lib_1header_0root_bmodule_bloader")]
+            pub static LIB_HEADER: $crate::abi_stable::library::LibHeader = {
+                extern "C" fn erased_module() -> $crate::abi_stable::library::RootModuleResult {
+                    $crate::abi_stable::library::__call_root_module_loader(root_module)
+                }
+                // SAFETY: the header describes `PluginRootV2Ref`, which `root_module`
+                // returns; the layout is checked by the loader (`CheckTypeLayout::Yes`).
+                unsafe {
+                    $crate::abi_stable::library::LibHeader::from_constructor::<
+                        $crate::PluginRootV2Ref,
+                    >(
+                        erased_module,
+                        $crate::abi_stable::library::CheckTypeLayout::Yes,
+                    )
+                }
+            };
         }
     };
 }

@@ -42,6 +42,9 @@ pub struct HostShared {
     pub files: Option<Arc<MissionFiles>>,
     /// The active instance of every slot, for service calls.
     pub cells: Mutex<BTreeMap<SlotKind, SlotCell>>,
+    /// Providers whose service method panicked during another slot's call, with the
+    /// panic message: their slot rolls back at its next calculation boundary.
+    pub provider_faults: Mutex<BTreeMap<SlotKind, (Phase, String)>>,
 }
 
 impl HostShared {
@@ -264,13 +267,30 @@ impl HostCall<'_, '_> {
             }
             Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
         };
-        match guard.as_mut() {
+        let result = match guard.as_mut() {
             Some(instance) => body(instance),
             None => Err(PluginError::new(
                 ErrorKind::NO_PROVIDER,
                 format!("{what}: the {provider} slot is vacant"),
             )),
+        };
+        drop(guard);
+        if let Err(e) = &result {
+            if e.kind == ErrorKind::PANICKED {
+                // A panic is the provider's fault, not the caller's: its slot rolls back
+                // at the next boundary; the caller gets the error and goes on.
+                self.shared
+                    .provider_faults
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .entry(provider)
+                    .or_insert((
+                        self.ctx.phase(),
+                        format!("{what} called from {}: {e}", self.slot),
+                    ));
+            }
         }
+        result
     }
 
     fn terrain<T>(

@@ -105,6 +105,7 @@ impl PluginHost {
             load_number: LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
             files: config.mission.files.clone(),
             cells: Mutex::new(BTreeMap::new()),
+            provider_faults: Mutex::new(BTreeMap::new()),
         });
         let mut host = Self {
             config,

@@ -256,6 +256,9 @@ pub struct PluginSlot {
     fallback: FallbackFactory,
     events: Sender<HostEvent>,
     input: InputCache,
+    /// The callback bits of the active instance (kept with the cell, so the per-object
+    /// check takes no lock).
+    active_callbacks: u32,
 }
 
 fn object_ref(h: ObjectHandle) -> ObjectRef {
@@ -286,20 +289,23 @@ impl PluginSlot {
             fallback,
             events,
             input: InputCache::default(),
+            active_callbacks: 0,
         };
+        let mut me = me;
         me.publish_active();
         me
     }
 
     /// True when the active instance declared callback `bit`.
     fn wants(&self, bit: u32) -> bool {
-        lock(&self.cell)
-            .as_ref()
-            .is_some_and(|a| a.callbacks & bit != 0)
+        self.active_callbacks & bit != 0
     }
 
-    fn publish_active(&self) {
+    /// Publishes the active instance (label, source, callbacks); call after every change
+    /// of the cell.
+    fn publish_active(&mut self) {
         let cell = lock(&self.cell);
+        self.active_callbacks = cell.as_ref().map_or(0, |a| a.callbacks);
         *lock(&self.shared.active_label) = cell
             .as_ref()
             .map_or_else(|| "vacant".into(), Instance::label);
@@ -472,8 +478,18 @@ impl System for PluginSlot {
     }
 
     fn on_boundary(&mut self, ctx: &mut SystemCtx<'_>) -> SystemResult {
+        let faulted = self
+            .host
+            .provider_faults
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&self.shared.slot);
+        let fault = faulted.map(|(phase, reason)| {
+            let e = PluginError::new(iron3d_abi::ErrorKind::PANICKED, reason);
+            self.fault(phase, &e)
+        });
         self.activate_pending_at(ctx.time().tick);
-        Ok(())
+        fault.map_or(Ok(()), Err)
     }
 
     fn calculate_object(&mut self, ctx: &mut SystemCtx<'_>, object: ObjectHandle) -> SystemResult {

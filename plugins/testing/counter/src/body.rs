@@ -1,5 +1,7 @@
 //! The counter plugin body shared by the test builds: factories `counter`,
-//! `counter-bad-restore`, `counter-panic-init` and `counter-panic-tick` (AI slot).
+//! `counter-bad-restore`, `counter-panic-init`, `counter-panic-tick`,
+//! `counter-panic-restore` and `counter-terrain` (AI slot; also reads the terrain height
+//! under every object through the terrain service, for benchmarks).
 //!
 //! State: `count` (advanced by `STEP` once per tick, at the tick's first object),
 //! `last_tick` and `ticks_seen`. Every object's `behaviour_state` is set to `count`, so
@@ -27,13 +29,19 @@ pub enum Mode {
     PanicInit,
     /// `calculate_object` panics.
     PanicTick,
+    /// `restore_state` panics.
+    PanicRestore,
+    /// Also asks the terrain service for the height under every object (benchmarks).
+    Terrain,
 }
 
-const FACTORIES: [(&str, Mode); 4] = [
+const FACTORIES: [(&str, Mode); 6] = [
     ("counter", Mode::Normal),
     ("counter-bad-restore", Mode::BadRestore),
     ("counter-panic-init", Mode::PanicInit),
     ("counter-panic-tick", Mode::PanicTick),
+    ("counter-panic-restore", Mode::PanicRestore),
+    ("counter-terrain", Mode::Terrain),
 ];
 
 fn describe() -> PluginDescription {
@@ -107,6 +115,11 @@ impl Plugin for Counter {
             self.count += STEP;
             self.ticks_seen += 1;
         }
+        if self.mode == Mode::Terrain {
+            let p = host.object(object)?.position;
+            let ground = host.terrain().height(p.x, p.y).unwrap_or(-1.0);
+            return host.set_behaviour_state(object, ground.to_bits());
+        }
         host.set_behaviour_state(object, self.count as u32)
     }
 
@@ -115,6 +128,9 @@ impl Plugin for Counter {
     }
 
     fn restore_state(&mut self, blob: &StateBlob) -> Result<(), PluginError> {
+        if self.mode == Mode::PanicRestore {
+            panic!("counter-panic-restore cannot take over a state");
+        }
         self.decode(blob)
     }
 }
