@@ -61,6 +61,7 @@ fn mission() -> MissionSetup {
         seed: 1,
         tick_hz: 30,
         files: None,
+        parameters: Default::default(),
     }
 }
 

@@ -246,12 +246,21 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     };
     let mut kernel = Kernel::new(config, platform)?;
 
-    let registry_path = plugins::locate_registry(opts.registry.as_deref())?;
+    let registry_path = match mission_name {
+        Some(_) => plugins::locate_registry(opts.registry.as_deref())?,
+        None => {
+            plugins::locate_registry_named(opts.registry.as_deref(), plugins::SCENARIO_REGISTRY)?
+        }
+    };
     let registry = plugins::load_registry(&registry_path)?;
     // Plugins that read mission data (terrain) get the mission's files through the host.
     let mission = match (&opts.game_dir, &mission_name) {
         (Some(dir), Some(name)) => plugins::mission_setup(name, seed, tick_hz, Some(dir))?,
-        _ => plugins::mission_setup(scenario::SCENARIO_NAME, seed, tick_hz, None)?,
+        _ => {
+            let mut setup = plugins::mission_setup(scenario::SCENARIO_NAME, seed, tick_hz, None)?;
+            setup.parameters = scenario::parameters(params);
+            setup
+        }
     };
     let mut host = plugins::host(&opts.plugin_dirs, mission, Duration::from_millis(300));
     for system in host.systems_from_registry(&registry) {
@@ -308,9 +317,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
             )?;
         }
         (None, None) => {
-            let serials = Serials::default();
-            scenario::install(&mut kernel, params, &serials)?;
-            scenario::populate(&mut kernel, params, &serials)?;
+            scenario::populate(&mut kernel, params, &Serials::default())?;
         }
         _ => bail!("--game-dir and --mission go together"),
     }

@@ -26,10 +26,21 @@ pub fn search_paths(extra: &[PathBuf]) -> SearchPaths {
     SearchPaths::new(dirs)
 }
 
-/// The registry to use: `explicit`, else the first `config/plugins.ini` found in the
+/// Registry of missions (`config/plugins.ini`).
+pub const MISSION_REGISTRY: &str = "plugins.ini";
+/// Registry of the built-in scenario (`config/scenario.ini`: its gameplay plugin in the
+/// control slot).
+pub const SCENARIO_REGISTRY: &str = "scenario.ini";
+
+/// The mission registry: see [`locate_registry_named`].
+pub fn locate_registry(explicit: Option<&Path>) -> anyhow::Result<PathBuf> {
+    locate_registry_named(explicit, MISSION_REGISTRY)
+}
+
+/// The registry to use: `explicit`, else the first `config/<name>` found in the
 /// current directory or one of its ancestors, then beside the executable or one of its
 /// ancestors (a fresh clone's `target/<profile>/iron3d` finds the repository's file).
-pub fn locate_registry(explicit: Option<&Path>) -> anyhow::Result<PathBuf> {
+pub fn locate_registry_named(explicit: Option<&Path>, name: &str) -> anyhow::Result<PathBuf> {
     if let Some(p) = explicit {
         return Ok(p.to_owned());
     }
@@ -40,7 +51,7 @@ pub fn locate_registry(explicit: Option<&Path>) -> anyhow::Result<PathBuf> {
     let mut tried = Vec::new();
     for start in &starts {
         for dir in start.ancestors() {
-            let candidate = dir.join("config").join("plugins.ini");
+            let candidate = dir.join("config").join(name);
             if candidate.is_file() {
                 return Ok(candidate);
             }
@@ -48,7 +59,7 @@ pub fn locate_registry(explicit: Option<&Path>) -> anyhow::Result<PathBuf> {
         }
     }
     anyhow::bail!(
-        "no plugin registry found (looked for config/plugins.ini in {} and their parents); pass --registry FILE",
+        "no plugin registry found (looked for config/{name} in {} and their parents); pass --registry FILE",
         starts
             .iter()
             .map(|p| p.display().to_string())
@@ -110,6 +121,7 @@ pub fn mission_setup(
         seed,
         tick_hz,
         files,
+        parameters: Default::default(),
     })
 }
 

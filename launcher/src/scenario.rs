@@ -1,13 +1,14 @@
-//! The built-in "wanderers" scenario: a scripted world that exercises the kernel until the
-//! real mission loader arrives (arena control, collisions on the bus, life state in the
-//! property bag, deletion in the object's own event callback, spawning from input; the
-//! headings come from the registry's AI plugin).
+//! The built-in "wanderers" scenario's set-up: the starting world (objects on a jittered
+//! grid, with the scenario's property bag), the mission parameters its gameplay plugin
+//! reads, and the scripted player input. The gameplay itself — arena control, collisions
+//! on the bus, life state, deletion in the object's own event callback, spawning from
+//! input — is the `iron3d_scenario` plugin in the control slot of `config/scenario.ini`;
+//! the headings come from the AI slot's plugin.
 
 use glam::{Quat, Vec3};
 use iron3d_kernel::{
-    CalcSlot, DeleteMode, Envelope, GameMessage, IdLayout, InputEvent, InputSource, Kernel,
-    KernelError, ObjectDesc, ObjectHandle, OriginalObjectId, PropertyBag, StreamName, System,
-    SystemCtx, SystemError, SystemResult, Target, Transform,
+    IdLayout, InputEvent, InputSource, Kernel, KernelError, ObjectDesc, OriginalObjectId,
+    PropertyBag, StreamName, Transform,
 };
 use rand_chacha::ChaCha8Rng;
 use rand_core::{RngCore, SeedableRng};
@@ -22,8 +23,6 @@ pub const CMD_SPAWN: u32 = 1;
 pub const CMD_WIND: u32 = 2;
 /// Hit points written into each object's `Life state` property (`raw_value[1]`).
 pub const INITIAL_LIFE: u32 = 10;
-/// Collision radius of every object.
-pub const RADIUS: f32 = 0.5;
 /// Cruise speed in units per second.
 pub const SPEED: f32 = 3.0;
 
@@ -107,189 +106,16 @@ pub fn populate(
     Ok(())
 }
 
-/// Adds the scenario's own systems to `kernel` in their fixed order. The AI comes from
-/// the registry's `ai` plugin (the sample `iron3d_ai_wanderer` reads [`CMD_WIND`]).
-pub fn install(
-    kernel: &mut Kernel,
-    params: ScenarioParams,
-    serials: &Serials,
-) -> Result<(), KernelError> {
-    let half = arena_half_extent(params.objects);
-    kernel.add_system(Box::new(LifeBehavior))?;
-    kernel.add_system(Box::new(ArenaControl { half }))?;
-    if params.collisions {
-        kernel.add_system(Box::new(Collisions::default()))?;
-    }
-    kernel.add_system(Box::new(Spawner {
-        half,
-        serials: serials.clone(),
-    }))?;
-    Ok(())
-}
-
-/// Behaviour: collisions cost life; at zero the object deletes itself in its own event callback.
-#[derive(Debug)]
-pub struct LifeBehavior;
-
-impl System for LifeBehavior {
-    fn name(&self) -> &str {
-        "life-behavior"
-    }
-    fn calc_slot(&self) -> Option<CalcSlot> {
-        Some(CalcSlot::Behavior)
-    }
-    fn on_message(
-        &mut self,
-        ctx: &mut SystemCtx<'_>,
-        obj: Option<ObjectHandle>,
-        env: &Envelope,
-    ) -> SystemResult {
-        let (Some(h), GameMessage::CollisionDetected { .. }) = (obj, &env.message) else {
-            return Ok(());
-        };
-        let o = ctx.object_mut(h)?;
-        let Some(life) = o.props.first_mut(b"Life state") else {
-            return Ok(());
-        };
-        life.raw_value[1] = life.raw_value[1].saturating_sub(1);
-        if life.raw_value[1] == 0 {
-            ctx.delete(h, DeleteMode::Normal)?;
-        }
-        Ok(())
-    }
-}
-
-/// Control: integrates velocity plus wind over the fixed step and reflects at the arena walls.
-#[derive(Debug)]
-pub struct ArenaControl {
-    half: f32,
-}
-
-impl System for ArenaControl {
-    fn name(&self) -> &str {
-        "arena-control"
-    }
-    fn calc_slot(&self) -> Option<CalcSlot> {
-        Some(CalcSlot::Control)
-    }
-    fn calculate_object(&mut self, ctx: &mut SystemCtx<'_>, h: ObjectHandle) -> SystemResult {
-        let dt = ctx.time().step_seconds();
-        let half = self.half;
-        let o = ctx.object_mut(h)?;
-        let mut p = o.transform.position + o.velocity * dt;
-        for axis in 0..2 {
-            if p[axis].abs() > half {
-                p[axis] = p[axis].clamp(-half, half);
-                o.velocity[axis] = -o.velocity[axis];
-            }
-        }
-        o.transform.position = p;
-        Ok(())
-    }
-}
-
-/// Collision detection on a uniform grid; each touching pair gets `GMSG_COLLISION_DETECTED`
-/// sent to both objects (ordered pair: lower id first).
-#[derive(Debug, Default)]
-pub struct Collisions {
-    cells: Vec<((i32, i32), OriginalObjectId, ObjectHandle, Vec3)>,
-    pairs: Vec<(
-        ObjectHandle,
-        ObjectHandle,
-        OriginalObjectId,
-        OriginalObjectId,
-        Vec3,
-    )>,
-}
-
-impl System for Collisions {
-    fn name(&self) -> &str {
-        "collisions"
-    }
-    fn update(&mut self, ctx: &mut SystemCtx<'_>) -> SystemResult {
-        let cell_size = 2.0 * RADIUS;
-        let cell_of = |p: Vec3| {
-            (
-                (p.x / cell_size).floor() as i32,
-                (p.y / cell_size).floor() as i32,
-            )
-        };
-        self.cells.clear();
-        self.cells.extend(
-            ctx.world()
-                .iter_registered()
-                .filter(|(_, o)| !o.is_pending_delete())
-                .map(|(h, o)| (cell_of(o.transform.position), o.id, h, o.transform.position)),
-        );
-        self.cells.sort_unstable_by_key(|c| (c.0, c.1));
-        self.pairs.clear();
-        for &(cell, id, h, p) in &self.cells {
-            for dx in -1..=1 {
-                for dy in -1..=1 {
-                    let key = (cell.0 + dx, cell.1 + dy);
-                    let start = self.cells.partition_point(|c| c.0 < key);
-                    for &(c2, id2, h2, p2) in &self.cells[start..] {
-                        if c2 != key {
-                            break;
-                        }
-                        if id < id2 && p.distance_squared(p2) < (2.0 * RADIUS) * (2.0 * RADIUS) {
-                            self.pairs.push((h, h2, id, id2, (p + p2) * 0.5));
-                        }
-                    }
-                }
-            }
-        }
-        self.pairs.sort_unstable_by_key(|p| (p.2, p.3));
-        for &(h, h2, a, b, point) in &self.pairs {
-            let message = GameMessage::CollisionDetected {
-                a,
-                b,
-                point: point.to_array(),
-            };
-            ctx.send(Target::Object(h), message.clone())?;
-            ctx.send(Target::Object(h2), message)?;
-        }
-        Ok(())
-    }
-}
-
-/// Spawns objects when input asks for it (`CMD_SPAWN`), at random places from the world stream.
-#[derive(Debug)]
-pub struct Spawner {
-    half: f32,
-    serials: Serials,
-}
-
-impl System for Spawner {
-    fn name(&self) -> &str {
-        "spawner"
-    }
-    fn update(&mut self, ctx: &mut SystemCtx<'_>) -> SystemResult {
-        let requests: Vec<i32> = ctx
-            .input()
-            .commands
-            .iter()
-            .filter(|c| c.0 == CMD_SPAWN)
-            .map(|c| c.1)
-            .collect();
-        for count in requests {
-            for _ in 0..count.clamp(0, 64) {
-                let rng = ctx.rng(StreamName::World)?;
-                let pos = Vec3::new(
-                    rng.next_unit_f32() * 2.0 - 1.0,
-                    rng.next_unit_f32() * 2.0 - 1.0,
-                    0.0,
-                ) * self.half;
-                let heading = rng.next_unit_f32() * std::f32::consts::TAU;
-                let Some(id) = id_for(self.serials.next()) else {
-                    return Err(SystemError("object ids exhausted".into()));
-                };
-                let h = ctx.create(object_desc(id, pos, heading))?;
-                ctx.add_to_game(h)?;
-            }
-        }
-        Ok(())
-    }
+/// The mission parameters of the scenario's gameplay plugin: the arena's half extent and
+/// whether objects collide.
+pub fn parameters(params: ScenarioParams) -> std::collections::BTreeMap<String, String> {
+    std::collections::BTreeMap::from([
+        (
+            "arena_half_extent".to_owned(),
+            arena_half_extent(params.objects).to_string(),
+        ),
+        ("collisions".to_owned(), params.collisions.to_string()),
+    ])
 }
 
 /// Scripted player input derived from the seed: occasional spawn and wind commands and a key.

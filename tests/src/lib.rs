@@ -74,6 +74,7 @@ pub mod plugins {
                 seed,
                 tick_hz: 30,
                 files: None,
+                parameters: Default::default(),
             },
             debounce: Duration::from_millis(50),
         })

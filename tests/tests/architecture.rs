@@ -141,3 +141,52 @@ fn top_level_layout_of_the_design_card_exists() {
         assert!(root.join(entry).exists(), "missing top-level {entry}");
     }
 }
+
+/// Files of the launcher allowed to implement `System`: the kernel benchmarks' synthetic
+/// workloads (they measure the scheduler and the plugin boundary, they are no gameplay).
+const BENCHMARK_WORKLOADS: [&str; 2] = ["bench.rs", "bench_plugins.rs"];
+
+#[test]
+fn the_launcher_implements_no_simulation_system() {
+    let root = workspace_root();
+    let mut files = Vec::new();
+    rust_files(&root.join("launcher"), &mut files);
+    assert!(!files.is_empty());
+    let mut offenders = Vec::new();
+    for f in files {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        if BENCHMARK_WORKLOADS.contains(&name.as_str()) && f.parent().unwrap().ends_with("src") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let l = line.trim_start();
+            if l.starts_with("impl") && (l.contains(" System for ") || l.contains("::System for "))
+            {
+                offenders.push(format!("{}:{}: {l}", f.display(), i + 1));
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "simulation belongs in plugins, not in the launcher (CLI, window, presentation):\n{}",
+        offenders.join("\n")
+    );
+}
+
+#[test]
+fn the_scenario_set_up_and_its_gameplay_plugin_agree() {
+    assert_eq!(
+        iron3d_launcher::scenario::CMD_SPAWN,
+        iron3d_scenario::CMD_SPAWN
+    );
+    assert_eq!(
+        iron3d_launcher::scenario::INITIAL_LIFE,
+        iron3d_scenario::INITIAL_LIFE
+    );
+    assert_eq!(iron3d_launcher::scenario::SPEED, iron3d_scenario::SPEED);
+    assert_eq!(
+        iron3d_launcher::scenario::CMD_WIND,
+        iron3d_ai_wanderer::CMD_WIND
+    );
+}

@@ -40,6 +40,7 @@ fn mission(game: &Path, registry: &str, shadow: &Path) -> (Kernel, PluginHost) {
             seed: 5,
             tick_hz: 30,
             files: Some(files),
+            parameters: Default::default(),
         },
         debounce: Duration::from_millis(50),
     });

@@ -328,3 +328,61 @@ fn a_demo_mission_replays_over_2000_ticks_through_a_hot_swap_and_refuses_tamperi
     let e = run_err(&["run", "--headless", "--replay", log.to_str().unwrap()]);
     assert!(e.contains("needs --game-dir"), "{e}");
 }
+
+/// The value of `key=` in the run's output.
+fn field(out: &str, key: &str) -> i64 {
+    out.split_whitespace()
+        .find_map(|w| w.strip_prefix(&format!("{key}=")))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no {key}= in:\n{out}"))
+}
+
+#[test]
+fn the_scenario_plays_from_plugins_only_collisions_life_and_spawns() {
+    let out = run_ok(&["run", "--headless", "--ticks", "600", "--objects", "200"]);
+    assert!(
+        out.contains("registry=") && out.contains("scenario.ini"),
+        "{out}"
+    );
+    assert!(
+        out.contains("plugin slot=control iron3d-scenario") && out.contains(" arena ("),
+        "the gameplay is the control slot's plugin:\n{out}"
+    );
+    let (start, end) = (field(&out, "objects_start"), field(&out, "objects_end"));
+    let deleted = field(&out, "deferred_deletes");
+    let messages = field(&out, "messages");
+    assert!(messages > 0, "collisions are sent on the bus");
+    assert!(
+        deleted > 0,
+        "collisions cost life; at zero objects delete themselves"
+    );
+    assert!(
+        end - start + deleted > 0,
+        "scripted spawn commands create objects"
+    );
+    assert_eq!(field(&out, "system_faults"), 0);
+    // The plugin-driven scenario is deterministic: same seed, same hash.
+    let quiet = run_ok(&[
+        "run",
+        "--headless",
+        "--ticks",
+        "600",
+        "--objects",
+        "200",
+        "--seed",
+        "3",
+    ]);
+    assert_eq!(
+        last_state_hash(&quiet),
+        last_state_hash(&run_ok(&[
+            "run",
+            "--headless",
+            "--ticks",
+            "600",
+            "--objects",
+            "200",
+            "--seed",
+            "3",
+        ]))
+    );
+}

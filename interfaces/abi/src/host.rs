@@ -317,6 +317,10 @@ pub trait HostApi {
     /// overlays applied). [`ErrorKind::NOT_FOUND`](crate::ErrorKind::NOT_FOUND) when absent.
     fn read_mission_file(&self, name: RStr<'_>) -> RResult<RVec<u8>, PluginError>;
 
+    /// A parameter of the mission set by whoever started it (the built-in scenario's
+    /// arena size, a mod's options), `RNone` when not set.
+    fn mission_parameter(&self, key: RStr<'_>) -> ROption<abi_stable::std_types::RString>;
+
     /// Terrain service: height at `(x, y)`.
     fn terrain_height(&mut self, x: f32, y: f32) -> RResult<f32, PluginError>;
 

@@ -199,6 +199,14 @@ impl<'a> Host<'a> {
             .map(RVec::into_vec)
     }
 
+    /// The mission parameter `key` (set by whoever started the mission), if any.
+    pub fn mission_parameter(&self, key: &str) -> Option<String> {
+        self.raw
+            .mission_parameter(key.into())
+            .into_option()
+            .map(|s| s.into_string())
+    }
+
     /// The terrain service of the currently active terrain plugin (fetched per call:
     /// never keep it, a swap may replace the provider).
     pub fn terrain(&mut self) -> Terrain<'_, 'a> {

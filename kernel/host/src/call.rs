@@ -40,6 +40,8 @@ pub struct HostShared {
     pub load_number: u32,
     /// The mission's files (`None` for the built-in scenario).
     pub files: Option<Arc<MissionFiles>>,
+    /// Mission parameters (`Host::mission_parameter`).
+    pub parameters: BTreeMap<String, String>,
     /// The active instance of every slot, for service calls.
     pub cells: Mutex<BTreeMap<SlotKind, SlotCell>>,
     /// Providers whose service method panicked during another slot's call, with the
@@ -658,6 +660,14 @@ impl HostApi for HostCall<'_, '_> {
             .into()
     }
 
+    fn mission_parameter(&self, key: RStr<'_>) -> ROption<abi_stable::std_types::RString> {
+        self.shared
+            .parameters
+            .get(key.as_str())
+            .map(|v| v.as_str().into())
+            .into()
+    }
+
     fn terrain_height(&mut self, x: f32, y: f32) -> RResult<f32, PluginError> {
         self.terrain("terrain height", |t| t.height_at(x, y))
     }
@@ -797,6 +807,13 @@ impl HostApi for DetachedCall<'_> {
         self.shared
             .read_mission_file(name.as_str())
             .map(RVec::from)
+            .into()
+    }
+    fn mission_parameter(&self, key: RStr<'_>) -> ROption<abi_stable::std_types::RString> {
+        self.shared
+            .parameters
+            .get(key.as_str())
+            .map(|v| v.as_str().into())
             .into()
     }
     fn terrain_height(&mut self, _: f32, _: f32) -> RResult<f32, PluginError> {

@@ -30,6 +30,8 @@ pub struct MissionSetup {
     /// Its game files (`None` for the built-in scenario): plugins read them through the
     /// host (`Host::read_mission_file`), never by path.
     pub files: Option<Arc<MissionFiles>>,
+    /// Mission parameters for the plugins (`Host::mission_parameter`).
+    pub parameters: BTreeMap<String, String>,
 }
 
 /// Mission loads in this process (each host counts as one).
@@ -104,6 +106,7 @@ impl PluginHost {
             tick_hz: config.mission.tick_hz,
             load_number: LOADS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
             files: config.mission.files.clone(),
+            parameters: config.mission.parameters.clone(),
             cells: Mutex::new(BTreeMap::new()),
             provider_faults: Mutex::new(BTreeMap::new()),
         });
