@@ -10,10 +10,11 @@ use iron3d_kernel::replay::{
     ReplayLog, ReplayMission,
 };
 use iron3d_kernel::{
-    InputSource, Kernel, KernelConfig, ManualTimeSource, StateHash, SystemTimeSource, TimeSource,
+    InputSource, Kernel, ManualTimeSource, StateHash, SystemTimeSource, TimeSource,
     clock::NANOS_PER_SEC,
 };
 use iron3d_plugin_host::HostEvent;
+use iron3d_session::{MissionSpec, Session};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -238,14 +239,6 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     } else {
         Box::new(clock.clone())
     };
-    let config = KernelConfig {
-        seed,
-        tick_hz,
-        publish_snapshots: true,
-        ..KernelConfig::default()
-    };
-    let mut kernel = Kernel::new(config, platform)?;
-
     let registry_path = match mission_name {
         Some(_) => plugins::locate_registry(opts.registry.as_deref())?,
         None => {
@@ -253,19 +246,19 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         }
     };
     let registry = plugins::load_registry(&registry_path)?;
+    let spec = plugins::session_spec(&opts.plugin_dirs, registry, seed, tick_hz, true);
     // Plugins that read mission data (terrain) get the mission's files through the host.
-    let mission = match (&opts.game_dir, &mission_name) {
-        (Some(dir), Some(name)) => plugins::mission_setup(name, seed, tick_hz, Some(dir))?,
-        _ => {
-            let mut setup = plugins::mission_setup(scenario::SCENARIO_NAME, seed, tick_hz, None)?;
-            setup.parameters = scenario::parameters(params);
-            setup
-        }
+    let mission_spec = match (&opts.game_dir, &mission_name) {
+        (Some(dir), Some(name)) => opts.data_profile.mission(dir, name),
+        (None, None) => MissionSpec::Synthetic {
+            name: scenario::SCENARIO_NAME.to_owned(),
+            parameters: scenario::parameters(params),
+        },
+        _ => bail!("--game-dir and --mission go together"),
     };
-    let mut host = plugins::host(&opts.plugin_dirs, mission, Duration::from_millis(300));
-    for system in host.systems_from_registry(&registry) {
-        kernel.add_system(system)?;
-    }
+    let mut session = Session::open(&spec, mission_spec, platform)?;
+    let kernel = &mut session.kernel;
+    let host = &mut session.host;
     writeln!(out, "registry={}", registry_path.display())?;
     for r in host.report() {
         writeln!(out, "plugin slot={} {}", r.slot, r.instance)?;
@@ -290,19 +283,13 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     // What the summary line names as the run's world and its starting object count.
     let mut world_label = (scenario::SCENARIO_NAME.to_owned(), params.objects as usize);
     let mut identity: Option<ReplayMission> = None;
-    match (&opts.game_dir, &mission_name) {
-        (Some(dir), Some(name)) => {
-            let vfs = iron3d_vfs::Vfs::new(dir);
-            let cache = opts.data_profile.cache();
-            let data = iron3d_mission::GameData {
-                vfs: &vfs,
-                cache: &cache,
-            };
-            let loaded = iron3d_mission::load_mission(&mut kernel, &data, name, None)
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
+    match &session.game {
+        Some(game) => {
+            let name = mission_name.clone().unwrap_or_default();
+            let loaded = &game.loaded;
             identity = Some(ReplayMission {
                 name: name.clone(),
-                data: iron3d_mission::data_fingerprint(&vfs)?,
+                data: iron3d_mission::data_fingerprint(&game.vfs)?,
             });
             let c = loaded.graph.counts;
             world_label = (format!("mission:{name}"), loaded.objects.len());
@@ -316,12 +303,9 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
                 c.wear
             )?;
         }
-        (None, None) => {
-            scenario::populate(&mut kernel, params, &Serials::default())?;
-        }
-        _ => bail!("--game-dir and --mission go together"),
+        None => scenario::populate(kernel, params, &Serials::default())?,
     }
-    let plugin_set = plugin_set(&host);
+    let plugin_set = plugin_set(host);
     if let Some(log) = &replay {
         let mut differences = Vec::new();
         if let (Some(recorded), Some(here)) = (&log.header.mission, &identity) {
@@ -453,7 +437,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         }
         if let Some(rx) = &console {
             while let Ok(line) = rx.try_recv() {
-                quit |= console_command(&line, &host, &mut kernel);
+                quit |= console_command(&line, host, kernel);
             }
         }
         host_events.extend(events.try_iter());
@@ -532,9 +516,9 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
             )?,
         }
     }
-    kernel.shutdown();
-    // The images stay mapped; their shadow files are no longer needed on disk.
-    let _ = std::fs::remove_dir_all(host.shadow_dir());
+    // Ordered shutdown: the kernel (and every plugin instance), then the shadow copies
+    // (the images stay mapped; their files are no longer needed on disk).
+    session.shutdown();
     writeln!(out, "state_hash={}", outcome.hash)?;
     Ok(outcome)
 }

@@ -103,6 +103,20 @@ pub struct Profile {
 }
 
 impl Profile {
+    /// The session mission `name` of `game_dir` read with this profile.
+    pub fn mission(self, game_dir: &Path, name: &str) -> iron3d_session::MissionSpec {
+        iron3d_session::MissionSpec::Game {
+            game_dir: game_dir.to_owned(),
+            mission: name.to_owned(),
+            mode: if self.compatible {
+                ReadMode::Compatible
+            } else {
+                ReadMode::Strict
+            },
+            relax_mesh_tag: self.relax_mesh_tag,
+        }
+    }
+
     /// The archive cache of this profile.
     pub fn cache(self) -> ArchiveCache {
         let mode = if self.compatible {

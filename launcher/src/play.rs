@@ -14,6 +14,7 @@ use iron3d_render_frame::{
     CameraState, DEFAULT_LIGHTING, FrameBuilder, FrameParams, LastFrame, MissionFramePreparer,
     SceneAssets, SharedView,
 };
+use iron3d_session::Session;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -220,10 +221,9 @@ pub fn write_png(path: &Path, img: &iron3d_abi::ImageRgba8) -> anyhow::Result<()
 /// shared camera/target, and the last built frame. The offscreen loop and the window
 /// loop both drive it.
 pub struct PlaySession {
-    /// The kernel.
-    pub kernel: Kernel,
-    /// The plugin host (render slot switching, captures).
-    pub host: PluginHost,
+    /// The session (kernel, plugin host, mission); shut down with
+    /// [`PlaySession::shutdown`] before the window that presents it goes.
+    pub run: Session,
     clock: ManualTimeSource,
     /// Camera, target and lighting read by the frame builder.
     pub view: SharedView,
@@ -245,29 +245,21 @@ impl PlaySession {
             bail!("--fps, --width and --height must be positive");
         }
         let clock = ManualTimeSource::new();
-        let config = KernelConfig {
-            seed: opts.seed,
-            publish_snapshots: true,
-            ..KernelConfig::default()
-        };
-        let tick_hz = config.tick_hz;
-        let mut kernel = Kernel::new(config, Box::new(clock.clone()))?;
         let registry_path = plugins::locate_registry(opts.registry.as_deref())?;
         let registry = plugins::load_registry(&registry_path)?;
-        let vfs = iron3d_vfs::Vfs::new(&opts.game_dir);
-        let ctx = plugins::mission_setup(&opts.mission, opts.seed, tick_hz, Some(&opts.game_dir))?;
-        let mut host = plugins::host(&opts.plugin_dirs, ctx, Duration::from_millis(300));
-        for system in host.systems_from_registry(&registry) {
-            kernel.add_system(system)?;
-        }
-        let cache = opts.data_profile.cache();
-        let data = iron3d_mission::GameData {
-            vfs: &vfs,
-            cache: &cache,
-        };
-        let loaded = iron3d_mission::load_mission(&mut kernel, &data, &opts.mission, None)
-            .map_err(|e| anyhow::anyhow!("{e}"))?;
-        let assets = SceneAssets::load(&data, &loaded)?;
+        let tick_hz = KernelConfig::default().tick_hz;
+        let spec = plugins::session_spec(&opts.plugin_dirs, registry, opts.seed, tick_hz, true);
+        let run = Session::open(
+            &spec,
+            opts.data_profile.mission(&opts.game_dir, &opts.mission),
+            Box::new(clock.clone()),
+        )?;
+        let game = run
+            .game
+            .as_ref()
+            .context("a play session runs a game mission")?;
+        let loaded = &game.loaded;
+        let assets = SceneAssets::load(&game.data(), loaded)?;
         for m in &assets.missing_textures {
             tracing::warn!(texture = %m, "texture missing: drawn untextured");
         }
@@ -281,8 +273,9 @@ impl PlaySession {
             assets.resources.textures.len(),
             assets.terrain.is_some()
         )?;
+        let objects = loaded.objects.len();
         let camera = opts.camera.unwrap_or_else(|| {
-            overview_camera(&kernel, |id| assets.object_models.contains_key(&id))
+            overview_camera(&run.kernel, |id| assets.object_models.contains_key(&id))
         });
         let view: SharedView = Arc::new(Mutex::new(FrameParams {
             camera,
@@ -296,11 +289,12 @@ impl PlaySession {
         }));
         let preparer = MissionFramePreparer::new(FrameBuilder::new(assets), view.clone());
         let last_frame = preparer.last_handle();
-        kernel.set_frame_preparer(Some(Box::new(preparer)));
-        let events = host.events();
+        let mut run = run;
+        run.kernel.set_frame_preparer(Some(Box::new(preparer)));
+        let events = run.host.events();
+        tracing::debug!(objects, "play session ready");
         let mut session = Self {
-            kernel,
-            host,
+            run,
             clock,
             view,
             last_frame,
@@ -324,7 +318,7 @@ impl PlaySession {
     /// Asks for renderer `r` (active from the next calculation boundary); `false` with a
     /// printed reason when its plugin is unavailable (the current one keeps running).
     pub fn switch(&mut self, r: Renderer, out: &mut dyn Write) -> anyhow::Result<bool> {
-        let ok = switch_renderer(&self.host, r, out)?;
+        let ok = switch_renderer(&self.run.host, r, out)?;
         if ok {
             self.renderer = r;
         }
@@ -343,7 +337,7 @@ impl PlaySession {
     /// Presents one frame at game-clock time `now_ns` (platform time of the manual clock).
     pub fn frame(&mut self, now_ns: u64) -> anyhow::Result<()> {
         self.clock.set_ns(now_ns);
-        self.kernel.frame(&mut NoInput, None)?;
+        self.run.kernel.frame(&mut NoInput, None)?;
         self.frames += 1;
         self.host_events.extend(self.events.try_iter());
         Ok(())
@@ -360,7 +354,8 @@ impl PlaySession {
 
     /// The render slot's instance label.
     pub fn renderer_label(&self) -> String {
-        self.host
+        self.run
+            .host
             .report()
             .into_iter()
             .find(|r| r.slot == SlotKind::Render)
@@ -378,11 +373,17 @@ impl PlaySession {
     /// The capture served after the last frame, or why there is none.
     pub fn take_capture(&self) -> anyhow::Result<Capture> {
         let label = self.renderer_label();
-        match self.host.take_capture() {
+        match self.run.host.take_capture() {
             Some(Ok(c)) => Ok(c),
             Some(Err(e)) => bail!("capture from {label} failed: {e}"),
             None => bail!("the render slot ({label}) drew no frame to capture"),
         }
+    }
+
+    /// Shuts the session down in order (kernel and every plugin instance, then the shadow
+    /// copies); call before the window goes.
+    pub fn shutdown(self) {
+        self.run.shutdown();
     }
 
     /// Prints faults, the summary line and `state_hash=` last.
@@ -414,14 +415,14 @@ impl PlaySession {
             "renderer={} frames={} ticks={} draw_items={draw_items} fps={fps:.1}",
             self.renderer.as_str(),
             self.frames,
-            self.kernel.tick()
+            self.run.kernel.tick()
         )?;
-        let hash = self.kernel.state_hash();
+        let hash = self.run.kernel.state_hash();
         writeln!(out, "state_hash={hash}")?;
         Ok(PlayOutcome {
             hash,
             frames: self.frames,
-            ticks: self.kernel.tick(),
+            ticks: self.run.kernel.tick(),
             renderer: self.renderer_label(),
             draw_items,
             fps,
@@ -442,7 +443,7 @@ pub fn run_offscreen(opts: &PlayOptions, out: &mut dyn Write) -> anyhow::Result<
     let started = std::time::Instant::now();
     for f in 1..=frames {
         if f == frames && opts.screenshot.is_some() {
-            session.host.request_capture(session.capture_kind());
+            session.run.host.request_capture(session.capture_kind());
         }
         session.frame(f * frame_ns)?;
         while switches.first().is_some_and(|s| s.0 <= f) {
@@ -454,5 +455,7 @@ pub fn run_offscreen(opts: &PlayOptions, out: &mut dyn Write) -> anyhow::Result<
     if let Some(path) = &opts.screenshot {
         session.write_capture(path, out)?;
     }
-    session.finish(elapsed, out)
+    let outcome = session.finish(elapsed, out)?;
+    session.shutdown();
+    Ok(outcome)
 }

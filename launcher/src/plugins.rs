@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 use iron3d_abi::SlotKind;
-use iron3d_plugin_host::{HostConfig, PluginHost, SearchPaths};
+use iron3d_plugin_host::SearchPaths;
 use iron3d_plugin_host::{MissionFiles, MissionSetup};
 use iron3d_registry::{Dialect, Registry};
 use std::path::{Path, PathBuf};
@@ -125,14 +125,24 @@ pub fn mission_setup(
     })
 }
 
-/// A host for `mission` with the default search paths plus `extra`.
-pub fn host(extra: &[PathBuf], mission: MissionSetup, debounce: Duration) -> PluginHost {
-    PluginHost::new(HostConfig {
+/// The session spec of a run: the default search paths plus `extra`, a fresh shadow
+/// directory, the watcher's 300 ms debounce.
+pub fn session_spec(
+    extra: &[PathBuf],
+    registry: Registry,
+    seed: u64,
+    tick_hz: u32,
+    publish_snapshots: bool,
+) -> iron3d_session::SessionSpec {
+    iron3d_session::SessionSpec {
+        seed,
+        tick_hz,
+        publish_snapshots,
+        registry,
         search_paths: search_paths(extra),
         shadow_dir: shadow_dir(),
-        mission,
-        debounce,
-    })
+        debounce: Duration::from_millis(300),
+    }
 }
 
 /// Parses `TICK:SLOT:PATH` (`--swap`).

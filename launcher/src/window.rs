@@ -114,9 +114,9 @@ impl App<'_> {
                 KeyCode::KeyP | KeyCode::Space => {
                     self.paused = !self.paused;
                     if self.paused {
-                        self.session.kernel.pause();
+                        self.session.run.kernel.pause();
                     } else {
-                        self.session.kernel.resume();
+                        self.session.run.kernel.resume();
                     }
                 }
                 KeyCode::KeyC => self.with_camera(|c| c.centre()),
@@ -201,6 +201,7 @@ impl App<'_> {
         let present_pixels = !vulkan && self.session.renderer != Renderer::Capture;
         if present_pixels || (last && self.opts.screenshot.is_some()) {
             self.session
+                .run
                 .host
                 .request_capture(self.session.capture_kind());
         }
@@ -231,7 +232,7 @@ impl App<'_> {
             self.done = true;
             event_loop.exit();
         } else if present_pixels {
-            if let Some(Ok(Capture::Image(img))) = self.session.host.take_capture() {
+            if let Some(Ok(Capture::Image(img))) = self.session.run.host.take_capture() {
                 self.present(&img);
             }
         }
@@ -246,7 +247,7 @@ impl App<'_> {
                 self.opts.mission,
                 self.session.renderer.as_str(),
                 self.fps,
-                self.session.kernel.tick(),
+                self.session.run.kernel.tick(),
                 if self.paused { " (paused)" } else { "" },
                 self.session.draw_items()
             ));
@@ -402,7 +403,13 @@ pub fn run(opts: &PlayOptions, out: &mut dyn Write) -> WindowOutcome {
     }
     let elapsed = app.started.elapsed();
     let _ = app.done;
-    // The presenter (window and surface) goes before the session's renderer.
-    app.presenter = None;
-    WindowOutcome::Ran(app.session.finish(elapsed, app.out))
+    let outcome = app.session.finish(elapsed, app.out);
+    // The window outlives every renderer instance that presents to it: the session (and
+    // its renderer's swapchain) shuts down first, then the presenter and the window go.
+    let App {
+        session, presenter, ..
+    } = app;
+    session.shutdown();
+    drop(presenter);
+    WindowOutcome::Ran(outcome)
 }

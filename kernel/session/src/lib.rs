@@ -1,0 +1,230 @@
+//! The session layer: what `iron3d run` and `iron3d play` share instead of each building
+//! their own — a kernel, the plugin host with the registry's plugin set, and one mission
+//! (the built-in scenario or a game mission loaded through the staged loader), opened
+//! and shut down in a fixed order.
+//!
+//! * [`Session::open`]: kernel (seed, tick rate) → host for the mission ([`MissionSetup`]:
+//!   identity, the mission's files through the VFS, parameters) → one system per
+//!   registry slot (plugins start on the mission) → the mission's objects
+//!   ([`iron3d_mission::load_mission`], transactional) for a game mission.
+//! * [`Session::shutdown`]: the kernel shuts down first (pending deletions applied,
+//!   undelivered messages dropped, objects detached, every plugin instance gets
+//!   `mission_end` and `shutdown` in reverse order), then the host's shadow copies go.
+//!   A window that presents a session's renderer must outlive it: shut the session down
+//!   before the window.
+//! * A second mission in the same process is a new session: fresh plugin instances
+//!   (a higher [`iron3d_abi::MissionInfo::load_number`]), fresh services, nothing of the
+//!   first mission's objects; renderers get a new resources id with the new assets.
+
+use iron3d_kernel::{Kernel, KernelConfig, KernelError, ShutdownReport, TimeSource};
+use iron3d_mission::{GameData, LoadedMission, MissionError, MissionRef};
+use iron3d_plugin_host::{HostConfig, MissionFiles, MissionSetup, PluginHost, SearchPaths};
+use iron3d_registry::Registry;
+use iron3d_vfs::{ArchiveCache, ReadMode, Vfs, VfsError};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Everything that can stop a session from opening.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The kernel refused its configuration or a system.
+    #[error("kernel: {0}")]
+    Kernel(#[from] KernelError),
+    /// The mission could not be located.
+    #[error("mission '{mission}': {source}")]
+    Locate {
+        /// The mission as named.
+        mission: String,
+        /// Why.
+        #[source]
+        source: Box<MissionError>,
+    },
+    /// The staged mission load failed (nothing of it was registered).
+    #[error(transparent)]
+    Load(Box<MissionError>),
+    /// A game file could not be read.
+    #[error(transparent)]
+    Vfs(#[from] VfsError),
+}
+
+/// How the session's plugins are found and run.
+#[derive(Clone, Debug)]
+pub struct SessionSpec {
+    /// Master seed.
+    pub seed: u64,
+    /// Simulation ticks per second.
+    pub tick_hz: u32,
+    /// Whether the kernel publishes render snapshots (play: yes; headless: as needed).
+    pub publish_snapshots: bool,
+    /// The plugin set.
+    pub registry: Registry,
+    /// Where registry library names are looked up.
+    pub search_paths: SearchPaths,
+    /// Where shadow copies of the libraries go (removed at shutdown).
+    pub shadow_dir: PathBuf,
+    /// Quiet time of the library watcher.
+    pub debounce: Duration,
+}
+
+/// Which mission a session runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MissionSpec {
+    /// A world the caller builds itself after [`Session::open`] (the built-in scenario),
+    /// with parameters for its plugins.
+    Synthetic {
+        /// Name (replay headers, plugins' `MissionInfo`).
+        name: String,
+        /// Parameters for the plugins (`Host::mission_parameter`).
+        parameters: BTreeMap<String, String>,
+    },
+    /// A mission of a game directory, loaded through the staged loader.
+    Game {
+        /// The game directory.
+        game_dir: PathBuf,
+        /// A directory under `MISSIONS/` or a `data.tma` path.
+        mission: String,
+        /// Strict or compatible archive reads.
+        mode: ReadMode,
+        /// Rule PD-TAG-MESH relaxed.
+        relax_mesh_tag: bool,
+    },
+}
+
+impl MissionSpec {
+    /// The mission's name.
+    pub fn name(&self) -> &str {
+        match self {
+            MissionSpec::Synthetic { name, .. } => name,
+            MissionSpec::Game { mission, .. } => mission,
+        }
+    }
+}
+
+/// A game mission's data as loaded.
+pub struct GameMission {
+    /// The game directory (the kernel's view for the loader and the render assets).
+    pub vfs: Vfs,
+    /// The archive cache the mission was loaded with.
+    pub cache: ArchiveCache,
+    /// The registered mission.
+    pub loaded: LoadedMission,
+}
+
+impl GameMission {
+    /// The loader's view of the game data.
+    pub fn data(&self) -> GameData<'_> {
+        GameData {
+            vfs: &self.vfs,
+            cache: &self.cache,
+        }
+    }
+}
+
+/// A running session (see the crate docs).
+pub struct Session {
+    /// The kernel.
+    pub kernel: Kernel,
+    /// The plugin host (swaps, captures, events, reports).
+    pub host: PluginHost,
+    /// The game mission, when the session runs one.
+    pub game: Option<GameMission>,
+    mission: MissionSpec,
+}
+
+/// Blob budget of a session's archive cache.
+const CACHE_BUDGET: u64 = 256 << 20;
+
+impl Session {
+    /// Opens a session on `mission` with the plugin set of `spec`, on `platform` time.
+    pub fn open(
+        spec: &SessionSpec,
+        mission: MissionSpec,
+        platform: Box<dyn TimeSource>,
+    ) -> Result<Self, SessionError> {
+        let config = KernelConfig {
+            seed: spec.seed,
+            tick_hz: spec.tick_hz,
+            publish_snapshots: spec.publish_snapshots,
+            ..KernelConfig::default()
+        };
+        let mut kernel = Kernel::new(config, platform)?;
+        let (files, parameters) = match &mission {
+            MissionSpec::Synthetic { parameters, .. } => (None, parameters.clone()),
+            MissionSpec::Game {
+                game_dir, mission, ..
+            } => {
+                let vfs = Vfs::new(game_dir);
+                let mref = MissionRef::locate(&vfs, mission).map_err(|e| SessionError::Locate {
+                    mission: mission.clone(),
+                    source: Box::new(e),
+                })?;
+                let files = MissionFiles {
+                    vfs,
+                    mission_dir: mref.dir,
+                };
+                (Some(Arc::new(files)), BTreeMap::new())
+            }
+        };
+        let mut host = PluginHost::new(HostConfig {
+            search_paths: spec.search_paths.clone(),
+            shadow_dir: spec.shadow_dir.clone(),
+            mission: MissionSetup {
+                name: mission.name().to_owned(),
+                seed: spec.seed,
+                tick_hz: spec.tick_hz,
+                files,
+                parameters,
+            },
+            debounce: spec.debounce,
+        });
+        for system in host.systems_from_registry(&spec.registry) {
+            kernel.add_system(system)?;
+        }
+        let game = match &mission {
+            MissionSpec::Synthetic { .. } => None,
+            MissionSpec::Game {
+                game_dir,
+                mission,
+                mode,
+                relax_mesh_tag,
+            } => {
+                let vfs = Vfs::new(game_dir);
+                let cache = ArchiveCache::new(*mode, CACHE_BUDGET);
+                let cache = if *relax_mesh_tag {
+                    cache.relax_mesh_tag()
+                } else {
+                    cache
+                };
+                let data = GameData {
+                    vfs: &vfs,
+                    cache: &cache,
+                };
+                let loaded = iron3d_mission::load_mission(&mut kernel, &data, mission, None)
+                    .map_err(|e| SessionError::Load(Box::new(e)))?;
+                Some(GameMission { vfs, cache, loaded })
+            }
+        };
+        tracing::info!(mission = mission.name(), "session open");
+        Ok(Self {
+            kernel,
+            host,
+            game,
+            mission,
+        })
+    }
+
+    /// The mission this session runs.
+    pub fn mission(&self) -> &MissionSpec {
+        &self.mission
+    }
+
+    /// Shuts down in order (see the crate docs) and returns the kernel's report.
+    pub fn shutdown(mut self) -> ShutdownReport {
+        let report = self.kernel.shutdown();
+        let _ = std::fs::remove_dir_all(self.host.shadow_dir());
+        tracing::info!(mission = self.mission.name(), "session closed");
+        report
+    }
+}
