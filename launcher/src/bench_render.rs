@@ -1,8 +1,11 @@
 //! `iron3d bench` render figures: presented frames per second of each renderer plugin on
 //! the demo mission and on the stress mission, at 640×480 and 1280×720, through the same
-//! path as `iron3d play --offscreen` (simulation tick, frame building, plugin draw).
+//! path as `iron3d play --offscreen` (simulation tick, frame building, plugin draw); and
+//! the frame stall of a switch to the Vulkan renderer prepared on the render thread
+//! (the whole preparation, device creation included) next to one prepared on a worker
+//! thread (`PlaySession::switch_async`; target: at most one tick of stall).
 
-use crate::play::{PlayOptions, Renderer, run_offscreen};
+use crate::play::{PlayOptions, PlaySession, Renderer, run_offscreen};
 use iron3d_demo::Profile;
 use std::io::Write;
 use std::time::Instant;
@@ -78,6 +81,79 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
                 }
             }
         }
+        if label == "demo" {
+            swap_stall(&dir, &mission, out)?;
+        }
     }
+    Ok(())
+}
+
+/// Frame stall while the render slot switches to Vulkan: prepared synchronously (the
+/// frame that asks waits for the whole preparation) and on a worker thread (frames go on;
+/// the slowest frame until the new renderer draws is reported).
+fn swap_stall(dir: &std::path::Path, mission: &str, out: &mut dyn Write) -> anyhow::Result<()> {
+    let opts = PlayOptions {
+        game_dir: dir.to_owned(),
+        mission: mission.to_owned(),
+        renderer: Renderer::Soft,
+        offscreen: true,
+        frames: None,
+        screenshot: None,
+        width: 320,
+        height: 240,
+        camera: None,
+        seed: 7,
+        fps: 30,
+        registry: None,
+        plugin_dirs: Vec::new(),
+        switches: Vec::new(),
+        data_profile: crate::mission_cli::Profile::default(),
+    };
+    let mut sink = Vec::new();
+    let mut s = PlaySession::start(&opts, &mut sink)?;
+    let frame_ns = 1_000_000_000 / u64::from(opts.fps);
+    let tick_ms = 1e3 / 30.0;
+    let mut f = 0u64;
+    let mut frame = |s: &mut PlaySession| -> anyhow::Result<f64> {
+        f += 1;
+        let t = now();
+        s.frame(f * frame_ns)?;
+        Ok(t.elapsed().as_secs_f64() * 1e3)
+    };
+    for _ in 0..5 {
+        frame(&mut s)?;
+    }
+    // Synchronous: the asking frame pays for the preparation.
+    let t = now();
+    if !s.switch(Renderer::Vulkan, &mut sink)? {
+        writeln!(out, "bench render_swap_stall: vulkan not available")?;
+        s.shutdown();
+        return Ok(());
+    }
+    let sync_ms = t.elapsed().as_secs_f64() * 1e3 + frame(&mut s)?;
+    s.switch(Renderer::Soft, &mut sink)?;
+    for _ in 0..3 {
+        frame(&mut s)?;
+    }
+    // On a worker thread: frames go on with the current renderer meanwhile.
+    let t = now();
+    s.switch_async(Renderer::Vulkan)?;
+    let mut worst = t.elapsed().as_secs_f64() * 1e3;
+    let mut frames_meanwhile = 0u32;
+    loop {
+        worst = worst.max(frame(&mut s)?);
+        frames_meanwhile += 1;
+        if s.poll_switch(&mut sink)?.is_some() || frames_meanwhile > 100_000 {
+            break;
+        }
+    }
+    let switched = worst.max(frame(&mut s)?);
+    let prep_ms = t.elapsed().as_secs_f64() * 1e3;
+    writeln!(
+        out,
+        "bench render_swap_stall renderer=vulkan sync_stall_ms={sync_ms:.1} async_worst_frame_ms={switched:.1} async_preparation_ms={prep_ms:.1} frames_during_preparation={frames_meanwhile} tick_ms={tick_ms:.1} async_stall_ticks={:.2}",
+        switched / tick_ms
+    )?;
+    s.shutdown();
     Ok(())
 }

@@ -235,6 +235,11 @@ pub struct PlaySession {
     pub host_events: Vec<HostEvent>,
     /// Frames presented.
     pub frames: u64,
+    /// A renderer being prepared on a worker thread (interactive switches).
+    pending: Option<(
+        Renderer,
+        std::thread::JoinHandle<Result<(), iron3d_plugin_host::HostError>>,
+    )>,
 }
 
 impl PlaySession {
@@ -302,6 +307,7 @@ impl PlaySession {
             events,
             host_events: Vec::new(),
             frames: 0,
+            pending: None,
         };
         if !session.switch(opts.renderer, out)? {
             if opts.renderer == Renderer::Soft {
@@ -313,6 +319,50 @@ impl PlaySession {
             }
         }
         Ok(session)
+    }
+
+    /// Starts preparing renderer `r` on a worker thread (loading, device creation) while
+    /// frames go on with the current renderer; [`PlaySession::poll_switch`] picks up the
+    /// result, and the new renderer draws from the frame after it is ready. A switch
+    /// still being prepared is superseded.
+    pub fn switch_async(&mut self, r: Renderer) -> anyhow::Result<()> {
+        let (lib, factory) = r.plugin();
+        let job = self
+            .run
+            .host
+            .request_swap_async(SlotKind::Render, lib, Some(factory))?;
+        self.pending = Some((r, job));
+        Ok(())
+    }
+
+    /// Finishes a prepared asynchronous switch: `Some(true)` when renderer `r` was
+    /// prepared (it draws the next frame), `Some(false)` with the reason printed when it
+    /// was refused, `None` while nothing finished.
+    pub fn poll_switch(&mut self, out: &mut dyn Write) -> anyhow::Result<Option<bool>> {
+        if !self.pending.as_ref().is_some_and(|(_, j)| j.is_finished()) {
+            return Ok(None);
+        }
+        let Some((r, job)) = self.pending.take() else {
+            return Ok(None);
+        };
+        match job.join() {
+            Ok(Ok(())) => {
+                self.renderer = r;
+                Ok(Some(true))
+            }
+            Ok(Err(e)) => {
+                writeln!(out, "renderer {}: not available ({e})", r.as_str())?;
+                Ok(Some(false))
+            }
+            Err(_) => {
+                writeln!(
+                    out,
+                    "renderer {}: its preparation thread panicked",
+                    r.as_str()
+                )?;
+                Ok(Some(false))
+            }
+        }
     }
 
     /// Asks for renderer `r` (active from the next calculation boundary); `false` with a

@@ -100,6 +100,13 @@ impl App<'_> {
         }
     }
 
+    /// An interactive switch: prepared on a worker thread, the window keeps drawing.
+    fn switch_async(&mut self, r: Renderer) {
+        if let Err(e) = self.session.switch_async(r) {
+            tracing::warn!(error = %e, "renderer switch failed");
+        }
+    }
+
     fn on_key(&mut self, event_loop: &ActiveEventLoop, code: KeyCode, pressed: bool) {
         if pressed {
             let first = self.held.insert(code);
@@ -120,16 +127,16 @@ impl App<'_> {
                     }
                 }
                 KeyCode::KeyC => self.with_camera(|c| c.centre()),
-                KeyCode::F1 => self.switch(Renderer::Soft),
-                KeyCode::F2 => self.switch(Renderer::Vulkan),
-                KeyCode::F3 => self.switch(Renderer::Capture),
+                KeyCode::F1 => self.switch_async(Renderer::Soft),
+                KeyCode::F2 => self.switch_async(Renderer::Vulkan),
+                KeyCode::F3 => self.switch_async(Renderer::Capture),
                 KeyCode::Tab => {
                     let next = match self.session.renderer {
                         Renderer::Soft => Renderer::Vulkan,
                         Renderer::Vulkan => Renderer::Capture,
                         Renderer::Capture => Renderer::Soft,
                     };
-                    self.switch(next);
+                    self.switch_async(next);
                 }
                 _ => {}
             }
@@ -207,6 +214,16 @@ impl App<'_> {
         }
         if let Err(e) = self.session.frame(self.game_ns) {
             return self.fail(event_loop, e);
+        }
+        match self.session.poll_switch(self.out) {
+            Ok(Some(true)) => {
+                tracing::info!(
+                    renderer = self.session.renderer.as_str(),
+                    "renderer switched"
+                )
+            }
+            Ok(_) => {}
+            Err(e) => return self.fail(event_loop, e),
         }
         while self
             .switches

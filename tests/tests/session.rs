@@ -139,3 +139,57 @@ fn play_draws_a_second_mission_as_it_draws_it_alone() {
     assert_ne!(first, alone);
     assert_eq!(again, alone, "nothing of DEMO1 is drawn in DEMO2");
 }
+
+#[test]
+fn an_interactive_renderer_switch_is_prepared_off_the_frame_loop() {
+    use iron3d_launcher::play::{PlayOptions, PlaySession, Renderer};
+    let dir = tempfile::tempdir().unwrap();
+    iron3d_demo::build(dir.path(), 3, iron3d_demo::Profile::Demo).unwrap();
+    let opts = PlayOptions {
+        game_dir: dir.path().to_owned(),
+        mission: "DEMO1".into(),
+        renderer: Renderer::Soft,
+        offscreen: true,
+        frames: None,
+        screenshot: None,
+        width: 64,
+        height: 48,
+        camera: None,
+        seed: 3,
+        fps: 30,
+        registry: None,
+        plugin_dirs: Vec::new(),
+        switches: Vec::new(),
+        data_profile: Default::default(),
+    };
+    let mut out = Vec::new();
+    let mut s = PlaySession::start(&opts, &mut out).unwrap();
+    s.switch_async(Renderer::Capture).unwrap();
+    let mut frames = 0u64;
+    let done = loop {
+        frames += 1;
+        s.frame(frames * 33_333_333).unwrap();
+        if let Some(done) = s.poll_switch(&mut out).unwrap() {
+            break done;
+        }
+        assert!(frames < 10_000, "the preparation never finished");
+    };
+    assert!(done, "{}", String::from_utf8_lossy(&out));
+    s.run.host.request_capture(s.capture_kind());
+    frames += 1;
+    s.frame(frames * 33_333_333).unwrap();
+    assert!(
+        s.renderer_label().contains("render-capture"),
+        "{}",
+        s.renderer_label()
+    );
+    assert!(matches!(
+        s.take_capture().unwrap(),
+        iron3d_plugin_host::Capture::Commands(_)
+    ));
+    assert!(
+        frames >= 2,
+        "frames went on while the renderer was prepared"
+    );
+    s.shutdown();
+}

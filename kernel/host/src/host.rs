@@ -79,7 +79,7 @@ pub struct PluginHost {
     config: HostConfig,
     shared: Arc<HostShared>,
     slots: BTreeMap<SlotKind, Arc<SlotShared>>,
-    libraries: Mutex<Vec<Arc<LoadedLibrary>>>,
+    libraries: Arc<Mutex<Vec<Arc<LoadedLibrary>>>>,
     null_library: Option<Arc<LoadedLibrary>>,
     components: Vec<ComponentFactory>,
     events_tx: Sender<HostEvent>,
@@ -114,7 +114,7 @@ impl PluginHost {
             config,
             shared,
             slots: BTreeMap::new(),
-            libraries: Mutex::new(Vec::new()),
+            libraries: Arc::new(Mutex::new(Vec::new())),
             null_library: None,
             components: Vec::new(),
             events_tx,
@@ -148,28 +148,7 @@ impl PluginHost {
     /// Loads `path`, reusing an image already loaded from the same file with the same
     /// contents (a changed file always gets a new image from a new shadow copy).
     fn load_library(&self, path: &Path) -> Result<Arc<LoadedLibrary>, HostError> {
-        let bytes = library::read(path)?;
-        let hash = *blake3::hash(&bytes).as_bytes();
-        let source = path.canonicalize().unwrap_or_else(|_| path.to_owned());
-        let mut libraries = self
-            .libraries
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(lib) = libraries
-            .iter()
-            .find(|l| l.content_hash == hash && l.source == source)
-        {
-            return Ok(lib.clone());
-        }
-        let lib = Arc::new(library::load_bytes(
-            &source,
-            &bytes,
-            &self.config.shadow_dir,
-        )?);
-        libraries.push(lib.clone());
-        drop(libraries);
-        tracing::debug!(plugin = lib.name(), version = lib.version(), path = %path.display(), shadow = %lib.shadow.display(), "library loaded");
-        Ok(lib)
+        load_library(&self.libraries, &self.config.shadow_dir, path)
     }
 
     /// Library images mapped so far (they are never unloaded).
@@ -330,54 +309,49 @@ impl PluginHost {
         factory: Option<&str>,
         triggered_at: Instant,
     ) -> Result<(), HostError> {
-        let shared = self
+        self.preparer(slot)?.prepare(path, factory, triggered_at)
+    }
+
+    /// Like [`PluginHost::request_swap`], but the preparation (copy, load, checks,
+    /// create, `mission_start` — for Vulkan, device creation) runs on a worker thread, so
+    /// the simulation and the frames go on meanwhile; only the state handoff happens at
+    /// the boundary after it finished. The handle's result is the preparation's (a
+    /// refusal is also reported as a [`HostEvent::SwapRefused`]). Interactive switches
+    /// use this; scheduled swaps of a replayable run use [`PluginHost::request_swap`],
+    /// whose activation tick does not depend on thread timing.
+    pub fn request_swap_async(
+        &self,
+        slot: SlotKind,
+        path: &str,
+        factory: Option<&str>,
+    ) -> Result<std::thread::JoinHandle<Result<(), HostError>>, HostError> {
+        let preparer = self.preparer(slot)?;
+        let (path, factory) = (path.to_owned(), factory.map(str::to_owned));
+        let triggered_at = now();
+        std::thread::Builder::new()
+            .name(format!("iron3d-swap-{slot}"))
+            .spawn(move || preparer.prepare(&path, factory.as_deref(), triggered_at))
+            .map_err(|e| HostError::Io {
+                path: PathBuf::from(format!("<swap thread for {slot}>")),
+                source: e,
+            })
+    }
+
+    fn preparer(&self, slot: SlotKind) -> Result<Preparer, HostError> {
+        let slot_shared = self
             .slots
             .get(&slot)
-            .ok_or_else(|| HostError::NoSuchSlot(slot.to_string()))?;
-        let result = (|| {
-            let file = self.config.search_paths.resolve(path)?;
-            let lib = self.load_library(&file)?;
-            let current = shared
-                .active_source
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .as_ref()
-                .map(|(_, _, f)| f.clone());
-            let factory = match factory {
-                Some(f) => lib.factory_for(slot, Some(f))?,
-                None => current
-                    .as_deref()
-                    .and_then(|c| lib.factory_for(slot, Some(c)).ok())
-                    .map_or_else(|| lib.factory_for(slot, None), Ok)?,
-            };
-            Instance::create(lib, &factory, slot, &self.shared)
-        })();
-        match result {
-            Ok(instance) => {
-                tracing::info!(%slot, to = %instance.label(), "hot swap prepared; active at the next calculation boundary");
-                let old = shared
-                    .pending
-                    .lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .replace(PreparedSwap {
-                        instance,
-                        triggered_at,
-                    });
-                if let Some(mut superseded) = old {
-                    superseded.instance.finish(&self.shared, slot);
-                }
-                Ok(())
-            }
-            Err(e) => {
-                tracing::warn!(%slot, target = path, error = %e, "hot swap refused; the old instance keeps running");
-                let _ = self.events_tx.send(HostEvent::SwapRefused {
-                    slot,
-                    target: path.to_owned(),
-                    reason: e.to_string(),
-                });
-                Err(e)
-            }
-        }
+            .ok_or_else(|| HostError::NoSuchSlot(slot.to_string()))?
+            .clone();
+        Ok(Preparer {
+            slot,
+            slot_shared,
+            search_paths: self.config.search_paths.clone(),
+            shadow_dir: self.config.shadow_dir.clone(),
+            libraries: self.libraries.clone(),
+            shared: self.shared.clone(),
+            events_tx: self.events_tx.clone(),
+        })
     }
 
     /// The stream of host events (loads, swaps, refusals, faults) in order.
@@ -492,5 +466,100 @@ fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(x), Ok(y)) => x == y,
         _ => a == b,
+    }
+}
+
+/// Loads `path` into `libraries` (see [`PluginHost::load_library`]).
+fn load_library(
+    libraries: &Mutex<Vec<Arc<LoadedLibrary>>>,
+    shadow_dir: &Path,
+    path: &Path,
+) -> Result<Arc<LoadedLibrary>, HostError> {
+    let bytes = library::read(path)?;
+    let hash = *blake3::hash(&bytes).as_bytes();
+    let source = path.canonicalize().unwrap_or_else(|_| path.to_owned());
+    let mut libraries = libraries
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(lib) = libraries
+        .iter()
+        .find(|l| l.content_hash == hash && l.source == source)
+    {
+        return Ok(lib.clone());
+    }
+    let lib = Arc::new(library::load_bytes(&source, &bytes, shadow_dir)?);
+    libraries.push(lib.clone());
+    drop(libraries);
+    tracing::debug!(plugin = lib.name(), version = lib.version(), path = %path.display(), shadow = %lib.shadow.display(), "library loaded");
+    Ok(lib)
+}
+
+/// Everything a swap preparation needs, detached from the host so it can run on any
+/// thread.
+struct Preparer {
+    slot: SlotKind,
+    slot_shared: Arc<SlotShared>,
+    search_paths: SearchPaths,
+    shadow_dir: PathBuf,
+    libraries: Arc<Mutex<Vec<Arc<LoadedLibrary>>>>,
+    shared: Arc<HostShared>,
+    events_tx: Sender<HostEvent>,
+}
+
+impl Preparer {
+    /// Loads, checks, creates and starts the new instance and leaves it pending for the
+    /// next boundary; on any error nothing changes and a refusal is reported.
+    fn prepare(
+        &self,
+        path: &str,
+        factory: Option<&str>,
+        triggered_at: Instant,
+    ) -> Result<(), HostError> {
+        let slot = self.slot;
+        let shared = &self.slot_shared;
+        let result = (|| {
+            let file = self.search_paths.resolve(path)?;
+            let lib = load_library(&self.libraries, &self.shadow_dir, &file)?;
+            let current = shared
+                .active_source
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .as_ref()
+                .map(|(_, _, f)| f.clone());
+            let factory = match factory {
+                Some(f) => lib.factory_for(slot, Some(f))?,
+                None => current
+                    .as_deref()
+                    .and_then(|c| lib.factory_for(slot, Some(c)).ok())
+                    .map_or_else(|| lib.factory_for(slot, None), Ok)?,
+            };
+            Instance::create(lib, &factory, slot, &self.shared)
+        })();
+        match result {
+            Ok(instance) => {
+                tracing::info!(%slot, to = %instance.label(), "hot swap prepared; active at the next calculation boundary");
+                let old = shared
+                    .pending
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .replace(PreparedSwap {
+                        instance,
+                        triggered_at,
+                    });
+                if let Some(mut superseded) = old {
+                    superseded.instance.finish(&self.shared, slot);
+                }
+                Ok(())
+            }
+            Err(e) => {
+                tracing::warn!(%slot, target = path, error = %e, "hot swap refused; the old instance keeps running");
+                let _ = self.events_tx.send(HostEvent::SwapRefused {
+                    slot,
+                    target: path.to_owned(),
+                    reason: e.to_string(),
+                });
+                Err(e)
+            }
+        }
     }
 }
