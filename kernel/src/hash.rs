@@ -217,6 +217,20 @@ impl StateHasher {
         for (_, o) in world.iter_registered() {
             self.u32(o.id.raw());
         }
+        // Changes not yet reported to the systems are state too.
+        self.u64(world.pending_changes().len() as u64);
+        for c in world.pending_changes() {
+            match *c {
+                crate::world::WorldChange::Added(_, id) => {
+                    self.u32(1);
+                    self.u32(id.raw());
+                }
+                crate::world::WorldChange::Removed(id) => {
+                    self.u32(2);
+                    self.u32(id.raw());
+                }
+            }
+        }
     }
 
     /// Folds in the messages waiting for the next boundary, in delivery order. An

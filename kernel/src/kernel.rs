@@ -420,6 +420,7 @@ impl Kernel {
             k.each_system(Phase::ApplyDeferred, |s, ctx| s.on_boundary(ctx));
             k.apply_commands();
         });
+        self.report_changes()?;
         self.run_phase(Phase::InputSnapshot, |k| {
             k.input = InputSnapshot::next(&k.input, events);
         });
@@ -519,7 +520,8 @@ impl Kernel {
         Ok(())
     }
 
-    /// Delivers the bus batch at the boundary after `phase`, then applies deletions the handlers deferred.
+    /// Delivers the bus batch at the boundary after `phase`, then applies deletions the
+    /// handlers deferred, then reports the objects that joined or left the game.
     fn boundary(&mut self, phase: Phase) -> KernelResult<()> {
         self.phase = Some(Phase::ApplyDeferred);
         let t = PhaseTimer::start();
@@ -528,7 +530,24 @@ impl Kernel {
             .and_then(|()| self.apply_world_deferred());
         t.stop(&mut self.stats, Phase::ApplyDeferred);
         self.phase = None;
-        r
+        r?;
+        self.report_changes()
+    }
+
+    /// Hands every system the world changes since the last report (once; changes made
+    /// by the handlers wait for the next report).
+    fn report_changes(&mut self) -> KernelResult<()> {
+        let changes = self.world.take_changes();
+        if changes.is_empty() {
+            return Ok(());
+        }
+        self.phase = Some(Phase::ApplyDeferred);
+        self.each_system(Phase::ApplyDeferred, |s, ctx| {
+            s.on_objects_changed(ctx, &changes)
+        });
+        self.apply_commands();
+        self.phase = None;
+        self.apply_world_deferred()
     }
 
     fn deliver(&mut self, _after: Phase) -> KernelResult<()> {

@@ -654,3 +654,53 @@ fn the_state_hash_covers_pending_messages_without_consuming_them() {
     a.frame(&mut NoInput, Some(1)).unwrap();
     assert_eq!(a.stats().messages_delivered, 1, "still delivered once");
 }
+
+/// Records every world change it is told about.
+struct ChangeLog(Arc<Mutex<Vec<WorldChange>>>);
+
+impl System for ChangeLog {
+    fn name(&self) -> &str {
+        "change-log"
+    }
+    fn on_objects_changed(
+        &mut self,
+        _ctx: &mut SystemCtx<'_>,
+        changes: &[WorldChange],
+    ) -> SystemResult {
+        self.0.lock().unwrap().extend_from_slice(changes);
+        Ok(())
+    }
+}
+
+#[test]
+fn systems_hear_of_objects_joining_and_leaving_at_the_next_boundary() {
+    let (mut k, _) = kernel(1);
+    let log = Arc::new(Mutex::new(Vec::new()));
+    k.add_system(Box::new(ChangeLog(log.clone()))).unwrap();
+    let a = spawn(&mut k, 10, Vec3::ZERO);
+    spawn(&mut k, 11, Vec3::ONE);
+    assert!(
+        log.lock().unwrap().is_empty(),
+        "reported at a boundary, not at once"
+    );
+    let before = k.state_hash();
+    k.step(&[]).unwrap();
+    assert_eq!(
+        *log.lock().unwrap(),
+        [
+            WorldChange::Added(a, OriginalObjectId(10)),
+            WorldChange::Added(
+                k.world().handle_of(OriginalObjectId(11)).unwrap(),
+                OriginalObjectId(11)
+            ),
+        ]
+    );
+    assert_ne!(before, k.state_hash());
+    k.world_mut().unwrap().delete(a, DeleteMode::Normal);
+    k.step(&[]).unwrap();
+    assert_eq!(
+        log.lock().unwrap().last(),
+        Some(&WorldChange::Removed(OriginalObjectId(10)))
+    );
+    assert_eq!(log.lock().unwrap().len(), 3, "each change once");
+}

@@ -40,7 +40,7 @@ pub use snapshot::{FramePreparer, Prepared, RenderSnapshot, SnapshotObject};
 pub use stats::KernelStats;
 pub use system::{CalcSlot, KernelCommand, SimTime, System, SystemCtx, SystemError, SystemResult};
 pub use world::{
-    DeleteMode, DeleteOutcome, GameObject, ObjectDesc, ObjectStatus, Transform, World,
+    DeleteMode, DeleteOutcome, GameObject, ObjectDesc, ObjectStatus, Transform, World, WorldChange,
 };
 
 #[cfg(test)]

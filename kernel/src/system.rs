@@ -92,6 +92,17 @@ pub trait System: Send {
         Ok(())
     }
 
+    /// Objects that joined or left the game since the last report, in order, at the
+    /// calculation boundary and at the boundaries after traversal and update (world
+    /// changes allowed; changes made here are reported at the next boundary).
+    fn on_objects_changed(
+        &mut self,
+        _ctx: &mut SystemCtx<'_>,
+        _changes: &[crate::world::WorldChange],
+    ) -> SystemResult {
+        Ok(())
+    }
+
     /// Once per presented frame in `render_world`, with the immutable snapshot.
     fn render(&mut self, _snapshot: &RenderSnapshot) -> SystemResult {
         Ok(())

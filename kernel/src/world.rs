@@ -161,6 +161,17 @@ pub struct World {
     next_auto_index: u32,
     layout: IdLayout,
     retired_slots: u32,
+    changes: Vec<WorldChange>,
+}
+
+/// An object joining or leaving the game, reported to systems at the next boundary
+/// ([`crate::System::on_objects_changed`]) in the order it happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorldChange {
+    /// Registered in the queue (mission load, creation, a deferred registration).
+    Added(ObjectHandle, OriginalObjectId),
+    /// Removed from the game (deleted, killed); its handle is already stale.
+    Removed(OriginalObjectId),
 }
 
 impl Default for World {
@@ -185,7 +196,18 @@ impl World {
             next_auto_index: 0,
             layout,
             retired_slots: 0,
+            changes: Vec::new(),
         }
+    }
+
+    /// Takes the objects added and removed since the last call, in order.
+    pub fn take_changes(&mut self) -> Vec<WorldChange> {
+        std::mem::take(&mut self.changes)
+    }
+
+    /// The changes not yet taken (part of the state hash).
+    pub fn pending_changes(&self) -> &[WorldChange] {
+        &self.changes
     }
 
     /// The id layout used for owner/class/index views.
@@ -282,8 +304,11 @@ impl World {
     fn register_now(&mut self, handle: ObjectHandle) {
         let seq = self.next_seq;
         self.next_seq += 1;
-        self.object_mut_unchecked(handle).status = ObjectStatus::Registered { seq };
+        let obj = self.object_mut_unchecked(handle);
+        obj.status = ObjectStatus::Registered { seq };
+        let id = obj.id;
         self.queue.push(handle);
+        self.changes.push(WorldChange::Added(handle, id));
     }
 
     /// `DeleteGameObject`. Deleting twice, deleting a stale handle and deleting a
@@ -351,6 +376,7 @@ impl World {
             }
             if obj.is_registered() {
                 self.queue_has_dead = true;
+                self.changes.push(WorldChange::Removed(obj.id));
             }
         }
         if slot.generation == u32::MAX - 1 {

@@ -136,6 +136,22 @@ fn spawns_on_the_terrain_ages_through_properties_and_messages_the_control_slot()
     assert_eq!(live.last().unwrap().3, Some(spawns as u32));
     // Aging: the oldest live object is older than the newest.
     assert!(live.first().unwrap().2 < live.last().unwrap().2);
+    // Lifecycle: the listener heard of every object joining (the mission's 180 first)
+    // and of the spawned ones that aged out.
+    let noticed: Vec<[u32; 4]> = k
+        .world()
+        .iter_registered()
+        .filter(|(_, o)| o.kind == KIND)
+        .map(|(_, o)| {
+            o.props
+                .first(b"Noticed")
+                .unwrap_or_else(|| panic!("object {} not noticed: {:?}", o.id, o.props))
+                .raw_value
+        })
+        .collect();
+    let newest = noticed.iter().max_by_key(|n| n[1]).unwrap();
+    assert_eq!(newest[1] as usize, before + spawns as usize, "{noticed:?}");
+    assert!(newest[2] >= 1, "spawned objects left the game: {noticed:?}");
 }
 
 #[test]

@@ -311,6 +311,20 @@ pub trait Plugin: Send {
         Ok(())
     }
 
+    /// An object joined the game (the mission's objects after the load, creations,
+    /// deferred registrations), reported at the next boundary in order
+    /// ([`crate::callbacks::OBJECTS`]).
+    fn object_added(&mut self, host: &mut Host<'_>, object: ObjectRef) -> Result<(), PluginError> {
+        let _ = (host, object);
+        Ok(())
+    }
+
+    /// The object with original id `id` left the game (its handles are stale now).
+    fn object_removed(&mut self, host: &mut Host<'_>, id: u32) -> Result<(), PluginError> {
+        let _ = (host, id);
+        Ok(())
+    }
+
     /// After frame `frame` was presented.
     fn end_frame(&mut self, frame: u64) -> Result<(), PluginError> {
         let _ = frame;
@@ -418,6 +432,10 @@ pub trait PluginInstance: Send {
     ) -> RResult<(), PluginError>;
     /// [`Plugin::update`].
     fn update(&mut self, host: HostRef<'_>) -> RResult<(), PluginError>;
+    /// [`Plugin::object_added`].
+    fn object_added(&mut self, host: HostRef<'_>, object: ObjectRef) -> RResult<(), PluginError>;
+    /// [`Plugin::object_removed`].
+    fn object_removed(&mut self, host: HostRef<'_>, id: u32) -> RResult<(), PluginError>;
     /// [`Plugin::end_frame`].
     fn end_frame(&mut self, frame: u64) -> RResult<(), PluginError>;
     /// [`Plugin::maintenance`].
@@ -557,6 +575,22 @@ impl PluginInstance for Adapter {
         let runtime = self.runtime.clone();
         let inner = &mut self.inner;
         runtime.call("update", || inner.update(&mut Host::new(host)).into())
+    }
+
+    fn object_added(&mut self, host: HostRef<'_>, object: ObjectRef) -> RResult<(), PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call("object_added", || {
+            inner.object_added(&mut Host::new(host), object).into()
+        })
+    }
+
+    fn object_removed(&mut self, host: HostRef<'_>, id: u32) -> RResult<(), PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call("object_removed", || {
+            inner.object_removed(&mut Host::new(host), id).into()
+        })
     }
 
     fn end_frame(&mut self, frame: u64) -> RResult<(), PluginError> {

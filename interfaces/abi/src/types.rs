@@ -171,8 +171,11 @@ pub mod callbacks {
     pub const END_FRAME: u32 = 1 << 5;
     /// `maintenance`.
     pub const MAINTENANCE: u32 = 1 << 6;
+    /// `object_added` / `object_removed`.
+    pub const OBJECTS: u32 = 1 << 7;
     /// Every callback.
-    pub const ALL: u32 = CALCULATE_OBJECT | MESSAGES | UPDATE | RENDER | END_FRAME | MAINTENANCE;
+    pub const ALL: u32 =
+        CALCULATE_OBJECT | MESSAGES | UPDATE | RENDER | END_FRAME | MAINTENANCE | OBJECTS;
 }
 
 /// One factory a plugin library provides.

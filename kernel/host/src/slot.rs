@@ -21,7 +21,7 @@ use iron3d_abi::{
 };
 use iron3d_kernel::{
     CalcSlot, Envelope, GameMessage, ObjectHandle, Phase, RenderSnapshot, System, SystemCtx,
-    SystemError, SystemResult, Target,
+    SystemError, SystemResult, Target, WorldChange,
 };
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -531,6 +531,33 @@ impl System for PluginSlot {
             return Ok(());
         }
         self.run(ctx, Phase::UpdateSystems, |i, host| i.object.update(host))
+    }
+
+    fn on_objects_changed(
+        &mut self,
+        ctx: &mut SystemCtx<'_>,
+        changes: &[WorldChange],
+    ) -> SystemResult {
+        for &change in changes {
+            // Checked per change: a fault on the way may have replaced the instance.
+            if !self.wants(callbacks::OBJECTS) {
+                return Ok(());
+            }
+            match change {
+                WorldChange::Added(h, _) => {
+                    let o = object_ref(h);
+                    self.run(ctx, Phase::ApplyDeferred, |i, host| {
+                        i.object.object_added(host, o)
+                    })?;
+                }
+                WorldChange::Removed(id) => {
+                    self.run(ctx, Phase::ApplyDeferred, |i, host| {
+                        i.object.object_removed(host, id.raw())
+                    })?;
+                }
+            }
+        }
+        Ok(())
     }
 
     fn render(&mut self, snapshot: &RenderSnapshot) -> SystemResult {

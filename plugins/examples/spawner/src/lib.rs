@@ -8,8 +8,10 @@
 //!   object carries a `Life state` property that the spawner lowers every tick; at 0 the
 //!   object is deleted. For every spawn it sends [`MSG_SPAWNED`] (a plugin-defined code)
 //!   to the control slot. State: RNG, counters, the objects it owns.
-//! * **`listener`** (Control slot, messages): counts [`MSG_SPAWNED`] messages and writes
-//!   a `Heard` property on the spawned object. State: the count.
+//! * **`listener`** (Control slot, messages and object lifecycle): counts [`MSG_SPAWNED`]
+//!   messages and writes a `Heard` property on the spawned object; counts every object
+//!   that joins and leaves the game and writes `Noticed = [0, joined, left, 0]` on each
+//!   spawned object as it joins. State: the three counts.
 //! * **`fragile-terrain`** (Terrain slot): a flat terrain (height 0) whose `height_at`
 //!   panics on its [`FRAGILE_AFTER`]-th query and whose destructor panics — to show that
 //!   neither ends the process: the caller gets an error, the host reports the fault and
@@ -41,6 +43,7 @@ pub const SPREAD: f32 = 40.0;
 
 const LIFE_STATE: &[u8] = b"Life state";
 const HEARD: &[u8] = b"Heard";
+const NOTICED: &[u8] = b"Noticed";
 
 fn describe() -> PluginDescription {
     PluginDescription::current(
@@ -48,7 +51,11 @@ fn describe() -> PluginDescription {
         env!("CARGO_PKG_VERSION"),
         vec![
             FactoryDescription::new("spawner", SlotKind::Ai, callbacks::UPDATE),
-            FactoryDescription::new("listener", SlotKind::Control, callbacks::MESSAGES),
+            FactoryDescription::new(
+                "listener",
+                SlotKind::Control,
+                callbacks::MESSAGES | callbacks::OBJECTS,
+            ),
             FactoryDescription::new("fragile-terrain", SlotKind::Terrain, 0),
         ],
     )
@@ -208,6 +215,8 @@ impl Plugin for Spawner {
 #[derive(Default)]
 pub struct Listener {
     heard: u32,
+    joined: u32,
+    left: u32,
 }
 
 impl Plugin for Listener {
@@ -227,20 +236,37 @@ impl Plugin for Listener {
         Ok(())
     }
 
+    fn object_added(&mut self, host: &mut Host<'_>, object: ObjectRef) -> Result<(), PluginError> {
+        self.joined += 1;
+        if host.object(object)?.kind == KIND {
+            host.set_property(object, NOTICED, [0, self.joined, self.left, 0])?;
+        }
+        Ok(())
+    }
+
+    fn object_removed(&mut self, _host: &mut Host<'_>, _id: u32) -> Result<(), PluginError> {
+        self.left += 1;
+        Ok(())
+    }
+
     fn save_state(&self) -> Result<StateBlob, PluginError> {
-        Ok(StateBlob::new(
-            "example-listener",
-            1,
-            self.heard.to_le_bytes().to_vec(),
-        ))
+        let mut b = Vec::with_capacity(12);
+        for v in [self.heard, self.joined, self.left] {
+            b.extend_from_slice(&v.to_le_bytes());
+        }
+        Ok(StateBlob::new("example-listener", 2, b))
     }
 
     fn restore_state(&mut self, blob: &StateBlob) -> Result<(), PluginError> {
-        let b = blob.expect("example-listener", 1)?;
-        let w: [u8; 4] = b
-            .try_into()
-            .map_err(|_| PluginError::new(ErrorKind::BAD_STATE, "listener state is 4 bytes"))?;
-        self.heard = u32::from_le_bytes(w);
+        let b = blob.expect("example-listener", 2)?;
+        if b.len() != 12 {
+            return Err(PluginError::new(
+                ErrorKind::BAD_STATE,
+                "listener state is 12 bytes",
+            ));
+        }
+        let w = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+        (self.heard, self.joined, self.left) = (w(0), w(4), w(8));
         Ok(())
     }
 }
