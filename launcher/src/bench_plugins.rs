@@ -129,6 +129,49 @@ fn run_in(
         f64::from(ticks) / plugin.as_secs_f64()
     )?;
 
+    // 1b. Host-context object access: a plugin reading every object once per tick
+    //     (`object_at` + `object`), next to the kernel tick without it and the direct
+    //     Rust read of the same fields.
+    let tick_with = |registry: String| -> anyhow::Result<Duration> {
+        let mut host = plugins_host(scratch.join("shadow-access"), Duration::from_millis(20));
+        let mut kernel = kernel_with(&mut host, &registry, objects)?;
+        kernel.step(&[])?;
+        let start = now();
+        for _ in 0..ticks {
+            kernel.step(&[])?;
+        }
+        Ok(start.elapsed())
+    };
+    let with_access = tick_with(format!("ai {} counter-access\n", counter_a.display()))?;
+    let baseline = tick_with("ai iron3d_null null-ai\n".to_owned())?;
+    let access_ns = with_access.saturating_sub(baseline).as_nanos() as f64
+        / (f64::from(ticks) * f64::from(objects.max(1)));
+    let mut direct_kernel = Kernel::new(
+        KernelConfig {
+            publish_snapshots: false,
+            ..KernelConfig::default()
+        },
+        Box::new(ManualTimeSource::new()),
+    )?;
+    populate(&mut direct_kernel, objects)?;
+    let world = direct_kernel.world();
+    let start = now();
+    let mut active = 0u64;
+    for _ in 0..ticks {
+        let handles: Vec<_> = world.iter_registered().map(|(h, _)| h).collect();
+        for h in handles {
+            active += u64::from(world.get(h).map(|o| o.active).unwrap_or(false));
+        }
+    }
+    std::hint::black_box(active);
+    let direct_access_ns =
+        start.elapsed().as_nanos() as f64 / (f64::from(ticks) * f64::from(objects.max(1)));
+    writeln!(
+        out,
+        "bench plugin_host_access objects={objects} ticks={ticks} host_object_read_ns={access_ns:.1} direct_rust_ns={direct_access_ns:.1} ratio={:.1}",
+        access_ns / direct_access_ns.max(0.001)
+    )?;
+
     // 2. Service calls: the same tick with every object also asking the terrain plugin
     //    for the height under it (AI slot → host → terrain slot), next to the direct Rust
     //    call of the terrain core.

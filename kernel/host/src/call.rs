@@ -199,6 +199,9 @@ pub struct HostCall<'c, 'k> {
     pub system: &'c str,
     /// The tick's input.
     pub input: &'c InputCache,
+    /// The registered objects in queue order, built on the first `object_at` of the call
+    /// and dropped by any change of the world (create, delete, kill).
+    pub order: std::cell::RefCell<Option<Vec<ObjectHandle>>>,
 }
 
 impl HostCall<'_, '_> {
@@ -334,12 +337,10 @@ impl HostApi for HostCall<'_, '_> {
     }
 
     fn object_at(&self, index: u32) -> ROption<ObjectRef> {
-        self.ctx
-            .world()
-            .iter_registered()
-            .nth(index as usize)
-            .map(|(h, _)| object_ref(h))
-            .into()
+        let mut order = self.order.borrow_mut();
+        let order = order
+            .get_or_insert_with(|| self.ctx.world().iter_registered().map(|(h, _)| h).collect());
+        order.get(index as usize).copied().map(object_ref).into()
     }
 
     fn find(&self, id: u32) -> ROption<ObjectRef> {
@@ -480,6 +481,7 @@ impl HostApi for HostCall<'_, '_> {
     }
 
     fn create(&mut self, object: &NewObject) -> RResult<ObjectRef, PluginError> {
+        self.order.replace(None);
         if !finite(object.position)
             || !finite_q(object.orientation)
             || !finite(object.scale)
@@ -538,6 +540,7 @@ impl HostApi for HostCall<'_, '_> {
     }
 
     fn delete(&mut self, object: ObjectRef) -> RResult<(), PluginError> {
+        self.order.replace(None);
         if let Err(e) = self.get(object) {
             return RErr(e);
         }
@@ -549,6 +552,7 @@ impl HostApi for HostCall<'_, '_> {
     }
 
     fn kill(&mut self, object: ObjectRef) -> RResult<(), PluginError> {
+        self.order.replace(None);
         if let Err(e) = self.get(object) {
             return RErr(e);
         }

@@ -339,6 +339,7 @@ impl PluginSlot {
                 slot: self.shared.slot,
                 system: &self.name,
                 input: &self.input,
+                order: Default::default(),
             };
             let host: HostRef<'_> = HostApi_TO::from_ptr(RMut::new(&mut call), TD_Opaque);
             f(instance, host)

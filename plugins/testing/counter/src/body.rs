@@ -33,15 +33,19 @@ pub enum Mode {
     PanicRestore,
     /// Also asks the terrain service for the height under every object (benchmarks).
     Terrain,
+    /// In `update`, reads every object through the host once (`object(h)`), and counts
+    /// the active ones into its state (benchmarks of host-context access).
+    Access,
 }
 
-const FACTORIES: [(&str, Mode); 6] = [
+const FACTORIES: [(&str, Mode); 7] = [
     ("counter", Mode::Normal),
     ("counter-bad-restore", Mode::BadRestore),
     ("counter-panic-init", Mode::PanicInit),
     ("counter-panic-tick", Mode::PanicTick),
     ("counter-panic-restore", Mode::PanicRestore),
     ("counter-terrain", Mode::Terrain),
+    ("counter-access", Mode::Access),
 ];
 
 fn describe() -> PluginDescription {
@@ -50,8 +54,13 @@ fn describe() -> PluginDescription {
         &format!("{}+step{STEP}", env!("CARGO_PKG_VERSION")),
         FACTORIES
             .iter()
-            .map(|(name, _)| {
-                FactoryDescription::new(name, SlotKind::Ai, iron3d_abi::callbacks::CALCULATE_OBJECT)
+            .map(|&(name, mode)| {
+                let callbacks = if mode == Mode::Access {
+                    iron3d_abi::callbacks::UPDATE
+                } else {
+                    iron3d_abi::callbacks::CALCULATE_OBJECT
+                };
+                FactoryDescription::new(name, SlotKind::Ai, callbacks)
             })
             .collect(),
     );
@@ -121,6 +130,15 @@ impl Plugin for Counter {
             return host.set_behaviour_state(object, ground.to_bits());
         }
         host.set_behaviour_state(object, self.count as u32)
+    }
+
+    fn update(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+        let mut active = 0u64;
+        for h in host.objects().collect::<Vec<_>>() {
+            active += u64::from(host.object(h)?.active);
+        }
+        self.count = self.count.wrapping_add(active);
+        Ok(())
     }
 
     fn save_state(&self) -> Result<StateBlob, PluginError> {
