@@ -194,6 +194,7 @@ impl StateHasher {
             }
         }
         self.u32(o.kind);
+        self.bytes(&o.prototype);
         self.u32(u32::from(o.active) | (u32::from(o.is_pending_delete()) << 1));
         self.f32s(&o.transform.position.to_array());
         self.f32s(&o.transform.orientation.to_array());

@@ -17,6 +17,8 @@ pub struct SnapshotObject {
     pub kind: u32,
     /// World transform at the end of the last tick.
     pub transform: Transform,
+    /// The prototype it was made from (render data is found by it).
+    pub prototype: std::sync::Arc<[u8]>,
 }
 
 /// Data a [`FramePreparer`] attached to a snapshot (immutable, shared). Equality is
@@ -77,6 +79,7 @@ impl RenderSnapshot {
                 id: o.id,
                 kind: o.kind,
                 transform: o.transform,
+                prototype: o.prototype.clone(),
             })
             .collect();
         Self {

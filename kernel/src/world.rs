@@ -46,6 +46,10 @@ pub struct ObjectDesc {
     pub velocity: Vec3,
     /// Ordered property bag.
     pub props: PropertyBag,
+    /// The prototype the object was made from: the TMA resource name (a prototype key
+    /// or a unit DAT path) as raw bytes, opaque to the kernel; empty for none. Render
+    /// data and other per-prototype resources are found by it.
+    pub prototype: Vec<u8>,
 }
 
 /// Lifecycle state of an object in its slot.
@@ -86,6 +90,9 @@ pub struct GameObject {
     pub active: bool,
     /// Ordered property bag.
     pub props: PropertyBag,
+    /// The prototype it was made from (see [`ObjectDesc::prototype`]); shared, never
+    /// changed after creation.
+    pub prototype: std::sync::Arc<[u8]>,
     status: ObjectStatus,
 }
 
@@ -243,6 +250,7 @@ impl World {
             behaviour_state: 0,
             active: true,
             props: desc.props,
+            prototype: desc.prototype.into(),
             status: ObjectStatus::Constructed,
         };
         if let Some(slot) = self.free.pop() {

@@ -147,11 +147,14 @@ pub struct PlayOutcome {
 
 /// An overview camera: south-west of and above the object nearest to the centroid of all
 /// objects, looking at it (so a default view shows both models and terrain).
-pub fn overview_camera(kernel: &Kernel, has_model: impl Fn(u32) -> bool) -> CameraState {
+pub fn overview_camera(
+    kernel: &Kernel,
+    has_model: impl Fn(&iron3d_kernel::GameObject) -> bool,
+) -> CameraState {
     let positions: Vec<Vec3> = kernel
         .world()
         .iter_registered()
-        .filter(|(_, o)| has_model(o.id.raw()))
+        .filter(|(_, o)| has_model(o))
         .map(|(_, o)| o.transform.position)
         .collect();
     if positions.is_empty() {
@@ -280,7 +283,7 @@ impl PlaySession {
         )?;
         let objects = loaded.objects.len();
         let camera = opts.camera.unwrap_or_else(|| {
-            overview_camera(&run.kernel, |id| assets.object_models.contains_key(&id))
+            overview_camera(&run.kernel, |o| !assets.models_of(&o.prototype).is_empty())
         });
         let view: SharedView = Arc::new(Mutex::new(FrameParams {
             camera,

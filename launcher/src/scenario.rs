@@ -68,6 +68,7 @@ fn object_desc(id: OriginalObjectId, position: Vec3, heading: f32) -> ObjectDesc
         },
         velocity: Quat::from_rotation_z(heading) * Vec3::X * SPEED,
         props,
+        prototype: Vec::new(),
     }
 }
 

@@ -230,3 +230,61 @@ fn a_panicking_service_method_and_destructor_leave_the_mission_running() {
     );
     steps(&mut k, 20);
 }
+
+#[test]
+fn objects_created_by_a_plugin_after_the_load_are_drawn_with_their_prototype() {
+    let game = demo();
+    let g = game.path().to_str().unwrap();
+    let registry = game.path().join("spawner.ini");
+    std::fs::write(&registry, SPAWNER).unwrap();
+    let shot = game.path().join("frame.json");
+    let (code, out) = iron3d_e2e::iron3d(&[
+        "play",
+        "--game-dir",
+        g,
+        "--mission",
+        "DEMO1",
+        "--offscreen",
+        "--renderer",
+        "capture",
+        "--frames",
+        "40",
+        "--width",
+        "64",
+        "--height",
+        "48",
+        "--registry",
+        registry.to_str().unwrap(),
+        "--screenshot",
+        shot.to_str().unwrap(),
+    ]);
+    assert_eq!(code, std::process::ExitCode::SUCCESS, "{out}");
+    let frame: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&shot).unwrap()).unwrap();
+    // Spawned objects have ids above the mission's (PD-ID-CREATE: highest id + 1).
+    let ids = |key: &str| -> Vec<(u64, String)> {
+        frame[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| {
+                (
+                    o["id"].as_u64().unwrap(),
+                    o["reason"].as_str().unwrap_or("visible").to_owned(),
+                )
+            })
+            .collect()
+    };
+    let all: Vec<(u64, String)> = ids("visible").into_iter().chain(ids("skipped")).collect();
+    // DEMO1 places 180 objects, numbered by the loader's id rule.
+    let mission_max = u64::from(iron3d_mission::object_id(179).unwrap().raw());
+    let spawned: Vec<&(u64, String)> = all.iter().filter(|(id, _)| *id > mission_max).collect();
+    assert!(
+        !spawned.is_empty(),
+        "spawned objects are in the frame: {all:?}"
+    );
+    assert!(
+        spawned.iter().all(|(_, reason)| reason != "no_model"),
+        "every spawned object has its prototype's models: {spawned:?}"
+    );
+}

@@ -102,6 +102,10 @@ pub struct NewObject {
     pub velocity: Vec3f,
     /// Initial property bag, in order.
     pub properties: RVec<Property>,
+    /// The prototype it is made from — a resource name as in a mission's TMA (a
+    /// prototype key of `objects.rlb` or a unit DAT path); empty for none. Renderers draw
+    /// the object with that prototype's models when the mission uses it.
+    pub prototype: RVec<u8>,
 }
 
 impl Default for NewObject {
@@ -118,6 +122,7 @@ impl Default for NewObject {
             },
             velocity: Vec3f::default(),
             properties: RVec::new(),
+            prototype: RVec::new(),
         }
     }
 }
@@ -285,6 +290,9 @@ pub trait HostApi {
 
     /// The whole property bag, in order.
     fn properties(&self, object: ObjectRef) -> RResult<RVec<Property>, PluginError>;
+
+    /// The prototype an object was made from (its resource name; empty for none).
+    fn prototype(&self, object: ObjectRef) -> RResult<RVec<u8>, PluginError>;
 
     /// Creates an object and adds it to the game (the kernel's two steps; during
     /// traversal or dispatch it joins the queue at the next boundary).

@@ -154,6 +154,11 @@ impl<'a> Host<'a> {
             .map(RVec::into_vec)
     }
 
+    /// The prototype (resource name) an object was made from; empty for none.
+    pub fn prototype(&self, object: ObjectRef) -> Result<Vec<u8>, PluginError> {
+        self.raw.prototype(object).into_result().map(RVec::into_vec)
+    }
+
     /// Creates an object and adds it to the game.
     pub fn create(&mut self, object: &NewObject) -> Result<ObjectRef, PluginError> {
         self.raw.create(object).into_result()

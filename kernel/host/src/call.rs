@@ -480,6 +480,12 @@ impl HostApi for HostCall<'_, '_> {
             .into()
     }
 
+    fn prototype(&self, object: ObjectRef) -> RResult<RVec<u8>, PluginError> {
+        self.get(object)
+            .map(|o| RVec::from(o.prototype.to_vec()))
+            .into()
+    }
+
     fn create(&mut self, object: &NewObject) -> RResult<ObjectRef, PluginError> {
         self.order.replace(None);
         if !finite(object.position)
@@ -526,6 +532,7 @@ impl HostApi for HostCall<'_, '_> {
             },
             velocity: object.velocity.into(),
             props,
+            prototype: object.prototype.to_vec(),
         };
         let created = self.ctx.create(desc).map_err(kernel_err);
         let h = match created {
@@ -785,6 +792,9 @@ impl HostApi for DetachedCall<'_> {
     }
     fn properties(&self, _: ObjectRef) -> RResult<RVec<Property>, PluginError> {
         detached("properties")
+    }
+    fn prototype(&self, _: ObjectRef) -> RResult<RVec<u8>, PluginError> {
+        detached("prototype")
     }
     fn create(&mut self, _: &NewObject) -> RResult<ObjectRef, PluginError> {
         detached("create")

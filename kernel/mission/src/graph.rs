@@ -52,6 +52,8 @@ pub struct GraphCounts {
 pub struct ModelUse {
     /// Object index in `data.tma`.
     pub object: usize,
+    /// The object's resource name (its prototype key or unit DAT path) as in the TMA.
+    pub prototype: Vec<u8>,
     /// Archive (game-root-relative).
     pub archive: Vec<u8>,
     /// Entry name.
@@ -241,6 +243,7 @@ impl<'a, 'd> Walker<'a, 'd> {
                 if let Some(object) = object {
                     self.report.models.push(ModelUse {
                         object,
+                        prototype: resource.to_vec(),
                         archive,
                         name,
                     });

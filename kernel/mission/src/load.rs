@@ -155,6 +155,7 @@ pub fn load_mission(
             },
             velocity: Vec3::ZERO,
             props,
+            prototype: o.resource_name.as_bytes().to_vec(),
         };
         match world.create(desc) {
             Ok(h) => pending.push(h),

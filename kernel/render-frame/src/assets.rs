@@ -10,7 +10,7 @@ use iron3d_abi::{
     MeshResource, NO_TEXTURE, RenderResources, TextureKind, TextureLevel, TextureResource,
 };
 use iron3d_material::{Mat0, MaterialHandle, Surface, Wear, resolve_material_with};
-use iron3d_mission::{GameData, LoadedMission, MissionRef, object_id};
+use iron3d_mission::{GameData, LoadedMission, MissionRef};
 use iron3d_msh::{Batch20, Msh};
 use iron3d_nres::Family;
 use iron3d_texm::Texm;
@@ -128,9 +128,11 @@ pub struct SceneAssets {
     pub resources: abi_stable::std_types::RArc<RenderResources>,
     /// Models by index.
     pub models: Vec<ModelAsset>,
-    /// Original object id → its models (the prototype's geometry, then each unit-DAT
-    /// component's, in resolution order; all drawn at the object's transform).
-    pub object_models: BTreeMap<u32, Vec<usize>>,
+    /// Prototype (the object's resource name, upper-cased) → its models (the prototype's
+    /// geometry, then each unit-DAT component's, in resolution order; all drawn at the
+    /// object's transform). Keyed by prototype, not by object, so objects created after
+    /// the load (by plugins) are drawn when their prototype is one the mission uses.
+    pub prototype_models: BTreeMap<Vec<u8>, Vec<usize>>,
     /// The terrain, when the mission has one that parsed.
     pub terrain: Option<TerrainAsset>,
     /// Texture names that did not resolve (`archive:name`), sorted.
@@ -554,6 +556,14 @@ impl Loader<'_, '_> {
 static LAST_RESOURCES_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl SceneAssets {
+    /// The models of `prototype` (ASCII case ignored), empty when it has none.
+    pub fn models_of(&self, prototype: &[u8]) -> &[usize] {
+        self.prototype_models
+            .get(prototype)
+            .or_else(|| self.prototype_models.get(&prototype.to_ascii_uppercase()))
+            .map_or(&[], Vec::as_slice)
+    }
+
     /// Loads the render resources of `mission` (already loaded into the kernel). Every
     /// load gets a [`RenderResources::id`] never used before in this process, so a
     /// renderer's upload caches (keyed by it) never draw a previous mission's data.
@@ -581,7 +591,8 @@ impl SceneAssets {
         let terrain = l.terrain(&mref.dir)?;
         let mut models = Vec::new();
         let mut by_key: BTreeMap<(Vec<u8>, Vec<u8>), usize> = BTreeMap::new();
-        let mut object_models = BTreeMap::new();
+        let mut prototype_models: BTreeMap<Vec<u8>, Vec<usize>> = BTreeMap::new();
+        let mut seen_objects: BTreeMap<Vec<u8>, usize> = BTreeMap::new();
         for m in &mission.graph.models {
             let key = (m.archive.to_ascii_uppercase(), m.name.to_ascii_uppercase());
             let index = match by_key.get(&key) {
@@ -593,8 +604,12 @@ impl SceneAssets {
                     models.len() - 1
                 }
             };
-            if let Some(id) = object_id(m.object) {
-                let list: &mut Vec<usize> = object_models.entry(id.raw()).or_default();
+            // Every object of one prototype has the same models: take them from the
+            // first object that uses it.
+            let prototype = m.prototype.to_ascii_uppercase();
+            let first = *seen_objects.entry(prototype.clone()).or_insert(m.object);
+            if first == m.object {
+                let list = prototype_models.entry(prototype).or_default();
                 if !list.contains(&index) {
                     list.push(index);
                 }
@@ -608,7 +623,7 @@ impl SceneAssets {
         Ok(SceneAssets {
             resources: abi_stable::std_types::RArc::new(resources),
             models,
-            object_models,
+            prototype_models,
             terrain,
             missing_textures: l.missing.into_iter().collect(),
         })

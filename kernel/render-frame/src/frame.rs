@@ -310,8 +310,8 @@ impl FrameBuilder {
         let (assets, poses) = (&self.assets, &self.poses);
         for o in &snapshot.objects {
             let id = o.id.raw();
-            let models = match assets.object_models.get(&id) {
-                Some(m) if !m.is_empty() => m,
+            let models = match assets.models_of(&o.prototype) {
+                m if !m.is_empty() => m,
                 _ => {
                     skipped.push(SkippedObject {
                         id,

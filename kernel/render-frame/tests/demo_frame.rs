@@ -88,7 +88,7 @@ fn demo_resources_load_with_terrain_models_textures_and_lightmaps() {
     );
     let names: Vec<_> = a.models.iter().map(|m| m.name.as_str()).collect();
     assert!(a.models.len() >= 6, "{names:?}");
-    assert!(!a.object_models.is_empty());
+    assert!(!a.prototype_models.is_empty());
     let r = &a.resources;
     assert!(r.textures.iter().any(|t| t.kind == TextureKind::Lightmap));
     assert!(r.textures.iter().any(|t| t.kind == TextureKind::Diffuse));

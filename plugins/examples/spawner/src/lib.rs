@@ -3,7 +3,9 @@
 //!
 //! * **`spawner`** (AI slot, `update`): every [`SPAWN_EVERY`] ticks, and on input command
 //!   [`CMD_SPAWN`], creates an object at a position from its own RNG stream, standing on
-//!   the terrain (height from the terrain service of whatever terrain plugin is active;
+//!   the terrain, of the prototype of the mission's first object (so it is drawn with
+//!   that prototype's models), near it (height from the terrain service of whatever
+//!   terrain plugin is active;
 //!   when the service fails it spawns at height 0 and counts the failure). Each spawned
 //!   object carries a `Life state` property that the spawner lowers every tick; at 0 the
 //!   object is deleted. For every spawn it sends [`MSG_SPAWNED`] (a plugin-defined code)
@@ -100,9 +102,11 @@ pub const SPAWNER_STATE: &str = "example-spawner";
 
 impl Spawner {
     fn spawn(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
-        let centre = match host.objects().next() {
-            Some(first) => host.object(first)?.position,
-            None => Vec3f::default(),
+        // Spawn more of what is there: the first object's place and prototype (so the
+        // renderer draws the new objects with that prototype's models).
+        let (centre, prototype) = match host.objects().next() {
+            Some(first) => (host.object(first)?.position, host.prototype(first)?),
+            None => (Vec3f::default(), Vec::new()),
         };
         let x = centre.x + (self.rng.next_unit() * 2.0 - 1.0) * SPREAD;
         let y = centre.y + (self.rng.next_unit() * 2.0 - 1.0) * SPREAD;
@@ -122,6 +126,7 @@ impl Spawner {
                 value: [0, LIFE, 0, 0],
             }]
             .into(),
+            prototype: prototype.into(),
             ..NewObject::default()
         })?;
         let id = host.object(new)?.id;
