@@ -288,3 +288,20 @@ fn objects_created_by_a_plugin_after_the_load_are_drawn_with_their_prototype() {
         "every spawned object has its prototype's models: {spawned:?}"
     );
 }
+
+#[test]
+fn a_panicking_service_getter_is_a_fault_of_the_provider() {
+    let game = demo();
+    let shadow = tempfile::tempdir().unwrap();
+    let registry = "terrain iron3d_example_spawner broken-getter\n\
+                    ai iron3d_example_spawner spawner\n";
+    let (mut k, host) = mission(game.path(), registry, shadow.path());
+    steps(&mut k, 30);
+    let events: Vec<HostEvent> = host.events().try_iter().collect();
+    assert!(
+        events.iter().any(|e| matches!(e, HostEvent::Fault { slot: SlotKind::Terrain, reason, .. } if reason.contains("panic in terrain") && reason.contains("no terrain service today"))),
+        "{events:#?}"
+    );
+    assert_eq!(host.faults(SlotKind::Ai), 0, "the caller is not at fault");
+    assert!(!spawned(&k).is_empty(), "the mission went on");
+}

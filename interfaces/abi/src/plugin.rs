@@ -451,11 +451,13 @@ pub trait PluginInstance: Send {
     fn restore_state(&mut self, blob: &StateBlob) -> RResult<(), PluginError>;
     /// [`Plugin::shutdown`]; a panic in it is reported, not propagated.
     fn shutdown(&mut self) -> RResult<(), PluginError>;
-    /// The terrain service, when the plugin provides one.
-    fn terrain(&mut self) -> ROption<TerrainService_TO<'_, RMut<'_, ()>>>;
-    /// The render backend, when the plugin provides one.
+    /// The terrain service, when the plugin provides one (an error: the getter panicked).
+    #[allow(clippy::type_complexity)]
+    fn terrain(&mut self) -> RResult<ROption<TerrainService_TO<'_, RMut<'_, ()>>>, PluginError>;
+    /// The render backend, when the plugin provides one (an error: the getter panicked).
     #[sabi(last_prefix_field)]
-    fn render(&mut self) -> ROption<RenderBackend_TO<'_, RMut<'_, ()>>>;
+    #[allow(clippy::type_complexity)]
+    fn render(&mut self) -> RResult<ROption<RenderBackend_TO<'_, RMut<'_, ()>>>, PluginError>;
 }
 
 /// An owned plugin instance as the host keeps it.
@@ -629,29 +631,27 @@ impl PluginInstance for Adapter {
         })
     }
 
-    fn terrain(&mut self) -> ROption<TerrainService_TO<'_, RMut<'_, ()>>> {
-        let provides = self.call("terrain", || Ok(self.inner.terrain().is_some()));
-        match provides {
-            ROk(true) => ROption::RSome(TerrainService_TO::from_ptr(RMut::new(self), TD_Opaque)),
-            ROk(false) => ROption::RNone,
-            RErr(e) => {
-                tracing::error!("terrain getter failed: {e}");
-                ROption::RNone
-            }
+    fn terrain(&mut self) -> RResult<ROption<TerrainService_TO<'_, RMut<'_, ()>>>, PluginError> {
+        match self.call("terrain", || Ok(self.inner.terrain().is_some())) {
+            ROk(true) => ROk(ROption::RSome(TerrainService_TO::from_ptr(
+                RMut::new(self),
+                TD_Opaque,
+            ))),
+            ROk(false) => ROk(ROption::RNone),
+            RErr(e) => RErr(e),
         }
     }
 
-    fn render(&mut self) -> ROption<RenderBackend_TO<'_, RMut<'_, ()>>> {
+    fn render(&mut self) -> RResult<ROption<RenderBackend_TO<'_, RMut<'_, ()>>>, PluginError> {
         let runtime = self.runtime.clone();
         let inner = &mut self.inner;
-        let provides = runtime.call("render", || ROk(inner.renderer().is_some()));
-        match provides {
-            ROk(true) => ROption::RSome(RenderBackend_TO::from_ptr(RMut::new(self), TD_Opaque)),
-            ROk(false) => ROption::RNone,
-            RErr(e) => {
-                tracing::error!("render getter failed: {e}");
-                ROption::RNone
-            }
+        match runtime.call("render", || ROk(inner.renderer().is_some())) {
+            ROk(true) => ROk(ROption::RSome(RenderBackend_TO::from_ptr(
+                RMut::new(self),
+                TD_Opaque,
+            ))),
+            ROk(false) => ROk(ROption::RNone),
+            RErr(e) => RErr(e),
         }
     }
 }

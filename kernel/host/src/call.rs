@@ -306,11 +306,12 @@ impl HostCall<'_, '_> {
         ) -> RResult<T, PluginError>,
     ) -> RResult<T, PluginError> {
         self.with_provider(SlotKind::Terrain, what, |i| match i.object.terrain() {
-            ROption::RSome(t) => body(&t).into_result(),
-            ROption::RNone => Err(PluginError::new(
+            RResult::ROk(ROption::RSome(t)) => body(&t).into_result(),
+            RResult::ROk(ROption::RNone) => Err(PluginError::new(
                 ErrorKind::NO_PROVIDER,
                 format!("{what}: the active terrain plugin provides no terrain service"),
             )),
+            RResult::RErr(e) => Err(e),
         })
         .into()
     }

@@ -145,14 +145,7 @@ pub fn load_bytes(
     })?;
     // The root module's version string first: a library of another interface major is
     // refused by name, not by a layout report.
-    let found = header.version_strings().version.as_str().to_owned();
-    let major_of = |v: &str| v.split('.').next().and_then(|m| m.parse::<u32>().ok());
-    if major_of(&found) != major_of(ROOT_VERSION) {
-        return Err(HostError::WrongInterface {
-            path: source.to_owned(),
-            found,
-        });
-    }
+    check_root_version(header.version_strings().version.as_str(), source)?;
     let root =
         header
             .init_root_module::<PluginRootV2Ref>()
@@ -161,6 +154,32 @@ pub fn load_bytes(
                 summary: summarize_load_error(&e),
             })?;
     let description = (root.describe())();
+    check_description(&description, source)?;
+    Ok(LoadedLibrary {
+        source: source.to_owned(),
+        shadow,
+        content_hash,
+        root,
+        description,
+    })
+}
+
+/// Refuses a root module of another interface major (`found` is its version string,
+/// e.g. `1.0.0` for a 1.x plugin), by name and before any layout check.
+pub fn check_root_version(found: &str, source: &Path) -> Result<(), HostError> {
+    let major_of = |v: &str| v.split('.').next().and_then(|m| m.parse::<u32>().ok());
+    if major_of(found) != major_of(ROOT_VERSION) {
+        return Err(HostError::WrongInterface {
+            path: source.to_owned(),
+            found: found.to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// What the host refuses in a library's self-description: a `panic = "abort"` build, or
+/// another interface major; a newer minor loads with a warning.
+pub fn check_description(description: &PluginDescription, source: &Path) -> Result<(), HostError> {
     if !description.panic_unwind {
         return Err(HostError::PanicAbort {
             plugin: description.name.to_string(),
@@ -185,13 +204,46 @@ pub fn load_bytes(
             description.abi_minor
         );
     }
-    Ok(LoadedLibrary {
-        source: source.to_owned(),
-        shadow,
-        content_hash,
-        root,
-        description,
-    })
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_1_x_root_module_is_refused_with_both_versions() {
+        let path = Path::new("/plugins/libold.so");
+        assert!(check_root_version(ROOT_VERSION, path).is_ok());
+        let e = check_root_version("1.0.0", path).unwrap_err().to_string();
+        assert!(
+            e.contains("libold.so") && e.contains("interface 1.0.0") && e.contains("2.x"),
+            "{e}"
+        );
+        assert!(check_root_version("garbage", path).is_err());
+    }
+
+    #[test]
+    fn abort_builds_and_other_majors_are_refused_by_name() {
+        let path = Path::new("/plugins/libx.so");
+        let ok = PluginDescription::current("x", "1", Vec::new());
+        assert!(check_description(&ok, path).is_ok());
+        let abort = PluginDescription {
+            panic_unwind: false,
+            ..ok.clone()
+        };
+        let e = check_description(&abort, path).unwrap_err().to_string();
+        assert!(
+            e.contains("'x'") && e.contains("libx.so") && e.contains("panic = \"abort\""),
+            "{e}"
+        );
+        let old = PluginDescription { abi_major: 1, ..ok };
+        let e = check_description(&old, path).unwrap_err().to_string();
+        assert!(
+            e.contains("interface 1.") && e.contains(&format!("provides {ABI_MAJOR}.")),
+            "{e}"
+        );
+    }
 }
 
 /// Ordered search paths for registry library names.

@@ -586,7 +586,8 @@ impl System for PluginSlot {
             .as_ref()
             .and_then(|p| p.get::<iron3d_abi::RenderFrame>());
         let r = match (a.object.render(), frame) {
-            (ROption::RSome(mut backend), Some(frame)) => {
+            (RResult::RErr(e), _) => RResult::RErr(e),
+            (RResult::ROk(ROption::RSome(mut backend)), Some(frame)) => {
                 let r = backend.draw(frame).map(|_| ());
                 if let (Some(kind), RResult::ROk(())) = (request, &r) {
                     let result = match kind {
@@ -600,14 +601,14 @@ impl System for PluginSlot {
                 }
                 r
             }
-            (ROption::RSome(_), None) => {
+            (RResult::ROk(ROption::RSome(_)), None) => {
                 if request.is_some() {
                     *lock(&self.shared.capture_result) =
                         Some(Err("no prepared frame to draw".to_owned()));
                 }
                 RResult::ROk(())
             }
-            (ROption::RNone, _) => RResult::ROk(()),
+            (RResult::ROk(ROption::RNone), _) => RResult::ROk(()),
         };
         drop(guard);
         match r {

@@ -18,6 +18,7 @@
 //!   panics on its [`FRAGILE_AFTER`]-th query and whose destructor panics — to show that
 //!   neither ends the process: the caller gets an error, the host reports the fault and
 //!   rolls the terrain slot back at the next boundary.
+//! * **`broken-getter`** (Terrain slot): its service getter panics — the same outcome.
 
 use iron3d_abi::rng::{PLUGIN_RNG_BYTES, PluginRng};
 use iron3d_abi::{
@@ -59,6 +60,7 @@ fn describe() -> PluginDescription {
                 callbacks::MESSAGES | callbacks::OBJECTS,
             ),
             FactoryDescription::new("fragile-terrain", SlotKind::Terrain, 0),
+            FactoryDescription::new("broken-getter", SlotKind::Terrain, 0),
         ],
     )
 }
@@ -68,6 +70,7 @@ fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
         "spawner" => Ok(Box::new(Spawner::default())),
         "listener" => Ok(Box::new(Listener::default())),
         "fragile-terrain" => Ok(Box::new(FragileTerrain::default())),
+        "broken-getter" => Ok(Box::new(BrokenGetter)),
         other => Err(PluginError::new(
             ErrorKind::UNSUPPORTED,
             format!("example-spawner has no factory '{other}'"),
@@ -317,6 +320,23 @@ impl Drop for FragileTerrain {
     }
 }
 
+/// The `broken-getter` instance: asking it for its terrain service panics.
+pub struct BrokenGetter;
+
+impl Plugin for BrokenGetter {
+    fn save_state(&self) -> Result<StateBlob, PluginError> {
+        Ok(StateBlob::empty("example-broken-getter", 1))
+    }
+
+    fn restore_state(&mut self, _blob: &StateBlob) -> Result<(), PluginError> {
+        Ok(())
+    }
+
+    fn terrain(&self) -> Option<&dyn TerrainProvider> {
+        panic!("broken-getter: no terrain service today");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,7 +344,7 @@ mod tests {
     #[test]
     fn describes_three_factories_and_round_trips_state() {
         let d = describe();
-        assert_eq!(d.factories.len(), 3);
+        assert_eq!(d.factories.len(), 4);
         let s = Spawner {
             spawned: 3,
             owned: vec![7, 9],
