@@ -67,7 +67,8 @@ pub use math::{Mat4f, Quatf, Vec3f};
 pub use message::{MAX_MESSAGE_PAYLOAD, Message, MessageCode, MessageTarget};
 pub use plugin::{
     Adapter, Host, Plugin, PluginInstance, PluginInstance_TO, PluginInstanceBox, RenderBackend,
-    RenderBackend_TO, Renderer, Terrain, TerrainProvider, TerrainService, TerrainService_TO,
+    RenderBackend_TO, Renderer, RendererPlugin, Terrain, TerrainProvider, TerrainService,
+    TerrainService_TO,
 };
 pub use render::{
     BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, Lighting, MeshResource,

@@ -21,7 +21,7 @@ mod tests;
 use iron3d_abi::{
     BlendMode, CullMode, DrawItem, ErrorKind, FactoryDescription, ImageRgba8, LegacyRenderState,
     Mat4f, NO_TEXTURE, Plugin, PluginDescription, PluginError, RenderFrame, RenderPhase,
-    RenderStats, Renderer, SlotKind, StateBlob, TextureKind, TextureOp, Vec3f, VertexFormat,
+    RenderStats, Renderer, RendererPlugin, SlotKind, TextureKind, TextureOp, Vec3f, VertexFormat,
 };
 use serde_json::{Map, Value};
 
@@ -320,7 +320,10 @@ fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
             format!("iron3d-render-capture has no factory '{factory}'"),
         ));
     }
-    Ok(Box::new(CaptureRender::new()))
+    Ok(Box::new(RendererPlugin::new(
+        CaptureRender::new(),
+        STATE_FORMAT,
+    )))
 }
 
 iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
@@ -340,21 +343,6 @@ impl CaptureRender {
     /// The last frame's JSON, if a frame was drawn.
     pub fn last_commands(&self) -> Option<&str> {
         self.last.as_deref()
-    }
-}
-
-impl Plugin for CaptureRender {
-    fn save_state(&self) -> Result<StateBlob, PluginError> {
-        Ok(StateBlob::empty(STATE_FORMAT, STATE_VERSION))
-    }
-
-    fn restore_state(&mut self, _blob: &StateBlob) -> Result<(), PluginError> {
-        // No simulation state: any blob is accepted.
-        Ok(())
-    }
-
-    fn renderer(&mut self) -> Option<&mut dyn Renderer> {
-        Some(self)
     }
 }
 

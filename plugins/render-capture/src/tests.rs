@@ -244,7 +244,7 @@ fn plugin_keeps_the_last_frame_and_draws_no_pixels() {
     assert_eq!(d.factories.len(), 1);
     assert_eq!(d.factories[0].name.as_str(), FACTORY);
     assert_eq!(d.factories[0].slot, SlotKind::Render);
-    let mut p = CaptureRender::new();
+    let mut p = iron3d_abi::RendererPlugin::new(CaptureRender::new(), STATE_FORMAT);
     assert!(p.capture_commands().is_err(), "nothing drawn yet");
     let stats = p.draw(&frame()).expect("draw");
     assert_eq!((stats.draw_items, stats.objects), (1, 1));

@@ -76,7 +76,7 @@ pub use raster::{DrawCounters, GUARD_BAND, MAX_TARGET_DIM, SUBPIXEL_BITS, SoftRa
 
 use iron3d_abi::{
     ErrorKind, FactoryDescription, ImageRgba8, Plugin, PluginDescription, PluginError, RenderFrame,
-    RenderStats, Renderer, SlotKind, StateBlob,
+    RenderStats, Renderer, RendererPlugin, SlotKind,
 };
 
 /// Factory name of the software renderer.
@@ -85,7 +85,7 @@ pub const FACTORY: &str = "render-soft";
 /// Format name of the (empty) state blob.
 pub const STATE_FORMAT: &str = "render-soft";
 
-/// Version of the state blob.
+/// Version of the state blob (see [`RendererPlugin`]).
 pub const STATE_VERSION: u32 = 1;
 
 fn describe() -> PluginDescription {
@@ -107,7 +107,10 @@ fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
             format!("iron3d-render-soft has no factory '{factory}'"),
         ));
     }
-    Ok(Box::new(SoftRender::new()))
+    Ok(Box::new(RendererPlugin::new(
+        SoftRender::new(),
+        STATE_FORMAT,
+    )))
 }
 
 iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
@@ -134,21 +137,6 @@ impl SoftRender {
     /// The wrapped rasterizer.
     pub fn rasterizer(&self) -> &SoftRasterizer {
         &self.raster
-    }
-}
-
-impl Plugin for SoftRender {
-    fn save_state(&self) -> Result<StateBlob, PluginError> {
-        Ok(StateBlob::empty(STATE_FORMAT, STATE_VERSION))
-    }
-
-    fn restore_state(&mut self, _blob: &StateBlob) -> Result<(), PluginError> {
-        // A renderer has no simulation state: any blob is accepted.
-        Ok(())
-    }
-
-    fn renderer(&mut self) -> Option<&mut dyn Renderer> {
-        Some(self)
     }
 }
 

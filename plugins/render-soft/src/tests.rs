@@ -562,8 +562,8 @@ fn resize_between_frames() {
 
 // ---------------------------------------------------------------- plugin wrapper
 
-fn plugin() -> SoftRender {
-    SoftRender::new()
+fn plugin() -> iron3d_abi::RendererPlugin<SoftRender> {
+    iron3d_abi::RendererPlugin::new(SoftRender::new(), STATE_FORMAT)
 }
 
 #[test]
