@@ -37,7 +37,7 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
                 let opts = PlayOptions {
                     game_dir: dir.clone(),
                     mission: mission.clone(),
-                    renderer,
+                    renderer: Some(renderer),
                     offscreen: true,
                     frames: Some(frames),
                     screenshot: None,
@@ -95,7 +95,7 @@ fn swap_stall(dir: &std::path::Path, mission: &str, out: &mut dyn Write) -> anyh
     let opts = PlayOptions {
         game_dir: dir.to_owned(),
         mission: mission.to_owned(),
-        renderer: Renderer::Soft,
+        renderer: Some(Renderer::Soft),
         offscreen: true,
         frames: None,
         screenshot: None,

@@ -411,10 +411,12 @@ pub struct PlayArgs {
     /// Mission: a directory under MISSIONS/ or a data.tma path relative to --game-dir.
     #[arg(long, requires = "game_dir")]
     pub mission: Option<String>,
-    /// Renderer plugin at start (switchable while running); without a Vulkan device the
-    /// software renderer takes over, with a message.
-    #[arg(long, value_enum, default_value_t = play::Renderer::Vulkan)]
-    pub renderer: play::Renderer,
+    /// Renderer at start (switchable while running): vulkan, soft, capture, or any render
+    /// plugin as LIBRARY[:FACTORY] (registry library name or path). Default: the
+    /// registry's render slot when it names a renderer, else vulkan; without a Vulkan
+    /// device the software renderer takes over, with a message.
+    #[arg(long, value_name = "RENDERER", value_parser = play::parse_renderer)]
+    pub renderer: Option<play::Renderer>,
     /// Render without a window.
     #[arg(long)]
     pub offscreen: bool,

@@ -20,8 +20,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// A renderer plugin the user can pick.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// A renderer plugin the user can pick: one of the first-party renderers by name, or any
+/// library that provides the render service (a mod's included) by registry library name
+/// or path, with an optional factory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Renderer {
     /// Vulkan (vulkano): swapchain presentation and offscreen.
     Vulkan,
@@ -29,33 +31,95 @@ pub enum Renderer {
     Soft,
     /// No pixels: the frame's command list as JSON.
     Capture,
+    /// Another render plugin: `LIBRARY[:FACTORY]` (its frames are read back as pixels).
+    Plugin {
+        /// Registry library name or path.
+        library: &'static str,
+        /// Factory; `None`: the library's first render factory.
+        factory: Option<&'static str>,
+    },
 }
 
 impl Renderer {
-    /// `(library, factory)` of the renderer's plugin.
-    pub fn plugin(self) -> (&'static str, &'static str) {
+    /// `(library, factory)` of the renderer's plugin (`None`: its first render factory).
+    pub fn plugin(self) -> (&'static str, Option<&'static str>) {
         match self {
-            Renderer::Vulkan => ("iron3d_render_vulkan", "render-vulkan"),
-            Renderer::Soft => ("iron3d_render_soft", "render-soft"),
-            Renderer::Capture => ("iron3d_render_capture", "render-capture"),
+            Renderer::Vulkan => ("iron3d_render_vulkan", Some("render-vulkan")),
+            Renderer::Soft => ("iron3d_render_soft", Some("render-soft")),
+            Renderer::Capture => ("iron3d_render_capture", Some("render-capture")),
+            Renderer::Plugin { library, factory } => (library, factory),
         }
     }
 
-    /// Lower-case name.
+    /// Lower-case name (`vulkan`, `soft`, `capture`), or the plugin's library.
     pub fn as_str(self) -> &'static str {
         match self {
             Renderer::Vulkan => "vulkan",
             Renderer::Soft => "soft",
             Renderer::Capture => "capture",
+            Renderer::Plugin { library, .. } => library,
         }
     }
 
-    /// The renderer named `s`.
+    /// `vulkan`, `soft`, `capture`, or `LIBRARY[:FACTORY]` of any render plugin.
     pub fn from_name(s: &str) -> Option<Self> {
-        [Renderer::Vulkan, Renderer::Soft, Renderer::Capture]
+        if let Some(r) = [Renderer::Vulkan, Renderer::Soft, Renderer::Capture]
             .into_iter()
             .find(|r| r.as_str() == s)
+        {
+            return Some(r);
+        }
+        if s.is_empty() {
+            return None;
+        }
+        // A first-party renderer named by its library (and factory) is that renderer.
+        let (lib, factory) = s.rsplit_once(':').map_or((s, None), |(l, f)| (l, Some(f)));
+        if let Some(r) = [Renderer::Vulkan, Renderer::Soft, Renderer::Capture]
+            .into_iter()
+            .find(|r| {
+                let (l, f) = r.plugin();
+                iron3d_registry::library_stem(lib) == l && factory.is_none_or(|x| Some(x) == f)
+            })
+        {
+            return Some(r);
+        }
+        // Command-line values live for the whole run: keeping them is what lets the
+        // choice stay a small `Copy` value.
+        let leak = |t: &str| -> &'static str { Box::leak(t.to_owned().into_boxed_str()) };
+        Some(
+            match s
+                .rsplit_once(':')
+                .filter(|(l, f)| !l.is_empty() && !f.is_empty())
+            {
+                Some((library, factory)) => Renderer::Plugin {
+                    library: leak(library),
+                    factory: Some(leak(factory)),
+                },
+                None => Renderer::Plugin {
+                    library: leak(s),
+                    factory: None,
+                },
+            },
+        )
     }
+
+    /// The renderer the registry's render slot names, unless it is the null renderer.
+    pub fn from_registry(registry: &iron3d_registry::Registry) -> Option<Self> {
+        let entry = registry.entries().find(
+            |e| matches!(&e.key, iron3d_registry::SlotKey::Slot(n) if n.as_str() == "render"),
+        )?;
+        if iron3d_registry::library_stem(&entry.library) == "iron3d_null" {
+            return None;
+        }
+        Self::from_name(&format!("{}:{}", entry.library, entry.factory))
+    }
+}
+
+/// Parses `--renderer` (see [`Renderer::from_name`]).
+pub fn parse_renderer(s: &str) -> Result<Renderer, String> {
+    Renderer::from_name(s).ok_or_else(|| {
+        format!("unknown renderer '{s}' (vulkan, soft, capture, or LIBRARY[:FACTORY])")
+    })
 }
 
 /// Parses `FRAME:RENDERER` (a renderer switch after presented frame FRAME).
@@ -66,9 +130,7 @@ pub fn parse_switch(s: &str) -> Result<(u64, Renderer), String> {
     let frame = f
         .parse()
         .map_err(|e| format!("bad frame number '{f}': {e}"))?;
-    let r = Renderer::from_name(r)
-        .ok_or_else(|| format!("unknown renderer '{r}' (vulkan, soft, capture)"))?;
-    Ok((frame, r))
+    Ok((frame, parse_renderer(r)?))
 }
 
 /// Parses `X,Y,Z,YAW,PITCH` (radians) into a camera.
@@ -99,8 +161,9 @@ pub struct PlayOptions {
     pub game_dir: PathBuf,
     /// Mission name.
     pub mission: String,
-    /// Renderer at start.
-    pub renderer: Renderer,
+    /// Renderer at start; `None`: the registry's render slot when it names a renderer
+    /// (not the null one), else Vulkan.
+    pub renderer: Option<Renderer>,
     /// Render without a window.
     pub offscreen: bool,
     /// Frames to present (`None`: until the window closes; offscreen needs a number).
@@ -176,7 +239,7 @@ pub fn overview_camera(
 /// printed) when the plugin is unavailable.
 fn switch_renderer(host: &PluginHost, r: Renderer, out: &mut dyn Write) -> anyhow::Result<bool> {
     let (lib, factory) = r.plugin();
-    match host.request_swap(SlotKind::Render, lib, Some(factory)) {
+    match host.request_swap(SlotKind::Render, lib, factory) {
         Ok(()) => Ok(true),
         Err(e) => {
             writeln!(out, "renderer {}: not available ({e})", r.as_str())?;
@@ -246,7 +309,8 @@ pub struct PlaySession {
 }
 
 impl PlaySession {
-    /// Loads the mission, installs the frame builder and asks for `opts.renderer`
+    /// Loads the mission, installs the frame builder and asks for the renderer (see
+    /// [`PlayOptions::renderer`])
     /// (falling back to the software renderer with a message when it is unavailable).
     pub fn start(opts: &PlayOptions, out: &mut dyn Write) -> anyhow::Result<Self> {
         if opts.fps == 0 || opts.width == 0 || opts.height == 0 {
@@ -255,6 +319,10 @@ impl PlaySession {
         let clock = ManualTimeSource::new();
         let registry_path = plugins::locate_registry(opts.registry.as_deref())?;
         let registry = plugins::load_registry(&registry_path)?;
+        let wanted = opts
+            .renderer
+            .or_else(|| Renderer::from_registry(&registry))
+            .unwrap_or(Renderer::Vulkan);
         let tick_hz = KernelConfig::default().tick_hz;
         let spec = plugins::session_spec(&opts.plugin_dirs, registry, opts.seed, tick_hz, true);
         let run = Session::open(
@@ -306,14 +374,14 @@ impl PlaySession {
             clock,
             view,
             last_frame,
-            renderer: opts.renderer,
+            renderer: wanted,
             events,
             host_events: Vec::new(),
             frames: 0,
             pending: None,
         };
-        if !session.switch(opts.renderer, out)? {
-            if opts.renderer == Renderer::Soft {
+        if !session.switch(wanted, out)? {
+            if wanted == Renderer::Soft {
                 bail!("the software renderer plugin is not available");
             }
             writeln!(out, "falling back to the software renderer")?;
@@ -333,7 +401,7 @@ impl PlaySession {
         let job = self
             .run
             .host
-            .request_swap_async(SlotKind::Render, lib, Some(factory))?;
+            .request_swap_async(SlotKind::Render, lib, factory)?;
         self.pending = Some((r, job));
         Ok(())
     }

@@ -134,7 +134,7 @@ impl App<'_> {
                     let next = match self.session.renderer {
                         Renderer::Soft => Renderer::Vulkan,
                         Renderer::Vulkan => Renderer::Capture,
-                        Renderer::Capture => Renderer::Soft,
+                        Renderer::Capture | Renderer::Plugin { .. } => Renderer::Soft,
                     };
                     self.switch_async(next);
                 }

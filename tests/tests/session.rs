@@ -148,7 +148,7 @@ fn an_interactive_renderer_switch_is_prepared_off_the_frame_loop() {
     let opts = PlayOptions {
         game_dir: dir.path().to_owned(),
         mission: "DEMO1".into(),
-        renderer: Renderer::Soft,
+        renderer: Some(Renderer::Soft),
         offscreen: true,
         frames: None,
         screenshot: None,
@@ -192,4 +192,77 @@ fn an_interactive_renderer_switch_is_prepared_off_the_frame_loop() {
         "frames went on while the renderer was prepared"
     );
     s.shutdown();
+}
+
+#[test]
+fn the_renderer_is_chosen_by_plugin_name_from_the_command_line_or_the_registry() {
+    let dir = tempfile::tempdir().unwrap();
+    iron3d_demo::build(dir.path(), 3, iron3d_demo::Profile::Demo).unwrap();
+    let g = dir.path().to_str().unwrap();
+    let play = |extra: &[&str], shot: &Path| -> String {
+        let mut args = vec![
+            "play",
+            "--game-dir",
+            g,
+            "--mission",
+            "DEMO1",
+            "--offscreen",
+            "--frames",
+            "2",
+            "--width",
+            "32",
+            "--height",
+            "24",
+            "--screenshot",
+            shot.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let (code, out) = iron3d(&args);
+        assert_eq!(code, ExitCode::SUCCESS, "{out}");
+        out
+    };
+    // Any render plugin by LIBRARY:FACTORY draws like the built-in name.
+    let (named, by_lib) = (dir.path().join("named.png"), dir.path().join("lib.png"));
+    play(&["--renderer", "soft"], &named);
+    let out = play(&["--renderer", "iron3d_render_soft:render-soft"], &by_lib);
+    assert!(out.contains("renderer=soft "), "{out}");
+    assert_eq!(
+        std::fs::read(&named).unwrap(),
+        std::fs::read(&by_lib).unwrap()
+    );
+    // A renderer of a mod, by path (here a copy of the software renderer's library).
+    let modded = dir.path().join("libmy_renderer.so");
+    std::fs::copy(iron3d_e2e::plugins::library("iron3d_render_soft"), &modded).unwrap();
+    let by_path = dir.path().join("path.png");
+    let out = play(&["--renderer", modded.to_str().unwrap()], &by_path);
+    assert!(out.contains("libmy_renderer.so"), "{out}");
+    assert_eq!(
+        std::fs::read(&named).unwrap(),
+        std::fs::read(&by_path).unwrap()
+    );
+    // Without --renderer, the registry's render slot decides.
+    let registry = dir.path().join("plugins.ini");
+    std::fs::write(
+        &registry,
+        "terrain iron3d_terrain terrain\nrender iron3d_render_capture render-capture\n",
+    )
+    .unwrap();
+    let json = dir.path().join("frame.json");
+    let out = play(&["--registry", registry.to_str().unwrap()], &json);
+    assert!(out.contains("(capture JSON)"), "{out}");
+    assert!(
+        std::fs::read_to_string(&json)
+            .unwrap()
+            .contains("\"items\"")
+    );
+    // A renderer that cannot be had says why and the software renderer takes over.
+    let out = play(&["--renderer", "no_such_renderer"], &named);
+    assert!(
+        out.contains("renderer no_such_renderer: not available"),
+        "{out}"
+    );
+    assert!(
+        out.contains("falling back to the software renderer"),
+        "{out}"
+    );
 }
