@@ -271,6 +271,7 @@ impl Kernel {
         SimTime {
             tick: self.fixed.tick(),
             step_ns: self.fixed.step_ns(),
+            paused: self.game_clock.is_paused(),
         }
     }
 

@@ -157,6 +157,8 @@ pub struct SimTime {
     pub tick: u64,
     /// Fixed step length in nanoseconds.
     pub step_ns: u64,
+    /// The game clock is paused (no ticks run while it is; calls outside ticks see it).
+    pub paused: bool,
 }
 
 impl SimTime {

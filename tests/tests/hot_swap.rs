@@ -292,3 +292,29 @@ fn a_rebuilt_library_is_picked_up_by_the_watcher_and_swapped_live() {
     assert_eq!(behaviour(&k, handles[0]), 12, "B (+2) took over at 10");
     assert!(host.poll_watcher().is_empty(), "one change, one swap");
 }
+
+#[test]
+fn a_service_call_into_the_running_plugin_is_refused_as_re_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = host(dir.path(), 1);
+    let (mut k, handles) = kernel(
+        &mut host,
+        "terrain iron3d_test_counter terrain-reentry\nai iron3d_test_counter counter-terrain\n",
+        3,
+        1,
+    );
+    steps(&mut k, 2);
+    // The terrain plugin asked its own service while running: refused, not a deadlock.
+    let reentry = k
+        .world()
+        .get(handles[0])
+        .unwrap()
+        .props
+        .first(b"Reentry")
+        .unwrap()
+        .raw_value;
+    assert_eq!(reentry[0], iron3d_abi::ErrorKind::REENTRY.0);
+    // The AI slot calling the same service is served (height 0 of the flat terrain).
+    assert_eq!(behaviour(&k, handles[1]), 0.0f32.to_bits());
+    assert_eq!(host.faults(SlotKind::Terrain), 0);
+}

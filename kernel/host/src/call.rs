@@ -324,7 +324,7 @@ impl HostApi for HostCall<'_, '_> {
             tick: t.tick,
             step_ns: t.step_ns,
             game_time_ns: t.sim_ns(),
-            paused: false,
+            paused: t.paused,
             phase: self.ctx.phase() as u32,
         }
     }

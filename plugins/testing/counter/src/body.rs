@@ -36,9 +36,13 @@ pub enum Mode {
     /// In `update`, reads every object through the host once (`object(h)`), and counts
     /// the active ones into its state (benchmarks of host-context access).
     Access,
+    /// Terrain slot: a flat terrain (height 0) that, in `update`, asks the terrain
+    /// service — itself — and writes the error kind it gets on the first object's
+    /// `Reentry` property (the re-entry test).
+    Reentry,
 }
 
-const FACTORIES: [(&str, Mode); 7] = [
+const FACTORIES: [(&str, Mode); 8] = [
     ("counter", Mode::Normal),
     ("counter-bad-restore", Mode::BadRestore),
     ("counter-panic-init", Mode::PanicInit),
@@ -46,6 +50,7 @@ const FACTORIES: [(&str, Mode); 7] = [
     ("counter-panic-restore", Mode::PanicRestore),
     ("counter-terrain", Mode::Terrain),
     ("counter-access", Mode::Access),
+    ("terrain-reentry", Mode::Reentry),
 ];
 
 fn describe() -> PluginDescription {
@@ -54,13 +59,18 @@ fn describe() -> PluginDescription {
         &format!("{}+step{STEP}", env!("CARGO_PKG_VERSION")),
         FACTORIES
             .iter()
-            .map(|&(name, mode)| {
-                let callbacks = if mode == Mode::Access {
-                    iron3d_abi::callbacks::UPDATE
-                } else {
-                    iron3d_abi::callbacks::CALCULATE_OBJECT
-                };
-                FactoryDescription::new(name, SlotKind::Ai, callbacks)
+            .map(|&(name, mode)| match mode {
+                Mode::Access => {
+                    FactoryDescription::new(name, SlotKind::Ai, iron3d_abi::callbacks::UPDATE)
+                }
+                Mode::Reentry => {
+                    FactoryDescription::new(name, SlotKind::Terrain, iron3d_abi::callbacks::UPDATE)
+                }
+                _ => FactoryDescription::new(
+                    name,
+                    SlotKind::Ai,
+                    iron3d_abi::callbacks::CALCULATE_OBJECT,
+                ),
             })
             .collect(),
     );
@@ -133,6 +143,17 @@ impl Plugin for Counter {
     }
 
     fn update(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+        if self.mode == Mode::Reentry {
+            let kind = match host.terrain().height(0.0, 0.0) {
+                Ok(_) => u32::MAX,
+                Err(e) => e.kind.0,
+            };
+            let first = host.objects().next();
+            if let Some(first) = first {
+                host.set_property(first, b"Reentry", [kind, 0, 0, 0])?;
+            }
+            return Ok(());
+        }
         let mut active = 0u64;
         for h in host.objects().collect::<Vec<_>>() {
             active += u64::from(host.object(h)?.active);
@@ -145,11 +166,21 @@ impl Plugin for Counter {
         self.encode()
     }
 
+    fn terrain(&self) -> Option<&dyn iron3d_abi::TerrainProvider> {
+        (self.mode == Mode::Reentry).then_some(self as &dyn iron3d_abi::TerrainProvider)
+    }
+
     fn restore_state(&mut self, blob: &StateBlob) -> Result<(), PluginError> {
         if self.mode == Mode::PanicRestore {
             panic!("counter-panic-restore cannot take over a state");
         }
         self.decode(blob)
+    }
+}
+
+impl iron3d_abi::TerrainProvider for Counter {
+    fn height_at(&self, _x: f32, _y: f32) -> Result<f32, PluginError> {
+        Ok(0.0)
     }
 }
 
