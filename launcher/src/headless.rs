@@ -488,6 +488,11 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
                 out,
                 "host: {slot} could not load: {reason}; running {fallback}"
             )?,
+            HostEvent::ShutdownFailed {
+                slot,
+                instance,
+                reason,
+            } => writeln!(out, "host: retiring {slot} ({instance}) failed: {reason}")?,
             HostEvent::Loaded { .. } => {}
         }
     }

@@ -218,8 +218,12 @@ fn a_panicking_service_method_and_destructor_leave_the_mission_running() {
         fault.2.contains("state"),
         "the event names the state resumed from: {fault:?}"
     );
-    // The fragile instance was shut down and dropped (its destructor panicked, caught
-    // inside the plugin); the spawner kept spawning on the flat fallback.
+    // The fragile instance was shut down and dropped: its destructor panicked, caught
+    // inside the plugin and reported; the spawner kept spawning on the flat fallback.
+    assert!(
+        events.iter().any(|e| matches!(e, HostEvent::ShutdownFailed { slot: SlotKind::Terrain, reason, .. } if reason.contains("panic in drop") && reason.contains("panics when dropped"))),
+        "{events:#?}"
+    );
     assert!(host.faults(SlotKind::Terrain) >= 1);
     assert_eq!(host.faults(SlotKind::Ai), 0, "the caller is not at fault");
     assert!(!spawned(&k).is_empty());

@@ -535,6 +535,19 @@ pub trait RenderBackend {
     fn capture_commands(&mut self) -> RResult<RString, PluginError>;
 }
 
+/// What an [`Adapter`] holds after `shutdown`: every call is an error.
+struct Retired;
+
+impl Plugin for Retired {
+    fn save_state(&self) -> Result<StateBlob, PluginError> {
+        Err(PluginError::failed("the instance was shut down"))
+    }
+
+    fn restore_state(&mut self, _blob: &StateBlob) -> Result<(), PluginError> {
+        Err(PluginError::failed("the instance was shut down"))
+    }
+}
+
 /// Wraps a [`Plugin`] into the FFI instance: every entry point guarded.
 pub struct Adapter {
     inner: ManuallyDrop<Box<dyn Plugin>>,
@@ -667,10 +680,21 @@ impl PluginInstance for Adapter {
     fn shutdown(&mut self) -> RResult<(), PluginError> {
         let runtime = self.runtime.clone();
         let inner = &mut self.inner;
-        runtime.call("shutdown", || {
+        let stopped = runtime.call("shutdown", || {
             inner.shutdown();
             ROk(())
-        })
+        });
+        // The plugin goes now, inside the guard, so a panicking destructor is reported to
+        // the host; what stays behind answers every call with an error.
+        let old = std::mem::replace(&mut **inner, Box::new(Retired));
+        let dropped = runtime.call("drop", move || {
+            drop(old);
+            ROk(())
+        });
+        match (stopped, dropped) {
+            (RErr(e), _) => RErr(e),
+            (ROk(()), r) => r,
+        }
     }
 
     fn terrain(&mut self) -> RResult<ROption<TerrainService_TO<'_, RMut<'_, ()>>>, PluginError> {

@@ -547,7 +547,9 @@ impl Preparer {
                         triggered_at,
                     });
                 if let Some(mut superseded) = old {
-                    superseded.instance.finish(&self.shared, slot);
+                    superseded
+                        .instance
+                        .finish_reporting(&self.shared, slot, &self.events_tx);
                 }
                 Ok(())
             }

@@ -106,15 +106,38 @@ impl Instance {
         )
     }
 
-    /// `mission_end` then `shutdown`, each failure (a panic included) logged.
-    pub fn finish(&mut self, host: &HostShared, slot: SlotKind) {
+    /// `mission_end` then `shutdown` (which drops the plugin's state inside the plugin's
+    /// guard); each failure — a panic in the plugin's destructor included — is logged
+    /// and returned for a [`HostEvent::ShutdownFailed`].
+    pub fn finish(&mut self, host: &HostShared, slot: SlotKind) -> Vec<String> {
+        let mut failures = Vec::new();
         let mut call = DetachedCall { shared: host, slot };
         let ctx: HostRef<'_> = HostApi_TO::from_ptr(RMut::new(&mut call), TD_Opaque);
         if let RResult::RErr(e) = self.object.mission_end(ctx) {
             tracing::warn!(%slot, instance = %self.label(), error = %e, "mission_end failed");
+            failures.push(e.to_string());
         }
         if let RResult::RErr(e) = self.object.shutdown() {
             tracing::warn!(%slot, instance = %self.label(), error = %e, "shutdown failed");
+            failures.push(e.to_string());
+        }
+        failures
+    }
+
+    /// [`Instance::finish`], with each failure sent as a [`HostEvent::ShutdownFailed`].
+    pub fn finish_reporting(
+        &mut self,
+        host: &HostShared,
+        slot: SlotKind,
+        events: &Sender<HostEvent>,
+    ) {
+        let instance = self.label();
+        for reason in self.finish(host, slot) {
+            let _ = events.send(HostEvent::ShutdownFailed {
+                slot,
+                instance: instance.clone(),
+                reason,
+            });
         }
     }
 }
@@ -158,6 +181,17 @@ pub enum HostEvent {
         /// The library or request.
         target: String,
         /// Why.
+        reason: String,
+    },
+    /// A retired instance (replaced, rolled back or shut down) failed in `mission_end`,
+    /// `shutdown` or its destructor (a panic caught inside the plugin); nothing else
+    /// changes.
+    ShutdownFailed {
+        /// Slot.
+        slot: SlotKind,
+        /// The instance.
+        instance: String,
+        /// The plugin's message.
         reason: String,
     },
     /// The active instance failed; the slot rolled back.
@@ -398,7 +432,7 @@ impl PluginSlot {
         });
         self.publish_active();
         if let Some(mut f) = failed {
-            f.finish(&self.host, slot);
+            f.finish_reporting(&self.host, slot, &self.events);
         }
         SystemError(format!("{failed_label}: {reason}"))
     }
@@ -424,7 +458,7 @@ impl PluginSlot {
             Some(RResult::RErr(e)) => {
                 drop(cell);
                 let mut new = prepared.instance;
-                new.finish(&self.host, slot);
+                new.finish_reporting(&self.host, slot, &self.events);
                 return refuse(
                     &self.events,
                     format!("the old instance could not save its state: {e}"),
@@ -436,7 +470,7 @@ impl PluginSlot {
         if cell.is_some() {
             if let RResult::RErr(e) = new.object.restore_state(&blob) {
                 drop(cell);
-                new.finish(&self.host, slot);
+                new.finish_reporting(&self.host, slot, &self.events);
                 return refuse(
                     &self.events,
                     format!("the new instance refused the state: {e}"),
@@ -449,7 +483,7 @@ impl PluginSlot {
             .as_ref()
             .map_or_else(|| "vacant".into(), Instance::label);
         if let Some(mut evicted) = std::mem::replace(&mut self.previous, old) {
-            evicted.finish(&self.host, slot);
+            evicted.finish_reporting(&self.host, slot, &self.events);
         }
         *lock(&self.shared.swaps) += 1;
         let latency = prepared.triggered_at.elapsed();
@@ -677,14 +711,14 @@ impl System for PluginSlot {
     fn shutdown(&mut self) {
         let slot = self.shared.slot;
         if let Some(mut a) = lock(&self.cell).take() {
-            a.finish(&self.host, slot);
+            a.finish_reporting(&self.host, slot, &self.events);
         }
         if let Some(mut p) = self.previous.take() {
-            p.finish(&self.host, slot);
+            p.finish_reporting(&self.host, slot, &self.events);
         }
         if let Some(p) = lock(&self.shared.pending).take() {
             let mut i = p.instance;
-            i.finish(&self.host, slot);
+            i.finish_reporting(&self.host, slot, &self.events);
         }
         self.publish_active();
     }
