@@ -1,6 +1,6 @@
 //! The kernel: owns the world, clocks, bus, RNG streams and systems, and runs the phases of each frame.
 
-use crate::bus::{Bus, Envelope, ExternalSender, SenderId, Target};
+use crate::bus::{Bus, Envelope, ExternalSender, GameMessage, SenderId, Target};
 use crate::clock::{FixedStep, GameClock, MaintenanceClock, NANOS_PER_SEC, TimeSource};
 use crate::error::{KernelError, KernelResult};
 use crate::hash::{ClockState, StateHash, StateHasher};
@@ -13,7 +13,7 @@ use crate::stats::{KernelStats, PhaseTimer};
 use crate::system::{
     CalcSlot, KernelCommand, SimTime, System, SystemCtx, SystemError, SystemResult,
 };
-use crate::world::World;
+use crate::world::{World, WorldChange};
 use std::sync::Arc;
 use tracing::{debug_span, warn};
 
@@ -129,6 +129,26 @@ pub struct Kernel {
     preparer: Option<Box<dyn FramePreparer>>,
     stats: KernelStats,
     shut_down: bool,
+    journal: Option<Vec<JournalEntry>>,
+}
+
+/// One thing that happened during the last tick, as recorded by the opt-in journal
+/// ([`Kernel::set_journal`]) for tracers and tools. Observation only: the journal never
+/// changes the simulation and is not part of the state hash.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum JournalEntry {
+    /// An object joined or left the game (in the order systems were told).
+    World(WorldChange),
+    /// A message was delivered (in delivery order).
+    Delivered {
+        /// Where it went.
+        target: Target,
+        /// The target object's original id when it was alive at delivery.
+        object: Option<crate::OriginalObjectId>,
+        /// The message.
+        message: GameMessage,
+    },
 }
 
 impl Kernel {
@@ -161,12 +181,24 @@ impl Kernel {
             preparer: None,
             stats: KernelStats::default(),
             shut_down: false,
+            journal: None,
         })
     }
 
     /// The configuration.
     pub fn config(&self) -> &KernelConfig {
         &self.config
+    }
+
+    /// Turns the journal on or off. While on, every tick starts an empty journal and
+    /// records world changes and delivered messages in the order they happened.
+    pub fn set_journal(&mut self, on: bool) {
+        self.journal = on.then(Vec::new);
+    }
+
+    /// What happened during the last tick (empty when the journal is off).
+    pub fn journal(&self) -> &[JournalEntry] {
+        self.journal.as_deref().unwrap_or_default()
     }
 
     /// Read access to the world.
@@ -416,6 +448,9 @@ impl Kernel {
                 depth: self.world.calculation_depth(),
             });
         }
+        if let Some(j) = self.journal.as_mut() {
+            j.clear();
+        }
         // The calculation boundary between ticks: hot swaps and other registry work.
         self.run_phase(Phase::ApplyDeferred, |k| {
             k.each_system(Phase::ApplyDeferred, |s, ctx| s.on_boundary(ctx));
@@ -542,6 +577,9 @@ impl Kernel {
         if changes.is_empty() {
             return Ok(());
         }
+        if let Some(j) = self.journal.as_mut() {
+            j.extend(changes.iter().copied().map(JournalEntry::World));
+        }
         self.phase = Some(Phase::ApplyDeferred);
         self.each_system(Phase::ApplyDeferred, |s, ctx| {
             s.on_objects_changed(ctx, &changes)
@@ -559,6 +597,17 @@ impl Kernel {
         self.stats.messages_delivered += batch.len() as u64;
         let time = self.sim_time();
         self.world.begin_dispatch();
+        if let Some(j) = self.journal.as_mut() {
+            let world = &self.world;
+            j.extend(batch.iter().map(|env| JournalEntry::Delivered {
+                target: env.target,
+                object: match env.target {
+                    Target::Object(h) => world.get(h).ok().map(|o| o.id),
+                    Target::Systems => None,
+                },
+                message: env.message.clone(),
+            }));
+        }
         for env in &batch {
             self.dispatch(env, time);
         }

@@ -704,3 +704,35 @@ fn systems_hear_of_objects_joining_and_leaving_at_the_next_boundary() {
     );
     assert_eq!(log.lock().unwrap().len(), 3, "each change once");
 }
+
+#[test]
+fn the_journal_records_the_last_tick_and_never_changes_the_state() {
+    let run = |journal: bool| {
+        let (mut k, _) = kernel(5);
+        k.add_system(Box::new(Wanderer)).unwrap();
+        k.set_journal(journal);
+        spawn(&mut k, 1, Vec3::ZERO);
+        spawn(&mut k, 2, Vec3::X);
+        k.step(&[]).unwrap();
+        let first = k.journal().to_vec();
+        k.step(&[]).unwrap();
+        (first, k.journal().to_vec(), k.state_hash())
+    };
+    let (first, second, hash) = run(true);
+    let ids: Vec<u32> = first
+        .iter()
+        .map(|e| match e {
+            JournalEntry::World(WorldChange::Added(_, id)) => id.raw(),
+            other => panic!("unexpected {other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        [1, 2],
+        "the loaded objects are reported in tick 1, in order"
+    );
+    assert!(second.is_empty(), "each tick starts an empty journal");
+    let (off, _, plain) = run(false);
+    assert!(off.is_empty(), "off: nothing recorded");
+    assert_eq!(hash, plain, "observation only");
+}

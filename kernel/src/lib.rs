@@ -32,7 +32,9 @@ pub use error::{KernelError, KernelResult};
 pub use hash::{StateHash, StateHasher};
 pub use identity::{IdLayout, Locality, ObjectHandle, OriginalObjectId};
 pub use input::{InputEvent, InputSnapshot, ManualCommandKind};
-pub use kernel::{FrameReport, InputSource, Kernel, KernelConfig, NoInput, ShutdownReport};
+pub use kernel::{
+    FrameReport, InputSource, JournalEntry, Kernel, KernelConfig, NoInput, ShutdownReport,
+};
 pub use phase::{Operation, Phase};
 pub use props::{Property, PropertyBag};
 pub use rng::{RngStream, RngStreams, StreamName};

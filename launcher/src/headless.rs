@@ -39,6 +39,10 @@ pub struct HeadlessOptions {
     pub replay: Option<PathBuf>,
     /// Checkpoint interval when recording.
     pub checkpoint_every: u64,
+    /// Write the `--trace` JSON Lines here ([`iron3d_trace`]).
+    pub trace: Option<PathBuf>,
+    /// Object sampling interval of the trace in ticks.
+    pub trace_every: u64,
     /// Plugin registry file (default: located by [`plugins::locate_registry`]).
     pub registry: Option<PathBuf>,
     /// Extra plugin directories searched first.
@@ -350,6 +354,25 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
             mission: identity.clone(),
         })
     });
+    let mut tracer = match &opts.trace {
+        Some(path) => {
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("creating the trace file {}", path.display()))?;
+            let mut t =
+                iron3d_trace::TraceWriter::new(std::io::BufWriter::new(file), opts.trace_every)
+                    .with_context(|| format!("trace {}", path.display()))?;
+            t.start(kernel)
+                .with_context(|| format!("trace {}", path.display()))?;
+            Some(t)
+        }
+        None => None,
+    };
+    let mut trace_error: Option<iron3d_trace::TraceError> = None;
+    let trace_label = opts
+        .trace
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
     let mut scripted = ScriptedInput::new(seed);
     let mut outcome = HeadlessOutcome {
         hash: kernel.state_hash(),
@@ -399,8 +422,16 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         let every = opts.checkpoint_every.max(1);
         let replay_ref = replay.as_ref();
         let host_ref = &host;
+        let tracer_ref = &mut tracer;
+        let trace_error_ref = &mut trace_error;
         kernel.frame_observed(source, Some(budget), &mut |k| {
             let tick = k.tick();
+            if let Some(t) = tracer_ref.as_mut()
+                && trace_error_ref.is_none()
+                && let Err(e) = t.after_tick(k)
+            {
+                *trace_error_ref = Some(e);
+            }
             let wanted = match replay_ref {
                 Some(log) => log.checkpoints.contains_key(&tick),
                 None => tick % every == 0,
@@ -441,8 +472,16 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
             }
         }
         host_events.extend(events.try_iter());
+        if let Some(e) = trace_error.take() {
+            return Err(anyhow::Error::new(e).context(format!("trace {trace_label}")));
+        }
     }
     host_events.extend(events.try_iter());
+    if let Some(t) = tracer.take() {
+        t.finish(kernel)
+            .with_context(|| format!("trace {trace_label}"))?;
+        writeln!(out, "trace={trace_label}")?;
+    }
     outcome.hash = kernel.state_hash();
     outcome.ticks = kernel.tick();
     if let (Some(log), Some(path)) = (recording.as_mut(), &opts.record) {

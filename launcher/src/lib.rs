@@ -338,7 +338,7 @@ impl From<DataProfileArgs> for mission_cli::Profile {
 /// `iron3d run` options.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Run without a window (required until the renderer lands).
+    /// Run without a window (required: `iron3d play` opens one).
     #[arg(long)]
     pub headless: bool,
     /// Simulation ticks to run (default with --replay: the log's length).
@@ -365,6 +365,13 @@ pub struct RunArgs {
     /// When recording, store a state hash every K ticks.
     #[arg(long, default_value_t = 1)]
     pub checkpoint_every: u64,
+    /// Write a JSON Lines trace (sampled object states and every tick's events) into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// Sample the objects into the trace every K ticks (events are written every tick).
+    #[arg(long, value_name = "K", default_value_t = 1, requires = "trace",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub trace_every: u64,
     /// Plugin registry (default: config/plugins.ini, found from the current directory or the executable).
     #[arg(long, value_name = "FILE")]
     pub registry: Option<PathBuf>,
@@ -585,7 +592,9 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 a.mission = Some(mission);
             }
             if !a.headless {
-                anyhow::bail!("windowed mode arrives with the renderer; use --headless");
+                anyhow::bail!(
+                    "`iron3d run` is headless: pass --headless (for a window, use `iron3d play`)"
+                );
             }
             let opts = headless::HeadlessOptions {
                 ticks: a.ticks,
@@ -596,6 +605,8 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 record: a.record,
                 replay: a.replay,
                 checkpoint_every: a.checkpoint_every,
+                trace: a.trace,
+                trace_every: a.trace_every,
                 registry: a.registry,
                 plugin_dirs: a.plugin_dirs,
                 swaps: a.swaps,
