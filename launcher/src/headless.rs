@@ -354,25 +354,25 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
             mission: identity.clone(),
         })
     });
-    let mut tracer = match &opts.trace {
-        Some(path) => {
-            let file = std::fs::File::create(path)
-                .with_context(|| format!("creating the trace file {}", path.display()))?;
-            let mut t =
-                iron3d_trace::TraceWriter::new(std::io::BufWriter::new(file), opts.trace_every)
-                    .with_context(|| format!("trace {}", path.display()))?;
-            t.start(kernel)
-                .with_context(|| format!("trace {}", path.display()))?;
-            Some(t)
-        }
-        None => None,
-    };
-    let mut trace_error: Option<iron3d_trace::TraceError> = None;
     let trace_label = opts
         .trace
         .as_ref()
         .map(|p| p.display().to_string())
         .unwrap_or_default();
+    let mut tracer = match &opts.trace {
+        Some(path) => {
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("creating the trace file {trace_label}"))?;
+            let mut t =
+                iron3d_trace::TraceWriter::new(std::io::BufWriter::new(file), opts.trace_every)
+                    .with_context(|| format!("trace {trace_label}"))?;
+            t.start(kernel)
+                .with_context(|| format!("trace {trace_label}"))?;
+            Some(t)
+        }
+        None => None,
+    };
+    let mut trace_error: Option<iron3d_trace::TraceError> = None;
     let mut scripted = ScriptedInput::new(seed);
     let mut outcome = HeadlessOutcome {
         hash: kernel.state_hash(),
