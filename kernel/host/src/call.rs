@@ -70,6 +70,11 @@ impl HostShared {
         u64::from_le_bytes(b)
     }
 
+    /// The mission parameter `key`, as the plugin interface returns it.
+    pub fn mission_parameter(&self, key: &str) -> ROption<abi_stable::std_types::RString> {
+        self.parameters.get(key).map(|v| v.as_str().into()).into()
+    }
+
     /// Reads `name` in the mission directory, else from the game root.
     pub fn read_mission_file(&self, name: &str) -> Result<Vec<u8>, PluginError> {
         let not_found =
@@ -673,11 +678,7 @@ impl HostApi for HostCall<'_, '_> {
     }
 
     fn mission_parameter(&self, key: RStr<'_>) -> ROption<abi_stable::std_types::RString> {
-        self.shared
-            .parameters
-            .get(key.as_str())
-            .map(|v| v.as_str().into())
-            .into()
+        self.shared.mission_parameter(key.as_str())
     }
 
     fn terrain_height(&mut self, x: f32, y: f32) -> RResult<f32, PluginError> {
@@ -825,11 +826,7 @@ impl HostApi for DetachedCall<'_> {
             .into()
     }
     fn mission_parameter(&self, key: RStr<'_>) -> ROption<abi_stable::std_types::RString> {
-        self.shared
-            .parameters
-            .get(key.as_str())
-            .map(|v| v.as_str().into())
-            .into()
+        self.shared.mission_parameter(key.as_str())
     }
     fn terrain_height(&mut self, _: f32, _: f32) -> RResult<f32, PluginError> {
         detached("terrain height")
