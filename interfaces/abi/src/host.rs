@@ -19,6 +19,7 @@
 //!   [`ErrorKind::NO_PROVIDER`](crate::ErrorKind::NO_PROVIDER).
 #![allow(non_local_definitions)]
 
+use crate::control::{GroundSample, ModelBounds, MotionRequest, PhysicalState, RayHit};
 use crate::math::{Quatf, Vec3f};
 use crate::message::{Message, MessageTarget};
 use crate::types::{PluginError, Portal};
@@ -304,7 +305,8 @@ pub trait HostApi {
     /// `KillGameObject` (always through the queue).
     fn kill(&mut self, object: ObjectRef) -> RResult<(), PluginError>;
 
-    /// Every registered object's motion, in queue order, into `out` (cleared first).
+    /// Every registered object's motion, in queue order, into `out` (cleared first);
+    /// objects whose deletion is pending are left out.
     fn read_bodies(&self, out: &mut RVec<Body>);
 
     /// Writes many objects' motion in one call. Everything is validated first; on any
@@ -347,6 +349,77 @@ pub trait HostApi {
     /// Terrain service: the portals of the route from `from` to `to`.
     #[sabi(last_prefix_field)]
     fn terrain_corridor(&mut self, from: Vec3f, to: Vec3f) -> RResult<RVec<Portal>, PluginError>;
+
+    /// (2.1) The bounds of an object's models in object space (`RNone`: it has no model
+    /// the mission loaded, e.g. a plugin-made object without a prototype).
+    fn object_bounds(&self, object: ObjectRef) -> RResult<ROption<ModelBounds>, PluginError> {
+        let _ = object;
+        older_engine("object_bounds")
+    }
+
+    /// (2.1) Terrain service: one [`GroundSample`] per point (x, y; z ignored), in order.
+    fn terrain_probe(
+        &mut self,
+        points: RSlice<'_, Vec3f>,
+    ) -> RResult<RVec<GroundSample>, PluginError> {
+        let _ = points;
+        older_engine("terrain_probe")
+    }
+
+    /// (2.1) Control service: sets the desired motion of `object`.
+    fn control_set_motion(
+        &mut self,
+        object: ObjectRef,
+        request: &MotionRequest,
+    ) -> RResult<(), PluginError> {
+        let _ = (object, request);
+        older_engine("control_set_motion")
+    }
+
+    /// (2.1) Control service: the physical state of `object` (`RNone`: the control
+    /// plugin does not simulate it).
+    fn control_state(&mut self, object: ObjectRef) -> RResult<ROption<PhysicalState>, PluginError> {
+        let _ = object;
+        older_engine("control_state")
+    }
+
+    /// (2.1) Control service: ids of the objects whose collision proxy overlaps the
+    /// sphere, ascending.
+    fn control_query_sphere(
+        &mut self,
+        centre: Vec3f,
+        radius: f32,
+    ) -> RResult<RVec<u32>, PluginError> {
+        let _ = (centre, radius);
+        older_engine("control_query_sphere")
+    }
+
+    /// (2.1) Control service: ids of the objects whose collision proxy overlaps the
+    /// axis-aligned box, ascending.
+    fn control_query_box(&mut self, min: Vec3f, max: Vec3f) -> RResult<RVec<u32>, PluginError> {
+        let _ = (min, max);
+        older_engine("control_query_box")
+    }
+
+    /// (2.1) Control service: the first object the segment `a → b` hits, skipping
+    /// `ignore` (the shooter).
+    fn control_ray(
+        &mut self,
+        a: Vec3f,
+        b: Vec3f,
+        ignore: ROption<u32>,
+    ) -> RResult<ROption<RayHit>, PluginError> {
+        let _ = (a, b, ignore);
+        older_engine("control_ray")
+    }
+}
+
+/// The answer of a host method an older engine does not have.
+fn older_engine<T>(what: &str) -> RResult<T, PluginError> {
+    RResult::RErr(PluginError::new(
+        crate::ErrorKind::UNSUPPORTED,
+        format!("{what}: this engine predates interface 2.1"),
+    ))
 }
 
 /// The host context as callbacks receive it.

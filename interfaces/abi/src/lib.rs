@@ -11,8 +11,8 @@
 //! create / delete / kill, batch reads and writes of many objects), send messages (the
 //! original codes or your own, [`MessageCode::plugin`]), read the clocks and the whole
 //! input snapshot, seed your own RNG streams ([`rng::PluginRng`]), read the mission's
-//! game files through the engine's VFS, and call other plugins' services (terrain
-//! today) — always the provider active *now*, fetched per call. You never write
+//! game files through the engine's VFS, and call other plugins' services (terrain and
+//! control) — always the provider active *now*, fetched per call. You never write
 //! `extern "C"` code or `catch_unwind`: the generated layer guards every entry point, so
 //! a panic anywhere in your plugin (a callback, a service method, a getter, `drop`)
 //! becomes an error the host handles by rolling back; the mission goes on. See
@@ -45,6 +45,7 @@
 //! * abi_stable's own version check uses [`ROOT_VERSION`], not the crate version, so the
 //!   crate version of `iron3d-abi` can move without locking out older plugins.
 
+pub mod control;
 pub mod guard;
 pub mod host;
 pub mod log;
@@ -57,6 +58,9 @@ pub mod root;
 pub mod types;
 
 pub use abi_stable;
+pub use control::{
+    GroundSample, ModelBounds, MotionMode, MotionRequest, PhysicalState, RayHit, physical_flags,
+};
 pub use guard::{PluginRuntime, guard, guard_unit};
 pub use host::{
     AxisValue, Body, BodyWrite, ClockInfo, HostApi, HostApi_TO, HostRef, InputCommand, InputView,
@@ -66,9 +70,9 @@ pub use log::{ForwardingSubscriber, LogLevel, LogSink, LogSink_TO, LogSinkBox};
 pub use math::{Mat4f, Quatf, Vec3f};
 pub use message::{MAX_MESSAGE_PAYLOAD, Message, MessageCode, MessageTarget};
 pub use plugin::{
-    Adapter, Host, Plugin, PluginInstance, PluginInstance_TO, PluginInstanceBox, RenderBackend,
-    RenderBackend_TO, Renderer, RendererPlugin, Terrain, TerrainProvider, TerrainService,
-    TerrainService_TO,
+    Adapter, Control, ControlProvider, ControlService, ControlService_TO, Host, Plugin,
+    PluginInstance, PluginInstance_TO, PluginInstanceBox, RenderBackend, RenderBackend_TO,
+    Renderer, RendererPlugin, Terrain, TerrainProvider, TerrainService, TerrainService_TO,
 };
 pub use render::{
     BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, Lighting, MeshResource,

@@ -9,6 +9,7 @@
 //! does.
 #![allow(non_local_definitions)]
 
+use crate::control::{GroundSample, ModelBounds, MotionRequest, PhysicalState, RayHit};
 use crate::guard::PluginRuntime;
 use crate::host::{
     Body, BodyWrite, ClockInfo, HostRef, InputView, NewObject, ObjectInfo, ObjectRef, Property,
@@ -217,6 +218,96 @@ impl<'a> Host<'a> {
     pub fn terrain(&mut self) -> Terrain<'_, 'a> {
         Terrain { host: self }
     }
+
+    /// The control service of the currently active control plugin (fetched per call,
+    /// like [`Host::terrain`]).
+    pub fn control(&mut self) -> Control<'_, 'a> {
+        Control { host: self }
+    }
+
+    /// (2.1) The bounds of `object`'s models in object space, `None` when it has no
+    /// model the mission loaded.
+    pub fn object_bounds(&self, object: ObjectRef) -> Result<Option<ModelBounds>, PluginError> {
+        self.raw
+            .object_bounds(object)
+            .into_result()
+            .map(ROption::into_option)
+    }
+}
+
+/// The control service as a consumer sees it (see [`Host::control`]). Answers reflect
+/// the control plugin's last completed step; motion requests take effect in its next.
+pub struct Control<'h, 'a> {
+    host: &'h mut Host<'a>,
+}
+
+impl Control<'_, '_> {
+    /// Sets `object`'s desired motion (kept until replaced).
+    pub fn set_motion(
+        &mut self,
+        object: ObjectRef,
+        request: MotionRequest,
+    ) -> Result<(), PluginError> {
+        self.host
+            .raw
+            .control_set_motion(object, &request)
+            .into_result()
+    }
+    /// Drive at `speed` (units/s) turning at `turn` (radians/s).
+    pub fn drive(&mut self, object: ObjectRef, speed: f32, turn: f32) -> Result<(), PluginError> {
+        self.set_motion(object, MotionRequest::drive(speed, turn))
+    }
+    /// Drive to `target` at up to `speed` and stop there.
+    pub fn move_to(
+        &mut self,
+        object: ObjectRef,
+        target: Vec3f,
+        speed: f32,
+    ) -> Result<(), PluginError> {
+        self.set_motion(object, MotionRequest::move_to(target, speed))
+    }
+    /// Brake to a standstill.
+    pub fn stop(&mut self, object: ObjectRef) -> Result<(), PluginError> {
+        self.set_motion(object, MotionRequest::stop())
+    }
+    /// The physical state of `object`, `None` when the control plugin does not simulate it.
+    pub fn state(&mut self, object: ObjectRef) -> Result<Option<PhysicalState>, PluginError> {
+        self.host
+            .raw
+            .control_state(object)
+            .into_result()
+            .map(ROption::into_option)
+    }
+    /// Ids of the objects whose proxy overlaps the sphere, ascending (resolve them with
+    /// [`Host::find`]).
+    pub fn within(&mut self, centre: Vec3f, radius: f32) -> Result<Vec<u32>, PluginError> {
+        self.host
+            .raw
+            .control_query_sphere(centre, radius)
+            .into_result()
+            .map(RVec::into_vec)
+    }
+    /// Ids of the objects whose proxy overlaps the axis-aligned box, ascending.
+    pub fn in_box(&mut self, min: Vec3f, max: Vec3f) -> Result<Vec<u32>, PluginError> {
+        self.host
+            .raw
+            .control_query_box(min, max)
+            .into_result()
+            .map(RVec::into_vec)
+    }
+    /// The first object the segment `a → b` hits, skipping `ignore`.
+    pub fn ray(
+        &mut self,
+        a: Vec3f,
+        b: Vec3f,
+        ignore: Option<u32>,
+    ) -> Result<Option<RayHit>, PluginError> {
+        self.host
+            .raw
+            .control_ray(a, b, ignore.into())
+            .into_result()
+            .map(ROption::into_option)
+    }
 }
 
 /// The terrain service as a consumer sees it (see [`Host::terrain`]).
@@ -262,6 +353,14 @@ impl Terrain<'_, '_> {
         self.host
             .raw
             .terrain_corridor(from, to)
+            .into_result()
+            .map(RVec::into_vec)
+    }
+    /// (2.1) Height, normal, areal and walkability under each point, in order.
+    pub fn probe(&mut self, points: &[Vec3f]) -> Result<Vec<GroundSample>, PluginError> {
+        self.host
+            .raw
+            .terrain_probe(RSlice::from_slice(points))
             .into_result()
             .map(RVec::into_vec)
     }
@@ -359,6 +458,42 @@ pub trait Plugin: Send {
     fn renderer(&mut self) -> Option<&mut dyn Renderer> {
         None
     }
+
+    /// The control service, for control plugins.
+    fn control(&mut self) -> Option<&mut dyn ControlProvider> {
+        None
+    }
+}
+
+/// The control service (tome VI "Control"), implemented by control plugins. Ids are
+/// original object ids (the host resolves and checks handles). Every method defaults to
+/// [`ErrorKind::UNSUPPORTED`].
+pub trait ControlProvider {
+    /// Sets the desired motion of object `id`; an unknown id or mode is an error.
+    fn set_motion(&mut self, id: u32, request: MotionRequest) -> Result<(), PluginError> {
+        let _ = (id, request);
+        unsupported("set_motion")
+    }
+    /// The physical state of object `id` (`None`: not simulated).
+    fn state(&self, id: u32) -> Result<Option<PhysicalState>, PluginError> {
+        let _ = id;
+        unsupported("state")
+    }
+    /// Ids whose proxy overlaps the sphere, ascending.
+    fn query_sphere(&self, centre: Vec3f, radius: f32) -> Result<Vec<u32>, PluginError> {
+        let _ = (centre, radius);
+        unsupported("query_sphere")
+    }
+    /// Ids whose proxy overlaps the axis-aligned box, ascending.
+    fn query_box(&self, min: Vec3f, max: Vec3f) -> Result<Vec<u32>, PluginError> {
+        let _ = (min, max);
+        unsupported("query_box")
+    }
+    /// The first proxy the segment `a → b` hits, skipping `ignore`.
+    fn ray(&self, a: Vec3f, b: Vec3f, ignore: Option<u32>) -> Result<Option<RayHit>, PluginError> {
+        let _ = (a, b, ignore);
+        unsupported("ray")
+    }
 }
 
 /// Terrain queries (tome IV), implemented by terrain plugins. Every method defaults to
@@ -393,6 +528,29 @@ pub trait TerrainProvider {
     fn corridor(&self, from: Vec3f, to: Vec3f) -> Result<Vec<Portal>, PluginError> {
         let _ = (from, to);
         unsupported("corridor")
+    }
+    /// Height, normal, areal and walkability under each point (x, y), in order. The
+    /// default answers from `height_at`, `normal_at` and `area_at` (a point off the
+    /// surface gets `on_surface = false`; `walkable` is `area.is_some()`): override it
+    /// with the real walkability and a faster batch.
+    fn probe(&self, points: &[Vec3f]) -> Result<Vec<GroundSample>, PluginError> {
+        points
+            .iter()
+            .map(|p| {
+                let area = self.area_at(p.x, p.y)?;
+                let mut g = GroundSample {
+                    area: area.unwrap_or(GroundSample::NO_AREA),
+                    walkable: area.is_some(),
+                    ..GroundSample::default()
+                };
+                if let (Ok(h), Ok(n)) = (self.height_at(p.x, p.y), self.normal_at(p.x, p.y)) {
+                    g.on_surface = true;
+                    g.height = h;
+                    g.normal = n;
+                }
+                Ok(g)
+            })
+            .collect()
     }
 }
 
@@ -500,6 +658,11 @@ pub trait PluginInstance: Send {
     #[sabi(last_prefix_field)]
     #[allow(clippy::type_complexity)]
     fn render(&mut self) -> RResult<ROption<RenderBackend_TO<'_, RMut<'_, ()>>>, PluginError>;
+    /// (2.1) The control service, when the plugin provides one (an older plugin: none).
+    #[allow(clippy::type_complexity)]
+    fn control(&mut self) -> RResult<ROption<ControlService_TO<'_, RMut<'_, ()>>>, PluginError> {
+        ROk(ROption::RNone)
+    }
 }
 
 /// An owned plugin instance as the host keeps it.
@@ -521,6 +684,35 @@ pub trait TerrainService {
     /// [`TerrainProvider::corridor`].
     #[sabi(last_prefix_field)]
     fn corridor(&self, from: Vec3f, to: Vec3f) -> RResult<RVec<Portal>, PluginError>;
+    /// (2.1) [`TerrainProvider::probe`] (an older plugin: unsupported).
+    fn probe(&self, points: RSlice<'_, Vec3f>) -> RResult<RVec<GroundSample>, PluginError> {
+        let _ = points;
+        RErr(PluginError::new(
+            ErrorKind::UNSUPPORTED,
+            "probe: the terrain plugin predates interface 2.1",
+        ))
+    }
+}
+
+/// The FFI form of [`ControlProvider`].
+#[sabi_trait]
+pub trait ControlService {
+    /// [`ControlProvider::set_motion`].
+    fn set_motion(&mut self, id: u32, request: &MotionRequest) -> RResult<(), PluginError>;
+    /// [`ControlProvider::state`].
+    fn state(&mut self, id: u32) -> RResult<ROption<PhysicalState>, PluginError>;
+    /// [`ControlProvider::query_sphere`].
+    fn query_sphere(&mut self, centre: Vec3f, radius: f32) -> RResult<RVec<u32>, PluginError>;
+    /// [`ControlProvider::query_box`].
+    fn query_box(&mut self, min: Vec3f, max: Vec3f) -> RResult<RVec<u32>, PluginError>;
+    /// [`ControlProvider::ray`].
+    #[sabi(last_prefix_field)]
+    fn ray(
+        &mut self,
+        a: Vec3f,
+        b: Vec3f,
+        ignore: ROption<u32>,
+    ) -> RResult<ROption<RayHit>, PluginError>;
 }
 
 /// The FFI form of [`Renderer`].
@@ -720,6 +912,19 @@ impl PluginInstance for Adapter {
             RErr(e) => RErr(e),
         }
     }
+
+    fn control(&mut self) -> RResult<ROption<ControlService_TO<'_, RMut<'_, ()>>>, PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        match runtime.call("control", || ROk(inner.control().is_some())) {
+            ROk(true) => ROk(ROption::RSome(ControlService_TO::from_ptr(
+                RMut::new(self),
+                TD_Opaque,
+            ))),
+            ROk(false) => ROk(ROption::RNone),
+            RErr(e) => RErr(e),
+        }
+    }
 }
 
 impl Adapter {
@@ -731,6 +936,22 @@ impl Adapter {
         self.call(what, || match self.inner.terrain() {
             Some(t) => body(t),
             None => unsupported("the terrain service"),
+        })
+    }
+
+    fn control_call<T>(
+        &mut self,
+        what: &str,
+        body: impl FnOnce(&mut dyn ControlProvider) -> Result<T, PluginError>,
+    ) -> RResult<T, PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call(what, || {
+            match inner.control() {
+                Some(c) => body(c),
+                None => unsupported("the control service"),
+            }
+            .into()
         })
     }
 
@@ -771,6 +992,37 @@ impl TerrainService for Adapter {
     }
     fn corridor(&self, from: Vec3f, to: Vec3f) -> RResult<RVec<Portal>, PluginError> {
         self.terrain_call("corridor", |t| t.corridor(from, to).map(RVec::from))
+    }
+    fn probe(&self, points: RSlice<'_, Vec3f>) -> RResult<RVec<GroundSample>, PluginError> {
+        self.terrain_call("probe", |t| t.probe(points.as_slice()).map(RVec::from))
+    }
+}
+
+impl ControlService for Adapter {
+    fn set_motion(&mut self, id: u32, request: &MotionRequest) -> RResult<(), PluginError> {
+        let request = *request;
+        self.control_call("set_motion", |c| c.set_motion(id, request))
+    }
+    fn state(&mut self, id: u32) -> RResult<ROption<PhysicalState>, PluginError> {
+        self.control_call("state", |c| c.state(id).map(ROption::from))
+    }
+    fn query_sphere(&mut self, centre: Vec3f, radius: f32) -> RResult<RVec<u32>, PluginError> {
+        self.control_call("query_sphere", |c| {
+            c.query_sphere(centre, radius).map(RVec::from)
+        })
+    }
+    fn query_box(&mut self, min: Vec3f, max: Vec3f) -> RResult<RVec<u32>, PluginError> {
+        self.control_call("query_box", |c| c.query_box(min, max).map(RVec::from))
+    }
+    fn ray(
+        &mut self,
+        a: Vec3f,
+        b: Vec3f,
+        ignore: ROption<u32>,
+    ) -> RResult<ROption<RayHit>, PluginError> {
+        self.control_call("ray", |c| {
+            c.ray(a, b, ignore.into_option()).map(ROption::from)
+        })
     }
 }
 

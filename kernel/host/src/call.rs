@@ -6,9 +6,10 @@ use crate::convert::game_message;
 use crate::slot::{Instance, SlotCell};
 use abi_stable::std_types::{RErr, ROk, ROption, RResult, RSlice, RStr, RVec};
 use iron3d_abi::{
-    AxisValue, Body, BodyWrite, ClockInfo, ErrorKind, HostApi, InputCommand, InputView, Message,
-    MessageTarget, NewObject, ObjectInfo, ObjectRef, PluginError, Portal, Property, Quatf,
-    SlotKind, Vec3f,
+    AxisValue, Body, BodyWrite, ClockInfo, ControlService_TO, ErrorKind, GroundSample, HostApi,
+    InputCommand, InputView, Message, MessageTarget, ModelBounds, MotionRequest, NewObject,
+    ObjectInfo, ObjectRef, PhysicalState, PluginError, Portal, Property, Quatf, RayHit, SlotKind,
+    Vec3f,
 };
 use iron3d_kernel::{
     DeleteMode, GameObject, KernelError, Locality, ObjectDesc, ObjectHandle, OriginalObjectId,
@@ -47,6 +48,9 @@ pub struct HostShared {
     /// Providers whose service method panicked during another slot's call, with the
     /// panic message: their slot rolls back at its next calculation boundary.
     pub provider_faults: Mutex<BTreeMap<SlotKind, (Phase, String)>>,
+    /// Model bounds by prototype (ASCII upper case), set once the mission is loaded
+    /// (`Host::object_bounds`).
+    pub model_bounds: std::sync::RwLock<BTreeMap<Vec<u8>, ModelBounds>>,
 }
 
 impl HostShared {
@@ -68,6 +72,15 @@ impl HostShared {
         let mut b = [0u8; 8];
         b.copy_from_slice(&h.finalize().as_bytes()[..8]);
         u64::from_le_bytes(b)
+    }
+
+    /// The bounds of the models of `prototype` (ASCII case ignored).
+    pub fn bounds_of(&self, prototype: &[u8]) -> Option<ModelBounds> {
+        self.model_bounds
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&prototype.to_ascii_uppercase())
+            .copied()
     }
 
     /// The mission parameter `key`, as the plugin interface returns it.
@@ -319,6 +332,29 @@ impl HostCall<'_, '_> {
             RResult::RErr(e) => Err(e),
         })
         .into()
+    }
+
+    fn control<T>(
+        &mut self,
+        what: &str,
+        body: impl FnOnce(
+            &mut ControlService_TO<'_, abi_stable::RMut<'_, ()>>,
+        ) -> RResult<T, PluginError>,
+    ) -> RResult<T, PluginError> {
+        self.with_provider(SlotKind::Control, what, |i| match i.object.control() {
+            RResult::ROk(ROption::RSome(mut c)) => body(&mut c).into_result(),
+            RResult::ROk(ROption::RNone) => Err(PluginError::new(
+                ErrorKind::NO_PROVIDER,
+                format!("{what}: the active control plugin provides no control service"),
+            )),
+            RResult::RErr(e) => Err(e),
+        })
+        .into()
+    }
+
+    /// The original id of a live handle, for the control service (which works on ids).
+    fn live_id(&self, o: ObjectRef) -> Result<u32, PluginError> {
+        self.get(o).map(|x| x.id.0)
     }
 }
 
@@ -578,7 +614,13 @@ impl HostApi for HostCall<'_, '_> {
 
     fn read_bodies(&self, out: &mut RVec<Body>) {
         out.clear();
-        for (h, o) in self.ctx.world().iter_registered() {
+        // A pending delete is gone for the plugins: it must not be touched again.
+        for (h, o) in self
+            .ctx
+            .world()
+            .iter_registered()
+            .filter(|(_, o)| !o.is_pending_delete())
+        {
             out.push(Body {
                 handle: object_ref(h),
                 id: o.id.raw(),
@@ -703,6 +745,69 @@ impl HostApi for HostCall<'_, '_> {
 
     fn terrain_corridor(&mut self, from: Vec3f, to: Vec3f) -> RResult<RVec<Portal>, PluginError> {
         self.terrain("terrain corridor", |t| t.corridor(from, to))
+    }
+
+    fn object_bounds(&self, object: ObjectRef) -> RResult<ROption<ModelBounds>, PluginError> {
+        self.get(object)
+            .map(|o| self.shared.bounds_of(&o.prototype).into())
+            .into()
+    }
+
+    fn terrain_probe(
+        &mut self,
+        points: RSlice<'_, Vec3f>,
+    ) -> RResult<RVec<GroundSample>, PluginError> {
+        self.terrain("terrain probe", |t| t.probe(points))
+    }
+
+    fn control_set_motion(
+        &mut self,
+        object: ObjectRef,
+        request: &MotionRequest,
+    ) -> RResult<(), PluginError> {
+        if !finite(request.target) || !request.speed.is_finite() || !request.turn.is_finite() {
+            return RErr(PluginError::new(
+                ErrorKind::INVALID,
+                format!(
+                    "control set_motion: object {}: non-finite request {request:?}",
+                    self.id_of(object)
+                ),
+            ));
+        }
+        let id = match self.live_id(object) {
+            Ok(id) => id,
+            Err(e) => return RErr(e),
+        };
+        self.control("control set_motion", |c| c.set_motion(id, request))
+    }
+
+    fn control_state(&mut self, object: ObjectRef) -> RResult<ROption<PhysicalState>, PluginError> {
+        let id = match self.live_id(object) {
+            Ok(id) => id,
+            Err(e) => return RErr(e),
+        };
+        self.control("control state", |c| c.state(id))
+    }
+
+    fn control_query_sphere(
+        &mut self,
+        centre: Vec3f,
+        radius: f32,
+    ) -> RResult<RVec<u32>, PluginError> {
+        self.control("control query_sphere", |c| c.query_sphere(centre, radius))
+    }
+
+    fn control_query_box(&mut self, min: Vec3f, max: Vec3f) -> RResult<RVec<u32>, PluginError> {
+        self.control("control query_box", |c| c.query_box(min, max))
+    }
+
+    fn control_ray(
+        &mut self,
+        a: Vec3f,
+        b: Vec3f,
+        ignore: ROption<u32>,
+    ) -> RResult<ROption<RayHit>, PluginError> {
+        self.control("control ray", |c| c.ray(a, b, ignore))
     }
 }
 
@@ -845,5 +950,31 @@ impl HostApi for DetachedCall<'_> {
     }
     fn terrain_corridor(&mut self, _: Vec3f, _: Vec3f) -> RResult<RVec<Portal>, PluginError> {
         detached("terrain corridor")
+    }
+    fn object_bounds(&self, _: ObjectRef) -> RResult<ROption<ModelBounds>, PluginError> {
+        detached("object bounds")
+    }
+    fn terrain_probe(&mut self, _: RSlice<'_, Vec3f>) -> RResult<RVec<GroundSample>, PluginError> {
+        detached("terrain probe")
+    }
+    fn control_set_motion(&mut self, _: ObjectRef, _: &MotionRequest) -> RResult<(), PluginError> {
+        detached("control set_motion")
+    }
+    fn control_state(&mut self, _: ObjectRef) -> RResult<ROption<PhysicalState>, PluginError> {
+        detached("control state")
+    }
+    fn control_query_sphere(&mut self, _: Vec3f, _: f32) -> RResult<RVec<u32>, PluginError> {
+        detached("control query_sphere")
+    }
+    fn control_query_box(&mut self, _: Vec3f, _: Vec3f) -> RResult<RVec<u32>, PluginError> {
+        detached("control query_box")
+    }
+    fn control_ray(
+        &mut self,
+        _: Vec3f,
+        _: Vec3f,
+        _: ROption<u32>,
+    ) -> RResult<ROption<RayHit>, PluginError> {
+        detached("control ray")
     }
 }

@@ -109,6 +109,7 @@ impl PluginHost {
             parameters: config.mission.parameters.clone(),
             cells: Mutex::new(BTreeMap::new()),
             provider_faults: Mutex::new(BTreeMap::new()),
+            model_bounds: std::sync::RwLock::new(BTreeMap::new()),
         });
         let mut host = Self {
             config,
@@ -133,6 +134,20 @@ impl PluginHost {
             }
         }
         host
+    }
+
+    /// Sets the model bounds of the mission's prototypes (keys in any ASCII case), which
+    /// plugins read through `Host::object_bounds`. Call after the mission load.
+    pub fn set_model_bounds(&self, bounds: BTreeMap<Vec<u8>, iron3d_abi::ModelBounds>) {
+        let upper = bounds
+            .into_iter()
+            .map(|(k, v)| (k.to_ascii_uppercase(), v))
+            .collect();
+        *self
+            .shared
+            .model_bounds
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = upper;
     }
 
     /// Where this host writes its shadow copies.

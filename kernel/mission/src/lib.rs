@@ -8,12 +8,14 @@
     reason = "a MissionError is built once per failed load; its fields are the actionable chain"
 )]
 
+pub mod bounds;
 pub mod error;
 pub mod graph;
 pub mod load;
 pub mod mission;
 pub mod source;
 
+pub use bounds::{Aabb, BoundsDiagnostic, model_bounds, msh_bounds};
 pub use error::{MissionError, Stage};
 pub use graph::{GraphCounts, GraphReport, ModelUse, archive_health, mission_graph};
 pub use load::{LoadedMission, load_mission, object_id};

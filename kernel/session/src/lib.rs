@@ -203,6 +203,29 @@ impl Session {
                 };
                 let loaded = iron3d_mission::load_mission(&mut kernel, &data, mission, None)
                     .map_err(|e| SessionError::Load(Box::new(e)))?;
+                let (bounds, diagnostics) = iron3d_mission::model_bounds(&data, &loaded);
+                for d in &diagnostics {
+                    tracing::warn!(target: "Control", model = d.model.as_str(), cause = d.cause.as_str(), "no model bounds: the default collision proxy applies");
+                }
+                host.set_model_bounds(
+                    bounds
+                        .into_iter()
+                        .map(|(k, b)| {
+                            let v = |a: [f32; 3]| iron3d_abi::Vec3f {
+                                x: a[0],
+                                y: a[1],
+                                z: a[2],
+                            };
+                            (
+                                k,
+                                iron3d_abi::ModelBounds {
+                                    min: v(b.min),
+                                    max: v(b.max),
+                                },
+                            )
+                        })
+                        .collect(),
+                );
                 Some(GameMission { vfs, cache, loaded })
             }
         };

@@ -26,8 +26,8 @@ pub use surface::Surface;
 
 use glam::Vec3;
 use iron3d_abi::{
-    ErrorKind, FactoryDescription, Host, MissionInfo, Plugin, PluginDescription, PluginError,
-    Portal, SlotKind, StateBlob, TerrainProvider, Vec3f,
+    ErrorKind, FactoryDescription, GroundSample, Host, MissionInfo, Plugin, PluginDescription,
+    PluginError, Portal, SlotKind, StateBlob, TerrainProvider, Vec3f,
 };
 use std::path::Path;
 
@@ -324,6 +324,32 @@ impl Plugin for TerrainPlugin {
 }
 
 impl TerrainProvider for TerrainPlugin {
+    fn probe(&self, points: &[Vec3f]) -> Result<Vec<GroundSample>, PluginError> {
+        let Some(w) = &self.world else {
+            return Err(PluginError::new(
+                ErrorKind::NOT_FOUND,
+                "probe: no map (no Land.msh/Land.map loaded)",
+            ));
+        };
+        Ok(points
+            .iter()
+            .map(|p| {
+                let area = w.areals.area_at(p.x, p.y);
+                let mut g = GroundSample {
+                    area: area.unwrap_or(GroundSample::NO_AREA),
+                    walkable: area.is_some_and(|a| w.areals.is_walkable(a)),
+                    ..GroundSample::default()
+                };
+                if let Some((h, n)) = w.surface.sample(p.x, p.y) {
+                    g.on_surface = true;
+                    g.height = h;
+                    g.normal = n.into();
+                }
+                g
+            })
+            .collect())
+    }
+
     fn height_at(&self, x: f32, y: f32) -> Result<f32, PluginError> {
         self.with_world("height_at", |w| {
             w.surface

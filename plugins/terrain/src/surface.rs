@@ -155,6 +155,20 @@ impl Surface {
         Some(if n.z < 0.0 { -n } else { n })
     }
 
+    /// Height and normal at `(x, y)` from one face lookup (what [`Surface::height_at`]
+    /// and [`Surface::normal_at`] answer), `None` off the surface.
+    pub fn sample(&self, x: f32, y: f32) -> Option<(f32, Vec3)> {
+        let (f, w) = self.face_at(x, y)?;
+        let ps = self.corners(f);
+        let h = match ps.iter().find(|v| v.x == x && v.y == y) {
+            Some(v) => v.z,
+            None => ps[0].z * w[0] + ps[1].z * w[1] + ps[2].z * w[2],
+        };
+        let [a, b, c] = ps;
+        let n = (b - a).cross(c - a).try_normalize()?;
+        Some((h, if n.z < 0.0 { -n } else { n }))
+    }
+
     /// The hit of the segment `a → b` with the surface nearest to `a` (Möller–Trumbore,
     /// both face sides), searching the faces of the cells under the segment's X/Y box.
     pub fn intersect_segment(&self, a: Vec3, b: Vec3) -> Option<Vec3> {
