@@ -1,14 +1,15 @@
 //! Sample AI plugin (`wanderer` factory, AI slot): each object keeps a countdown in its
 //! behaviour state; at zero it picks a new heading from the plugin's own RNG stream
-//! (seeded through the host from the mission seed) and sets its velocity, plus a wind set
+//! (seeded through the host from the mission seed) and asks the control service to drive
+//! that way (or, without a control service, sets the velocity itself), plus a wind set
 //! by input command `CMD_WIND`. The RNG position, the wind and a command counter are its
 //! saved state.
 
 use glam::{Quat, Vec3};
 use iron3d_abi::rng::{PLUGIN_RNG_BYTES, PluginRng};
 use iron3d_abi::{
-    ErrorKind, FactoryDescription, Host, MissionInfo, ObjectRef, Plugin, PluginDescription,
-    PluginError, SlotKind, StateBlob,
+    ErrorKind, FactoryDescription, Host, MissionInfo, MotionRequest, ObjectRef, Plugin,
+    PluginDescription, PluginError, SlotKind, StateBlob,
 };
 
 /// Input command code that sets the wind (`arg` = units per second × 2 along +X).
@@ -80,11 +81,23 @@ impl Plugin for Wanderer {
         let heading = self.rng.next_unit() * std::f32::consts::TAU;
         let next = 15 + self.rng.below(45);
         let orientation = Quat::from_rotation_z(heading);
-        host.set_transform(object, o.position, orientation, o.scale)?;
-        host.set_velocity(
-            object,
-            orientation * Vec3::X * SPEED + Vec3::X * (self.wind as f32 * 0.5),
-        )?;
+        let velocity = orientation * Vec3::X * SPEED + Vec3::X * (self.wind as f32 * 0.5);
+        // Through the control service when the control plugin offers one (it drives the
+        // unit within its limits on the terrain); else the velocity is set directly
+        // (the built-in scenario's arena integrates it).
+        match host
+            .control()
+            .set_motion(object, MotionRequest::velocity(velocity.into()))
+        {
+            Ok(()) => {}
+            Err(e) if matches!(e.kind, ErrorKind::NO_PROVIDER | ErrorKind::UNSUPPORTED) => {
+                host.set_transform(object, o.position, orientation, o.scale)?;
+                host.set_velocity(object, velocity)?;
+            }
+            // A building or a light: the control plugin does not move it.
+            Err(e) if e.kind == ErrorKind::INVALID => {}
+            Err(e) => return Err(e),
+        }
         host.set_behaviour_state(object, next)
     }
 

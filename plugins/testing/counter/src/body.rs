@@ -1,7 +1,10 @@
 //! The counter plugin body shared by the test builds: factories `counter`,
 //! `counter-bad-restore`, `counter-panic-init`, `counter-panic-tick`,
 //! `counter-panic-restore` and `counter-terrain` (AI slot; also reads the terrain height
-//! under every object through the terrain service, for benchmarks).
+//! under every object through the terrain service, for benchmarks), `counter-access`,
+//! `terrain-reentry` and `collide-delete` (AI slot: drives every object to the origin
+//! through the control service and, on `GMSG_COLLISION_DETECTED`, deletes the pair's
+//! lower-id object from inside its own collision callback).
 //!
 //! State: `count` (advanced by `STEP` once per tick, at the tick's first object),
 //! `last_tick` and `ticks_seen`. Every object's `behaviour_state` is set to `count`, so
@@ -40,9 +43,13 @@ pub enum Mode {
     /// service — itself — and writes the error kind it gets on the first object's
     /// `Reentry` property (the re-entry test).
     Reentry,
+    /// AI slot: every tick, asks the control service to drive each object to the origin;
+    /// on a collision message for the pair's lower id, deletes that object from inside
+    /// its own callback (counted into `count`).
+    CollideDelete,
 }
 
-const FACTORIES: [(&str, Mode); 8] = [
+const FACTORIES: [(&str, Mode); 9] = [
     ("counter", Mode::Normal),
     ("counter-bad-restore", Mode::BadRestore),
     ("counter-panic-init", Mode::PanicInit),
@@ -51,6 +58,7 @@ const FACTORIES: [(&str, Mode); 8] = [
     ("counter-terrain", Mode::Terrain),
     ("counter-access", Mode::Access),
     ("terrain-reentry", Mode::Reentry),
+    ("collide-delete", Mode::CollideDelete),
 ];
 
 fn describe() -> PluginDescription {
@@ -66,6 +74,11 @@ fn describe() -> PluginDescription {
                 Mode::Reentry => {
                     FactoryDescription::new(name, SlotKind::Terrain, iron3d_abi::callbacks::UPDATE)
                 }
+                Mode::CollideDelete => FactoryDescription::new(
+                    name,
+                    SlotKind::Ai,
+                    iron3d_abi::callbacks::UPDATE | iron3d_abi::callbacks::MESSAGES,
+                ),
                 _ => FactoryDescription::new(
                     name,
                     SlotKind::Ai,
@@ -142,7 +155,32 @@ impl Plugin for Counter {
         host.set_behaviour_state(object, self.count as u32)
     }
 
+    fn on_message(
+        &mut self,
+        host: &mut Host<'_>,
+        object: Option<ObjectRef>,
+        message: &iron3d_abi::Message,
+    ) -> Result<(), PluginError> {
+        let (Mode::CollideDelete, Some(o), iron3d_abi::MessageCode::COLLISION_DETECTED) =
+            (self.mode, object, message.code)
+        else {
+            return Ok(());
+        };
+        if host.object(o)?.id == message.object_a {
+            host.delete(o)?;
+            self.count += 1;
+        }
+        Ok(())
+    }
+
     fn update(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+        if self.mode == Mode::CollideDelete {
+            for h in host.objects().collect::<Vec<_>>() {
+                host.control()
+                    .move_to(h, iron3d_abi::Vec3f::default(), 4.0)?;
+            }
+            return Ok(());
+        }
         if self.mode == Mode::Reentry {
             let kind = match host.terrain().height(0.0, 0.0) {
                 Ok(_) => u32::MAX,

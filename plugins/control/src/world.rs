@@ -1,0 +1,708 @@
+//! The physical world of the control plugin, free of the plugin interface so it can be
+//! tested and measured on its own: the controller, terrain following, the broad and
+//! narrow phases, contact resolution and contact begin events (tome VI "Collision
+//! pipeline", steps 1–8).
+//!
+//! # One step ([`World::step`])
+//! 1. **Controller** (every mobile unit, ascending id): the request in force gives a
+//!    target speed and heading change; speed moves towards the target by at most
+//!    `max_accel·dt`, the heading by at most `max_turn·dt`. **PD-CTRL-DT**: one policy,
+//!    semi-implicit Euler on the kernel's fixed step — speed first, then heading, then
+//!    the candidate position `p + dir(heading)·speed·dt`.
+//! 2. **Walkable check** on the candidates (one batch [`Ground::probe`]): a step from a
+//!    walkable area into a non-walkable one, or off the surface, is refused — the unit
+//!    stops where it is and carries [`physical_flags::LEFT_WALKABLE`], the explicit error
+//!    state of tome VI, until its next motion request; nothing ever teleports it. A unit already on a non-walkable area
+//!    ([`physical_flags::ON_NON_WALKABLE`]) may drive anywhere on the surface.
+//! 3. **Broad phase**: a uniform grid of [`CELL_SIZE`]; each proxy is entered in every
+//!    cell its horizontal box touches; entries sorted by (cell, index), each pair
+//!    emitted once (by the first cell both share), static–static pairs skipped. Indices
+//!    follow ascending ids, so the pair order is a pure function of the ids and
+//!    positions.
+//! 4. **Narrow phase** ([`crate::shape::contact`]) on every candidate pair.
+//! 5. **Resolution** (**PD-CTRL-SOLVER**): [`SOLVER_ITERATIONS`] Gauss–Seidel passes
+//!    over the pairs in ascending `(a, b)` id order; each overlapping pair is pushed
+//!    apart along its normal — half each for two vehicles, all of it by the vehicle
+//!    against an obstacle.
+//! 6. **Terrain following** (second batch probe at the final positions): the unit's
+//!    proxy bottom sits on the surface (`z = height − z0`), its up axis is the surface
+//!    normal and its heading is kept (**PD-CTRL-GROUND**). Without a surface (no map,
+//!    off the map) the unit keeps its height ([`physical_flags::NO_GROUND`]).
+//! 7. **Velocity** = displacement / dt. The drive speed is not changed by contacts (the
+//!    unit keeps pushing, as wheels do): against an obstacle head-on it comes to rest,
+//!    at an angle it slides along it; two vehicles pushing into each other share the
+//!    push half and half.
+//! 8. **Contact begins** (**PD-CTRL-CONTACT**): a pair whose proxies overlapped in this
+//!    step's narrow phase and was not in contact before begins a contact (one event);
+//!    it stays in contact while the gap stays under [`CONTACT_MARGIN`], so two units
+//!    resting against each other do not flicker. Begins are reported in ascending
+//!    `(a, b)` order with `a < b`.
+
+use crate::shape::{Contact, Placed, Proxy, contact, overlaps_box, overlaps_sphere, segment_entry};
+use glam::{Quat, Vec2, Vec3};
+use iron3d_abi::{GroundSample, MotionMode, MotionRequest, PhysicalState, RayHit, physical_flags};
+
+/// Side of a broad-phase grid cell (world units).
+pub const CELL_SIZE: f32 = 4.0;
+/// Gauss–Seidel passes of the contact resolution.
+pub const SOLVER_ITERATIONS: u32 = 4;
+/// A contact ends once the gap exceeds this.
+pub const CONTACT_MARGIN: f32 = 0.05;
+/// A [`MotionMode::MOVE_TO`] target counts as reached within this distance.
+pub const ARRIVE_RADIUS: f32 = 0.25;
+/// The largest speed a request may ask for (units/s); larger values are clamped.
+pub const MAX_SPEED: f32 = 100.0;
+/// **PD-CTRL-LIMITS**: acceleration limit when `Behavior.ini` has no
+/// `PathFind_MaxAccel` (units/s²).
+pub const DEFAULT_MAX_ACCEL: f32 = 10.0;
+/// **PD-CTRL-LIMITS**: turn limit when `Behavior.ini` has no `PathFind_MaxRotation`
+/// (degrees/s).
+pub const DEFAULT_MAX_ROTATION_DEG: f32 = 180.0;
+
+/// The controller limits.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// Acceleration and braking limit (units/s²).
+    pub max_accel: f32,
+    /// Turn-rate limit (radians/s).
+    pub max_turn: f32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_accel: DEFAULT_MAX_ACCEL,
+            max_turn: DEFAULT_MAX_ROTATION_DEG.to_radians(),
+        }
+    }
+}
+
+/// What the terrain answers for a batch of ground points.
+pub trait Ground {
+    /// One sample per point, in order; `Ok(None)` when there is no terrain at all (no
+    /// map, no terrain plugin): units then keep their heights and every place is
+    /// walkable.
+    fn probe(&mut self, points: &[Vec3]) -> Result<Option<Vec<GroundSample>>, String>;
+}
+
+/// Flat ground at height 0, walkable everywhere (tests, benchmarks).
+pub struct FlatGround;
+
+impl Ground for FlatGround {
+    fn probe(&mut self, points: &[Vec3]) -> Result<Option<Vec<GroundSample>>, String> {
+        Ok(Some(
+            points
+                .iter()
+                .map(|_| GroundSample {
+                    on_surface: true,
+                    height: 0.0,
+                    normal: Vec3::Z.into(),
+                    area: 0,
+                    walkable: true,
+                })
+                .collect(),
+        ))
+    }
+}
+
+/// How the controller treats an object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// A vehicle: driven, follows the terrain, pushed by contacts.
+    Mobile,
+    /// An obstacle: never moves, blocks vehicles.
+    Static,
+}
+
+/// One object of the world.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unit {
+    /// Original id.
+    pub id: u32,
+    /// Role.
+    pub role: Role,
+    /// Collision proxy.
+    pub proxy: Proxy,
+    /// Position.
+    pub position: Vec3,
+    /// Orientation (tilt × heading).
+    pub orientation: Quat,
+    /// Heading (radians, counter-clockwise from +X).
+    pub heading: f32,
+    /// Signed speed along the heading.
+    pub speed: f32,
+    /// Yaw rate of the last step.
+    pub turn_rate: f32,
+    /// Velocity of the last step.
+    pub velocity: Vec3,
+    /// The request in force.
+    pub request: MotionRequest,
+    /// [`physical_flags`] bits.
+    pub flags: u32,
+}
+
+impl Unit {
+    /// A unit at rest at `position` facing `orientation`'s heading, with a stop request.
+    pub fn new(id: u32, role: Role, proxy: Proxy, position: Vec3, orientation: Quat) -> Self {
+        let mut u = Self {
+            id,
+            role,
+            proxy,
+            position,
+            orientation,
+            heading: heading_of(orientation),
+            speed: 0.0,
+            turn_rate: 0.0,
+            velocity: Vec3::ZERO,
+            request: MotionRequest::stop(),
+            flags: 0,
+        };
+        u.flags = u.role_flags();
+        u
+    }
+
+    fn role_flags(&self) -> u32 {
+        match self.role {
+            Role::Mobile => physical_flags::MOBILE,
+            Role::Static => physical_flags::STATIC,
+        }
+    }
+
+    fn placed(&self, origin: Vec2, z: f32) -> Placed {
+        Placed {
+            origin,
+            z,
+            rot: Vec2::new(self.heading.cos(), self.heading.sin()),
+            proxy: self.proxy,
+        }
+    }
+
+    /// The physical state as the control service reports it.
+    pub fn state(&self) -> PhysicalState {
+        PhysicalState {
+            id: self.id,
+            position: self.position.into(),
+            heading: self.heading,
+            velocity: self.velocity.into(),
+            speed: self.speed,
+            turn_rate: self.turn_rate,
+            request: self.request,
+            radius: self.proxy.reach(),
+            flags: self.flags,
+        }
+    }
+}
+
+/// The heading (yaw of the rotated +X axis) of an orientation.
+pub fn heading_of(q: Quat) -> f32 {
+    let x = q * Vec3::X;
+    if x.x.abs() + x.y.abs() <= 1e-9 {
+        0.0
+    } else {
+        x.y.atan2(x.x)
+    }
+}
+
+/// `a` wrapped into `(−π, π]`.
+pub fn wrap(a: f32) -> f32 {
+    let tau = std::f32::consts::TAU;
+    let mut r = a.rem_euclid(tau);
+    if r > std::f32::consts::PI {
+        r -= tau;
+    }
+    r
+}
+
+/// A contact begin of one step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Begin {
+    /// Lower id.
+    pub a: u32,
+    /// Higher id.
+    pub b: u32,
+    /// Contact point (narrow phase).
+    pub point: Vec3,
+}
+
+/// What one step reports besides the new state.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StepReport {
+    /// Contact begins, ascending `(a, b)`.
+    pub begins: Vec<Begin>,
+    /// Ids that entered the "left the walkable area" error state this step.
+    pub left_walkable: Vec<u32>,
+    /// Candidate pairs of the broad phase.
+    pub pairs: usize,
+    /// Pairs still overlapping by more than the margin after resolution.
+    pub residual: usize,
+    /// Largest overlap after resolution.
+    pub max_depth: f32,
+}
+
+/// The world: units ascending by id, the contact set and the last step's grid.
+#[derive(Clone, Debug, Default)]
+pub struct World {
+    /// Units, ascending by id.
+    pub units: Vec<Unit>,
+    /// Pairs in contact, ascending, `a < b`.
+    pub contacts: Vec<(u32, u32)>,
+    /// Controller limits.
+    pub limits: Limits,
+    grid: Vec<(u64, u32)>,
+    scratch_xy: Vec<Vec2>,
+    scratch_points: Vec<Vec3>,
+    pairs: Vec<(u32, u32)>,
+    entries: Vec<(u64, u32)>,
+    boxes: Vec<(i32, i32, i32, i32)>,
+}
+
+fn cell_key(x: i32, y: i32) -> u64 {
+    (u64::from(x as u32) << 32) | u64::from(y as u32)
+}
+
+fn cell_of(v: f32) -> i32 {
+    (v / CELL_SIZE).floor().clamp(-1.0e9, 1.0e9) as i32
+}
+
+impl World {
+    /// An empty world with `limits`.
+    pub fn new(limits: Limits) -> Self {
+        Self {
+            limits,
+            ..Self::default()
+        }
+    }
+
+    /// The index of unit `id`.
+    pub fn index_of(&self, id: u32) -> Option<usize> {
+        self.units.binary_search_by_key(&id, |u| u.id).ok()
+    }
+
+    /// Unit `id`.
+    pub fn unit(&self, id: u32) -> Option<&Unit> {
+        self.index_of(id).map(|i| &self.units[i])
+    }
+
+    /// Inserts or replaces a unit (keeps the id order).
+    pub fn insert(&mut self, unit: Unit) {
+        match self.units.binary_search_by_key(&unit.id, |u| u.id) {
+            Ok(i) => self.units[i] = unit,
+            Err(i) => self.units.insert(i, unit),
+        }
+    }
+
+    /// Removes unit `id` and its contacts.
+    pub fn remove(&mut self, id: u32) {
+        if let Some(i) = self.index_of(id) {
+            self.units.remove(i);
+        }
+        self.contacts.retain(|&(a, b)| a != id && b != id);
+    }
+
+    /// Refuses a request of an unknown mode or with non-finite numbers.
+    pub fn check_request(request: &MotionRequest) -> Result<(), String> {
+        if !matches!(
+            request.mode,
+            MotionMode::STOP | MotionMode::DRIVE | MotionMode::MOVE_TO | MotionMode::VELOCITY
+        ) {
+            return Err(format!("unknown motion mode {}", request.mode.0));
+        }
+        let t = Vec3::from(request.target);
+        if !request.speed.is_finite() || !request.turn.is_finite() || !t.is_finite() {
+            return Err(format!("non-finite motion request {request:?}"));
+        }
+        Ok(())
+    }
+
+    /// Sets the request of unit `id`.
+    pub fn set_request(&mut self, id: u32, request: MotionRequest) -> Result<(), String> {
+        Self::check_request(&request)?;
+        let Some(i) = self.index_of(id) else {
+            return Err(format!(
+                "object {id} is not simulated by the control plugin"
+            ));
+        };
+        let u = &mut self.units[i];
+        if u.role != Role::Mobile {
+            return Err(format!("object {id} is a static obstacle: it cannot move"));
+        }
+        u.request = request;
+        u.flags &= !(physical_flags::ARRIVED | physical_flags::LEFT_WALKABLE);
+        Ok(())
+    }
+
+    /// Target speed and heading change of one unit for a step of `dt`.
+    fn control(&self, u: &Unit, dt: f32) -> (f32, f32, bool) {
+        let turn = self.limits.max_turn * dt;
+        let r = &u.request;
+        let toward = |desired: f32| wrap(desired - u.heading).clamp(-turn, turn);
+        match r.mode {
+            MotionMode::DRIVE => (
+                r.speed.clamp(-MAX_SPEED, MAX_SPEED),
+                (r.turn * dt).clamp(-turn, turn),
+                false,
+            ),
+            MotionMode::MOVE_TO => {
+                let d = Vec2::new(r.target.x, r.target.y) - u.position.truncate();
+                let dist = d.length();
+                if dist <= ARRIVE_RADIUS {
+                    return (0.0, 0.0, true);
+                }
+                let desired = d.y.atan2(d.x);
+                let err = wrap(desired - u.heading);
+                // Brake to arrive: v² = 2·a·s; slow down while facing away.
+                let brake = (2.0 * self.limits.max_accel * (dist - ARRIVE_RADIUS * 0.5)).sqrt();
+                let speed = r.speed.clamp(0.0, MAX_SPEED).min(brake) * err.cos().max(0.0);
+                (speed, toward(desired), false)
+            }
+            MotionMode::VELOCITY => {
+                let v = Vec2::new(r.target.x, r.target.y);
+                let s = v.length().min(MAX_SPEED);
+                if s <= 1e-6 {
+                    return (0.0, 0.0, false);
+                }
+                let desired = v.y.atan2(v.x);
+                let err = wrap(desired - u.heading);
+                (s * err.cos().max(0.0), toward(desired), false)
+            }
+            _ => (0.0, 0.0, false),
+        }
+    }
+
+    /// One step of `dt` seconds (see the module docs).
+    pub fn step(&mut self, dt: f32, ground: &mut dyn Ground) -> Result<StepReport, String> {
+        let mut report = StepReport::default();
+        let n = self.units.len();
+        let accel = self.limits.max_accel * dt;
+
+        // 1. Controller → candidates.
+        let mut xy = std::mem::take(&mut self.scratch_xy);
+        xy.clear();
+        for i in 0..n {
+            let u = &self.units[i];
+            if u.role != Role::Mobile {
+                xy.push(u.position.truncate());
+                continue;
+            }
+            let (target, dh, arrived) = self.control(u, dt);
+            let u = &mut self.units[i];
+            u.speed += (target - u.speed).clamp(-accel, accel);
+            u.heading = wrap(u.heading + dh);
+            u.turn_rate = if dt > 0.0 { dh / dt } else { 0.0 };
+            if arrived {
+                u.flags |= physical_flags::ARRIVED;
+            }
+            let dir = Vec2::new(u.heading.cos(), u.heading.sin());
+            xy.push(u.position.truncate() + dir * u.speed * dt);
+        }
+
+        // 2. Walkable check.
+        let mut points = std::mem::take(&mut self.scratch_points);
+        points.clear();
+        let mobile: Vec<usize> = (0..n)
+            .filter(|&i| self.units[i].role == Role::Mobile)
+            .collect();
+        points.extend(mobile.iter().map(|&i| xy[i].extend(0.0)));
+        let samples = ground.probe(&points)?;
+        if let Some(s) = &samples {
+            if s.len() != mobile.len() {
+                return Err(format!(
+                    "terrain probe answered {} samples for {} points",
+                    s.len(),
+                    mobile.len()
+                ));
+            }
+            for (k, &i) in mobile.iter().enumerate() {
+                let u = &mut self.units[i];
+                let on_walkable = u.flags & physical_flags::ON_NON_WALKABLE == 0;
+                let moved = xy[i] != u.position.truncate();
+                if moved && (!s[k].on_surface || (!s[k].walkable && on_walkable)) {
+                    xy[i] = u.position.truncate();
+                    u.speed = 0.0;
+                    if u.flags & physical_flags::LEFT_WALKABLE == 0 {
+                        report.left_walkable.push(u.id);
+                    }
+                    u.flags |= physical_flags::LEFT_WALKABLE;
+                }
+            }
+        }
+
+        // 3. Broad phase.
+        self.broad_phase(&xy);
+        report.pairs = self.pairs.len();
+
+        // 4. Narrow phase: overlaps at the candidates (for the begin events).
+        let placed = |w: &World, xy: &[Vec2], i: usize| {
+            let u = &w.units[i];
+            u.placed(xy[i], u.position.z)
+        };
+        let mut touched: Vec<(u32, u32, Contact)> = Vec::new();
+        for &(i, j) in &self.pairs {
+            if let Some(c) = contact(
+                &placed(self, &xy, i as usize),
+                &placed(self, &xy, j as usize),
+            ) {
+                if c.depth > 0.0 {
+                    touched.push((i, j, c));
+                }
+            }
+        }
+
+        // 5. Resolution.
+        for _ in 0..SOLVER_ITERATIONS {
+            let mut any = false;
+            for &(i, j) in &self.pairs {
+                let (i, j) = (i as usize, j as usize);
+                let Some(c) = contact(&placed(self, &xy, i), &placed(self, &xy, j)) else {
+                    continue;
+                };
+                if c.depth <= 0.0 {
+                    continue;
+                }
+                any = true;
+                let (mi, mj) = (
+                    self.units[i].role == Role::Mobile,
+                    self.units[j].role == Role::Mobile,
+                );
+                let push = c.normal * c.depth;
+                match (mi, mj) {
+                    (true, true) => {
+                        xy[i] -= push * 0.5;
+                        xy[j] += push * 0.5;
+                    }
+                    (true, false) => xy[i] -= push,
+                    (false, true) => xy[j] += push,
+                    (false, false) => {}
+                }
+            }
+            if !any {
+                break;
+            }
+        }
+
+        // 6. Terrain following at the final positions.
+        points.clear();
+        points.extend(mobile.iter().map(|&i| xy[i].extend(0.0)));
+        let samples = ground.probe(&points)?;
+        for (k, &i) in mobile.iter().enumerate() {
+            let u = &mut self.units[i];
+            let old = u.position;
+            let mut z = old.z;
+            let mut up = Vec3::Z;
+            u.flags &= !(physical_flags::NO_GROUND | physical_flags::ON_NON_WALKABLE);
+            match samples.as_ref().and_then(|s| s.get(k)) {
+                Some(g) if g.on_surface => {
+                    z = g.height - u.proxy.z0;
+                    let nrm = Vec3::from(g.normal);
+                    if nrm.is_finite() && nrm.z > 1e-3 {
+                        up = nrm.normalize();
+                    }
+                    if !g.walkable {
+                        u.flags |= physical_flags::ON_NON_WALKABLE;
+                    }
+                }
+                Some(_) => {
+                    u.flags |= physical_flags::NO_GROUND;
+                }
+                None => u.flags |= physical_flags::NO_GROUND,
+            }
+            let new = xy[i].extend(z);
+            u.orientation = (Quat::from_rotation_arc(Vec3::Z, up)
+                * Quat::from_rotation_z(u.heading))
+            .normalize();
+            // 7. Velocity.
+            if dt > 0.0 {
+                u.velocity = (new - old) / dt;
+            }
+            u.position = new;
+        }
+        for i in 0..n {
+            if self.units[i].role == Role::Static {
+                self.units[i].velocity = Vec3::ZERO;
+            }
+        }
+
+        // 8. Contacts and begins.
+        let old = std::mem::take(&mut self.contacts);
+        let mut now: Vec<(u32, u32)> = Vec::new();
+        let placed_final = |w: &World, i: usize| {
+            let u = &w.units[i];
+            u.placed(u.position.truncate(), u.position.z)
+        };
+        for &(i, j) in &self.pairs {
+            let (i, j) = (i as usize, j as usize);
+            let Some(c) = contact(&placed_final(self, i), &placed_final(self, j)) else {
+                continue;
+            };
+            if c.depth > CONTACT_MARGIN {
+                report.residual += 1;
+            }
+            report.max_depth = report.max_depth.max(c.depth);
+            let key = (self.units[i].id, self.units[j].id);
+            let was = old.binary_search(&key).is_ok();
+            if was && c.depth > -CONTACT_MARGIN {
+                now.push(key);
+            }
+        }
+        for &(i, j, c) in &touched {
+            let key = (self.units[i as usize].id, self.units[j as usize].id);
+            if old.binary_search(&key).is_err() {
+                report.begins.push(Begin {
+                    a: key.0,
+                    b: key.1,
+                    point: c.point,
+                });
+            }
+            now.push(key);
+        }
+        now.sort_unstable();
+        now.dedup();
+        report.begins.sort_by_key(|b| (b.a, b.b));
+        for u in &mut self.units {
+            u.flags &= !physical_flags::IN_CONTACT;
+        }
+        for &(a, b) in &now {
+            for id in [a, b] {
+                if let Some(k) = self.index_of(id) {
+                    self.units[k].flags |= physical_flags::IN_CONTACT;
+                }
+            }
+        }
+        self.contacts = now;
+        self.scratch_xy = xy;
+        self.scratch_points = points;
+        Ok(report)
+    }
+
+    /// Fills `self.pairs` (ascending unit indices, each pair once) and `self.grid`.
+    fn broad_phase(&mut self, xy: &[Vec2]) {
+        let mut entries = std::mem::take(&mut self.entries);
+        let mut boxes = std::mem::take(&mut self.boxes);
+        entries.clear();
+        boxes.clear();
+        for (i, u) in self.units.iter().enumerate() {
+            let (lo, hi) = u.placed(xy[i], u.position.z).aabb();
+            let b = (cell_of(lo.x), cell_of(lo.y), cell_of(hi.x), cell_of(hi.y));
+            boxes.push(b);
+            for cx in b.0..=b.2 {
+                for cy in b.1..=b.3 {
+                    entries.push((cell_key(cx, cy), i as u32));
+                }
+            }
+        }
+        entries.sort_unstable();
+        self.pairs.clear();
+        let mut start = 0;
+        while start < entries.len() {
+            let key = entries[start].0;
+            let mut end = start + 1;
+            while end < entries.len() && entries[end].0 == key {
+                end += 1;
+            }
+            let (cx, cy) = ((key >> 32) as u32 as i32, key as u32 as i32);
+            for a in start..end {
+                let i = entries[a].1;
+                let bi = boxes[i as usize];
+                for e in &entries[a + 1..end] {
+                    let j = e.1;
+                    let bj = boxes[j as usize];
+                    // Emit once: in the first cell both boxes share.
+                    if cx != bi.0.max(bj.0) || cy != bi.1.max(bj.1) {
+                        continue;
+                    }
+                    if self.units[i as usize].role == Role::Static
+                        && self.units[j as usize].role == Role::Static
+                    {
+                        continue;
+                    }
+                    // Horizontal boxes must meet.
+                    if bi.2 < bj.0 || bj.2 < bi.0 || bi.3 < bj.1 || bj.3 < bi.1 {
+                        continue;
+                    }
+                    self.pairs.push((i.min(j), i.max(j)));
+                }
+            }
+            start = end;
+        }
+        self.pairs.sort_unstable();
+        self.grid = entries;
+        self.boxes = boxes;
+        self.entries = Vec::new();
+    }
+
+    fn candidates_in(&self, lo: Vec2, hi: Vec2) -> Vec<usize> {
+        let (x0, y0, x1, y1) = (cell_of(lo.x), cell_of(lo.y), cell_of(hi.x), cell_of(hi.y));
+        let cells = (i64::from(x1) - i64::from(x0) + 1) * (i64::from(y1) - i64::from(y0) + 1);
+        let mut out = Vec::new();
+        if self.grid.is_empty() || cells > self.grid.len() as i64 {
+            out.extend(0..self.units.len());
+            return out;
+        }
+        for cx in x0..=x1 {
+            for cy in y0..=y1 {
+                let key = cell_key(cx, cy);
+                let s = self.grid.partition_point(|e| e.0 < key);
+                out.extend(
+                    self.grid[s..]
+                        .iter()
+                        .take_while(|e| e.0 == key)
+                        .map(|e| e.1 as usize),
+                );
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out.retain(|&i| i < self.units.len());
+        out
+    }
+
+    fn placed_now(&self, i: usize) -> Placed {
+        let u = &self.units[i];
+        u.placed(u.position.truncate(), u.position.z)
+    }
+
+    /// Ids whose proxy overlaps the sphere, ascending (as of the last step's grid).
+    pub fn query_sphere(&self, centre: Vec3, radius: f32) -> Vec<u32> {
+        let r = radius.max(0.0);
+        let c = centre.truncate();
+        self.candidates_in(c - r - CELL_SIZE, c + r + CELL_SIZE)
+            .into_iter()
+            .filter(|&i| overlaps_sphere(&self.placed_now(i), centre, r))
+            .map(|i| self.units[i].id)
+            .collect()
+    }
+
+    /// Ids whose proxy overlaps the box, ascending.
+    pub fn query_box(&self, min: Vec3, max: Vec3) -> Vec<u32> {
+        let (lo, hi) = (min.min(max), min.max(max));
+        self.candidates_in(lo.truncate() - CELL_SIZE, hi.truncate() + CELL_SIZE)
+            .into_iter()
+            .filter(|&i| overlaps_box(&self.placed_now(i), lo, hi))
+            .map(|i| self.units[i].id)
+            .collect()
+    }
+
+    /// The first proxy the segment hits (ties: the lower id), skipping `ignore`.
+    pub fn ray(&self, a: Vec3, b: Vec3, ignore: Option<u32>) -> Option<RayHit> {
+        let lo = a.truncate().min(b.truncate()) - CELL_SIZE;
+        let hi = a.truncate().max(b.truncate()) + CELL_SIZE;
+        let mut best: Option<(f32, u32, Vec3)> = None;
+        for i in self.candidates_in(lo, hi) {
+            let u = &self.units[i];
+            if Some(u.id) == ignore {
+                continue;
+            }
+            if let Some((t, n)) = segment_entry(&self.placed_now(i), a, b) {
+                if best.is_none_or(|(bt, bid, _)| t < bt || (t == bt && u.id < bid)) {
+                    best = Some((t, u.id, n));
+                }
+            }
+        }
+        best.map(|(t, id, n)| RayHit {
+            id,
+            fraction: t,
+            point: (a + (b - a) * t).into(),
+            normal: n.into(),
+        })
+    }
+}
