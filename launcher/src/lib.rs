@@ -6,6 +6,7 @@ pub mod asset_cli;
 pub mod bench;
 pub mod bench_archives;
 pub mod bench_assets;
+pub mod bench_control;
 pub mod bench_demo;
 pub mod bench_plugins;
 pub mod bench_render;
@@ -486,6 +487,9 @@ pub struct BenchArgs {
     /// Skip the render figures (frames per second of each renderer, demo and stress).
     #[arg(long)]
     pub no_render: bool,
+    /// Skip the control figures (ms per tick with 1k / 10k / 100k vehicles on terrain).
+    #[arg(long)]
+    pub no_control: bool,
 }
 
 fn init_logging(filter: &str) {
@@ -769,6 +773,9 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             }
             if !a.no_render {
                 bench_render::run(out)?;
+            }
+            if !a.no_control {
+                bench_control::run(out)?;
             }
             if !a.no_demo {
                 bench_demo::run(out)?;

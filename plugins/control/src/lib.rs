@@ -92,8 +92,6 @@ struct Known {
     /// Scale and prototype the proxy was built from.
     scale: Vec3,
     prototype: Vec<u8>,
-    /// Orientation written last (an external change of it re-reads the heading).
-    written: Option<Quat>,
 }
 
 /// The `control` instance.
@@ -106,6 +104,13 @@ pub struct ControlPlugin {
     classes: BTreeMap<Vec<u8>, Option<Role>>,
     refresh_cursor: u32,
     bodies: RVec<Body>,
+    /// The previous tick's unit buffer, reused.
+    spare_units: Vec<Unit>,
+    /// This tick's `(id, handle)` pairs, ascending by id.
+    sorted: Vec<(u32, ObjectRef)>,
+    /// The orientations written last, ascending by id (an external change of an
+    /// orientation re-reads the heading from it).
+    written: Vec<(u32, Quat)>,
     writes: Vec<BodyWrite>,
 }
 
@@ -222,14 +227,7 @@ impl ControlPlugin {
         } else {
             self.role_of(host, body.handle, &prototype, bounds.is_some())
         };
-        self.known.insert(
-            body.id,
-            Known {
-                scale,
-                prototype,
-                written: None,
-            },
-        );
+        self.known.insert(body.id, Known { scale, prototype });
         let Some(role) = role else {
             return Ok(None);
         };
@@ -276,8 +274,11 @@ impl ControlPlugin {
                 }
             }
         }
-        let mut units = Vec::with_capacity(self.world.units.len());
-        let mut old = std::mem::take(&mut self.world.units).into_iter().peekable();
+        let mut units = std::mem::take(&mut self.spare_units);
+        units.clear();
+        let mut written = 0;
+        let mut previous = std::mem::take(&mut self.world.units);
+        let mut old = previous.drain(..).peekable();
         for &i in &order {
             let b = bodies[i];
             while old.peek().is_some_and(|u| u.id < b.id) {
@@ -288,8 +289,11 @@ impl ControlPlugin {
                 (Some(mut u), true) => {
                     u.position = b.position.into();
                     let q = Quat::from(b.orientation);
-                    let written = self.known.get(&b.id).and_then(|k| k.written);
-                    if written != Some(q) {
+                    while written < self.written.len() && self.written[written].0 < b.id {
+                        written += 1;
+                    }
+                    let ours = self.written.get(written).filter(|w| w.0 == b.id);
+                    if ours.map(|w| w.1) != Some(q) {
                         u.heading = world::heading_of(q);
                         u.orientation = q;
                     }
@@ -315,11 +319,14 @@ impl ControlPlugin {
                 units.push(u);
             }
         }
+        drop(old);
+        self.spare_units = previous;
         self.world.units = units;
-        let live: std::collections::BTreeSet<u32> = bodies.iter().map(|b| b.id).collect();
-        self.world
-            .contacts
-            .retain(|(a, b)| live.contains(a) && live.contains(b));
+        self.sorted.clear();
+        self.sorted
+            .extend(order.iter().map(|&i| (bodies[i].id, bodies[i].handle)));
+        let live = |id: &u32| self.sorted.binary_search_by_key(id, |e| e.0).is_ok();
+        self.world.contacts.retain(|(a, b)| live(a) && live(b));
         self.bodies = bodies;
         Ok(())
     }
@@ -342,24 +349,26 @@ impl ControlPlugin {
             tracing::debug!(target: "Control", object = id,
                 "the unit tried to leave the walkable area: step refused, unit stopped (error state)");
         }
-        // Write the vehicles back (handles from this tick's batch read).
-        let handles: BTreeMap<u32, ObjectRef> =
-            self.bodies.iter().map(|b| (b.id, b.handle)).collect();
+        // Write the vehicles back (handles from this tick's batch read; both lists
+        // ascend by id).
         self.writes.clear();
+        self.written.clear();
+        let mut cursor = 0;
         for u in &self.world.units {
+            while cursor < self.sorted.len() && self.sorted[cursor].0 < u.id {
+                cursor += 1;
+            }
             if u.role != Role::Mobile {
                 continue;
             }
-            if let Some(&h) = handles.get(&u.id) {
+            if let Some(&(_, h)) = self.sorted.get(cursor).filter(|e| e.0 == u.id) {
                 self.writes.push(BodyWrite {
                     handle: h,
                     position: u.position.into(),
                     orientation: u.orientation.into(),
                     velocity: u.velocity.into(),
                 });
-                if let Some(k) = self.known.get_mut(&u.id) {
-                    k.written = Some(u.orientation);
-                }
+                self.written.push((u.id, u.orientation));
             }
         }
         host.write_bodies(&self.writes)?;
@@ -427,6 +436,7 @@ impl Plugin for ControlPlugin {
         self.refresh_cursor = saved.refresh_cursor;
         // Proxies are rebuilt from the data on the next step.
         self.known.clear();
+        self.written.clear();
         Ok(())
     }
 

@@ -21,9 +21,10 @@
 //!    positions.
 //! 4. **Narrow phase** ([`crate::shape::contact`]) on every candidate pair.
 //! 5. **Resolution** (**PD-CTRL-SOLVER**): [`SOLVER_ITERATIONS`] Gauss–Seidel passes
-//!    over the pairs in ascending `(a, b)` id order; each overlapping pair is pushed
-//!    apart along its normal — half each for two vehicles, all of it by the vehicle
-//!    against an obstacle.
+//!    over the pairs in ascending `(a, b)` id order (the first over every candidate, the
+//!    next ones over the pairs the first found closer than a quarter unit); each
+//!    overlapping pair is pushed apart along its normal — half each for two vehicles,
+//!    all of it by the vehicle against an obstacle.
 //! 6. **Terrain following** (second batch probe at the final positions): the unit's
 //!    proxy bottom sits on the surface (`z = height − z0`), its up axis is the surface
 //!    normal and its heading is kept (**PD-CTRL-GROUND**). Without a surface (no map,
@@ -254,6 +255,10 @@ pub struct World {
     pairs: Vec<(u32, u32)>,
     entries: Vec<(u64, u32)>,
     boxes: Vec<(i32, i32, i32, i32)>,
+    aabbs: Vec<(Vec2, Vec2)>,
+    /// `(cos, sin)` of every unit's heading during a step (headings are fixed after
+    /// the controller).
+    rots: Vec<Vec2>,
 }
 
 fn cell_key(x: i32, y: i32) -> u64 {
@@ -403,7 +408,7 @@ impl World {
             .filter(|&i| self.units[i].role == Role::Mobile)
             .collect();
         points.extend(mobile.iter().map(|&i| xy[i].extend(0.0)));
-        let samples = ground.probe(&points)?;
+        let mut samples = ground.probe(&points)?;
         if let Some(s) = &samples {
             if s.len() != mobile.len() {
                 return Err(format!(
@@ -434,7 +439,12 @@ impl World {
         // 4. Narrow phase: overlaps at the candidates (for the begin events).
         let placed = |w: &World, xy: &[Vec2], i: usize| {
             let u = &w.units[i];
-            u.placed(xy[i], u.position.z)
+            Placed {
+                origin: xy[i],
+                z: u.position.z,
+                rot: w.rots[i],
+                proxy: u.proxy,
+            }
         };
         let mut touched: Vec<(u32, u32, Contact)> = Vec::new();
         for &(i, j) in &self.pairs {
@@ -448,17 +458,29 @@ impl World {
             }
         }
 
-        // 5. Resolution.
-        for _ in 0..SOLVER_ITERATIONS {
+        // 5. Resolution. The first pass visits every candidate pair; later passes only
+        // the pairs it found within `NEAR` (a push can close a gap that small).
+        const NEAR: f32 = 0.25;
+        let mut near: Vec<(u32, u32)> = Vec::new();
+        for pass in 0..SOLVER_ITERATIONS {
             let mut any = false;
-            for &(i, j) in &self.pairs {
-                let (i, j) = (i as usize, j as usize);
-                let Some(c) = contact(&placed(self, &xy, i), &placed(self, &xy, j)) else {
+            let list = if pass == 0 {
+                std::mem::take(&mut self.pairs)
+            } else {
+                std::mem::take(&mut near)
+            };
+            for &(i, j) in &list {
+                let (iu, ju) = (i as usize, j as usize);
+                let Some(c) = contact(&placed(self, &xy, iu), &placed(self, &xy, ju)) else {
                     continue;
                 };
+                if pass == 0 && c.depth > -NEAR {
+                    near.push((i, j));
+                }
                 if c.depth <= 0.0 {
                     continue;
                 }
+                let (i, j) = (iu, ju);
                 any = true;
                 let (mi, mj) = (
                     self.units[i].role == Role::Mobile,
@@ -475,15 +497,38 @@ impl World {
                     (false, false) => {}
                 }
             }
+            if pass == 0 {
+                self.pairs = list;
+            } else {
+                near = list;
+            }
             if !any {
                 break;
             }
         }
 
         // 6. Terrain following at the final positions.
-        points.clear();
-        points.extend(mobile.iter().map(|&i| xy[i].extend(0.0)));
-        let samples = ground.probe(&points)?;
+        // Only the units the walkable check or the resolution moved off their probed
+        // point are probed again.
+        let stale: Vec<usize> = (0..mobile.len())
+            .filter(|&k| xy[mobile[k]].extend(0.0) != points[k])
+            .collect();
+        if let (Some(s), false) = (samples.as_mut(), stale.is_empty()) {
+            points.clear();
+            points.extend(stale.iter().map(|&k| xy[mobile[k]].extend(0.0)));
+            if let Some(again) = ground.probe(&points)? {
+                if again.len() != stale.len() {
+                    return Err(format!(
+                        "terrain probe answered {} samples for {} points",
+                        again.len(),
+                        stale.len()
+                    ));
+                }
+                for (&k, g) in stale.iter().zip(again) {
+                    s[k] = g;
+                }
+            }
+        }
         for (k, &i) in mobile.iter().enumerate() {
             let u = &mut self.units[i];
             let old = u.position;
@@ -527,8 +572,25 @@ impl World {
         let mut now: Vec<(u32, u32)> = Vec::new();
         let placed_final = |w: &World, i: usize| {
             let u = &w.units[i];
-            u.placed(u.position.truncate(), u.position.z)
+            Placed {
+                origin: u.position.truncate(),
+                z: u.position.z,
+                rot: w.rots[i],
+                proxy: u.proxy,
+            }
         };
+        for u in &mut self.units {
+            u.flags &= !physical_flags::IN_CONTACT;
+        }
+        // Pairs (and so keys) come in ascending order: one cursor walks `old`.
+        let in_old = |cursor: &mut usize, key: (u32, u32)| {
+            while *cursor < old.len() && old[*cursor] < key {
+                *cursor += 1;
+            }
+            *cursor < old.len() && old[*cursor] == key
+        };
+        let mut cursor = 0;
+        let mut kept: Vec<(usize, usize)> = Vec::new();
         for &(i, j) in &self.pairs {
             let (i, j) = (i as usize, j as usize);
             let Some(c) = contact(&placed_final(self, i), &placed_final(self, j)) else {
@@ -539,14 +601,16 @@ impl World {
             }
             report.max_depth = report.max_depth.max(c.depth);
             let key = (self.units[i].id, self.units[j].id);
-            let was = old.binary_search(&key).is_ok();
-            if was && c.depth > -CONTACT_MARGIN {
+            if in_old(&mut cursor, key) && c.depth > -CONTACT_MARGIN {
                 now.push(key);
+                kept.push((i, j));
             }
         }
+        let mut cursor = 0;
         for &(i, j, c) in &touched {
-            let key = (self.units[i as usize].id, self.units[j as usize].id);
-            if old.binary_search(&key).is_err() {
+            let (i, j) = (i as usize, j as usize);
+            let key = (self.units[i].id, self.units[j].id);
+            if !in_old(&mut cursor, key) {
                 report.begins.push(Begin {
                     a: key.0,
                     b: key.1,
@@ -554,19 +618,13 @@ impl World {
                 });
             }
             now.push(key);
+            kept.push((i, j));
         }
         now.sort_unstable();
         now.dedup();
-        report.begins.sort_by_key(|b| (b.a, b.b));
-        for u in &mut self.units {
-            u.flags &= !physical_flags::IN_CONTACT;
-        }
-        for &(a, b) in &now {
-            for id in [a, b] {
-                if let Some(k) = self.index_of(id) {
-                    self.units[k].flags |= physical_flags::IN_CONTACT;
-                }
-            }
+        for (i, j) in kept {
+            self.units[i].flags |= physical_flags::IN_CONTACT;
+            self.units[j].flags |= physical_flags::IN_CONTACT;
         }
         self.contacts = now;
         self.scratch_xy = xy;
@@ -580,8 +638,22 @@ impl World {
         let mut boxes = std::mem::take(&mut self.boxes);
         entries.clear();
         boxes.clear();
+        self.aabbs.clear();
+        self.rots.clear();
+        self.rots.extend(
+            self.units
+                .iter()
+                .map(|u| Vec2::new(u.heading.cos(), u.heading.sin())),
+        );
         for (i, u) in self.units.iter().enumerate() {
-            let (lo, hi) = u.placed(xy[i], u.position.z).aabb();
+            let (lo, hi) = Placed {
+                origin: xy[i],
+                z: u.position.z,
+                rot: self.rots[i],
+                proxy: u.proxy,
+            }
+            .aabb();
+            self.aabbs.push((lo, hi));
             let b = (cell_of(lo.x), cell_of(lo.y), cell_of(hi.x), cell_of(hi.y));
             boxes.push(b);
             for cx in b.0..=b.2 {
@@ -615,8 +687,12 @@ impl World {
                     {
                         continue;
                     }
-                    // Horizontal boxes must meet.
-                    if bi.2 < bj.0 || bj.2 < bi.0 || bi.3 < bj.1 || bj.3 < bi.1 {
+                    // Horizontal boxes must meet (with the contact margin, so a resting
+                    // contact stays a candidate).
+                    let (li, hi) = self.aabbs[i as usize];
+                    let (lj, hj) = self.aabbs[j as usize];
+                    let m = CONTACT_MARGIN;
+                    if hi.x + m < lj.x || hj.x + m < li.x || hi.y + m < lj.y || hj.y + m < li.y {
                         continue;
                     }
                     self.pairs.push((i.min(j), i.max(j)));

@@ -1,0 +1,137 @@
+//! `iron3d bench` control figures: milliseconds per tick of the real control plugin
+//! (through the plugin host) with 1,000 / 10,000 / 100,000 vehicles on the demo
+//! mission's terrain — terrain following, the walkable check, collisions and contact
+//! resolution — driven by the wanderer AI through the control service, on one core;
+//! then how the cost grows (target: 10,000 units in at most 4 ms per tick, growth
+//! close to linear).
+
+use crate::plugins;
+use anyhow::Context;
+use iron3d_kernel::{IdLayout, ManualTimeSource, ObjectDesc, OriginalObjectId, Phase};
+use iron3d_registry::{Dialect, Registry};
+use iron3d_session::{MissionSpec, Session};
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// The registry of the figures: the real terrain, wanderer and control plugins.
+const REGISTRY: &str = "terrain iron3d_terrain terrain\nai iron3d_ai_wanderer wanderer\n\
+control iron3d_control control\neffects iron3d_null null-effects\naudio iron3d_null null-audio\n\
+render iron3d_null null-render\nnet iron3d_null null-net\ninput iron3d_null null-input\n";
+
+/// Unit counts measured.
+pub const COUNTS: [u32; 3] = [1_000, 10_000, 100_000];
+/// Ticks measured per count (after [`WARMUP`]).
+pub const TICKS: u32 = 20;
+/// Ticks run before measuring (the wanderer's first requests, contacts settling).
+pub const WARMUP: u32 = 5;
+/// Grid spacing of the units (radius 0.5: a crowd with contacts).
+pub const SPACING: f32 = 1.6;
+
+#[allow(
+    clippy::disallowed_methods,
+    reason = "benchmarks measure wall time; it never feeds the simulation"
+)]
+fn now() -> Instant {
+    Instant::now()
+}
+
+/// One figure: milliseconds per tick in total and in the update phase (the control
+/// plugin's step).
+struct Figure {
+    tick_ms: f64,
+    update_ms: f64,
+}
+
+fn measure(game: &std::path::Path, units: u32) -> anyhow::Result<Figure> {
+    let registry = Registry::parse(
+        REGISTRY.as_bytes(),
+        "bench-control.ini",
+        Dialect::PluginsIni,
+    )?;
+    let spec = plugins::session_spec(&[], registry, 7, 30, false);
+    let mut s = Session::open(
+        &spec,
+        MissionSpec::Game {
+            game_dir: game.to_path_buf(),
+            mission: "DEMO1".into(),
+            mode: iron3d_vfs::ReadMode::Strict,
+            relax_mesh_tag: false,
+        },
+        Box::new(ManualTimeSource::new()),
+    )
+    .context("bench control: session")?;
+    // A square crowd in the middle of the 512 × 512 map (owner 3: clear of the
+    // mission's ids, owners 3.. for the crowd).
+    let side = (units as f32).sqrt().ceil() as u32;
+    let origin = 256.0 - side as f32 * SPACING * 0.5;
+    let layout = IdLayout::PROJECT_DEFAULT;
+    let span = 1u32 << layout.index_bits;
+    for i in 0..units {
+        // 15 classes of `span` ids per owner (class 0 is unused).
+        let per_owner = 15 * span;
+        let id = OriginalObjectId::compose(
+            layout,
+            3 + i / per_owner,
+            1 + (i % per_owner) / span,
+            i % span,
+        )
+        .context("bench control: ids")?;
+        let (x, y) = (
+            origin + (i % side) as f32 * SPACING,
+            origin + (i / side) as f32 * SPACING,
+        );
+        let w = s.kernel.world_mut()?;
+        let h = w.create(ObjectDesc {
+            id: Some(id),
+            transform: iron3d_kernel::Transform {
+                position: glam::Vec3::new(x, y, 0.0),
+                ..iron3d_kernel::Transform::default()
+            },
+            ..ObjectDesc::default()
+        })?;
+        w.add_to_game(h)?;
+    }
+    for _ in 0..WARMUP {
+        s.kernel.step(&[])?;
+    }
+    let before = s.kernel.stats().phases[Phase::UpdateSystems.index()].total_ns;
+    let t = now();
+    for _ in 0..TICKS {
+        s.kernel.step(&[])?;
+    }
+    let d: Duration = t.elapsed();
+    let update = s.kernel.stats().phases[Phase::UpdateSystems.index()].total_ns - before;
+    let faults = s.kernel.stats().system_faults;
+    anyhow::ensure!(faults == 0, "bench control: {faults} system faults");
+    s.shutdown();
+    Ok(Figure {
+        tick_ms: d.as_secs_f64() * 1e3 / f64::from(TICKS),
+        update_ms: update as f64 / 1e6 / f64::from(TICKS),
+    })
+}
+
+/// Prints one `bench control` line per count and the growth ratios.
+pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
+    let tmp = tempfile::tempdir()?;
+    iron3d_demo::build(tmp.path(), 7, iron3d_demo::Profile::Demo)?;
+    let mut figures = Vec::new();
+    for units in COUNTS {
+        let f = measure(tmp.path(), units)?;
+        writeln!(
+            out,
+            "bench control units={units} ticks={TICKS} ms_per_tick={:.2} control_update_ms_per_tick={:.2} us_per_unit_tick={:.2}",
+            f.tick_ms,
+            f.update_ms,
+            f.update_ms * 1e3 / f64::from(units)
+        )?;
+        figures.push(f);
+    }
+    writeln!(
+        out,
+        "bench control_growth update_10k_over_1k={:.2} update_100k_over_10k={:.2} (linear = 10.00) target_10k_update_ms=4 measured_10k_update_ms={:.2}",
+        figures[1].update_ms / figures[0].update_ms,
+        figures[2].update_ms / figures[1].update_ms,
+        figures[1].update_ms
+    )?;
+    Ok(())
+}
