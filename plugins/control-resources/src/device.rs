@@ -94,23 +94,6 @@ pub struct DeviceRecord {
     text: Option<Vec<u8>>,
 }
 
-fn read_u32(bytes: &[u8], offset: usize, what: &'static str) -> Result<u32> {
-    let end = offset.checked_add(4);
-    match end.and_then(|e| bytes.get(offset..e)) {
-        Some(s) => {
-            let mut w = [0u8; 4];
-            w.copy_from_slice(s);
-            Ok(u32::from_le_bytes(w))
-        }
-        None => Err(ControlError::Truncated {
-            what,
-            offset,
-            needed: 4,
-            available: bytes.len().saturating_sub(offset),
-        }),
-    }
-}
-
 impl DeviceRecord {
     /// Builds a record; `fixed[43]` is set to `values.len()` and an empty text becomes
     /// `None`. Fails when a length does not fit `u32`.
@@ -218,74 +201,22 @@ impl DeviceRecord {
                 operation: "the common device record reader",
             });
         }
-        let available = bytes.len().saturating_sub(offset);
-        if available < FIXED_SIZE {
-            return Err(ControlError::Truncated {
-                what: "fixed block",
-                offset,
-                needed: FIXED_SIZE as u64,
-                available,
-            });
-        }
+        // The framing is the CTLD codec's (`iron3d_aux::TypedRecord`): one reader.
+        let at = bytes.get(offset..).unwrap_or(&[]);
+        let (r, len) = iron3d_aux::TypedRecord::parse(at)
+            .map_err(|source| ControlError::Record { offset, source })?;
         let mut fixed = [0u32; FIXED_WORDS];
-        for (i, w) in fixed.iter_mut().enumerate() {
-            *w = read_u32(bytes, offset + 4 * i, "fixed word")?;
+        for (w, b) in fixed.iter_mut().zip(r.fixed.chunks_exact(4)) {
+            *w = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
         }
-        let count = fixed[WORD_VALUE_COUNT];
-        let values_at = offset + FIXED_SIZE;
-        let remaining = bytes.len() - values_at;
-        let needed = u64::from(count) * 4;
-        if needed > remaining as u64 {
-            return Err(ControlError::ValueCountTooLarge {
-                offset: offset + 0xAC,
-                count,
-                needed,
-                available: remaining,
-            });
-        }
-        // `needed <= remaining` bounds the allocation by the input size.
-        let n = count as usize;
-        let mut values = Vec::with_capacity(n);
-        for i in 0..n {
-            values.push(read_u32(bytes, values_at + 4 * i, "value")?);
-        }
-        let len_at = values_at + 4 * n;
-        let text_len = read_u32(bytes, len_at, "text_len")?;
-        let text_at = len_at + 4;
-        let mut end = text_at;
-        let text = if text_len == 0 {
-            None
-        } else {
-            let needed = u64::from(text_len) + 1;
-            let available = bytes.len() - text_at;
-            if needed > available as u64 {
-                return Err(ControlError::Truncated {
-                    what: "text and NUL",
-                    offset: text_at,
-                    needed,
-                    available,
-                });
-            }
-            let l = text_len as usize;
-            let nul_at = text_at + l;
-            let found = bytes.get(nul_at).copied().unwrap_or(0xFF);
-            if found != 0 {
-                return Err(ControlError::TextNotTerminated {
-                    offset: nul_at,
-                    found,
-                });
-            }
-            end = nul_at + 1;
-            bytes.get(text_at..nul_at).map(<[u8]>::to_vec)
-        };
         Ok((
             Self {
                 tag,
                 fixed,
-                values,
-                text,
+                values: r.values,
+                text: (!r.text.is_empty()).then_some(r.text),
             },
-            end,
+            offset + len,
         ))
     }
 
@@ -309,23 +240,16 @@ impl DeviceRecord {
     /// Appends the encoding to `out`; [`DeviceRecord::read`] of the result gives back
     /// an equal record (the tag is not encoded).
     pub fn write(&self, out: &mut Vec<u8>) {
-        out.reserve(self.encoded_len());
-        for w in &self.fixed {
-            out.extend_from_slice(&w.to_le_bytes());
+        let mut fixed = [0u8; FIXED_SIZE];
+        for (b, w) in fixed.chunks_exact_mut(4).zip(self.fixed) {
+            b.copy_from_slice(&w.to_le_bytes());
         }
-        for v in &self.values {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        match &self.text {
-            None => out.extend_from_slice(&0u32.to_le_bytes()),
-            Some(t) => {
-                // `new` guarantees the length fits u32.
-                let l = u32::try_from(t.len()).unwrap_or(u32::MAX);
-                out.extend_from_slice(&l.to_le_bytes());
-                out.extend_from_slice(t);
-                out.push(0);
-            }
-        }
+        let r = iron3d_aux::TypedRecord {
+            fixed,
+            values: self.values.clone(),
+            text: self.text.clone().unwrap_or_default(),
+        };
+        out.extend_from_slice(&r.to_bytes());
     }
 
     /// The encoding as a new buffer.
@@ -517,34 +441,42 @@ mod tests {
         assert_eq!(end, bytes.len());
     }
 
+    /// The full error chain as one line.
+    fn chain(e: &ControlError) -> String {
+        let mut s = e.to_string();
+        let mut src = std::error::Error::source(e);
+        while let Some(c) = src {
+            s.push_str(": ");
+            s.push_str(&c.to_string());
+            src = c.source();
+        }
+        s
+    }
+
     #[test]
     fn huge_value_count_is_rejected_before_allocation() {
         let mut bytes = fx_record().to_bytes();
         bytes[0xAC..0xB0].copy_from_slice(&u32::MAX.to_le_bytes());
         let e = DeviceRecord::read(&bytes, 0, FactoryTag(4)).unwrap_err();
-        assert!(
-            matches!(
-                e,
-                ControlError::ValueCountTooLarge {
-                    offset: 0xAC,
-                    count: u32::MAX,
-                    ..
-                }
-            ),
-            "{e}"
-        );
-        assert!(e.to_string().contains("0xac"));
+        assert!(matches!(e, ControlError::Record { offset: 0, .. }), "{e}");
+        assert!(chain(&e).contains("record.values"), "{}", chain(&e));
     }
 
     #[test]
     fn every_truncation_fails_with_an_offset() {
         let bytes = fx_record().to_bytes();
+        let mut shifted = vec![0u8; 5];
+        shifted.extend_from_slice(&bytes);
         for cut in 0..bytes.len() {
             let e = DeviceRecord::read(&bytes[..cut], 0, FactoryTag(4)).unwrap_err();
-            assert!(e.to_string().contains("offset 0x"), "{cut}: {e}");
+            assert!(chain(&e).contains("offset"), "{cut}: {e}");
+            let e = DeviceRecord::read(&shifted[..cut + 5], 5, FactoryTag(4)).unwrap_err();
+            assert!(e.to_string().contains("offset 0x5"), "absolute offset: {e}");
         }
         // Past the end of the input entirely.
         assert!(DeviceRecord::read(&bytes, usize::MAX, FactoryTag(4)).is_err());
+        let (r, end) = DeviceRecord::read(&shifted, 5, FactoryTag(4)).unwrap();
+        assert_eq!((r, end), (fx_record(), shifted.len()));
     }
 
     #[test]
@@ -552,19 +484,12 @@ mod tests {
         let mut bytes = fx_record().to_bytes();
         let last = bytes.len() - 1;
         bytes[last] = b'!';
-        assert_eq!(
-            DeviceRecord::read(&bytes, 0, FactoryTag(4)).unwrap_err(),
-            ControlError::TextNotTerminated {
-                offset: 0xBE,
-                found: b'!'
-            }
-        );
+        let e = DeviceRecord::read(&bytes, 0, FactoryTag(4)).unwrap_err();
+        assert!(chain(&e).contains("record.text_nul"), "{}", chain(&e));
         let mut bytes = fx_record().to_bytes();
         bytes[0xB8..0xBC].copy_from_slice(&u32::MAX.to_le_bytes());
-        assert!(matches!(
-            DeviceRecord::read(&bytes, 0, FactoryTag(4)),
-            Err(ControlError::Truncated { offset: 0xBC, .. })
-        ));
+        let e = DeviceRecord::read(&bytes, 0, FactoryTag(4)).unwrap_err();
+        assert!(chain(&e).contains("record.text"), "{}", chain(&e));
     }
 
     #[test]

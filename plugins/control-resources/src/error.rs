@@ -65,42 +65,16 @@ impl fmt::Display for LoadContext {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ControlError {
-    /// A record field reaches past the end of the input.
-    #[error(
-        "device record truncated at offset {offset:#x}: {what} needs {needed} bytes, {available} available"
-    )]
-    Truncated {
-        /// The field being read.
-        what: &'static str,
-        /// Absolute offset of the field in the input.
+    /// The record's framing does not hold (truncated, a value count past the input —
+    /// checked before anything is allocated —, a text without its NUL): the CTLD
+    /// codec's error, whose offsets count from `offset`.
+    #[error("device record at offset {offset:#x}")]
+    Record {
+        /// Absolute offset of the record in the input.
         offset: usize,
-        /// Bytes the field needs.
-        needed: u64,
-        /// Bytes left from `offset`.
-        available: usize,
-    },
-    /// `value_count` (+0xAC) asks for more values than the input holds; checked before
-    /// anything is allocated.
-    #[error(
-        "device record value_count {count} at offset {offset:#x} needs {needed} bytes, only {available} remain"
-    )]
-    ValueCountTooLarge {
-        /// Absolute offset of the `value_count` word.
-        offset: usize,
-        /// The count read.
-        count: u32,
-        /// Bytes the values would need.
-        needed: u64,
-        /// Bytes remaining after the fixed block.
-        available: usize,
-    },
-    /// The byte after a non-empty text is not NUL.
-    #[error("device record text at offset {offset:#x} is not NUL-terminated (found {found:#04x})")]
-    TextNotTerminated {
-        /// Absolute offset where the NUL was expected.
-        offset: usize,
-        /// The byte found there.
-        found: u8,
+        /// What the record reader found.
+        #[source]
+        source: iron3d_aux::AuxError,
     },
     /// The factory tag is not read by the common record reader: *unsupported*, no data
     /// is fabricated (FORMATS §11.6).
