@@ -169,6 +169,11 @@ pub fn decode(bytes: &[u8]) -> Result<Saved, String> {
         let kind = r.u8()?;
         let (a, b, c, d, z0, z1) = (r.f32()?, r.f32()?, r.f32()?, r.f32()?, r.f32()?, r.f32()?);
         let shape = match kind {
+            0 if [b, c, d].iter().any(|v| v.to_bits() != 0) => {
+                return Err(format!(
+                    "unit {id} at offset {at}: a circle's unused shape words are not zero"
+                ));
+            }
             0 => Shape::Circle { radius: a },
             1 => Shape::Rect {
                 centre: Vec2::new(a, b),

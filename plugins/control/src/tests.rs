@@ -485,3 +485,34 @@ fn the_plugin_describes_its_factory_and_round_trips_its_state() {
             .is_err()
     );
 }
+
+#[test]
+fn the_state_decoder_never_panics_and_whatever_it_accepts_re_encodes_identically() {
+    let mut w = World::new(Limits::default());
+    w.insert(mobile(1, 0.0, 0.0, 0.0));
+    w.insert(mobile(2, 0.9, 0.0, 1.0));
+    w.insert(building(3, Vec2::new(5.0, 0.0), Vec2::ONE));
+    run(&mut w, 2, &mut FlatGround);
+    let good = state::encode(&w, &[(9, MotionRequest::stop())], 1);
+    let mut seed = 7u64;
+    let mut next = || {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) as usize
+    };
+    for _ in 0..5000 {
+        let mut bytes = good.clone();
+        for _ in 0..next() % 4 {
+            let i = next() % bytes.len();
+            bytes[i] = next() as u8;
+        }
+        bytes.truncate(next() % (bytes.len() + 8));
+        if let Ok(s) = state::decode(&bytes) {
+            let mut again = World::new(Limits::default());
+            again.units = s.units;
+            again.contacts = s.contacts;
+            assert_eq!(state::encode(&again, &s.pending, s.refresh_cursor), bytes);
+        }
+    }
+}
