@@ -223,3 +223,38 @@ fn ten_thousand_units_give_a_stable_trace() {
         "ticks 0, 20 and 40"
     );
 }
+
+#[test]
+fn the_collision_proxy_is_rebuilt_after_a_model_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let reg = registry(dir.path(), "ai iron3d_test_counter grow");
+    let (_, lines, _) = traced(
+        &["--registry", &reg, "--ticks", "40", "--objects", "4"],
+        &dir.path().join("g.jsonl"),
+    );
+    // The first object's behaviour state carries its proxy radius (f32 bits).
+    let radius: Vec<(u64, f32)> = of(&lines, "state")
+        .map(|l| {
+            let bits = l["to"].as_u64().unwrap() as u32;
+            (l["tick"].as_u64().unwrap(), f32::from_bits(bits))
+        })
+        .collect();
+    let before: Vec<f32> = radius.iter().filter(|r| r.0 <= 10).map(|r| r.1).collect();
+    assert!(
+        !before.is_empty() && before.iter().all(|&r| r == 0.5),
+        "default proxy radius: {radius:?}"
+    );
+    let grown = radius
+        .iter()
+        .find(|r| r.1 == 1.5)
+        .unwrap_or_else(|| panic!("tripled within the refresh window: {radius:?}"));
+    assert!(
+        grown.0 > 10 && grown.0 <= 10 + REFRESH_SLICE + 1,
+        "rebuilt at tick {} (scale changed at 10)",
+        grown.0
+    );
+}
+
+/// `iron3d_control::REFRESH_SLICE` (the e2e crate links no plugin code): a proxy is
+/// rebuilt within that many ticks of the change.
+const REFRESH_SLICE: u64 = 16;

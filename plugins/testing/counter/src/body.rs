@@ -4,7 +4,8 @@
 //! under every object through the terrain service, for benchmarks), `counter-access`,
 //! `terrain-reentry` and `collide-delete` (AI slot: drives every object to the origin
 //! through the control service and, on `GMSG_COLLISION_DETECTED`, deletes the pair's
-//! lower-id object from inside its own collision callback).
+//! lower-id object from inside its own collision callback) and `grow` (AI slot: scales
+//! the first object up at tick 10 and reports its collision radius as behaviour state).
 //!
 //! State: `count` (advanced by `STEP` once per tick, at the tick's first object),
 //! `last_tick` and `ticks_seen`. Every object's `behaviour_state` is set to `count`, so
@@ -47,9 +48,13 @@ pub enum Mode {
     /// on a collision message for the pair's lower id, deletes that object from inside
     /// its own callback (counted into `count`).
     CollideDelete,
+    /// AI slot: at tick 10 triples the scale of the first object; every tick writes the
+    /// bits of that object's collision radius (the control service's physical state) as
+    /// its behaviour state, so a trace shows when the proxy was rebuilt.
+    Grow,
 }
 
-const FACTORIES: [(&str, Mode); 9] = [
+const FACTORIES: [(&str, Mode); 10] = [
     ("counter", Mode::Normal),
     ("counter-bad-restore", Mode::BadRestore),
     ("counter-panic-init", Mode::PanicInit),
@@ -59,6 +64,7 @@ const FACTORIES: [(&str, Mode); 9] = [
     ("counter-access", Mode::Access),
     ("terrain-reentry", Mode::Reentry),
     ("collide-delete", Mode::CollideDelete),
+    ("grow", Mode::Grow),
 ];
 
 fn describe() -> PluginDescription {
@@ -73,6 +79,9 @@ fn describe() -> PluginDescription {
                 }
                 Mode::Reentry => {
                     FactoryDescription::new(name, SlotKind::Terrain, iron3d_abi::callbacks::UPDATE)
+                }
+                Mode::Grow => {
+                    FactoryDescription::new(name, SlotKind::Ai, iron3d_abi::callbacks::UPDATE)
                 }
                 Mode::CollideDelete => FactoryDescription::new(
                     name,
@@ -174,6 +183,22 @@ impl Plugin for Counter {
     }
 
     fn update(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+        if self.mode == Mode::Grow {
+            let Some(first) = host.objects().next() else {
+                return Ok(());
+            };
+            let o = host.object(first)?;
+            if host.clock().tick == 10 {
+                let big = iron3d_abi::Vec3f {
+                    x: o.scale.x * 3.0,
+                    y: o.scale.y * 3.0,
+                    z: o.scale.z * 3.0,
+                };
+                host.set_transform(first, o.position, o.orientation, big)?;
+            }
+            let radius = host.control().state(first)?.map_or(0.0, |s| s.radius);
+            return host.set_behaviour_state(first, radius.to_bits());
+        }
         if self.mode == Mode::CollideDelete {
             for h in host.objects().collect::<Vec<_>>() {
                 host.control()
