@@ -7,10 +7,16 @@
 //! (the hierarchy sampled at time 0, FORMATS §7). **PD-BOUNDS-REST** (project
 //! decision): the rest pose at time 0 and LOD 0 / group 0 stand for the model; the
 //! sources give the collision shape records no layout (§16.31).
+//!
+//! A unit DAT component mounted on its root model ([`crate::ModelMount`], PD-UNIT-ROLE)
+//! contributes its boxes at the mount: `mount node rest matrix × node rest matrix`, so a
+//! tank's box includes its turret where it is drawn. A mount whose parent model cannot
+//! be read is reported and the component falls back to the object transform.
 
 use crate::LoadedMission;
+use crate::graph::ModelMount;
 use crate::source::GameData;
-use glam::Vec3;
+use glam::{Mat4, Vec3};
 use iron3d_msh::{Msh, SampleOptions, sample_all, world_matrices};
 use iron3d_nres::Family;
 use std::collections::BTreeMap;
@@ -42,11 +48,22 @@ pub struct BoundsDiagnostic {
     pub cause: String,
 }
 
+/// The rest-pose (time 0) model-space matrix of every node of `msh`.
+pub fn rest_matrices(msh: &Msh<'_>) -> Result<Vec<Mat4>, String> {
+    let poses = sample_all(msh, 0.0, SampleOptions::default()).map_err(|e| e.to_string())?;
+    world_matrices(msh, &poses).map_err(|e| e.to_string())
+}
+
 /// The bounds of one MSH: LOD-0 group-0 slot boxes under the rest pose; `None` when no
 /// node has such a slot or no box is finite.
 pub fn msh_bounds(msh: &Msh<'_>) -> Result<Option<Aabb>, String> {
-    let poses = sample_all(msh, 0.0, SampleOptions::default()).map_err(|e| e.to_string())?;
-    let world = world_matrices(msh, &poses).map_err(|e| e.to_string())?;
+    msh_bounds_at(msh, Mat4::IDENTITY)
+}
+
+/// [`msh_bounds`] with every node placed under `placement` first (a mount matrix in the
+/// object's space): each slot box corner goes through `placement × node rest matrix`.
+pub fn msh_bounds_at(msh: &Msh<'_>, placement: Mat4) -> Result<Option<Aabb>, String> {
+    let world = rest_matrices(msh)?;
     let mut out: Option<Aabb> = None;
     for (node, m) in msh.nodes().zip(world) {
         let Some(slot) = msh.slot(usize::from(node.slot_index[0])) else {
@@ -62,7 +79,7 @@ pub fn msh_bounds(msh: &Msh<'_>) -> Result<Option<Aabb>, String> {
                 if corner & 2 == 0 { lo.y } else { hi.y },
                 if corner & 4 == 0 { lo.z } else { hi.z },
             );
-            let p = m.transform_point3(c).to_array();
+            let p = (placement * m).transform_point3(c).to_array();
             let b = Aabb { min: p, max: p };
             out = Some(out.map_or(b, |o| o.union(b)));
         }
@@ -79,36 +96,137 @@ pub fn model_bounds(
     mission: &LoadedMission,
 ) -> (BTreeMap<Vec<u8>, Aabb>, Vec<BoundsDiagnostic>) {
     let _scope = data.cache.scope();
-    let mut per_model: BTreeMap<(Vec<u8>, Vec<u8>), Option<Aabb>> = BTreeMap::new();
+    let mut b = BoundsCache {
+        data,
+        per_model: BTreeMap::new(),
+        rest: BTreeMap::new(),
+        diagnostics: Vec::new(),
+    };
     let mut first_object: BTreeMap<Vec<u8>, usize> = BTreeMap::new();
     let mut out: BTreeMap<Vec<u8>, Aabb> = BTreeMap::new();
-    let mut diagnostics = Vec::new();
     for m in &mission.graph.models {
-        let key = (m.archive.to_ascii_uppercase(), m.name.to_ascii_uppercase());
-        let b = *per_model.entry(key).or_insert_with(|| {
-            let what = format!("{}:{}", m.archive.escape_ascii(), m.name.escape_ascii());
-            let result = data
-                .entry_as(&m.archive, &m.name, Family::mesh())
-                .map_err(|e| e.to_string())
-                .and_then(|bytes| {
-                    let msh = Msh::parse(&bytes).map_err(|e| e.to_string())?;
-                    msh_bounds(&msh)
-                });
-            match result {
-                Ok(b) => b,
-                Err(cause) => {
-                    diagnostics.push(BoundsDiagnostic { model: what, cause });
-                    None
-                }
-            }
-        });
         // Every object of one prototype has the same models: take the first object's.
         let first = *first_object.entry(m.prototype.clone()).or_insert(m.object);
-        if let (true, Some(b)) = (first == m.object, b) {
+        if first != m.object {
+            continue;
+        }
+        let placement = m.mount.as_ref().and_then(|mount| b.mount_matrix(mount));
+        if let Some(bx) = b.bounds(
+            &m.archive,
+            &m.name,
+            m.mount.as_ref().filter(|_| placement.is_some()),
+            placement,
+        ) {
             out.entry(m.prototype.clone())
-                .and_modify(|o| *o = o.union(b))
-                .or_insert(b);
+                .and_modify(|o| *o = o.union(bx))
+                .or_insert(bx);
         }
     }
-    (out, diagnostics)
+    (out, b.diagnostics)
+}
+
+/// Upper-cased `(archive, entry)`.
+type ModelKey = (Vec<u8>, Vec<u8>);
+
+/// A model and, when mounted, its parent model and mount node.
+type PlacedKey = (ModelKey, Option<(ModelKey, u32)>);
+
+fn model_key(archive: &[u8], name: &[u8]) -> ModelKey {
+    (archive.to_ascii_uppercase(), name.to_ascii_uppercase())
+}
+
+fn label(archive: &[u8], name: &[u8]) -> String {
+    format!("{}:{}", archive.escape_ascii(), name.escape_ascii())
+}
+
+/// Memoised model reads for [`model_bounds`]; every failure is reported once.
+struct BoundsCache<'a, 'd> {
+    data: &'a GameData<'d>,
+    /// Per (model, mount): its bounds (`None`: none, or unreadable and reported).
+    per_model: BTreeMap<PlacedKey, Option<Aabb>>,
+    /// Per parent model: its rest matrices (`None`: unreadable and reported).
+    rest: BTreeMap<ModelKey, Option<Vec<Mat4>>>,
+    diagnostics: Vec<BoundsDiagnostic>,
+}
+
+impl BoundsCache<'_, '_> {
+    /// The rest matrix of the mount node, `None` (reported) when the parent model cannot
+    /// be read or the node is outside it.
+    fn mount_matrix(&mut self, mount: &ModelMount) -> Option<Mat4> {
+        let key = model_key(&mount.archive, &mount.name);
+        if !self.rest.contains_key(&key) {
+            let rest = self
+                .data
+                .entry_as(&mount.archive, &mount.name, Family::mesh())
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| rest_matrices(&Msh::parse(&bytes).map_err(|e| e.to_string())?));
+            let rest = match rest {
+                Ok(r) => Some(r),
+                Err(cause) => {
+                    self.diagnostics.push(BoundsDiagnostic {
+                        model: label(&mount.archive, &mount.name),
+                        cause: format!("mount parent unreadable ({cause}); its components use the object transform"),
+                    });
+                    None
+                }
+            };
+            self.rest.insert(key.clone(), rest);
+        }
+        let rest = self.rest.get(&key)?.as_ref()?;
+        let m = rest.get(mount.node as usize).copied();
+        if m.is_none() {
+            self.diagnostics.push(BoundsDiagnostic {
+                model: label(&mount.archive, &mount.name),
+                cause: format!(
+                    "mount node {} outside its {} nodes; the component uses the object transform",
+                    mount.node,
+                    rest.len()
+                ),
+            });
+        }
+        m
+    }
+
+    /// The bounds of `archive:name` placed under `placement` (identity when `None`).
+    fn bounds(
+        &mut self,
+        archive: &[u8],
+        name: &[u8],
+        mount: Option<&ModelMount>,
+        placement: Option<Mat4>,
+    ) -> Option<Aabb> {
+        let key = (
+            model_key(archive, name),
+            mount.map(|m| (model_key(&m.archive, &m.name), m.node)),
+        );
+        if let Some(b) = self.per_model.get(&key) {
+            return *b;
+        }
+        let result = self
+            .data
+            .entry_as(archive, name, Family::mesh())
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| {
+                let msh = Msh::parse(&bytes).map_err(|e| e.to_string())?;
+                msh_bounds_at(&msh, placement.unwrap_or(Mat4::IDENTITY))
+            });
+        let b = match result {
+            Ok(b) => b,
+            Err(cause) => {
+                // Reported once per model, whatever its mounts.
+                let what = label(archive, name);
+                if !self
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.model == what && d.cause == cause)
+                {
+                    self.diagnostics
+                        .push(BoundsDiagnostic { model: what, cause });
+                }
+                None
+            }
+        };
+        self.per_model.insert(key, b);
+        b
+    }
 }

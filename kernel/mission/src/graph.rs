@@ -5,13 +5,25 @@
 //! `Textures.lib`, and WEAR lightmaps → `LightMap.lib` (a missing lightmap is slot -1,
 //! not a failure). The graph stops at the entries that exist: models and textures are
 //! checked for presence, WEAR and MAT0 are parsed.
+//!
+//! A unit DAT is also *assembled* ([`iron3d_unitdat::assemble`]: PD-UNIT-TREE,
+//! PD-UNIT-ROLE, PD-UNIT-BAD-MOUNT, …): each component model's [`ModelUse`] carries its
+//! record and, for a mounted EXTO child, the root model and node it is drawn at
+//! ([`ModelMount`]); the assemblies (with the global MSH node numbering) are in
+//! [`GraphReport::assemblies`]. Mount checks need the root model's node count, so the
+//! models of unit DAT components are read and parsed once each. Assembly fallbacks are
+//! diagnostics, never failures.
 
 use crate::error::{MissionError, Stage};
 use crate::source::{GameData, OBJECTS_RLB};
 use iron3d_material::{FallbackRule, Mat0, Wear, resolve_material_with};
+use iron3d_msh::Msh;
 use iron3d_nres::Family;
 use iron3d_tma::Tma;
-use iron3d_unitdat::{Geometry, Presence, ResourceProbe, UnitDat, ends_with_ignore_case, resolve};
+use iron3d_unitdat::{
+    ComponentModel, Geometry, Presence, ResourceProbe, UnitAssembly, UnitDat, assemble,
+    ends_with_ignore_case, resolve,
+};
 use iron3d_vfs::GamePath;
 use std::collections::BTreeMap;
 
@@ -47,6 +59,18 @@ pub struct GraphCounts {
     pub failures: usize,
 }
 
+/// Where a unit component's model is mounted: node `node` (local, rest/animated pose) of
+/// the model `archive:name` of its parent component (PD-UNIT-ROLE: the root's model).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ModelMount {
+    /// The parent model's archive.
+    pub archive: Vec<u8>,
+    /// The parent model's entry name.
+    pub name: Vec<u8>,
+    /// The mount node, a valid index into the parent model's nodes.
+    pub node: u32,
+}
+
 /// A model the mission needs, with the object it serves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ModelUse {
@@ -58,6 +82,12 @@ pub struct ModelUse {
     pub archive: Vec<u8>,
     /// Entry name.
     pub name: Vec<u8>,
+    /// The unit DAT record this model is the component of; `None` for a prototype placed
+    /// directly.
+    pub component: Option<usize>,
+    /// Where the model is drawn relative to the object: `None` = at the object's
+    /// transform (a direct prototype, the unit's root, or a PD-UNIT-BAD-MOUNT fallback).
+    pub mount: Option<ModelMount>,
 }
 
 /// Counts, failures with their chains, and the models to prepare.
@@ -69,8 +99,18 @@ pub struct GraphReport {
     pub failures: Vec<MissionError>,
     /// Models reached, in object order.
     pub models: Vec<ModelUse>,
-    /// What a compatible cache tolerated (wrong `type_id` tags), one line per entry.
+    /// What a compatible cache tolerated (wrong `type_id` tags), one line per entry,
+    /// then the unit assembly fallbacks (one line per unit DAT and rule applied).
     pub diagnostics: Vec<String>,
+    /// The assembled unit DATs, keyed by the TMA resource name upper-cased (ASCII).
+    pub assemblies: BTreeMap<Vec<u8>, UnitAssembly>,
+}
+
+impl GraphReport {
+    /// The assembly of the unit DAT `resource` (ASCII case ignored).
+    pub fn assembly(&self, resource: &[u8]) -> Option<&UnitAssembly> {
+        self.assemblies.get(&resource.to_ascii_uppercase())
+    }
 }
 
 fn text(b: &[u8]) -> String {
@@ -115,8 +155,16 @@ enum ProtoOutcome {
     },
 }
 
-/// A unit DAT's component keys, or why it could not be read (cause, byte offset).
-type DatOutcome = Result<Vec<Vec<u8>>, (String, Option<u64>)>;
+/// `(archive, entry)` of a model.
+type ModelName = (Vec<u8>, Vec<u8>);
+
+/// A unit DAT, or why it could not be read (cause, byte offset).
+type DatOutcome = Result<UnitDat, (String, Option<u64>)>;
+
+/// **PD-UNIT-NO-ASSEMBLY**: the rule applied when a unit DAT cannot be assembled at all
+/// (no records, a skipped root, a node-numbering overflow): every component that has a
+/// model is drawn at the object's transform, and the error is a diagnostic.
+pub const NO_ASSEMBLY_RULE: &str = "PD-UNIT-NO-ASSEMBLY";
 
 struct Walker<'a, 'd> {
     data: &'a GameData<'d>,
@@ -125,6 +173,12 @@ struct Walker<'a, 'd> {
     materials: BTreeMap<(Vec<u8>, Vec<u8>), MaterialOutcome>,
     protos: BTreeMap<Vec<u8>, ProtoOutcome>,
     dats: BTreeMap<Vec<u8>, DatOutcome>,
+    /// Per unit DAT (upper-cased): the mount of each record's model.
+    mounts: BTreeMap<Vec<u8>, Vec<Option<ModelMount>>>,
+    /// Node count per model (upper-cased archive, entry), or why it is unknown.
+    node_counts: BTreeMap<(Vec<u8>, Vec<u8>), Result<u32, String>>,
+    /// Assembly diagnostics, in the order they were found.
+    assembly_diagnostics: Vec<String>,
 }
 
 impl<'a, 'd> Walker<'a, 'd> {
@@ -136,6 +190,9 @@ impl<'a, 'd> Walker<'a, 'd> {
             materials: BTreeMap::new(),
             protos: BTreeMap::new(),
             dats: BTreeMap::new(),
+            mounts: BTreeMap::new(),
+            node_counts: BTreeMap::new(),
+            assembly_diagnostics: Vec::new(),
         }
     }
 
@@ -148,6 +205,97 @@ impl<'a, 'd> Walker<'a, 'd> {
             .map(ToString::to_string)
             .collect();
         self.report
+            .diagnostics
+            .extend(std::mem::take(&mut self.assembly_diagnostics));
+        self.report
+    }
+
+    /// The node count of model `archive:name` (read and parsed once).
+    fn node_count(&mut self, archive: &[u8], name: &[u8]) -> Result<u32, String> {
+        let key = (archive.to_ascii_uppercase(), name.to_ascii_uppercase());
+        if let Some(n) = self.node_counts.get(&key) {
+            return n.clone();
+        }
+        let n = self
+            .data
+            .entry_as(archive, name, Family::mesh())
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| {
+                let msh = Msh::parse(&bytes).map_err(|e| e.to_string())?;
+                u32::try_from(msh.node_count()).map_err(|_| "too many nodes".to_owned())
+            })
+            .map_err(|e| format!("model {}:{}: {e}", text(archive), text(name)));
+        self.node_counts.insert(key, n.clone());
+        n
+    }
+
+    /// What the assembly needs to know about one component prototype.
+    fn component_model(&mut self, key: &[u8]) -> (ComponentModel, Option<ModelName>) {
+        match self.proto_outcome(key) {
+            ProtoOutcome::Mesh { archive, name, .. } => match self.node_count(&archive, &name) {
+                Ok(node_count) => (
+                    ComponentModel::Mesh {
+                        model: format!("{}:{}", text(&archive), text(&name)),
+                        node_count,
+                    },
+                    Some((archive, name)),
+                ),
+                Err(cause) => (ComponentModel::Unresolved { cause }, None),
+            },
+            ProtoOutcome::NonGeometric => (ComponentModel::NonGeometric, None),
+            ProtoOutcome::Failed { cause, .. } => (ComponentModel::Unresolved { cause }, None),
+        }
+    }
+
+    /// Assembles the unit DAT `resource` (memoised per `dat_key`): the mount of each
+    /// record's model; the assembly and its diagnostics go to the report.
+    fn unit_mounts(
+        &mut self,
+        dat_key: &[u8],
+        resource: &[u8],
+        dat: &UnitDat,
+    ) -> Vec<Option<ModelMount>> {
+        if let Some(m) = self.mounts.get(dat_key) {
+            return m.clone();
+        }
+        let mut models: Vec<Option<ModelName>> = vec![None; dat.records.len()];
+        let assembly = assemble(resource, dat, |record, key| {
+            let (answer, model) = self.component_model(key);
+            if let Some(slot) = models.get_mut(record) {
+                *slot = model;
+            }
+            answer
+        });
+        let mounts = match assembly {
+            Ok(a) => {
+                let root = models.first().cloned().flatten();
+                let mounts = a
+                    .components
+                    .iter()
+                    .map(|c| {
+                        let node = c.mount()?;
+                        let (archive, name) = root.clone()?;
+                        Some(ModelMount {
+                            archive,
+                            name,
+                            node,
+                        })
+                    })
+                    .collect();
+                self.assembly_diagnostics
+                    .extend(a.diagnostics.iter().map(ToString::to_string));
+                self.report.assemblies.insert(dat_key.to_vec(), a);
+                mounts
+            }
+            Err(e) => {
+                self.assembly_diagnostics.push(format!(
+                    "[{NO_ASSEMBLY_RULE}] {e}; components drawn at the object transform"
+                ));
+                vec![None; dat.records.len()]
+            }
+        };
+        self.mounts.insert(dat_key.to_vec(), mounts.clone());
+        mounts
     }
 
     fn proto_outcome(&mut self, key: &[u8]) -> ProtoOutcome {
@@ -198,9 +346,14 @@ impl<'a, 'd> Walker<'a, 'd> {
         &mut self,
         object: Option<usize>,
         resource: &[u8],
-        component: Option<&[u8]>,
+        component: Option<(usize, &[u8])>,
         key: &[u8],
+        mount: Option<ModelMount>,
     ) {
+        let (record, component) = match component {
+            Some((r, k)) => (Some(r), Some(k)),
+            None => (None, None),
+        };
         self.report.counts.prototype_requests += 1;
         match self.proto_outcome(key) {
             ProtoOutcome::Mesh {
@@ -246,6 +399,8 @@ impl<'a, 'd> Walker<'a, 'd> {
                         prototype: resource.to_vec(),
                         archive,
                         name,
+                        component: record,
+                        mount,
                     });
                 }
             }
@@ -373,7 +528,7 @@ impl<'a, 'd> Walker<'a, 'd> {
     fn object(&mut self, index: usize, resource: &[u8]) {
         self.report.counts.objects += 1;
         if !ends_with_ignore_case(resource, b".dat") {
-            self.request(Some(index), resource, None, resource);
+            self.request(Some(index), resource, None, resource, None);
             return;
         }
         self.report.counts.unit_refs += 1;
@@ -382,15 +537,17 @@ impl<'a, 'd> Walker<'a, 'd> {
             Some(o) => o.clone(),
             None => {
                 let o = self.dat_outcome(resource);
-                self.dats.insert(dat_key, o.clone());
+                self.dats.insert(dat_key.clone(), o.clone());
                 o
             }
         };
         match outcome {
-            Ok(keys) => {
-                for key in keys {
+            Ok(dat) => {
+                let mounts = self.unit_mounts(&dat_key, resource, &dat);
+                for (record, key) in dat.component_keys().enumerate() {
                     self.report.counts.components += 1;
-                    self.request(Some(index), resource, Some(&key), &key);
+                    let mount = mounts.get(record).cloned().flatten();
+                    self.request(Some(index), resource, Some((record, key)), key, mount);
                 }
             }
             Err((cause, offset)) => {
@@ -410,8 +567,7 @@ impl<'a, 'd> Walker<'a, 'd> {
             .map_err(|e| e.to_string())
             .and_then(|p| self.data.vfs.read(&p).map_err(|e| e.to_string()))
             .map_err(|cause| (cause, None))?;
-        let dat = UnitDat::parse(&bytes).map_err(|e| (e.to_string(), e.offset()))?;
-        Ok(dat.component_keys().map(<[u8]>::to_vec).collect())
+        UnitDat::parse(&bytes).map_err(|e| (e.to_string(), e.offset()))
     }
 }
 
@@ -443,7 +599,7 @@ pub fn archive_health(data: &GameData<'_>) -> Result<GraphReport, MissionError> 
     data.cache.close(&path);
     let mut w = Walker::new(data, "<archives>");
     for key in keys {
-        w.request(None, &key, None, &key);
+        w.request(None, &key, None, &key, None);
     }
     Ok(w.finish())
 }

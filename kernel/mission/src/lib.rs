@@ -15,9 +15,11 @@ pub mod load;
 pub mod mission;
 pub mod source;
 
-pub use bounds::{Aabb, BoundsDiagnostic, model_bounds, msh_bounds};
+pub use bounds::{Aabb, BoundsDiagnostic, model_bounds, msh_bounds, msh_bounds_at, rest_matrices};
 pub use error::{MissionError, Stage};
-pub use graph::{GraphCounts, GraphReport, ModelUse, archive_health, mission_graph};
+pub use graph::{
+    GraphCounts, GraphReport, ModelMount, ModelUse, NO_ASSEMBLY_RULE, archive_health, mission_graph,
+};
 pub use load::{LoadedMission, load_mission, object_id};
 pub use mission::MissionRef;
 pub use source::{GameData, OBJECTS_RLB, data_fingerprint};

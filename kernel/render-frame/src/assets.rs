@@ -121,6 +121,28 @@ pub struct TerrainAsset {
     pub uv_scale: [f32; 2],
 }
 
+/// Where a placed model hangs: node `node` of model `parent_model` (its pose at the
+/// frame's animation time), i.e. the mount of a unit DAT EXTO component (PD-UNIT-ROLE).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MountRef {
+    /// The parent component's model (index into [`SceneAssets::models`]).
+    pub parent_model: usize,
+    /// The mount node, a valid index into the parent model's nodes.
+    pub node: usize,
+}
+
+/// One model of a prototype and where it is drawn: at `object × mount node × node`
+/// with a mount, at `object × node` without one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlacedModel {
+    /// Index into [`SceneAssets::models`].
+    pub model: usize,
+    /// The unit DAT record it is the component of (`None`: a direct prototype).
+    pub component: Option<usize>,
+    /// The mount (`None`: the object's transform).
+    pub mount: Option<MountRef>,
+}
+
 /// Everything a mission's frames draw from.
 #[derive(Clone, Debug)]
 pub struct SceneAssets {
@@ -128,11 +150,11 @@ pub struct SceneAssets {
     pub resources: abi_stable::std_types::RArc<RenderResources>,
     /// Models by index.
     pub models: Vec<ModelAsset>,
-    /// Prototype (the object's resource name, upper-cased) → its models (the prototype's
-    /// geometry, then each unit-DAT component's, in resolution order; all drawn at the
-    /// object's transform). Keyed by prototype, not by object, so objects created after
-    /// the load (by plugins) are drawn when their prototype is one the mission uses.
-    pub prototype_models: BTreeMap<Vec<u8>, Vec<usize>>,
+    /// Prototype (the object's resource name, upper-cased) → its placed models (the
+    /// prototype's geometry, or each unit-DAT component's in record order, EXTO children
+    /// at their mounts). Keyed by prototype, not by object, so objects created after the
+    /// load (by plugins) are drawn when their prototype is one the mission uses.
+    pub prototype_models: BTreeMap<Vec<u8>, Vec<PlacedModel>>,
     /// The terrain, when the mission has one that parsed.
     pub terrain: Option<TerrainAsset>,
     /// Texture names that did not resolve (`archive:name`), sorted.
@@ -556,8 +578,8 @@ impl Loader<'_, '_> {
 static LAST_RESOURCES_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl SceneAssets {
-    /// The models of `prototype` (ASCII case ignored), empty when it has none.
-    pub fn models_of(&self, prototype: &[u8]) -> &[usize] {
+    /// The placed models of `prototype` (ASCII case ignored), empty when it has none.
+    pub fn models_of(&self, prototype: &[u8]) -> &[PlacedModel] {
         self.prototype_models
             .get(prototype)
             .or_else(|| self.prototype_models.get(&prototype.to_ascii_uppercase()))
@@ -591,27 +613,56 @@ impl SceneAssets {
         let terrain = l.terrain(&mref.dir)?;
         let mut models = Vec::new();
         let mut by_key: BTreeMap<(Vec<u8>, Vec<u8>), usize> = BTreeMap::new();
-        let mut prototype_models: BTreeMap<Vec<u8>, Vec<usize>> = BTreeMap::new();
+        let mut prototype_models: BTreeMap<Vec<u8>, Vec<PlacedModel>> = BTreeMap::new();
         let mut seen_objects: BTreeMap<Vec<u8>, usize> = BTreeMap::new();
+        let mut index_of = |l: &mut Loader<'_, '_>,
+                            models: &mut Vec<ModelAsset>,
+                            archive: &[u8],
+                            name: &[u8]|
+         -> Result<usize, RenderFrameError> {
+            let key = (archive.to_ascii_uppercase(), name.to_ascii_uppercase());
+            if let Some(&i) = by_key.get(&key) {
+                return Ok(i);
+            }
+            models.push(l.model(archive, name)?);
+            by_key.insert(key, models.len() - 1);
+            Ok(models.len() - 1)
+        };
         for m in &mission.graph.models {
-            let key = (m.archive.to_ascii_uppercase(), m.name.to_ascii_uppercase());
-            let index = match by_key.get(&key) {
-                Some(&i) => i,
-                None => {
-                    let asset = l.model(&m.archive, &m.name)?;
-                    models.push(asset);
-                    by_key.insert(key, models.len() - 1);
-                    models.len() - 1
+            let index = index_of(&mut l, &mut models, &m.archive, &m.name)?;
+            let mount = match &m.mount {
+                Some(mount) => {
+                    let parent_model = index_of(&mut l, &mut models, &mount.archive, &mount.name)?;
+                    let node = mount.node as usize;
+                    if node < models[parent_model].node_slots.len() {
+                        Some(MountRef { parent_model, node })
+                    } else {
+                        // The graph checked the node against the same model: only a
+                        // model that changed since is outside; PD-UNIT-BAD-MOUNT applies.
+                        tracing::warn!(
+                            model = %models[index].name,
+                            parent = %models[parent_model].name,
+                            node,
+                            "PD-UNIT-BAD-MOUNT: mount node outside the parent model; drawn at the object transform"
+                        );
+                        None
+                    }
                 }
+                None => None,
             };
             // Every object of one prototype has the same models: take them from the
             // first object that uses it.
             let prototype = m.prototype.to_ascii_uppercase();
             let first = *seen_objects.entry(prototype.clone()).or_insert(m.object);
             if first == m.object {
+                let placed = PlacedModel {
+                    model: index,
+                    component: m.component,
+                    mount,
+                };
                 let list = prototype_models.entry(prototype).or_default();
-                if !list.contains(&index) {
-                    list.push(index);
+                if !list.contains(&placed) {
+                    list.push(placed);
                 }
             }
         }

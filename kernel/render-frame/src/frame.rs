@@ -2,6 +2,10 @@
 //! order — model lookup, LOD by distance, node matrices from the animation pose, slot
 //! selection, bounds culling — and only then material resolve (phase selection, texture,
 //! lightmap, legacy state) into draw items, sorted by render phase and stable keys.
+//!
+//! A unit DAT component mounted on its root model (an EXTO child, PD-UNIT-ROLE) is drawn
+//! at `object × mount node (parent model's pose at the frame's time) × node`; every
+//! other model at `object × node`.
 
 use crate::assets::{MaterialRow, SceneAssets};
 use crate::camera::{CameraState, Frustum};
@@ -328,9 +332,22 @@ impl FrameBuilder {
             let max_scale = tr.scale.abs().max_element();
             let mut any_slot = false;
             let mut any_visible = false;
-            for &model in models {
+            for placed in models {
+                let model = placed.model;
                 let pose: &[Mat4] = poses[model].as_deref().unwrap_or(&[]);
                 let m = &assets.models[model];
+                let base = match placed.mount {
+                    Some(mount) => {
+                        object_matrix
+                            * poses
+                                .get(mount.parent_model)
+                                .and_then(|p| p.as_deref())
+                                .and_then(|p| p.get(mount.node))
+                                .copied()
+                                .unwrap_or(Mat4::IDENTITY)
+                    }
+                    None => object_matrix,
+                };
                 // Visibility and slot selection before any material work.
                 let mut chosen: Vec<(usize, usize, Mat4)> = Vec::new();
                 for (n, slots) in m.node_slots.iter().enumerate() {
@@ -339,7 +356,7 @@ impl FrameBuilder {
                         continue;
                     }
                     any_slot = true;
-                    let node_world = object_matrix * pose.get(n).copied().unwrap_or(Mat4::IDENTITY);
+                    let node_world = base * pose.get(n).copied().unwrap_or(Mat4::IDENTITY);
                     let s = m.slots[usize::from(sid)];
                     let centre = view.transform_point3(node_world.transform_point3(s.centre));
                     if !frustum.culls(centre, s.radius * max_scale) {

@@ -18,7 +18,7 @@ mod error;
 pub mod frame;
 mod preparer;
 
-pub use assets::SceneAssets;
+pub use assets::{MountRef, PlacedModel, SceneAssets};
 pub use camera::{CameraState, Frustum};
 pub use error::RenderFrameError;
 pub use frame::{BuildStats, DEFAULT_LIGHTING, FrameBuilder, FrameParams};

@@ -2,7 +2,9 @@
 //! slots, batches over boxes and prisms; a rotating turret and a walking chassis with two
 //! swinging legs, animated via the key pool and frame map) and a `<stem>.wea` WEAR table
 //! per model. The truck's cab uses `GLASS` (alpha-blended) and the tower has a gate of
-//! `GRATE` (alpha-tested).
+//! `GRATE` (alpha-tested). `tank.msh` and `tower.msh` have a geometry-less mount node
+//! ([`TANK_TURRET_MOUNT`], [`TOWER_GUN_MOUNT`]) where the unit DATs mount `turret.msh`
+//! (an EXTO component, PD-UNIT-ROLE).
 
 use crate::prototypes::nres;
 use crate::{DemoError, Out, fmt_err};
@@ -12,6 +14,12 @@ use iron3d_nres::Family;
 
 /// Frames of the turret rotation.
 const FRAMES: u16 = 8;
+
+/// The node of `tank.msh` the tank's turret component is mounted at (on top of the hull,
+/// behind its centre).
+pub(crate) const TANK_TURRET_MOUNT: i32 = 1;
+/// The node of `tower.msh` the tower's gun component is mounted at (its top).
+pub(crate) const TOWER_GUN_MOUNT: i32 = 1;
 
 /// How a part moves over the animation frames.
 #[derive(Clone, Copy, PartialEq)]
@@ -25,7 +33,7 @@ enum Motion {
 }
 
 /// One part of a model: parent index, half extents, offset, prism or box, material slot,
-/// motion.
+/// motion, and whether it has geometry (a mount node has none).
 struct Part {
     parent: Option<u16>,
     half: [f32; 3],
@@ -33,6 +41,7 @@ struct Part {
     prism: bool,
     material: u16,
     motion: Motion,
+    geometry: bool,
 }
 
 const fn part(parent: Option<u16>, half: [f32; 3], offset: [f32; 3], prism: bool) -> Part {
@@ -43,6 +52,15 @@ const fn part(parent: Option<u16>, half: [f32; 3], offset: [f32; 3], prism: bool
         prism,
         material: 0,
         motion: Motion::Still,
+        geometry: true,
+    }
+}
+
+/// A geometry-less node at `offset` from `parent`: a mount for a unit component.
+const fn mount(parent: u16, offset: [f32; 3]) -> Part {
+    Part {
+        geometry: false,
+        ..part(Some(parent), [0.0; 3], offset, false)
     }
 }
 
@@ -56,10 +74,11 @@ type ModelSpec = (
 );
 
 fn specs() -> Vec<ModelSpec> {
+    // The turret model's root sits on its mount (its bottom face at the mount node).
     let turret = |parent| Part {
         motion: Motion::Spin,
         material: 1,
-        ..part(parent, [1.5, 1.5, 0.6], [0.0, 0.0, 1.6], false)
+        ..part(parent, [1.5, 1.5, 0.6], [0.0, 0.0, 0.6], false)
     };
     // A walking chassis: two legs swinging in antiphase under the hull.
     let leg = |phase, side| Part {
@@ -85,10 +104,10 @@ fn specs() -> Vec<ModelSpec> {
         (
             "models.rlb",
             "tank",
+            // The turret is the unit's `turret_proto` component, mounted on node 1.
             vec![
                 part(None, [3.0, 2.0, 1.0], [0.0; 3], false),
-                turret(Some(0)),
-                barrel(Some(1)),
+                mount(0, [-0.5, 0.0, 1.0]),
             ],
             &["CAMO", "STEEL"],
             &["LM_TANK"],
@@ -131,8 +150,8 @@ fn specs() -> Vec<ModelSpec> {
             "tower",
             vec![
                 part(None, [2.0, 2.0, 6.0], [0.0; 3], false),
-                turret(Some(0)),
-                barrel(Some(1)),
+                // Tower.dat mounts its gun (`turret_proto`) on top.
+                mount(0, [0.0, 0.0, 6.0]),
                 // A see-through grate gate beside the tower's foot (alpha-tested).
                 Part {
                     material: 2,
@@ -204,6 +223,19 @@ fn model(stem: &str, parts: &[Part]) -> Result<Vec<u8>, DemoError> {
     let mut words = Vec::new();
     let mut names = Vec::new();
     for (n, p) in parts.iter().enumerate() {
+        let mut node = Node38::new(0);
+        node.parent = p.parent.unwrap_or(iron3d_msh::NONE_U16);
+        if !p.geometry {
+            node.fallback_key = keys.len() as u16;
+            keys.push(AnimKey24 {
+                position: p.offset,
+                time: 0.0,
+                rotation: [0, 0, 0, 32767],
+            });
+            b.nodes.push(node);
+            names.push(Some(format!("{stem}_{n}").into_bytes()));
+            continue;
+        }
         let (verts, idx) = shape(p.half, p.prism);
         let base_vertex = b.positions.len() as u32;
         let index_start = b.indices.len() as u32;
@@ -244,8 +276,6 @@ fn model(stem: &str, parts: &[Part]) -> Result<Vec<u8>, DemoError> {
         let first_slot = b.slots.len() as u16;
         b.slots.push(slot);
         b.slots.push(slot);
-        let mut node = Node38::new(0);
-        node.parent = p.parent.unwrap_or(iron3d_msh::NONE_U16);
         node.slot_index[0] = first_slot;
         node.slot_index[5] = first_slot + 1;
         if p.motion != Motion::Still {

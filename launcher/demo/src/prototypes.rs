@@ -1,6 +1,7 @@
 //! `objects.rlb` prototypes (with inheritance), unit DAT files under `UNITS/` and the
 //! non-geometric `system.rlb` (`sun.bas`).
 
+use crate::models::{TANK_TURRET_MOUNT, TOWER_GUN_MOUNT};
 use crate::{DemoError, Out, fmt_err};
 use iron3d_aux::Base;
 use iron3d_nres::{NewEntry, NresWriter, TypeTag};
@@ -44,34 +45,45 @@ const PROTOTYPES: [(&str, &[(&str, &str)]); 10] = [
     ("light_base", &[("parent", "sun")]),
 ];
 
-/// One unit component: `(component key, parent_or_link, description)`.
+/// One unit component: `(component key, parent_or_link, description)`. Under
+/// PD-UNIT-ROLE a child with a model is EXTO and `parent_or_link` is its mount node in the
+/// root's model; a child without one (`light_base`) is INTO and it is a local device
+/// index.
 type Component = (&'static str, i32, &'static str);
 
-/// `(DAT path, components)`.
-const UNIT_DATS: [(&str, &[Component]); 5] = [
+/// `(DAT path, header class word (FORMATS §13.13), components)`.
+const UNIT_DATS: [(&str, u32, &[Component]); 5] = [
     (
         "UNITS/Tank.dat",
+        0x0100_8000, // prof_war.var
         &[
             ("tank_proto", 0, "Tank chassis"),
-            ("turret_proto", 0, "Tank turret"),
+            ("turret_proto", TANK_TURRET_MOUNT, "Tank turret"),
             ("light_base", 0, "Head lights"),
         ],
     ),
     (
         "UNITS/Truck.dat",
+        0x0100_2000, // prof_trn.var
         &[("truck_proto", 0, "Ore truck"), ("light_base", 0, "Lights")],
     ),
     (
         "UNITS/Hangar.dat",
+        0x8000_0040, // prof_angar.var
         &[("hangar", 0, "Hangar"), ("tower", 0, "Guard tower")],
     ),
     (
         "UNITS/Mine.dat",
+        0x8000_0004, // prof_mine.var
         &[("mine", 0, "Ore mine"), ("tower", 0, "Mine tower")],
     ),
     (
         "UNITS/Tower.dat",
-        &[("tower", 0, "Tower"), ("turret_proto", 0, "Tower gun")],
+        0x8010_0000, // prof_tower.var
+        &[
+            ("tower", 0, "Tower"),
+            ("turret_proto", TOWER_GUN_MOUNT, "Tower gun"),
+        ],
     ),
 ];
 
@@ -111,8 +123,9 @@ pub(crate) fn write(o: &mut Out) -> Result<(), DemoError> {
             &[("sun.bas", TypeTag::BASE.value(), base.to_bytes())],
         )?,
     )?;
-    for (path, comps) in UNIT_DATS {
+    for (path, class_word, comps) in UNIT_DATS {
         let mut dat = UnitDat::new();
+        dat.header.set_class_word(class_word);
         for &(key, link, desc) in comps {
             dat.records.push(
                 UnitRecord::new(key.as_bytes(), link, desc.as_bytes()).map_err(fmt_err(path))?,

@@ -41,6 +41,13 @@ pub enum Check {
     SourceAccess,
     /// When explicit `.msh` references exist, one of them resolves.
     ModelPresent,
+    /// A unit assembled from a DAT has at least one record
+    /// ([`assemble`](crate::assemble)).
+    UnitRecords,
+    /// The root record of an assembled unit is not skipped (`kind != 0`, PD-UNIT-KIND0).
+    UnitRoot,
+    /// The global MSH node numbering of a unit fits `u32`.
+    NodeNumbering,
 }
 
 impl Check {
@@ -72,6 +79,9 @@ impl Check {
             Check::ExpansionSize => "expansion_size",
             Check::SourceAccess => "source_access",
             Check::ModelPresent => "model_present",
+            Check::UnitRecords => "unit_records",
+            Check::UnitRoot => "unit_root",
+            Check::NodeNumbering => "node_numbering",
         }
     }
 }
@@ -382,6 +392,38 @@ pub enum UnitDatError {
         /// How many explicit `.msh` references the effective prototype has.
         explicit: usize,
     },
+    /// [`Check::UnitRecords`]: the unit DAT has no records, so there is nothing to
+    /// assemble (the file itself is valid).
+    #[error("[unit_records] unit {}: expected at least one record to assemble, found none", unit.escape_ascii())]
+    EmptyUnit {
+        /// The unit (DAT path as the caller named it).
+        unit: Vec<u8>,
+    },
+    /// [`Check::UnitRoot`]: record 0 has `kind == 0`, which skips the whole unit.
+    #[error(
+        "[unit_root] unit {} record #0 \"{}\" field kind at offset 0x48: expected a \
+         non-zero kind for the root component, found 0 (the whole unit would be skipped)",
+        unit.escape_ascii(), key.escape_ascii()
+    )]
+    UnitRootSkipped {
+        /// The unit.
+        unit: Vec<u8>,
+        /// The root's component key.
+        key: Vec<u8>,
+    },
+    /// [`Check::NodeNumbering`]: the global MSH node total passed `u32::MAX`.
+    #[error(
+        "[node_numbering] unit {} record #{record} \"{}\": the global MSH node count \
+         overflows u32", unit.escape_ascii(), key.escape_ascii()
+    )]
+    NodeNumberingOverflow {
+        /// The unit.
+        unit: Vec<u8>,
+        /// The record whose nodes overflowed.
+        record: usize,
+        /// Its component key.
+        key: Vec<u8>,
+    },
 }
 
 impl UnitDatError {
@@ -402,6 +444,9 @@ impl UnitDatError {
             UnitDatError::InPrototype { source, .. } => source.check(),
             UnitDatError::Source { .. } => Check::SourceAccess,
             UnitDatError::ModelMissing { .. } => Check::ModelPresent,
+            UnitDatError::EmptyUnit { .. } => Check::UnitRecords,
+            UnitDatError::UnitRootSkipped { .. } => Check::UnitRoot,
+            UnitDatError::NodeNumberingOverflow { .. } => Check::NodeNumbering,
         }
     }
 
@@ -415,6 +460,9 @@ impl UnitDatError {
             | UnitDatError::UnexpectedArchive { offset, .. }
             | UnitDatError::PayloadSize { offset, .. } => Some(*offset),
             UnitDatError::InPrototype { source, .. } => source.offset(),
+            UnitDatError::UnitRootSkipped { .. } => {
+                Some((crate::dat::DAT_HEADER_SIZE + Field::Kind.offset()) as u64)
+            }
             _ => None,
         }
     }
@@ -425,7 +473,9 @@ impl UnitDatError {
             UnitDatError::SizeFormula { record, .. }
             | UnitDatError::UnexpectedKind { record, .. }
             | UnitDatError::UnexpectedArchive { record, .. }
-            | UnitDatError::PayloadSize { record, .. } => Some(*record),
+            | UnitDatError::PayloadSize { record, .. }
+            | UnitDatError::NodeNumberingOverflow { record, .. } => Some(*record),
+            UnitDatError::UnitRootSkipped { .. } => Some(0),
             UnitDatError::InPrototype { source, .. } => source.record(),
             _ => None,
         }
@@ -434,7 +484,9 @@ impl UnitDatError {
     /// The field the error is about, if any.
     pub fn field(&self) -> Option<Field> {
         match self {
-            UnitDatError::UnexpectedKind { .. } => Some(Field::Kind),
+            UnitDatError::UnexpectedKind { .. } | UnitDatError::UnitRootSkipped { .. } => {
+                Some(Field::Kind)
+            }
             UnitDatError::UnexpectedArchive { .. } => Some(Field::ArchiveName),
             UnitDatError::InvalidName { field, .. } => *field,
             _ => None,

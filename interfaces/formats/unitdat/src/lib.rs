@@ -47,6 +47,10 @@
 //! # Ok::<(), iron3d_unitdat::UnitDatError>(())
 //! ```
 //!
+//! Unit assembly ([`assembly`]): the component tree, roles (root / EXTO / INTO), mounts
+//! and the global MSH node numbering, with the project decisions PD-UNIT-TREE,
+//! PD-UNIT-ROLE, PD-UNIT-BAD-MOUNT, PD-UNIT-UNRESOLVED and PD-UNIT-KIND0.
+//!
 //! # Decisions where the sources leave a choice
 //!
 //! * **Header**: tome III keeps `+0x02..+0x07` as `header_opaque[6]`; FORMATS §4.4 / newer
@@ -71,6 +75,7 @@
 //!   [`MAX_EXPANDED_RECORDS`]. Caching belongs to the caller: [`resolve`] is a pure
 //!   function of the source's answers.
 
+pub mod assembly;
 pub mod dat;
 mod error;
 pub mod fuzz_check;
@@ -82,6 +87,10 @@ mod resolve;
 #[cfg(test)]
 mod tests;
 
+pub use assembly::{
+    AssemblyComponent, AssemblyDiagnostic, AssemblyRule, ComponentModel, ComponentRole,
+    MOUNT_AT_ROOT_NODE, ROOT_RECORD, UnitAssembly, assemble,
+};
 pub use dat::{
     DAT_HEADER_SIZE, DAT_RECORD_SIZE, EXPECTED_KIND, OBJECTS_RLB, ParsedUnitDat, ReadMode,
     SIGNATURE, UnitDat, UnitHeader, UnitRecord,
