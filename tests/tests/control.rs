@@ -115,6 +115,28 @@ fn units_drive_over_the_demo_terrain_and_the_run_is_reproducible() {
         .filter(|(id, p)| (last[id][2] - p[2]).abs() > 0.5)
         .count();
     assert!(climbed >= 5, "heights follow the hills: {climbed}");
+    // They drive into each other and into buildings (begins after the first tick, whose
+    // begins are the placement's overlaps).
+    let begins: Vec<&Value> = of(&lines, "collision")
+        .filter(|c| c["to"] == c["a"] && c["tick"].as_u64() > Some(1))
+        .collect();
+    let is_static = |v: &Value| {
+        let id = v.as_u64().unwrap();
+        first.get(&id).is_some_and(|p| last[&id] == *p)
+    };
+    let with_building = begins
+        .iter()
+        .filter(|c| is_static(&c["a"]) || is_static(&c["b"]))
+        .count();
+    assert!(
+        begins.len() >= 10,
+        "contacts while driving: {}",
+        begins.len()
+    );
+    assert!(
+        with_building >= 1,
+        "a vehicle meets a building: {with_building}"
+    );
 }
 
 #[test]
