@@ -228,6 +228,8 @@ impl ControlPlugin {
             self.role_of(host, body.handle, &prototype, bounds.is_some())
         };
         self.known.insert(body.id, Known { scale, prototype });
+        // A request that waited for this object applies only to a vehicle.
+        let waiting = self.pending.remove(&body.id);
         let Some(role) = role else {
             return Ok(None);
         };
@@ -243,10 +245,8 @@ impl ControlPlugin {
             body.position.into(),
             body.orientation.into(),
         );
-        if let Some(r) = self.pending.remove(&body.id) {
-            if role == Role::Mobile {
-                unit.request = r;
-            }
+        if let (Some(r), Role::Mobile) = (waiting, role) {
+            unit.request = r;
         }
         Ok(Some(unit))
     }
