@@ -25,6 +25,33 @@ pub fn last_state_hash(stdout: &str) -> String {
     hex.to_owned()
 }
 
+/// `iron3d ARGS`, asserting exit 0; returns the output.
+pub fn run_ok(args: &[&str]) -> String {
+    let (code, out) = iron3d(args);
+    assert_eq!(code, ExitCode::SUCCESS, "iron3d {args:?} failed:\n{out}");
+    out
+}
+
+/// `iron3d run --headless --trace FILE EXTRA…` (asserting exit 0): the output, the trace's
+/// lines parsed as JSON, and its bytes.
+pub fn traced(extra: &[&str], file: &std::path::Path) -> (String, Vec<serde_json::Value>, Vec<u8>) {
+    let mut args = vec![
+        "run",
+        "--headless",
+        "--trace",
+        file.to_str().expect("utf-8 path"),
+    ];
+    args.extend_from_slice(extra);
+    let out = run_ok(&args);
+    let bytes = std::fs::read(file).expect("the trace file");
+    let lines = std::str::from_utf8(&bytes)
+        .expect("a UTF-8 trace")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    (out, lines, bytes)
+}
+
 /// Plugin-host fixtures: locating the built plugin libraries and building a host + kernel.
 pub mod plugins {
     use iron3d_kernel::{

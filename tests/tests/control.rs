@@ -6,31 +6,10 @@
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
 use iron3d_e2e::render::demo;
-use iron3d_e2e::{iron3d, last_state_hash};
+use iron3d_e2e::{last_state_hash, traced};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-use std::process::ExitCode;
-
-fn run_ok(args: &[&str]) -> String {
-    let (code, out) = iron3d(args);
-    assert_eq!(code, ExitCode::SUCCESS, "iron3d {args:?} failed:\n{out}");
-    out
-}
-
-/// Runs with `--trace FILE`; returns the output, the parsed lines and the bytes.
-fn traced(extra: &[&str], file: &Path) -> (String, Vec<Value>, Vec<u8>) {
-    let mut args = vec!["run", "--headless", "--trace", file.to_str().unwrap()];
-    args.extend_from_slice(extra);
-    let out = run_ok(&args);
-    let bytes = std::fs::read(file).unwrap();
-    let lines = std::str::from_utf8(&bytes)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (out, lines, bytes)
-}
 
 fn of<'a>(lines: &'a [Value], t: &'static str) -> impl Iterator<Item = &'a Value> + 'a {
     lines.iter().filter(move |l| l["type"] == t)

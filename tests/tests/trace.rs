@@ -4,30 +4,9 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
-use iron3d_e2e::{iron3d, last_state_hash};
+use iron3d_e2e::{last_state_hash, run_ok, traced};
 use serde_json::Value;
 use std::collections::BTreeSet;
-use std::path::Path;
-use std::process::ExitCode;
-
-fn run_ok(args: &[&str]) -> String {
-    let (code, out) = iron3d(args);
-    assert_eq!(code, ExitCode::SUCCESS, "iron3d {args:?} failed:\n{out}");
-    out
-}
-
-fn traced(extra: &[&str], file: &Path) -> (String, Vec<Value>, Vec<u8>) {
-    let mut args = vec!["run", "--headless", "--trace", file.to_str().unwrap()];
-    args.extend_from_slice(extra);
-    let out = run_ok(&args);
-    let bytes = std::fs::read(file).unwrap();
-    let lines = std::str::from_utf8(&bytes)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    (out, lines, bytes)
-}
 
 #[test]
 fn the_scenario_trace_is_reproducible_and_consistent_and_changes_nothing() {
