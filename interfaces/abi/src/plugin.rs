@@ -890,44 +890,48 @@ impl PluginInstance for Adapter {
     }
 
     fn terrain(&mut self) -> RResult<ROption<TerrainService_TO<'_, RMut<'_, ()>>>, PluginError> {
-        match self.call("terrain", || Ok(self.inner.terrain().is_some())) {
-            ROk(true) => ROk(ROption::RSome(TerrainService_TO::from_ptr(
-                RMut::new(self),
-                TD_Opaque,
-            ))),
-            ROk(false) => ROk(ROption::RNone),
-            RErr(e) => RErr(e),
-        }
+        self.offer(
+            "terrain",
+            |p| p.terrain().is_some(),
+            |a| TerrainService_TO::from_ptr(RMut::new(a), TD_Opaque),
+        )
     }
 
     fn render(&mut self) -> RResult<ROption<RenderBackend_TO<'_, RMut<'_, ()>>>, PluginError> {
-        let runtime = self.runtime.clone();
-        let inner = &mut self.inner;
-        match runtime.call("render", || ROk(inner.renderer().is_some())) {
-            ROk(true) => ROk(ROption::RSome(RenderBackend_TO::from_ptr(
-                RMut::new(self),
-                TD_Opaque,
-            ))),
-            ROk(false) => ROk(ROption::RNone),
-            RErr(e) => RErr(e),
-        }
+        self.offer(
+            "render",
+            |p| p.renderer().is_some(),
+            |a| RenderBackend_TO::from_ptr(RMut::new(a), TD_Opaque),
+        )
     }
 
     fn control(&mut self) -> RResult<ROption<ControlService_TO<'_, RMut<'_, ()>>>, PluginError> {
-        let runtime = self.runtime.clone();
-        let inner = &mut self.inner;
-        match runtime.call("control", || ROk(inner.control().is_some())) {
-            ROk(true) => ROk(ROption::RSome(ControlService_TO::from_ptr(
-                RMut::new(self),
-                TD_Opaque,
-            ))),
-            ROk(false) => ROk(ROption::RNone),
-            RErr(e) => RErr(e),
-        }
+        self.offer(
+            "control",
+            |p| p.control().is_some(),
+            |a| ControlService_TO::from_ptr(RMut::new(a), TD_Opaque),
+        )
     }
 }
 
 impl Adapter {
+    /// A service getter: asks the plugin (guarded) whether it provides the service and,
+    /// if so, wraps this adapter as that service's FFI object.
+    fn offer<'s, S>(
+        &'s mut self,
+        what: &str,
+        has: impl FnOnce(&mut dyn Plugin) -> bool,
+        wrap: impl FnOnce(&'s mut Self) -> S,
+    ) -> RResult<ROption<S>, PluginError> {
+        let runtime = self.runtime.clone();
+        let inner: &mut dyn Plugin = &mut **self.inner;
+        match runtime.call(what, || ROk(has(inner))) {
+            ROk(true) => ROk(ROption::RSome(wrap(self))),
+            ROk(false) => ROk(ROption::RNone),
+            RErr(e) => RErr(e),
+        }
+    }
+
     fn terrain_call<T>(
         &self,
         what: &str,
