@@ -35,6 +35,7 @@
 //! not give their units; these are ours), else [`world::DEFAULT_MAX_ACCEL`] and
 //! [`world::DEFAULT_MAX_ROTATION_DEG`].
 
+pub mod broad;
 pub mod shape;
 pub mod state;
 pub mod world;

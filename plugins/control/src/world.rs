@@ -39,6 +39,7 @@
 //!    resting against each other do not flicker. Begins are reported in ascending
 //!    `(a, b)` order with `a < b`.
 
+use crate::broad::{self, CellIndex};
 use crate::shape::{Contact, Placed, Proxy, contact, overlaps_box, overlaps_sphere, segment_entry};
 use glam::{Quat, Vec2, Vec3};
 use iron3d_abi::{GroundSample, MotionMode, MotionRequest, PhysicalState, RayHit, physical_flags};
@@ -240,6 +241,16 @@ pub struct StepReport {
     pub max_depth: f32,
 }
 
+/// What the narrow phase reads of one unit during a step, packed (the heading and
+/// proxy are fixed after the controller; the height changes in terrain following).
+#[derive(Clone, Copy, Debug)]
+struct Hot {
+    z: f32,
+    rot: Vec2,
+    proxy: Proxy,
+    mobile: bool,
+}
+
 /// The world: units ascending by id, the contact set and the last step's grid.
 #[derive(Clone, Debug, Default)]
 pub struct World {
@@ -249,24 +260,22 @@ pub struct World {
     pub contacts: Vec<(u32, u32)>,
     /// Controller limits.
     pub limits: Limits,
-    grid: Vec<(u64, u32)>,
+    /// The last step's cell index (region queries use it).
+    index: CellIndex,
+    // Buffers reused from step to step (no allocation per step once warm).
+    hot: Vec<Hot>,
+    mobile: Vec<u32>,
     scratch_xy: Vec<Vec2>,
     scratch_points: Vec<Vec3>,
     pairs: Vec<(u32, u32)>,
-    entries: Vec<(u64, u32)>,
-    boxes: Vec<(i32, i32, i32, i32)>,
-    aabbs: Vec<(Vec2, Vec2)>,
-    /// `(cos, sin)` of every unit's heading during a step (headings are fixed after
-    /// the controller).
-    rots: Vec<Vec2>,
-}
-
-fn cell_key(x: i32, y: i32) -> u64 {
-    (u64::from(x as u32) << 32) | u64::from(y as u32)
-}
-
-fn cell_of(v: f32) -> i32 {
-    (v / CELL_SIZE).floor().clamp(-1.0e9, 1.0e9) as i32
+    boxes: Vec<broad::BoxEntry>,
+    cells: Vec<broad::CellBox>,
+    touched: Vec<(u32, u32, Contact)>,
+    near: Vec<(u32, u32)>,
+    again: Vec<(u32, u32)>,
+    stale: Vec<u32>,
+    kept: Vec<(u32, u32)>,
+    spare_contacts: Vec<(u32, u32)>,
 }
 
 impl World {
@@ -374,19 +383,39 @@ impl World {
         }
     }
 
+    /// The unit placed at `origin` with this step's cached height, heading and proxy.
+    fn placed_hot(&self, i: usize, origin: Vec2) -> Placed {
+        let h = &self.hot[i];
+        Placed {
+            origin,
+            z: h.z,
+            rot: h.rot,
+            proxy: h.proxy,
+        }
+    }
+
     /// One step of `dt` seconds (see the module docs).
     pub fn step(&mut self, dt: f32, ground: &mut dyn Ground) -> Result<StepReport, String> {
         let mut report = StepReport::default();
         let n = self.units.len();
         let accel = self.limits.max_accel * dt;
 
-        // 1. Controller → candidates.
+        // 1. Controller → candidates; this step's compact copy of what the later
+        // phases read (headings are fixed from here on).
         let mut xy = std::mem::take(&mut self.scratch_xy);
         xy.clear();
+        self.hot.clear();
+        self.mobile.clear();
         for i in 0..n {
             let u = &self.units[i];
             if u.role != Role::Mobile {
                 xy.push(u.position.truncate());
+                self.hot.push(Hot {
+                    z: u.position.z,
+                    rot: Vec2::new(u.heading.cos(), u.heading.sin()),
+                    proxy: u.proxy,
+                    mobile: false,
+                });
                 continue;
             }
             let (target, dh, arrived) = self.control(u, dt);
@@ -399,25 +428,30 @@ impl World {
             }
             let dir = Vec2::new(u.heading.cos(), u.heading.sin());
             xy.push(u.position.truncate() + dir * u.speed * dt);
+            self.hot.push(Hot {
+                z: u.position.z,
+                rot: dir,
+                proxy: u.proxy,
+                mobile: true,
+            });
+            self.mobile.push(i as u32);
         }
 
         // 2. Walkable check.
         let mut points = std::mem::take(&mut self.scratch_points);
         points.clear();
-        let mobile: Vec<usize> = (0..n)
-            .filter(|&i| self.units[i].role == Role::Mobile)
-            .collect();
-        points.extend(mobile.iter().map(|&i| xy[i].extend(0.0)));
+        points.extend(self.mobile.iter().map(|&i| xy[i as usize].extend(0.0)));
         let mut samples = ground.probe(&points)?;
         if let Some(s) = &samples {
-            if s.len() != mobile.len() {
+            if s.len() != self.mobile.len() {
                 return Err(format!(
                     "terrain probe answered {} samples for {} points",
                     s.len(),
-                    mobile.len()
+                    self.mobile.len()
                 ));
             }
-            for (k, &i) in mobile.iter().enumerate() {
+            for (k, &i) in self.mobile.iter().enumerate() {
+                let i = i as usize;
                 let u = &mut self.units[i];
                 let on_walkable = u.flags & physical_flags::ON_NON_WALKABLE == 0;
                 let moved = xy[i] != u.position.truncate();
@@ -437,21 +471,12 @@ impl World {
         report.pairs = self.pairs.len();
 
         // 4. Narrow phase: overlaps at the candidates (for the begin events).
-        let placed = |w: &World, xy: &[Vec2], i: usize| {
-            let u = &w.units[i];
-            Placed {
-                origin: xy[i],
-                z: u.position.z,
-                rot: w.rots[i],
-                proxy: u.proxy,
-            }
-        };
-        let mut touched: Vec<(u32, u32, Contact)> = Vec::new();
-        for &(i, j) in &self.pairs {
-            if let Some(c) = contact(
-                &placed(self, &xy, i as usize),
-                &placed(self, &xy, j as usize),
-            ) {
+        let pairs = std::mem::take(&mut self.pairs);
+        let mut touched = std::mem::take(&mut self.touched);
+        touched.clear();
+        for &(i, j) in &pairs {
+            let (iu, ju) = (i as usize, j as usize);
+            if let Some(c) = contact(&self.placed_hot(iu, xy[iu]), &self.placed_hot(ju, xy[ju])) {
                 if c.depth > 0.0 {
                     touched.push((i, j, c));
                 }
@@ -461,61 +486,64 @@ impl World {
         // 5. Resolution. The first pass visits every candidate pair; later passes only
         // the pairs it found within `NEAR` (a push can close a gap that small).
         const NEAR: f32 = 0.25;
-        let mut near: Vec<(u32, u32)> = Vec::new();
+        let mut near = std::mem::take(&mut self.near);
+        near.clear();
+        let mut again = std::mem::take(&mut self.again);
         for pass in 0..SOLVER_ITERATIONS {
             let mut any = false;
-            let list = if pass == 0 {
-                std::mem::take(&mut self.pairs)
-            } else {
-                std::mem::take(&mut near)
-            };
-            for &(i, j) in &list {
+            let list: &[(u32, u32)] = if pass == 0 { &pairs } else { &near };
+            again.clear();
+            for &(i, j) in list {
                 let (iu, ju) = (i as usize, j as usize);
-                let Some(c) = contact(&placed(self, &xy, iu), &placed(self, &xy, ju)) else {
+                let Some(c) = contact(&self.placed_hot(iu, xy[iu]), &self.placed_hot(ju, xy[ju]))
+                else {
                     continue;
                 };
                 if pass == 0 && c.depth > -NEAR {
-                    near.push((i, j));
+                    again.push((i, j));
                 }
                 if c.depth <= 0.0 {
                     continue;
                 }
-                let (i, j) = (iu, ju);
                 any = true;
-                let (mi, mj) = (
-                    self.units[i].role == Role::Mobile,
-                    self.units[j].role == Role::Mobile,
-                );
                 let push = c.normal * c.depth;
-                match (mi, mj) {
+                match (self.hot[iu].mobile, self.hot[ju].mobile) {
                     (true, true) => {
-                        xy[i] -= push * 0.5;
-                        xy[j] += push * 0.5;
+                        xy[iu] -= push * 0.5;
+                        xy[ju] += push * 0.5;
                     }
-                    (true, false) => xy[i] -= push,
-                    (false, true) => xy[j] += push,
+                    (true, false) => xy[iu] -= push,
+                    (false, true) => xy[ju] += push,
                     (false, false) => {}
                 }
             }
             if pass == 0 {
-                self.pairs = list;
-            } else {
-                near = list;
+                std::mem::swap(&mut near, &mut again);
             }
             if !any {
                 break;
             }
         }
+        self.near = near;
+        self.again = again;
 
         // 6. Terrain following at the final positions.
         // Only the units the walkable check or the resolution moved off their probed
         // point are probed again.
-        let stale: Vec<usize> = (0..mobile.len())
-            .filter(|&k| xy[mobile[k]].extend(0.0) != points[k])
-            .collect();
+        let mut stale = std::mem::take(&mut self.stale);
+        stale.clear();
+        stale.extend(
+            (0..self.mobile.len() as u32).filter(|&k| {
+                xy[self.mobile[k as usize] as usize].extend(0.0) != points[k as usize]
+            }),
+        );
         if let (Some(s), false) = (samples.as_mut(), stale.is_empty()) {
             points.clear();
-            points.extend(stale.iter().map(|&k| xy[mobile[k]].extend(0.0)));
+            points.extend(
+                stale
+                    .iter()
+                    .map(|&k| xy[self.mobile[k as usize] as usize].extend(0.0)),
+            );
             if let Some(again) = ground.probe(&points)? {
                 if again.len() != stale.len() {
                     return Err(format!(
@@ -525,11 +553,13 @@ impl World {
                     ));
                 }
                 for (&k, g) in stale.iter().zip(again) {
-                    s[k] = g;
+                    s[k as usize] = g;
                 }
             }
         }
-        for (k, &i) in mobile.iter().enumerate() {
+        self.stale = stale;
+        for (k, &i) in self.mobile.iter().enumerate() {
+            let i = i as usize;
             let u = &mut self.units[i];
             let old = u.position;
             let mut z = old.z;
@@ -560,29 +590,20 @@ impl World {
                 u.velocity = (new - old) / dt;
             }
             u.position = new;
+            self.hot[i].z = z;
         }
-        for i in 0..n {
-            if self.units[i].role == Role::Static {
-                self.units[i].velocity = Vec3::ZERO;
-            }
-        }
-
-        // 8. Contacts and begins.
-        let old = std::mem::take(&mut self.contacts);
-        let mut now: Vec<(u32, u32)> = Vec::new();
-        let placed_final = |w: &World, i: usize| {
-            let u = &w.units[i];
-            Placed {
-                origin: u.position.truncate(),
-                z: u.position.z,
-                rot: w.rots[i],
-                proxy: u.proxy,
-            }
-        };
         for u in &mut self.units {
+            if u.role == Role::Static {
+                u.velocity = Vec3::ZERO;
+            }
             u.flags &= !physical_flags::IN_CONTACT;
         }
-        // Pairs (and so keys) come in ascending order: one cursor walks `old`.
+
+        // 8. Contacts and begins. Pairs, and so their id keys, ascend (indices follow
+        // ids): the kept contacts and the begins are two ascending lists merged below.
+        let old = std::mem::take(&mut self.contacts);
+        let mut kept = std::mem::take(&mut self.kept);
+        kept.clear();
         let in_old = |cursor: &mut usize, key: (u32, u32)| {
             while *cursor < old.len() && old[*cursor] < key {
                 *cursor += 1;
@@ -590,26 +611,24 @@ impl World {
             *cursor < old.len() && old[*cursor] == key
         };
         let mut cursor = 0;
-        let mut kept: Vec<(usize, usize)> = Vec::new();
-        for &(i, j) in &self.pairs {
-            let (i, j) = (i as usize, j as usize);
-            let Some(c) = contact(&placed_final(self, i), &placed_final(self, j)) else {
+        for &(i, j) in &pairs {
+            let (iu, ju) = (i as usize, j as usize);
+            let Some(c) = contact(&self.placed_hot(iu, xy[iu]), &self.placed_hot(ju, xy[ju]))
+            else {
                 continue;
             };
             if c.depth > CONTACT_MARGIN {
                 report.residual += 1;
             }
             report.max_depth = report.max_depth.max(c.depth);
-            let key = (self.units[i].id, self.units[j].id);
+            let key = (self.units[iu].id, self.units[ju].id);
             if in_old(&mut cursor, key) && c.depth > -CONTACT_MARGIN {
-                now.push(key);
                 kept.push((i, j));
             }
         }
         let mut cursor = 0;
         for &(i, j, c) in &touched {
-            let (i, j) = (i as usize, j as usize);
-            let key = (self.units[i].id, self.units[j].id);
+            let key = (self.units[i as usize].id, self.units[j as usize].id);
             if !in_old(&mut cursor, key) {
                 report.begins.push(Begin {
                     a: key.0,
@@ -617,119 +636,65 @@ impl World {
                     point: c.point,
                 });
             }
-            now.push(key);
-            kept.push((i, j));
         }
-        now.sort_unstable();
-        now.dedup();
-        for (i, j) in kept {
+        let mut now = std::mem::take(&mut self.spare_contacts);
+        now.clear();
+        let (mut a, mut b) = (0, 0);
+        while a < kept.len() || b < touched.len() {
+            let next = match (kept.get(a), touched.get(b)) {
+                (Some(&k), Some(&(ti, tj, _))) if k <= (ti, tj) => {
+                    a += 1;
+                    if k == (ti, tj) {
+                        b += 1;
+                    }
+                    k
+                }
+                (_, Some(&(ti, tj, _))) => {
+                    b += 1;
+                    (ti, tj)
+                }
+                (Some(&k), None) => {
+                    a += 1;
+                    k
+                }
+                (None, None) => break,
+            };
+            let (i, j) = (next.0 as usize, next.1 as usize);
             self.units[i].flags |= physical_flags::IN_CONTACT;
             self.units[j].flags |= physical_flags::IN_CONTACT;
+            now.push((self.units[i].id, self.units[j].id));
         }
         self.contacts = now;
+        self.spare_contacts = old;
+        self.kept = kept;
+        self.touched = touched;
+        self.pairs = pairs;
         self.scratch_xy = xy;
         self.scratch_points = points;
         Ok(report)
     }
 
-    /// Fills `self.pairs` (ascending unit indices, each pair once) and `self.grid`.
+    /// Fills `self.pairs` (ascending unit indices, each pair once) and the cell index.
     fn broad_phase(&mut self, xy: &[Vec2]) {
-        let mut entries = std::mem::take(&mut self.entries);
-        let mut boxes = std::mem::take(&mut self.boxes);
-        entries.clear();
-        boxes.clear();
-        self.aabbs.clear();
-        self.rots.clear();
-        self.rots.extend(
-            self.units
-                .iter()
-                .map(|u| Vec2::new(u.heading.cos(), u.heading.sin())),
-        );
-        for (i, u) in self.units.iter().enumerate() {
-            let (lo, hi) = Placed {
-                origin: xy[i],
-                z: u.position.z,
-                rot: self.rots[i],
-                proxy: u.proxy,
-            }
-            .aabb();
-            self.aabbs.push((lo, hi));
-            let b = (cell_of(lo.x), cell_of(lo.y), cell_of(hi.x), cell_of(hi.y));
-            boxes.push(b);
-            for cx in b.0..=b.2 {
-                for cy in b.1..=b.3 {
-                    entries.push((cell_key(cx, cy), i as u32));
-                }
-            }
+        self.boxes.clear();
+        self.cells.clear();
+        for (i, &origin) in xy.iter().enumerate().take(self.units.len()) {
+            let (lo, hi) = self.placed_hot(i, origin).aabb();
+            let cells = broad::cell_box(lo, hi);
+            self.cells.push(cells);
+            self.boxes.push(broad::BoxEntry {
+                lo,
+                hi,
+                cells,
+                fixed: !self.hot[i].mobile,
+            });
         }
-        entries.sort_unstable();
-        self.pairs.clear();
-        let mut start = 0;
-        while start < entries.len() {
-            let key = entries[start].0;
-            let mut end = start + 1;
-            while end < entries.len() && entries[end].0 == key {
-                end += 1;
-            }
-            let (cx, cy) = ((key >> 32) as u32 as i32, key as u32 as i32);
-            for a in start..end {
-                let i = entries[a].1;
-                let bi = boxes[i as usize];
-                for e in &entries[a + 1..end] {
-                    let j = e.1;
-                    let bj = boxes[j as usize];
-                    // Emit once: in the first cell both boxes share.
-                    if cx != bi.0.max(bj.0) || cy != bi.1.max(bj.1) {
-                        continue;
-                    }
-                    if self.units[i as usize].role == Role::Static
-                        && self.units[j as usize].role == Role::Static
-                    {
-                        continue;
-                    }
-                    // Horizontal boxes must meet (with the contact margin, so a resting
-                    // contact stays a candidate).
-                    let (li, hi) = self.aabbs[i as usize];
-                    let (lj, hj) = self.aabbs[j as usize];
-                    let m = CONTACT_MARGIN;
-                    if hi.x + m < lj.x || hj.x + m < li.x || hi.y + m < lj.y || hj.y + m < li.y {
-                        continue;
-                    }
-                    self.pairs.push((i.min(j), i.max(j)));
-                }
-            }
-            start = end;
-        }
-        self.pairs.sort_unstable();
-        self.grid = entries;
-        self.boxes = boxes;
-        self.entries = Vec::new();
+        self.index.build(&self.cells);
+        broad::pairs(&self.index, &self.boxes, &mut self.pairs);
     }
 
     fn candidates_in(&self, lo: Vec2, hi: Vec2) -> Vec<usize> {
-        let (x0, y0, x1, y1) = (cell_of(lo.x), cell_of(lo.y), cell_of(hi.x), cell_of(hi.y));
-        let cells = (i64::from(x1) - i64::from(x0) + 1) * (i64::from(y1) - i64::from(y0) + 1);
-        let mut out = Vec::new();
-        if self.grid.is_empty() || cells > self.grid.len() as i64 {
-            out.extend(0..self.units.len());
-            return out;
-        }
-        for cx in x0..=x1 {
-            for cy in y0..=y1 {
-                let key = cell_key(cx, cy);
-                let s = self.grid.partition_point(|e| e.0 < key);
-                out.extend(
-                    self.grid[s..]
-                        .iter()
-                        .take_while(|e| e.0 == key)
-                        .map(|e| e.1 as usize),
-                );
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
-        out.retain(|&i| i < self.units.len());
-        out
+        self.index.candidates_in(lo, hi, self.units.len())
     }
 
     fn placed_now(&self, i: usize) -> Placed {

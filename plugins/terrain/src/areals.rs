@@ -70,6 +70,9 @@ impl std::error::Error for RouteError {}
 #[derive(Clone, Debug)]
 struct Area {
     ring: Vec<Vec3>,
+    /// The ring's lowest and highest Y (NaN vertices left out): a point outside
+    /// `[lo, hi)` crosses no edge, so [`Areals::contains`] rejects it exactly.
+    y_span: (f32, f32),
     centroid: Vec3,
     walkable: bool,
     /// `(boundary edge index, target area)` for every linked boundary edge.
@@ -137,8 +140,14 @@ impl Areals {
                     })
                     .filter(|&(_, t)| (t as usize) < map.areas.len())
                     .collect();
+                let y_span = ring
+                    .iter()
+                    .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), p| {
+                        (l.min(p.y), h.max(p.y))
+                    });
                 Area {
                     ring,
+                    y_span,
                     centroid,
                     walkable: a.prefix.logic_flag() != 0,
                     links,
@@ -201,6 +210,9 @@ impl Areals {
         let Some(a) = self.areas.get(area as usize) else {
             return false;
         };
+        if !(y >= a.y_span.0 && y < a.y_span.1) {
+            return false;
+        }
         let n = a.ring.len();
         let mut inside = false;
         for i in 0..n {

@@ -22,6 +22,40 @@ pub struct Surface {
     ny: u32,
     /// Face indices per cell (`y * nx + x`), ascending.
     cells: Vec<Vec<u32>>,
+    /// Per face, what a point lookup reads, packed (one cache line instead of three
+    /// vertex loads): the corners' X/Y and heights, the barycentric determinant and the
+    /// unit normal. Computed with the same arithmetic the lookup used to do per query,
+    /// so answers are bit-identical.
+    packed: Vec<PackedFace>,
+}
+
+/// A face's lookup data (see [`Surface`]).
+#[derive(Clone, Copy, Debug)]
+struct PackedFace {
+    a: Vec2,
+    b: Vec2,
+    c: Vec2,
+    z: [f32; 3],
+    /// `0` (or non-finite): a vertical or degenerate face, never a hit.
+    det: f32,
+    /// The +Z-facing unit normal; `None` when the face has no normal.
+    normal: Option<Vec3>,
+}
+
+impl PackedFace {
+    fn new(ps: [Vec3; 3]) -> Self {
+        let [a, b, c] = ps.map(Vec3::truncate);
+        let det = (b.y - c.y) * (a.x - c.x) + (c.x - b.x) * (a.y - c.y);
+        let n = (ps[1] - ps[0]).cross(ps[2] - ps[0]).try_normalize();
+        Self {
+            a,
+            b,
+            c,
+            z: [ps[0].z, ps[1].z, ps[2].z],
+            det,
+            normal: n.map(|n| if n.z < 0.0 { -n } else { n }),
+        }
+    }
 }
 
 impl Surface {
@@ -64,7 +98,11 @@ impl Surface {
             nx,
             ny,
             cells: vec![Vec::new(); (nx * ny) as usize],
+            packed: Vec::new(),
         };
+        s.packed = (0..s.faces.len() as u32)
+            .map(|f| PackedFace::new(s.corners(f)))
+            .collect();
         for (i, f) in s.faces.iter().enumerate() {
             let ps = f.map(|v| s.positions[v as usize].truncate());
             let flo = ps[0].min(ps[1]).min(ps[2]);
@@ -121,8 +159,7 @@ impl Surface {
         }
         let (cx, cy) = self.cell_coords(p);
         for &f in &self.cells[(cy * self.nx + cx) as usize] {
-            let [a, b, c] = self.corners(f).map(Vec3::truncate);
-            let det = (b.y - c.y) * (a.x - c.x) + (c.x - b.x) * (a.y - c.y);
+            let PackedFace { a, b, c, det, .. } = self.packed[f as usize];
             if det == 0.0 || !det.is_finite() {
                 continue; // vertical or degenerate face: no height
             }
@@ -159,14 +196,13 @@ impl Surface {
     /// and [`Surface::normal_at`] answer), `None` off the surface.
     pub fn sample(&self, x: f32, y: f32) -> Option<(f32, Vec3)> {
         let (f, w) = self.face_at(x, y)?;
-        let ps = self.corners(f);
-        let h = match ps.iter().find(|v| v.x == x && v.y == y) {
-            Some(v) => v.z,
-            None => ps[0].z * w[0] + ps[1].z * w[1] + ps[2].z * w[2],
+        let face = &self.packed[f as usize];
+        let corners = [face.a, face.b, face.c];
+        let h = match corners.iter().position(|v| v.x == x && v.y == y) {
+            Some(k) => face.z[k],
+            None => face.z[0] * w[0] + face.z[1] * w[1] + face.z[2] * w[2],
         };
-        let [a, b, c] = ps;
-        let n = (b - a).cross(c - a).try_normalize()?;
-        Some((h, if n.z < 0.0 { -n } else { n }))
+        Some((h, face.normal?))
     }
 
     /// The hit of the segment `a → b` with the surface nearest to `a` (Möller–Trumbore,
