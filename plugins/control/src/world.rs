@@ -14,11 +14,11 @@
 //!    stops where it is and carries [`physical_flags::LEFT_WALKABLE`], the explicit error
 //!    state of tome VI, until its next motion request; nothing ever teleports it. A unit already on a non-walkable area
 //!    ([`physical_flags::ON_NON_WALKABLE`]) may drive anywhere on the surface.
-//! 3. **Broad phase**: a uniform grid of [`CELL_SIZE`]; each proxy is entered in every
-//!    cell its horizontal box touches; entries sorted by (cell, index), each pair
-//!    emitted once (by the first cell both share), static–static pairs skipped. Indices
-//!    follow ascending ids, so the pair order is a pure function of the ids and
-//!    positions.
+//! 3. **Broad phase** ([`crate::broad`]): every pair of units, not both static, whose
+//!    horizontal boxes at the candidates meet within [`CONTACT_MARGIN`], found through
+//!    a uniform grid (the cell side changes the speed, never the pairs), in ascending
+//!    index order. Indices follow ascending ids, so the pair order is a pure function
+//!    of the ids and positions.
 //! 4. **Narrow phase** ([`crate::shape::contact`]) on every candidate pair.
 //! 5. **Resolution** (**PD-CTRL-SOLVER**): [`SOLVER_ITERATIONS`] Gauss–Seidel passes
 //!    over the pairs in ascending `(a, b)` id order (the first over every candidate, the
@@ -44,8 +44,10 @@ use crate::shape::{Contact, Placed, Proxy, contact, overlaps_box, overlaps_spher
 use glam::{Quat, Vec2, Vec3};
 use iron3d_abi::{GroundSample, MotionMode, MotionRequest, PhysicalState, RayHit, physical_flags};
 
-/// Side of a broad-phase grid cell (world units).
-pub const CELL_SIZE: f32 = 4.0;
+/// How far region queries look beyond their region for units the last step's grid
+/// placed there (the grid is built at the candidate positions, before contacts push
+/// the units; world units).
+pub const QUERY_PAD: f32 = 4.0;
 /// Gauss–Seidel passes of the contact resolution.
 pub const SOLVER_ITERATIONS: u32 = 4;
 /// A contact ends once the gap exceeds this.
@@ -269,10 +271,9 @@ pub struct World {
     scratch_points: Vec<Vec3>,
     pairs: Vec<(u32, u32)>,
     boxes: Vec<broad::BoxEntry>,
-    cells: Vec<broad::CellBox>,
     touched: Vec<(u32, u32, Contact)>,
-    near: Vec<(u32, u32)>,
-    again: Vec<(u32, u32)>,
+    near: Vec<(u32, u32, u32)>,
+    pushed_at: Vec<u32>,
     stale: Vec<u32>,
     kept: Vec<(u32, u32)>,
     spare_contacts: Vec<(u32, u32)>,
@@ -394,6 +395,43 @@ impl World {
         }
     }
 
+    /// Resolves one pair at the current positions: an overlap pushes the pair apart
+    /// along the normal (half each for two vehicles, all of it by the vehicle against
+    /// an obstacle) and stamps the pushed units with the new push count. Returns the
+    /// depth before the push, `None` when the height ranges do not meet.
+    fn resolve_pair(
+        &self,
+        xy: &mut [Vec2],
+        pushed_at: &mut [u32],
+        pushes: &mut u32,
+        i: usize,
+        j: usize,
+    ) -> Option<f32> {
+        let c = contact(&self.placed_hot(i, xy[i]), &self.placed_hot(j, xy[j]))?;
+        if c.depth > 0.0 {
+            let push = c.normal * c.depth;
+            *pushes += 1;
+            match (self.hot[i].mobile, self.hot[j].mobile) {
+                (true, true) => {
+                    xy[i] -= push * 0.5;
+                    xy[j] += push * 0.5;
+                    pushed_at[i] = *pushes;
+                    pushed_at[j] = *pushes;
+                }
+                (true, false) => {
+                    xy[i] -= push;
+                    pushed_at[i] = *pushes;
+                }
+                (false, true) => {
+                    xy[j] += push;
+                    pushed_at[j] = *pushes;
+                }
+                (false, false) => {}
+            }
+        }
+        Some(c.depth)
+    }
+
     /// One step of `dt` seconds (see the module docs).
     pub fn step(&mut self, dt: f32, ground: &mut dyn Ground) -> Result<StepReport, String> {
         let mut report = StepReport::default();
@@ -484,48 +522,50 @@ impl World {
         }
 
         // 5. Resolution. The first pass visits every candidate pair; later passes only
-        // the pairs it found within `NEAR` (a push can close a gap that small).
+        // the pairs it found within `NEAR` (a push can close a gap that small). A later
+        // pass skips a pair when neither unit was pushed since the pair was last
+        // looked at without a push of its own: its contact is unchanged, so it would
+        // push nothing again (an exact shortcut: the result is the same).
         const NEAR: f32 = 0.25;
         let mut near = std::mem::take(&mut self.near);
         near.clear();
-        let mut again = std::mem::take(&mut self.again);
-        for pass in 0..SOLVER_ITERATIONS {
-            let mut any = false;
-            let list: &[(u32, u32)] = if pass == 0 { &pairs } else { &near };
-            again.clear();
-            for &(i, j) in list {
-                let (iu, ju) = (i as usize, j as usize);
-                let Some(c) = contact(&self.placed_hot(iu, xy[iu]), &self.placed_hot(ju, xy[ju]))
-                else {
-                    continue;
-                };
-                if pass == 0 && c.depth > -NEAR {
-                    again.push((i, j));
-                }
-                if c.depth <= 0.0 {
-                    continue;
-                }
-                any = true;
-                let push = c.normal * c.depth;
-                match (self.hot[iu].mobile, self.hot[ju].mobile) {
-                    (true, true) => {
-                        xy[iu] -= push * 0.5;
-                        xy[ju] += push * 0.5;
+        let mut pushed_at = std::mem::take(&mut self.pushed_at);
+        pushed_at.clear();
+        pushed_at.resize(n, 0);
+        // Pushes so far; a unit's entry is the count just after its last push.
+        let mut pushes: u32 = 0;
+        let mut any = false;
+        for &(i, j) in &pairs {
+            let seen = pushes;
+            match self.resolve_pair(&mut xy, &mut pushed_at, &mut pushes, i as usize, j as usize) {
+                Some(depth) => {
+                    any |= depth > 0.0;
+                    if depth > -NEAR {
+                        near.push((i, j, seen));
                     }
-                    (true, false) => xy[iu] -= push,
-                    (false, true) => xy[ju] += push,
-                    (false, false) => {}
                 }
+                None => continue,
             }
-            if pass == 0 {
-                std::mem::swap(&mut near, &mut again);
-            }
+        }
+        for _ in 1..SOLVER_ITERATIONS {
             if !any {
                 break;
             }
+            any = false;
+            for (i, j, seen) in near.iter_mut() {
+                let (iu, ju) = (*i as usize, *j as usize);
+                if pushed_at[iu] <= *seen && pushed_at[ju] <= *seen {
+                    continue;
+                }
+                *seen = pushes;
+                if let Some(depth) = self.resolve_pair(&mut xy, &mut pushed_at, &mut pushes, iu, ju)
+                {
+                    any |= depth > 0.0;
+                }
+            }
         }
         self.near = near;
-        self.again = again;
+        self.pushed_at = pushed_at;
 
         // 6. Terrain following at the final positions.
         // Only the units the walkable check or the resolution moved off their probed
@@ -677,19 +717,16 @@ impl World {
     /// Fills `self.pairs` (ascending unit indices, each pair once) and the cell index.
     fn broad_phase(&mut self, xy: &[Vec2]) {
         self.boxes.clear();
-        self.cells.clear();
         for (i, &origin) in xy.iter().enumerate().take(self.units.len()) {
             let (lo, hi) = self.placed_hot(i, origin).aabb();
-            let cells = broad::cell_box(lo, hi);
-            self.cells.push(cells);
             self.boxes.push(broad::BoxEntry {
                 lo,
                 hi,
-                cells,
+                cells: (0, 0, 0, 0),
                 fixed: !self.hot[i].mobile,
             });
         }
-        self.index.build(&self.cells);
+        self.index.build(&mut self.boxes);
         broad::pairs(&self.index, &self.boxes, &mut self.pairs);
     }
 
@@ -706,7 +743,7 @@ impl World {
     pub fn query_sphere(&self, centre: Vec3, radius: f32) -> Vec<u32> {
         let r = radius.max(0.0);
         let c = centre.truncate();
-        self.candidates_in(c - r - CELL_SIZE, c + r + CELL_SIZE)
+        self.candidates_in(c - r - QUERY_PAD, c + r + QUERY_PAD)
             .into_iter()
             .filter(|&i| overlaps_sphere(&self.placed_now(i), centre, r))
             .map(|i| self.units[i].id)
@@ -716,7 +753,7 @@ impl World {
     /// Ids whose proxy overlaps the box, ascending.
     pub fn query_box(&self, min: Vec3, max: Vec3) -> Vec<u32> {
         let (lo, hi) = (min.min(max), min.max(max));
-        self.candidates_in(lo.truncate() - CELL_SIZE, hi.truncate() + CELL_SIZE)
+        self.candidates_in(lo.truncate() - QUERY_PAD, hi.truncate() + QUERY_PAD)
             .into_iter()
             .filter(|&i| overlaps_box(&self.placed_now(i), lo, hi))
             .map(|i| self.units[i].id)
@@ -725,8 +762,8 @@ impl World {
 
     /// The first proxy the segment hits (ties: the lower id), skipping `ignore`.
     pub fn ray(&self, a: Vec3, b: Vec3, ignore: Option<u32>) -> Option<RayHit> {
-        let lo = a.truncate().min(b.truncate()) - CELL_SIZE;
-        let hi = a.truncate().max(b.truncate()) + CELL_SIZE;
+        let lo = a.truncate().min(b.truncate()) - QUERY_PAD;
+        let hi = a.truncate().max(b.truncate()) + QUERY_PAD;
         let mut best: Option<(f32, u32, Vec3)> = None;
         for i in self.candidates_in(lo, hi) {
             let u = &self.units[i];
