@@ -331,6 +331,36 @@ fn a_crowd_of_1000_settles_without_interpenetration() {
     }
 }
 
+/// PD-CTRL-OVERSIZED: a wildly scaled obstacle (millions of grid cells) neither
+/// stalls the step nor stops blocking: it is paired directly with the units near it.
+#[test]
+fn an_oversized_obstacle_keeps_the_step_bounded_and_still_blocks() {
+    let mut w = World::new(Limits::default());
+    w.insert(mobile(1, 0.0, 0.0, 0.0));
+    w.insert(mobile(2, 0.0, 5.0, 0.0));
+    // A wall 2·10⁶ units long, its face at x = 4.
+    w.insert(building(9, Vec2::new(5.0, 0.0), Vec2::new(1.0, 1.0e6)));
+    w.set_request(1, MotionRequest::drive(4.0, 0.0)).unwrap();
+    let reports = run(&mut w, 120, &mut FlatGround);
+    let u = w.unit(1).unwrap();
+    assert!(
+        u.position.x <= 4.0 - DEFAULT_RADIUS + 1e-3,
+        "{}",
+        u.position.x
+    );
+    assert!(
+        u.position.x > 3.0,
+        "it drove up to the wall: {}",
+        u.position.x
+    );
+    let hits: Vec<_> = begins(&reports)
+        .into_iter()
+        .map(|(_, b)| (b.a, b.b))
+        .collect();
+    assert_eq!(hits, vec![(1, 9)]);
+    assert!(reports.iter().all(|r| r.pairs <= 3));
+}
+
 #[test]
 fn the_same_steps_give_bit_identical_worlds() {
     let build = || {
