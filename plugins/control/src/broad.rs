@@ -93,11 +93,17 @@ impl CellIndex {
     /// Rebuilds the index over `boxes` (index = position): chooses the cell side,
     /// fills every box's [`BoxEntry::cells`] and enters the boxes.
     pub fn build(&mut self, boxes: &mut [BoxEntry]) {
-        self.size = cell_size(boxes);
+        self.build_sized(boxes, cell_size(boxes), None);
+    }
+
+    /// [`CellIndex::build`] with a given cell side, and the layout forced when
+    /// `dense` is `Some` (the tests compare sides and layouts through it).
+    fn build_sized(&mut self, boxes: &mut [BoxEntry], size: f32, dense: Option<bool>) {
+        self.size = size;
         for b in boxes.iter_mut() {
             b.cells = self.cell_box(b.lo - CONTACT_MARGIN, b.hi + CONTACT_MARGIN);
         }
-        self.build_cells(boxes);
+        self.build_cells(boxes, dense);
     }
 
     /// The cell of a coordinate (clamped so far-away values stay finite).
@@ -124,7 +130,7 @@ impl CellIndex {
         self.size
     }
 
-    fn build_cells(&mut self, boxes: &[BoxEntry]) {
+    fn build_cells(&mut self, boxes: &[BoxEntry], dense: Option<bool>) {
         self.items.clear();
         self.keys.clear();
         self.starts.clear();
@@ -155,7 +161,7 @@ impl CellIndex {
             i64::from(y1) - i64::from(y0) + 1,
         );
         // Dense when the rectangle costs at most a few words per entry.
-        self.dense = w * h <= 4 * entries + 4096;
+        self.dense = dense.unwrap_or(w * h <= 4 * entries + 4096);
         (self.x0, self.y0, self.w, self.h) = (x0, y0, w, h);
         let fits = |b: &&BoxEntry| cells_of(b.cells) <= MAX_BOX_CELLS;
         if self.dense {
@@ -423,22 +429,10 @@ mod tests {
     fn lookups_agree_between_the_two_layouts() {
         let mut boxes = scatter(300, 60.0, 4);
         let dense = index_of(&mut boxes);
-        let cells: Vec<CellBox> = boxes.iter().map(|b| b.cells).collect();
         assert!(dense.is_dense());
-        // The same entries, forced sparse.
-        let mut sparse = dense.clone();
-        sparse.dense = false;
-        let mut sorted: Vec<(u64, u32)> = Vec::new();
-        for (i, b) in cells.iter().enumerate() {
-            for cx in b.0..=b.2 {
-                for cy in b.1..=b.3 {
-                    sorted.push((cell_key(cx, cy), i as u32));
-                }
-            }
-        }
-        sorted.sort_unstable();
-        sparse.keys = sorted.iter().map(|e| e.0).collect();
-        sparse.items = sorted.iter().map(|e| e.1).collect();
+        let mut sparse = CellIndex::default();
+        sparse.build_sized(&mut boxes, dense.size(), Some(false));
+        assert!(!sparse.is_dense());
         for cx in -40..80 {
             for cy in -10..80 {
                 assert_eq!(dense.cell(cx, cy), sparse.cell(cx, cy), "cell ({cx}, {cy})");
@@ -472,14 +466,8 @@ mod size_tests {
             .map(|k| (k, k + 1))
             .collect();
         for size in [MIN_CELL, 1.0 + gap, 2.0, 4.0, MAX_CELL] {
-            let mut index = CellIndex {
-                size,
-                ..CellIndex::default()
-            };
-            for b in boxes.iter_mut() {
-                b.cells = index.cell_box(b.lo - CONTACT_MARGIN, b.hi + CONTACT_MARGIN);
-            }
-            index.build_cells(&boxes);
+            let mut index = CellIndex::default();
+            index.build_sized(&mut boxes, size, None);
             let mut got = Vec::new();
             pairs(&index, &boxes, &mut got);
             assert_eq!(got, want, "cell side {size}");

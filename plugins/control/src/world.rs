@@ -395,6 +395,12 @@ impl World {
         }
     }
 
+    /// The contact of units `i` and `j` placed at `xy` (this step's cached data).
+    fn contact_at(&self, xy: &[Vec2], i: u32, j: u32) -> Option<Contact> {
+        let (i, j) = (i as usize, j as usize);
+        contact(&self.placed_hot(i, xy[i]), &self.placed_hot(j, xy[j]))
+    }
+
     /// Resolves one pair at the current positions: an overlap pushes the pair apart
     /// along the normal (half each for two vehicles, all of it by the vehicle against
     /// an obstacle) and stamps the pushed units with the new push count. Returns the
@@ -404,10 +410,11 @@ impl World {
         xy: &mut [Vec2],
         pushed_at: &mut [u32],
         pushes: &mut u32,
-        i: usize,
-        j: usize,
+        i: u32,
+        j: u32,
     ) -> Option<f32> {
-        let c = contact(&self.placed_hot(i, xy[i]), &self.placed_hot(j, xy[j]))?;
+        let c = self.contact_at(xy, i, j)?;
+        let (i, j) = (i as usize, j as usize);
         if c.depth > 0.0 {
             let push = c.normal * c.depth;
             *pushes += 1;
@@ -513,8 +520,7 @@ impl World {
         let mut touched = std::mem::take(&mut self.touched);
         touched.clear();
         for &(i, j) in &pairs {
-            let (iu, ju) = (i as usize, j as usize);
-            if let Some(c) = contact(&self.placed_hot(iu, xy[iu]), &self.placed_hot(ju, xy[ju])) {
+            if let Some(c) = self.contact_at(&xy, i, j) {
                 if c.depth > 0.0 {
                     touched.push((i, j, c));
                 }
@@ -537,7 +543,7 @@ impl World {
         let mut any = false;
         for &(i, j) in &pairs {
             let seen = pushes;
-            match self.resolve_pair(&mut xy, &mut pushed_at, &mut pushes, i as usize, j as usize) {
+            match self.resolve_pair(&mut xy, &mut pushed_at, &mut pushes, i, j) {
                 Some(depth) => {
                     any |= depth > 0.0;
                     if depth > -NEAR {
@@ -552,14 +558,12 @@ impl World {
                 break;
             }
             any = false;
-            for (i, j, seen) in near.iter_mut() {
-                let (iu, ju) = (*i as usize, *j as usize);
-                if pushed_at[iu] <= *seen && pushed_at[ju] <= *seen {
+            for &mut (i, j, ref mut seen) in near.iter_mut() {
+                if pushed_at[i as usize] <= *seen && pushed_at[j as usize] <= *seen {
                     continue;
                 }
                 *seen = pushes;
-                if let Some(depth) = self.resolve_pair(&mut xy, &mut pushed_at, &mut pushes, iu, ju)
-                {
+                if let Some(depth) = self.resolve_pair(&mut xy, &mut pushed_at, &mut pushes, i, j) {
                     any |= depth > 0.0;
                 }
             }
@@ -653,8 +657,7 @@ impl World {
         let mut cursor = 0;
         for &(i, j) in &pairs {
             let (iu, ju) = (i as usize, j as usize);
-            let Some(c) = contact(&self.placed_hot(iu, xy[iu]), &self.placed_hot(ju, xy[ju]))
-            else {
+            let Some(c) = self.contact_at(&xy, i, j) else {
                 continue;
             };
             if c.depth > CONTACT_MARGIN {
