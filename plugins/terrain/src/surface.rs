@@ -56,6 +56,18 @@ impl PackedFace {
             normal: n.map(|n| if n.z < 0.0 { -n } else { n }),
         }
     }
+
+    /// The height at `(x, y)` with barycentric weights `w`: exactly a corner's height
+    /// on that corner, the planar interpolation elsewhere.
+    fn height(&self, x: f32, y: f32, w: [f32; 3]) -> f32 {
+        match [self.a, self.b, self.c]
+            .iter()
+            .position(|v| v.x == x && v.y == y)
+        {
+            Some(k) => self.z[k],
+            None => self.z[0] * w[0] + self.z[1] * w[1] + self.z[2] * w[2],
+        }
+    }
 }
 
 impl Surface {
@@ -177,19 +189,13 @@ impl Surface {
     /// (exactly the vertex height on a vertex), `None` off the surface.
     pub fn height_at(&self, x: f32, y: f32) -> Option<f32> {
         let (f, w) = self.face_at(x, y)?;
-        let ps = self.corners(f);
-        if let Some(v) = ps.iter().find(|v| v.x == x && v.y == y) {
-            return Some(v.z);
-        }
-        Some(ps[0].z * w[0] + ps[1].z * w[1] + ps[2].z * w[2])
+        Some(self.packed[f as usize].height(x, y, w))
     }
 
     /// Unit normal (pointing to +Z) of the face containing `(x, y)`, `None` off the surface.
     pub fn normal_at(&self, x: f32, y: f32) -> Option<Vec3> {
         let (f, _) = self.face_at(x, y)?;
-        let [a, b, c] = self.corners(f);
-        let n = (b - a).cross(c - a).try_normalize()?;
-        Some(if n.z < 0.0 { -n } else { n })
+        self.packed[f as usize].normal
     }
 
     /// Height and normal at `(x, y)` from one face lookup (what [`Surface::height_at`]
@@ -197,12 +203,7 @@ impl Surface {
     pub fn sample(&self, x: f32, y: f32) -> Option<(f32, Vec3)> {
         let (f, w) = self.face_at(x, y)?;
         let face = &self.packed[f as usize];
-        let corners = [face.a, face.b, face.c];
-        let h = match corners.iter().position(|v| v.x == x && v.y == y) {
-            Some(k) => face.z[k],
-            None => face.z[0] * w[0] + face.z[1] * w[1] + face.z[2] * w[2],
-        };
-        Some((h, face.normal?))
+        Some((face.height(x, y, w), face.normal?))
     }
 
     /// The hit of the segment `a → b` with the surface nearest to `a` (Möller–Trumbore,
