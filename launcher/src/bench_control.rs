@@ -5,9 +5,9 @@
 //! then how the cost grows (target: 10,000 units in at most 4 ms per tick, growth
 //! close to linear).
 
-use crate::plugins;
+use crate::{bench_plugins, plugins};
 use anyhow::Context;
-use iron3d_kernel::{IdLayout, ManualTimeSource, ObjectDesc, OriginalObjectId, Phase};
+use iron3d_kernel::{IdLayout, ManualTimeSource, OriginalObjectId, Phase};
 use iron3d_registry::{Dialect, Registry};
 use iron3d_session::{MissionSpec, Session};
 use std::io::Write;
@@ -83,16 +83,7 @@ fn measure(game: &std::path::Path, units: u32) -> anyhow::Result<Figure> {
             origin + (i % side) as f32 * SPACING,
             origin + (i / side) as f32 * SPACING,
         );
-        let w = s.kernel.world_mut()?;
-        let h = w.create(ObjectDesc {
-            id: Some(id),
-            transform: iron3d_kernel::Transform {
-                position: glam::Vec3::new(x, y, 0.0),
-                ..iron3d_kernel::Transform::default()
-            },
-            ..ObjectDesc::default()
-        })?;
-        w.add_to_game(h)?;
+        bench_plugins::place(&mut s.kernel, id, x, y)?;
     }
     for _ in 0..WARMUP {
         s.kernel.step(&[])?;

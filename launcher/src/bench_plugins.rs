@@ -357,17 +357,24 @@ fn spread_point(i: u64) -> (f32, f32) {
 fn spread(k: &mut Kernel, objects: u32) -> anyhow::Result<()> {
     for i in 0..objects {
         let (x, y) = spread_point(u64::from(i));
-        let w = k.world_mut()?;
-        let h = w.create(ObjectDesc {
-            id: Some(OriginalObjectId(i)),
-            transform: iron3d_kernel::Transform {
-                position: glam::Vec3::new(x, y, 0.0),
-                ..iron3d_kernel::Transform::default()
-            },
-            ..ObjectDesc::default()
-        })?;
-        w.add_to_game(h)?;
+        place(k, OriginalObjectId(i), x, y)?;
     }
+    Ok(())
+}
+
+/// Creates object `id` at `(x, y, 0)` with default properties and adds it to the game
+/// (the benchmarks' way to fill a world).
+pub(crate) fn place(k: &mut Kernel, id: OriginalObjectId, x: f32, y: f32) -> anyhow::Result<()> {
+    let w = k.world_mut()?;
+    let h = w.create(ObjectDesc {
+        id: Some(id),
+        transform: iron3d_kernel::Transform {
+            position: glam::Vec3::new(x, y, 0.0),
+            ..iron3d_kernel::Transform::default()
+        },
+        ..ObjectDesc::default()
+    })?;
+    w.add_to_game(h)?;
     Ok(())
 }
 
