@@ -22,4 +22,4 @@ pub use graph::{
 };
 pub use load::{LoadedMission, load_mission, object_id};
 pub use mission::MissionRef;
-pub use source::{GameData, OBJECTS_RLB, data_fingerprint};
+pub use source::{GameData, GameFiles, OBJECTS_RLB, data_fingerprint};

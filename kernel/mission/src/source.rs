@@ -5,7 +5,7 @@ use iron3d_nres::Family;
 use iron3d_unitdat::{Presence, PrototypeSource, ResourceProbe, SourceError};
 use iron3d_vfs::{ArchiveCache, GamePath, Vfs, VfsError};
 use std::borrow::Cow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Name of the prototype registry archive in the game root.
 pub const OBJECTS_RLB: &str = "objects.rlb";
@@ -16,6 +16,33 @@ pub struct GameData<'a> {
     pub vfs: &'a Vfs,
     /// Shared archives and decoded blobs.
     pub cache: &'a ArchiveCache,
+}
+
+/// An open game directory that owns its VFS and archive cache; [`GameFiles::data`]
+/// lends them as the [`GameData`] every loader takes (one cache scope while it lives).
+pub struct GameFiles {
+    /// Layered, case-insensitive view of the game directory.
+    pub vfs: Vfs,
+    /// Shared archives and decoded blobs.
+    pub cache: ArchiveCache,
+}
+
+impl GameFiles {
+    /// The game directory at `root`, read through `cache`.
+    pub fn new(root: impl AsRef<Path>, cache: ArchiveCache) -> Self {
+        Self {
+            vfs: Vfs::new(root.as_ref()),
+            cache,
+        }
+    }
+
+    /// The view every loader takes.
+    pub fn data(&self) -> GameData<'_> {
+        GameData {
+            vfs: &self.vfs,
+            cache: &self.cache,
+        }
+    }
 }
 
 impl GameData<'_> {

@@ -14,10 +14,10 @@
 use iron3d_control_resources::{ComponentKind, GlobalNodeCounter};
 use iron3d_kernel::{Kernel, KernelConfig, ManualTimeSource};
 use iron3d_mission::{
-    GameData, GraphReport, LoadedMission, MissionError, ModelMount, load_mission, model_bounds,
+    GameFiles, GraphReport, LoadedMission, MissionError, ModelMount, load_mission, model_bounds,
 };
 use iron3d_unitdat::{ComponentRole, UnitDat, UnitRecord};
-use iron3d_vfs::{ArchiveCache, ReadMode, Vfs};
+use iron3d_vfs::{ArchiveCache, ReadMode};
 use std::path::Path;
 
 const TANK: &[u8] = b"UNITS\\Tank.dat";
@@ -28,13 +28,14 @@ fn demo() -> tempfile::TempDir {
     dir
 }
 
+/// The game at `root`, strict, in its own cache scope.
+fn game_files(root: &Path) -> GameFiles {
+    GameFiles::new(root, ArchiveCache::new(ReadMode::Strict, 64 << 20))
+}
+
 fn load(root: &Path) -> Result<LoadedMission, MissionError> {
-    let vfs = Vfs::new(root);
-    let cache = ArchiveCache::new(ReadMode::Strict, 64 << 20);
-    let data = GameData {
-        vfs: &vfs,
-        cache: &cache,
-    };
+    let files = game_files(root);
+    let data = files.data();
     let mut kernel =
         Kernel::new(KernelConfig::default(), Box::new(ManualTimeSource::new())).unwrap();
     load_mission(&mut kernel, &data, "DEMO1", None)
@@ -42,14 +43,10 @@ fn load(root: &Path) -> Result<LoadedMission, MissionError> {
 
 /// The graph of DEMO1 even when the load would fail (for failure chains).
 fn graph(root: &Path) -> GraphReport {
-    let vfs = Vfs::new(root);
-    let cache = ArchiveCache::new(ReadMode::Strict, 64 << 20);
-    let data = GameData {
-        vfs: &vfs,
-        cache: &cache,
-    };
-    let m = iron3d_mission::MissionRef::locate(&vfs, "DEMO1").unwrap();
-    let tma = iron3d_tma::Tma::parse(&vfs.read(&m.tma).unwrap()).unwrap();
+    let files = game_files(root);
+    let data = files.data();
+    let m = iron3d_mission::MissionRef::locate(&files.vfs, "DEMO1").unwrap();
+    let tma = iron3d_tma::Tma::parse(&files.vfs.read(&m.tma).unwrap()).unwrap();
     iron3d_mission::mission_graph(&data, "DEMO1", &tma)
 }
 
@@ -229,12 +226,8 @@ fn a_dat_without_records_loads_with_nothing_to_draw_and_a_diagnostic() {
 fn the_tank_collision_box_includes_the_turret_at_its_mount() {
     let dir = demo();
     let loaded = load(dir.path()).unwrap();
-    let vfs = Vfs::new(dir.path());
-    let cache = ArchiveCache::new(ReadMode::Strict, 64 << 20);
-    let data = GameData {
-        vfs: &vfs,
-        cache: &cache,
-    };
+    let files = game_files(dir.path());
+    let data = files.data();
     let (bounds, diagnostics) = model_bounds(&data, &loaded);
     assert!(diagnostics.is_empty(), "{diagnostics:?}");
     let b = bounds[TANK];
@@ -247,12 +240,8 @@ fn the_tank_collision_box_includes_the_turret_at_its_mount() {
     // The same turret unmounted (bad mount) sits at the object origin: top at z 1.2.
     rewrite_tank(dir.path(), |d| d.records[1].parent_or_link = 9);
     let loaded = load(dir.path()).unwrap();
-    let vfs = Vfs::new(dir.path());
-    let cache = ArchiveCache::new(ReadMode::Strict, 64 << 20);
-    let data = GameData {
-        vfs: &vfs,
-        cache: &cache,
-    };
+    let files = game_files(dir.path());
+    let data = files.data();
     let (bounds, _) = model_bounds(&data, &loaded);
     assert!(close(bounds[TANK].max[2], 1.2), "{:?}", bounds[TANK]);
 }

@@ -5,21 +5,21 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
+mod common;
+
 use abi_stable::std_types::{ROption, RString, RVec};
 use glam::{Mat4, Quat, Vec3};
 use iron3d_abi::{MeshResource, NO_TEXTURE, RenderResources, RenderTarget};
 use iron3d_kernel::{
-    IdLayout, Kernel, KernelConfig, ManualTimeSource, NoInput, OriginalObjectId, RenderSnapshot,
-    SnapshotObject, Transform,
+    IdLayout, NoInput, OriginalObjectId, RenderSnapshot, SnapshotObject, Transform,
 };
-use iron3d_mission::{GameData, load_mission};
+use iron3d_mission::load_mission;
 use iron3d_msh::{AnimKey24, Batch20, FrameMap, Msh, MshBuilder, Node38, SampleOptions, Slot68};
 use iron3d_render_frame::assets::{ModelAsset, SlotInfo};
 use iron3d_render_frame::frame::animation_time;
 use iron3d_render_frame::{
     CameraState, DEFAULT_LIGHTING, FrameBuilder, FrameParams, MountRef, PlacedModel, SceneAssets,
 };
-use iron3d_vfs::{ArchiveCache, ReadMode, Vfs};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -284,16 +284,9 @@ fn a_mounted_model_follows_the_parent_mount_nodes_current_pose() {
 
 #[test]
 fn the_demo_tank_draws_its_turret_on_the_hull_mount() {
-    let dir = tempfile::tempdir().unwrap();
-    iron3d_demo::build(dir.path(), 7, iron3d_demo::Profile::Demo).unwrap();
-    let vfs = Vfs::new(dir.path());
-    let cache = ArchiveCache::new(ReadMode::Strict, 64 << 20);
-    let data = GameData {
-        vfs: &vfs,
-        cache: &cache,
-    };
-    let mut kernel =
-        Kernel::new(KernelConfig::default(), Box::new(ManualTimeSource::new())).unwrap();
+    let (_dir, files) = common::demo();
+    let data = files.data();
+    let mut kernel = common::kernel();
     let loaded = load_mission(&mut kernel, &data, "DEMO1", None).unwrap();
     let assets = SceneAssets::load(&data, &loaded).unwrap();
     let placed = assets.models_of(b"UNITS\\Tank.dat").to_vec();

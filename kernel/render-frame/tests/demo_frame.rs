@@ -3,12 +3,13 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
+mod common;
+
 use glam::Vec3;
 use iron3d_abi::{NO_TEXTURE, RenderPhase, RenderTarget, SkipReason, TextureKind};
-use iron3d_kernel::{Kernel, KernelConfig, ManualTimeSource, NoInput, RenderSnapshot};
-use iron3d_mission::{GameData, load_mission};
+use iron3d_kernel::{Kernel, NoInput, RenderSnapshot};
+use iron3d_mission::load_mission;
 use iron3d_render_frame::{CameraState, DEFAULT_LIGHTING, FrameBuilder, FrameParams, SceneAssets};
-use iron3d_vfs::{ArchiveCache, ReadMode, Vfs};
 
 struct Scene {
     _dir: tempfile::TempDir,
@@ -17,16 +18,9 @@ struct Scene {
 }
 
 fn scene(mission: &str) -> Scene {
-    let dir = tempfile::tempdir().unwrap();
-    iron3d_demo::build(dir.path(), 7, iron3d_demo::Profile::Demo).unwrap();
-    let vfs = Vfs::new(dir.path());
-    let cache = ArchiveCache::new(ReadMode::Strict, 64 << 20);
-    let data = GameData {
-        vfs: &vfs,
-        cache: &cache,
-    };
-    let mut kernel =
-        Kernel::new(KernelConfig::default(), Box::new(ManualTimeSource::new())).unwrap();
+    let (dir, files) = common::demo();
+    let data = files.data();
+    let mut kernel = common::kernel();
     let loaded = load_mission(&mut kernel, &data, mission, None).unwrap();
     let assets = SceneAssets::load(&data, &loaded).unwrap();
     Scene {
@@ -200,16 +194,9 @@ fn animated_models_move_between_ticks() {
 
 #[test]
 fn every_mission_load_gets_its_own_resources_id() {
-    let dir = tempfile::tempdir().unwrap();
-    iron3d_demo::build(dir.path(), 7, iron3d_demo::Profile::Demo).unwrap();
-    let vfs = Vfs::new(dir.path());
-    let cache = ArchiveCache::new(ReadMode::Strict, 64 << 20);
-    let data = GameData {
-        vfs: &vfs,
-        cache: &cache,
-    };
-    let mut kernel =
-        Kernel::new(KernelConfig::default(), Box::new(ManualTimeSource::new())).unwrap();
+    let (_dir, files) = common::demo();
+    let data = files.data();
+    let mut kernel = common::kernel();
     let first = load_mission(&mut kernel, &data, "DEMO1", None).unwrap();
     let a = SceneAssets::load(&data, &first).unwrap();
     let second = load_mission(&mut kernel, &data, "DEMO2", Some(&first)).unwrap();
