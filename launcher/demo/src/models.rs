@@ -217,6 +217,15 @@ fn quat_y(angle: f32) -> [i16; 4] {
 }
 
 /// Builds one model: per part two LOD slots (LOD 1 reuses the batch), one batch each.
+/// A node's single key: at `offset`, unrotated, time 0.
+fn rest_key(offset: [f32; 3]) -> AnimKey24 {
+    AnimKey24 {
+        position: offset,
+        time: 0.0,
+        rotation: [0, 0, 0, 32767],
+    }
+}
+
 fn model(stem: &str, parts: &[Part]) -> Result<Vec<u8>, DemoError> {
     let mut b = MshBuilder::new();
     let mut keys = Vec::new();
@@ -227,11 +236,7 @@ fn model(stem: &str, parts: &[Part]) -> Result<Vec<u8>, DemoError> {
         node.parent = p.parent.unwrap_or(iron3d_msh::NONE_U16);
         if !p.geometry {
             node.fallback_key = keys.len() as u16;
-            keys.push(AnimKey24 {
-                position: p.offset,
-                time: 0.0,
-                rotation: [0, 0, 0, 32767],
-            });
+            keys.push(rest_key(p.offset));
             b.nodes.push(node);
             names.push(Some(format!("{stem}_{n}").into_bytes()));
             continue;
@@ -298,11 +303,7 @@ fn model(stem: &str, parts: &[Part]) -> Result<Vec<u8>, DemoError> {
             words.extend((0..FRAMES).map(|f| start + f));
         } else {
             node.fallback_key = keys.len() as u16;
-            keys.push(AnimKey24 {
-                position: p.offset,
-                time: 0.0,
-                rotation: [0, 0, 0, 32767],
-            });
+            keys.push(rest_key(p.offset));
         }
         b.nodes.push(node);
         names.push(Some(format!("{stem}_{n}").into_bytes()));
