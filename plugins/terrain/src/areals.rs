@@ -66,6 +66,38 @@ impl fmt::Display for RouteError {
 
 impl std::error::Error for RouteError {}
 
+/// See [`Area::x_reach`]: the crossing abscissa `p.x + t·(q.x − p.x)` of an edge may
+/// round a few ulps past the edge's X range, so the range is grown by far more.
+fn x_reach(ring: &[Vec3]) -> (f32, f32) {
+    if !ring.iter().all(|p| p.x.is_finite() && p.y.is_finite()) {
+        return (f32::NEG_INFINITY, f32::INFINITY);
+    }
+    let (lo, hi) = ring
+        .iter()
+        .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), p| {
+            (l.min(p.x), h.max(p.x))
+        });
+    let grow = 1e-5 * (lo.abs().max(hi.abs()) + 1.0);
+    (lo - grow, hi + grow)
+}
+
+/// The crossing-number test of a point against a ring's X/Y projection (the exact
+/// rule [`Areals::contains`] answers; its span checks only make it faster).
+fn crossing_number_odd(ring: &[Vec3], x: f32, y: f32) -> bool {
+    let n = ring.len();
+    let mut inside = false;
+    for i in 0..n {
+        let (p, q) = (ring[i], ring[(i + 1) % n]);
+        if (p.y > y) != (q.y > y) {
+            let xc = p.x + (y - p.y) / (q.y - p.y) * (q.x - p.x);
+            if x < xc {
+                inside = !inside;
+            }
+        }
+    }
+    inside
+}
+
 /// One area as the queries need it.
 #[derive(Clone, Debug)]
 struct Area {
@@ -73,6 +105,10 @@ struct Area {
     /// The ring's lowest and highest Y (NaN vertices left out): a point outside
     /// `[lo, hi)` crosses no edge, so [`Areals::contains`] rejects it exactly.
     y_span: (f32, f32),
+    /// The ring's X range grown by a rounding allowance, `(−∞, ∞)` when any vertex is
+    /// not finite: a point left of it crosses every edge its Y line meets (an even
+    /// number), one right of it none, so [`Areals::contains`] rejects it exactly.
+    x_reach: (f32, f32),
     centroid: Vec3,
     walkable: bool,
     /// `(boundary edge index, target area)` for every linked boundary edge.
@@ -145,9 +181,11 @@ impl Areals {
                     .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), p| {
                         (l.min(p.y), h.max(p.y))
                     });
+                let x_reach = x_reach(&ring);
                 Area {
                     ring,
                     y_span,
+                    x_reach,
                     centroid,
                     walkable: a.prefix.logic_flag() != 0,
                     links,
@@ -190,7 +228,9 @@ impl Areals {
                 return None;
             }
             let w = (hi - lo) / n as f32;
-            let c = ((f64::from(v) - f64::from(lo)) / f64::from(w)).floor();
+            // `v >= lo`, so the quotient is not negative and the cast's truncation is
+            // the floor (no libm call); NaN (a zero-width grid) lands in cell 0.
+            let c = (f64::from(v) - f64::from(lo)) / f64::from(w);
             Some(c.clamp(0.0, f64::from(n) - 1.0) as u32)
         };
         let cx = axis(x, self.min[0], self.max[0], self.grid.cells_x())?;
@@ -210,21 +250,10 @@ impl Areals {
         let Some(a) = self.areas.get(area as usize) else {
             return false;
         };
-        if !(y >= a.y_span.0 && y < a.y_span.1) {
+        if !(y >= a.y_span.0 && y < a.y_span.1 && x >= a.x_reach.0 && x <= a.x_reach.1) {
             return false;
         }
-        let n = a.ring.len();
-        let mut inside = false;
-        for i in 0..n {
-            let (p, q) = (a.ring[i], a.ring[(i + 1) % n]);
-            if (p.y > y) != (q.y > y) {
-                let xc = p.x + (y - p.y) / (q.y - p.y) * (q.x - p.x);
-                if x < xc {
-                    inside = !inside;
-                }
-            }
-        }
-        inside
+        crossing_number_odd(&a.ring, x, y)
     }
 
     /// Picks among containing areas: walkable first, then lowest id.
@@ -474,6 +503,62 @@ mod tests {
         assert!(hits > 80_000, "{hits}");
         assert_eq!(areals.area_at(-1.0, 50.0), None);
         assert_eq!(areals.area_at(50.0, 121.0), None);
+    }
+
+    #[test]
+    fn span_checks_never_change_the_crossing_rule() {
+        // Random rings (some with a NaN or infinite vertex) at large coordinates, and
+        // points on their vertices, just outside their spans and far away: `contains`
+        // must answer what the bare crossing-number rule answers.
+        let mut r = rng(0x5EA5);
+        let mut inside = 0;
+        for k in 0..4_000 {
+            let base = Vec3::new(r() * 5000.0 - 2500.0, r() * 5000.0 - 2500.0, 0.0);
+            let scale = [0.001, 1.0, 40.0][k % 3];
+            let n = 3 + (r() * 6.0) as usize;
+            let mut ring: Vec<Vec3> = (0..n)
+                .map(|_| base + Vec3::new(r() - 0.5, r() - 0.5, 0.0) * scale)
+                .collect();
+            if k % 50 == 0 {
+                ring[1].x = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY][k / 50 % 3];
+            }
+            let y_span = ring
+                .iter()
+                .fold((f32::INFINITY, f32::NEG_INFINITY), |(l, h), p| {
+                    (l.min(p.y), h.max(p.y))
+                });
+            let area = Area {
+                x_reach: x_reach(&ring),
+                ring: ring.clone(),
+                y_span,
+                centroid: base,
+                walkable: true,
+                links: Vec::new(),
+            };
+            let mut areals = Areals::new(&square_map(1, 1, 1.0, &[], 1));
+            areals.areas = vec![area];
+            for _ in 0..16 {
+                let v = ring[(r() * n as f32) as usize % n];
+                let (dx, dy) = ((r() - 0.5) * scale * 3.0, (r() - 0.5) * scale * 3.0);
+                let (x, y) = match (r() * 4.0) as u32 {
+                    0 => (v.x, v.y),
+                    1 => (v.x, base.y + dy),
+                    2 => (base.x + dx, v.y),
+                    _ => (base.x + dx, base.y + dy),
+                };
+                let rule = crossing_number_odd(&ring, x, y);
+                assert_eq!(
+                    areals.contains(0, x, y),
+                    rule,
+                    "ring {ring:?} point ({x}, {y})"
+                );
+                inside += usize::from(rule);
+            }
+        }
+        assert!(
+            inside > 5_000,
+            "the check must see many inside points: {inside}"
+        );
     }
 
     #[test]

@@ -38,6 +38,11 @@ struct PackedFace {
     z: [f32; 3],
     /// `0` (or non-finite): a vertical or degenerate face, never a hit.
     det: f32,
+    /// A box around the X/Y projection, grown so that a point outside it can never
+    /// pass the barycentric test (see [`PackedFace::may_contain`]); empty for a face
+    /// that is never a hit.
+    reach_lo: Vec2,
+    reach_hi: Vec2,
     /// The +Z-facing unit normal; `None` when the face has no normal.
     normal: Option<Vec3>,
 }
@@ -47,14 +52,45 @@ impl PackedFace {
         let [a, b, c] = ps.map(Vec3::truncate);
         let det = (b.y - c.y) * (a.x - c.x) + (c.x - b.x) * (a.y - c.y);
         let n = (ps[1] - ps[0]).cross(ps[2] - ps[0]).try_normalize();
+        let (reach_lo, reach_hi) = Self::reach(a, b, c, det);
         Self {
             a,
             b,
             c,
             z: [ps[0].z, ps[1].z, ps[2].z],
             det,
+            reach_lo,
+            reach_hi,
             normal: n.map(|n| if n.z < 0.0 { -n } else { n }),
         }
+    }
+
+    /// The prefilter box of a face. A point whose barycentric weights all reach
+    /// `−BARY_EPS` lies within `2·BARY_EPS·extent` of the face's box in exact
+    /// arithmetic; the box is grown far beyond that (5 % of the extent plus 10⁻³) so
+    /// that the lookup's rounding can never put an accepted point outside it. Thin
+    /// faces (|det| < 10⁻³·extent²), whose rounding the bound does not cover, get an
+    /// unbounded box (always tested in full); faces that are never a hit an empty one.
+    fn reach(a: Vec2, b: Vec2, c: Vec2, det: f32) -> (Vec2, Vec2) {
+        if det == 0.0 || !det.is_finite() {
+            return (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+        }
+        let (lo, hi) = (a.min(b).min(c), a.max(b).max(c));
+        let ext = (hi - lo).max_element();
+        if det.abs() < 1e-3 * ext * ext {
+            return (Vec2::splat(f32::NEG_INFINITY), Vec2::splat(f32::INFINITY));
+        }
+        let grow = 0.05 * ext + 1e-3;
+        (lo - grow, hi + grow)
+    }
+
+    /// Whether `p` may pass the barycentric test (a cheap, conservative prefilter:
+    /// `false` only when the full test would fail too).
+    fn may_contain(&self, p: Vec2) -> bool {
+        (p.x >= self.reach_lo.x)
+            & (p.x <= self.reach_hi.x)
+            & (p.y >= self.reach_lo.y)
+            & (p.y <= self.reach_hi.y)
     }
 
     /// The height at `(x, y)` with barycentric weights `w`: exactly a corner's height
@@ -143,10 +179,15 @@ impl Surface {
 
     /// Accelerator cell of `p`, clamped to the grid.
     fn cell_coords(&self, p: Vec2) -> (u32, u32) {
-        let c = ((p - self.min) / self.cell).floor();
-        let cx = c.x.clamp(0.0, (self.nx - 1) as f32) as u32;
-        let cy = c.y.clamp(0.0, (self.ny - 1) as f32) as u32;
-        (cx, cy)
+        let c = (p - self.min) / self.cell;
+        // floor() without a libm call (exact: the clamp keeps the value in i32 range and
+        // NaN lands in cell 0, as before).
+        let floor_clamped = |v: f32, n: u32| -> u32 {
+            let v = v.clamp(-1.0, n as f32);
+            let t = v as i32;
+            (t - i32::from(t as f32 > v)).clamp(0, n as i32 - 1) as u32
+        };
+        (floor_clamped(c.x, self.nx), floor_clamped(c.y, self.ny))
     }
 
     fn corners(&self, face: u32) -> [Vec3; 3] {
@@ -171,10 +212,12 @@ impl Surface {
         }
         let (cx, cy) = self.cell_coords(p);
         for &f in &self.cells[(cy * self.nx + cx) as usize] {
-            let PackedFace { a, b, c, det, .. } = self.packed[f as usize];
-            if det == 0.0 || !det.is_finite() {
-                continue; // vertical or degenerate face: no height
+            let face = &self.packed[f as usize];
+            // Also skips vertical and degenerate faces (no height): their box is empty.
+            if !face.may_contain(p) {
+                continue;
             }
+            let PackedFace { a, b, c, det, .. } = *face;
             let l0 = ((b.y - c.y) * (p.x - c.x) + (c.x - b.x) * (p.y - c.y)) / det;
             let l1 = ((c.y - a.y) * (p.x - c.x) + (a.x - c.x) * (p.y - c.y)) / det;
             let l2 = 1.0 - l0 - l1;
@@ -286,6 +329,81 @@ mod tests {
             z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
             z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
             ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+        }
+    }
+
+    /// The barycentric test of `face_at` on one face, without the prefilter.
+    fn passes(f: &PackedFace, p: Vec2) -> bool {
+        let PackedFace { a, b, c, det, .. } = *f;
+        if det == 0.0 || !det.is_finite() {
+            return false;
+        }
+        let l0 = ((b.y - c.y) * (p.x - c.x) + (c.x - b.x) * (p.y - c.y)) / det;
+        let l1 = ((c.y - a.y) * (p.x - c.x) + (a.x - c.x) * (p.y - c.y)) / det;
+        let l2 = 1.0 - l0 - l1;
+        l0 >= -BARY_EPS && l1 >= -BARY_EPS && l2 >= -BARY_EPS
+    }
+
+    #[test]
+    fn the_prefilter_never_rejects_a_point_the_full_test_accepts() {
+        let mut r = rng(5);
+        let mut accepted = 0;
+        for k in 0..20_000 {
+            // Triangles of every shape (thin ones included) at coordinates up to 4096,
+            // points on and near their edges and corners, and scattered around them.
+            let scale = [0.01, 1.0, 8.0, 300.0][k % 4];
+            let base = Vec2::new(r() * 4096.0, r() * 4096.0);
+            let a = base;
+            let b = base + Vec2::new(r() - 0.5, r() - 0.5) * scale;
+            let c = if k % 7 == 0 {
+                a + (b - a) * (r() * 2.0) + Vec2::new(r(), r()) * scale * 1e-4
+            } else {
+                base + Vec2::new(r() - 0.5, r() - 0.5) * scale
+            };
+            let f = PackedFace::new([a.extend(0.0), b.extend(1.0), c.extend(2.0)]);
+            for _ in 0..8 {
+                let (u, v) = (r() * 1.4 - 0.2, r() * 1.4 - 0.2);
+                let on_edge = [a + (b - a) * u, b + (c - b) * u, c + (a - c) * u];
+                let p = match (r() * 4.0) as u32 {
+                    0..=1 => on_edge[(r() * 3.0) as usize % 3],
+                    2 => a + (b - a) * u + (c - a) * v,
+                    _ => {
+                        [a, b, c][(r() * 3.0) as usize % 3] + Vec2::new(r() - 0.5, r() - 0.5) * 1e-3
+                    }
+                };
+                if passes(&f, p) {
+                    accepted += 1;
+                    assert!(
+                        f.may_contain(p),
+                        "face {a} {b} {c}: {p} accepted but filtered"
+                    );
+                }
+            }
+        }
+        assert!(
+            accepted > 40_000,
+            "the check must see many accepted points: {accepted}"
+        );
+    }
+
+    #[test]
+    fn face_lookup_is_the_lowest_index_face_that_passes() {
+        // A bumpy grid: every lookup must give what a scan of every face in index
+        // order gives (the prefilter and the cell lists only make it faster).
+        let streams = from_grid(9, 7, 2.5, |x, y| (x * 0.7).sin() * 3.0 + y * 0.1).unwrap();
+        let s = Surface::from_streams(&streams);
+        let mut r = rng(9);
+        let grid = |v: f32| (v / 2.5).round() * 2.5;
+        for k in 0..20_000 {
+            let (x, y) = (r() * 24.0 - 2.0, r() * 19.0 - 2.0);
+            // Every third point on a grid line or vertex (shared edges and corners).
+            let p = match k % 3 {
+                0 => Vec2::new(grid(x), y),
+                1 => Vec2::new(grid(x), grid(y)),
+                _ => Vec2::new(x, y),
+            };
+            let brute = (0..s.packed.len() as u32).find(|&f| passes(&s.packed[f as usize], p));
+            assert_eq!(s.face_at(p.x, p.y).map(|(f, _)| f), brute, "{p}");
         }
     }
 
