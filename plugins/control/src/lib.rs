@@ -113,6 +113,13 @@ pub struct ControlPlugin {
     /// orientation re-reads the heading from it).
     written: Vec<(u32, Quat)>,
     writes: Vec<BodyWrite>,
+    /// Body indices in ascending id order (reused).
+    order: Vec<usize>,
+    /// Ids whose proxy the refresh dropped this tick (reused).
+    rebuild: Vec<u32>,
+    /// Whether every unit of the world has its `known` entry (true after a sync,
+    /// false after a restore, which rebuilds every proxy).
+    units_known: bool,
 }
 
 /// Reads `key` of `Behavior.ini` in any section: `None` when absent; a value that is
@@ -256,29 +263,38 @@ impl ControlPlugin {
     fn sync(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
         let mut bodies = std::mem::take(&mut self.bodies);
         host.read_bodies(&mut bodies);
-        let mut order: Vec<usize> = (0..bodies.len()).collect();
-        order.sort_unstable_by_key(|&i| bodies[i].id);
+        let mut order = std::mem::take(&mut self.order);
+        order.clear();
+        order.extend(0..bodies.len());
+        if !bodies.is_sorted_by_key(|b| b.id) {
+            order.sort_unstable_by_key(|&i| bodies[i].id);
+        }
         // Proxy refresh: a slice of the known objects, in id order.
         let slice = bodies.len().div_ceil(REFRESH_SLICE).max(1);
         let start = self.refresh_cursor as usize % bodies.len().max(1);
-        let refresh: Vec<usize> = (0..slice.min(bodies.len()))
-            .map(|k| order[(start + k) % bodies.len()])
-            .collect();
         self.refresh_cursor = ((start + slice) % bodies.len().max(1)) as u32;
-        for i in refresh {
-            let b = bodies[i];
+        // Ids whose proxy must be rebuilt (ascending once sorted: the slice may wrap).
+        let mut rebuild = std::mem::take(&mut self.rebuild);
+        rebuild.clear();
+        for k in 0..slice.min(bodies.len()) {
+            let b = bodies[order[(start + k) % bodies.len()]];
             if let Some(k) = self.known.get(&b.id) {
                 let info = host.object(b.handle)?;
                 let prototype = host.prototype(b.handle)?;
                 if Vec3::from(info.scale) != k.scale || prototype != k.prototype {
                     self.known.remove(&b.id);
+                    rebuild.push(b.id);
                 }
             }
         }
+        rebuild.sort_unstable();
         let mut units = std::mem::take(&mut self.spare_units);
         units.clear();
         let mut written = 0;
         let mut previous = std::mem::take(&mut self.world.units);
+        let had = previous.len();
+        let mut carried = 0;
+        let mut next_rebuild = 0;
         let mut old = previous.drain(..).peekable();
         for &i in &order {
             let b = bodies[i];
@@ -286,7 +302,18 @@ impl ControlPlugin {
                 old.next();
             }
             let existing = old.next_if(|u| u.id == b.id);
-            let unit = match (existing, self.known.contains_key(&b.id)) {
+            // A carried unit is known unless the refresh above just dropped it (no
+            // map lookup per unit); an object without a unit is looked up.
+            let known = if existing.is_some() && self.units_known {
+                while next_rebuild < rebuild.len() && rebuild[next_rebuild] < b.id {
+                    next_rebuild += 1;
+                }
+                rebuild.get(next_rebuild) != Some(&b.id)
+            } else {
+                self.known.contains_key(&b.id)
+            };
+            let was_unit = existing.is_some();
+            let unit = match (existing, known) {
                 (Some(mut u), true) => {
                     u.position = b.position.into();
                     let q = Quat::from(b.orientation);
@@ -317,18 +344,27 @@ impl ControlPlugin {
                 }
             };
             if let Some(u) = unit {
+                carried += usize::from(was_unit);
                 units.push(u);
             }
         }
         drop(old);
         self.spare_units = previous;
+        let all_carried = carried == had;
         self.world.units = units;
         self.sorted.clear();
         self.sorted
             .extend(order.iter().map(|&i| (bodies[i].id, bodies[i].handle)));
-        let live = |id: &u32| self.sorted.binary_search_by_key(id, |e| e.0).is_ok();
-        self.world.contacts.retain(|(a, b)| live(a) && live(b));
+        // Contacts name units of the last step; when every one of them is still here
+        // their bodies are too and nothing can go.
+        if !all_carried {
+            let live = |id: &u32| self.sorted.binary_search_by_key(id, |e| e.0).is_ok();
+            self.world.contacts.retain(|(a, b)| live(a) && live(b));
+        }
         self.bodies = bodies;
+        self.order = order;
+        self.rebuild = rebuild;
+        self.units_known = true;
         Ok(())
     }
 
@@ -437,6 +473,7 @@ impl Plugin for ControlPlugin {
         self.refresh_cursor = saved.refresh_cursor;
         // Proxies are rebuilt from the data on the next step.
         self.known.clear();
+        self.units_known = false;
         self.written.clear();
         Ok(())
     }
