@@ -144,6 +144,17 @@ impl AuxError {
         }
     }
 
+    /// The byte offset where the check failed (`None` for an authoring error).
+    pub fn offset(&self) -> Option<u64> {
+        match self {
+            AuxError::Truncated { offset, .. }
+            | AuxError::Overflow { offset, .. }
+            | AuxError::TrailingBytes { offset, .. }
+            | AuxError::Invalid { offset, .. } => Some(*offset as u64),
+            AuxError::Authoring { .. } => None,
+        }
+    }
+
     /// The field named by the error.
     pub fn field(&self) -> &'static str {
         match self {
