@@ -478,7 +478,9 @@ pub fn report(game_dir: &Path, roundtrip: bool) -> anyhow::Result<Value> {
                 "objects": c.objects, "unit_refs": c.unit_refs, "components": c.components,
                 "prototype_requests": c.prototype_requests, "msh": c.msh, "wear": c.wear,
                 "material_slots": c.material_slots, "texture_requests": c.texture_requests,
-                "lightmaps": c.lightmaps, "failures": c.failures,
+                "lightmaps": c.lightmaps, "control_tables": c.control_tables,
+                "control_points": c.control_points, "provider_tables": c.provider_tables,
+                "failures": c.failures,
                 "failures_detail": g.failures.iter().map(|f| f.to_string()).collect::<Vec<_>>(),
             }),
         );

@@ -82,7 +82,9 @@ fn report_json(r: &GraphReport) -> Value {
         "objects": c.objects, "unit_refs": c.unit_refs, "components": c.components,
         "prototype_requests": c.prototype_requests, "msh": c.msh, "wear": c.wear,
         "material_slots": c.material_slots, "texture_requests": c.texture_requests,
-        "lightmaps": c.lightmaps, "failures": c.failures,
+        "lightmaps": c.lightmaps, "control_tables": c.control_tables,
+                "control_points": c.control_points, "provider_tables": c.provider_tables,
+                "failures": c.failures,
         "failures_detail": r.failures.iter().map(|f| json!({
             "stage": f.stage.map(|s| format!("{s:?}")), "mission": f.mission, "object": f.object,
             "resource_name": f.resource, "component": f.component, "prototype": f.prototype,

@@ -13,7 +13,16 @@
 //! [`GraphReport::assemblies`]. Mount checks need the root model's node count, so the
 //! models of unit DAT components are read and parsed once each. Assembly fallbacks are
 //! diagnostics, never failures.
+//!
+//! Each prototype's Control files (`*.ctl`, `*.cpt`, `*.ndp`) are found among its
+//! effective references, read, checked and kept ([`GraphReport::control`]); a file that
+//! does not parse fails with its chain, a missing one is a diagnostic (the rules are in
+//! [`crate::control_data`]).
 
+use crate::control_data::{
+    CONTROL_DATA_EXTRA_RULE, CONTROL_DATA_MISSING_RULE, CONTROL_ROW_NODE_RULE, ControlData,
+    ControlKind, ControlRef, control_refs, parse_into, rows_outside,
+};
 use crate::error::{MissionError, Stage};
 use crate::source::{GameData, OBJECTS_RLB};
 use iron3d_material::{FallbackRule, Mat0, Wear, resolve_material_with};
@@ -55,6 +64,12 @@ pub struct GraphCounts {
     pub texture_requests: usize,
     /// Lightmaps requested by WEAR tables (missing ones become slot -1, not failures).
     pub lightmaps: usize,
+    /// Control descriptions (`*.ctl`) read, once per prototype request.
+    pub control_tables: usize,
+    /// Control point lists (`*.cpt`) read, once per prototype request.
+    pub control_points: usize,
+    /// Provider row tables (`*.ndp`) read, once per prototype request.
+    pub provider_tables: usize,
     /// Failed chains.
     pub failures: usize,
 }
@@ -104,12 +119,20 @@ pub struct GraphReport {
     pub diagnostics: Vec<String>,
     /// The assembled unit DATs, keyed by the TMA resource name upper-cased (ASCII).
     pub assemblies: BTreeMap<Vec<u8>, UnitAssembly>,
+    /// The Control data of every prototype reached that has any, keyed by the
+    /// prototype key upper-cased (ASCII).
+    pub control: BTreeMap<Vec<u8>, ControlData>,
 }
 
 impl GraphReport {
     /// The assembly of the unit DAT `resource` (ASCII case ignored).
     pub fn assembly(&self, resource: &[u8]) -> Option<&UnitAssembly> {
         self.assemblies.get(&resource.to_ascii_uppercase())
+    }
+
+    /// The Control data of prototype `key` (ASCII case ignored), if it has any.
+    pub fn control_data(&self, key: &[u8]) -> Option<&ControlData> {
+        self.control.get(&key.to_ascii_uppercase())
     }
 }
 
@@ -144,9 +167,10 @@ enum ProtoOutcome {
         name: Vec<u8>,
         tag_problem: Option<String>,
         wear: Option<(Vec<u8>, MaterialOutcome)>,
+        control: ControlRefs,
     },
     /// No geometry (sun, system objects).
-    NonGeometric,
+    NonGeometric { control: ControlRefs },
     /// Resolution failed: cause, parent chain, byte offset.
     Failed {
         cause: String,
@@ -157,6 +181,22 @@ enum ProtoOutcome {
 
 /// `(archive, entry)` of a model.
 type ModelName = (Vec<u8>, Vec<u8>);
+
+/// A prototype's Control references: the first of each kind, and the ignored extras.
+#[derive(Clone, Debug, Default)]
+struct ControlRefs {
+    used: Vec<ControlRef>,
+    extra: Vec<ControlRef>,
+}
+
+/// What one prototype's Control files lead to (memoised per key).
+#[derive(Clone, Debug, Default)]
+struct ControlOutcome {
+    /// How many files of each kind were read (0 or 1 each).
+    read: [usize; 3],
+    /// `(reference, cause, offset)` of each file that could not be read or parsed.
+    problems: Vec<(ControlRef, String, Option<u64>)>,
+}
 
 /// A unit DAT, or why it could not be read (cause, byte offset).
 type DatOutcome = Result<UnitDat, (String, Option<u64>)>;
@@ -177,8 +217,10 @@ struct Walker<'a, 'd> {
     mounts: BTreeMap<Vec<u8>, Vec<Option<ModelMount>>>,
     /// Node count per model (upper-cased archive, entry), or why it is unknown.
     node_counts: BTreeMap<(Vec<u8>, Vec<u8>), Result<u32, String>>,
-    /// Assembly diagnostics, in the order they were found.
+    /// Assembly and Control data diagnostics, in the order they were found.
     assembly_diagnostics: Vec<String>,
+    /// Control outcome per prototype key as spelled.
+    controls: BTreeMap<Vec<u8>, ControlOutcome>,
 }
 
 impl<'a, 'd> Walker<'a, 'd> {
@@ -193,6 +235,7 @@ impl<'a, 'd> Walker<'a, 'd> {
             mounts: BTreeMap::new(),
             node_counts: BTreeMap::new(),
             assembly_diagnostics: Vec::new(),
+            controls: BTreeMap::new(),
         }
     }
 
@@ -242,7 +285,7 @@ impl<'a, 'd> Walker<'a, 'd> {
                 ),
                 Err(cause) => (ComponentModel::Unresolved { cause }, None),
             },
-            ProtoOutcome::NonGeometric => (ComponentModel::NonGeometric, None),
+            ProtoOutcome::NonGeometric { .. } => (ComponentModel::NonGeometric, None),
             ProtoOutcome::Failed { cause, .. } => (ComponentModel::Unresolved { cause }, None),
         }
     }
@@ -303,29 +346,35 @@ impl<'a, 'd> Walker<'a, 'd> {
             return o.clone();
         }
         let outcome = match resolve(self.data, self.data, key) {
-            Ok(r) => match r.geometry {
-                Geometry::Mesh(m) => {
-                    let tag_problem = match self.data.probe_as(&m.archive, &m.name, Family::mesh())
-                    {
-                        Ok(_) => None,
-                        Err(e) => Some(e.to_string()),
-                    };
-                    let mut wea = stem(&m.name).to_vec();
-                    wea.extend_from_slice(b".wea");
-                    let wear = matches!(self.data.probe(&m.archive, &wea), Ok(Presence::Present))
-                        .then(|| {
-                            let outcome = self.material_outcome(&m.archive, &wea);
-                            (wea, outcome)
-                        });
-                    ProtoOutcome::Mesh {
-                        archive: m.archive,
-                        name: m.name,
-                        tag_problem,
-                        wear,
+            Ok(r) => {
+                let (used, extra) = control_refs(&r.expansion);
+                let control = ControlRefs { used, extra };
+                match r.geometry {
+                    Geometry::Mesh(m) => {
+                        let tag_problem =
+                            match self.data.probe_as(&m.archive, &m.name, Family::mesh()) {
+                                Ok(_) => None,
+                                Err(e) => Some(e.to_string()),
+                            };
+                        let mut wea = stem(&m.name).to_vec();
+                        wea.extend_from_slice(b".wea");
+                        let wear =
+                            matches!(self.data.probe(&m.archive, &wea), Ok(Presence::Present))
+                                .then(|| {
+                                    let outcome = self.material_outcome(&m.archive, &wea);
+                                    (wea, outcome)
+                                });
+                        ProtoOutcome::Mesh {
+                            archive: m.archive,
+                            name: m.name,
+                            tag_problem,
+                            wear,
+                            control,
+                        }
                     }
+                    Geometry::NonGeometric { .. } => ProtoOutcome::NonGeometric { control },
                 }
-                Geometry::NonGeometric { .. } => ProtoOutcome::NonGeometric,
-            },
+            }
             Err(e) => ProtoOutcome::Failed {
                 cause: e.to_string(),
                 chain: e.chain().map_or_else(|| text(key), |c| c.to_string()),
@@ -355,12 +404,47 @@ impl<'a, 'd> Walker<'a, 'd> {
             None => (None, None),
         };
         self.report.counts.prototype_requests += 1;
-        match self.proto_outcome(key) {
+        let outcome = self.proto_outcome(key);
+        let control = match &outcome {
+            ProtoOutcome::Mesh {
+                archive,
+                name,
+                control,
+                ..
+            } => Some((control, Some((archive.clone(), name.clone())))),
+            ProtoOutcome::NonGeometric { control } => Some((control, None)),
+            ProtoOutcome::Failed { .. } => None,
+        };
+        if let Some((refs, model)) = control {
+            let c = self.control_outcome(key, refs, model);
+            self.report.counts.control_tables += c.read[0];
+            self.report.counts.control_points += c.read[1];
+            self.report.counts.provider_tables += c.read[2];
+            for (r, cause, offset) in c.problems {
+                let mut err = MissionError::new(Stage::ResourcePreparation, self.mission, cause);
+                err.object = object;
+                err.resource = Some(text(resource));
+                err.component = component.map(text);
+                err.prototype = Some(format!(
+                    "{} -> {} {}:{}",
+                    text(key),
+                    r.kind.label(),
+                    text(&r.archive),
+                    text(&r.name)
+                ));
+                err.archive = Some(text(&r.archive));
+                err.entry = Some(text(&r.name));
+                err.offset = offset;
+                self.fail(err);
+            }
+        }
+        match outcome {
             ProtoOutcome::Mesh {
                 archive,
                 name,
                 tag_problem,
                 wear,
+                ..
             } => {
                 self.report.counts.msh += 1;
                 let model_chain =
@@ -404,7 +488,7 @@ impl<'a, 'd> Walker<'a, 'd> {
                     });
                 }
             }
-            ProtoOutcome::NonGeometric => {}
+            ProtoOutcome::NonGeometric { .. } => {}
             ProtoOutcome::Failed {
                 cause,
                 chain,
@@ -421,6 +505,88 @@ impl<'a, 'd> Walker<'a, 'd> {
                 self.fail(err);
             }
         }
+    }
+
+    /// Reads and checks the Control files of prototype `key` (memoised per key): the
+    /// parsed data goes to the report, the diagnostics are recorded once.
+    fn control_outcome(
+        &mut self,
+        key: &[u8],
+        refs: &ControlRefs,
+        model: Option<ModelName>,
+    ) -> ControlOutcome {
+        if let Some(o) = self.controls.get(key) {
+            return o.clone();
+        }
+        let mut out = ControlOutcome::default();
+        let mut data = ControlData::default();
+        let name =
+            |r: &ControlRef| format!("{} {}:{}", r.kind.label(), text(&r.archive), text(&r.name));
+        for r in &refs.extra {
+            self.assembly_diagnostics.push(format!(
+                "[{CONTROL_DATA_EXTRA_RULE}] prototype {}: a second {} reference ({}) is ignored",
+                text(key),
+                r.kind.suffix().escape_ascii(),
+                name(r)
+            ));
+        }
+        for r in &refs.used {
+            match self.data.probe(&r.archive, &r.name) {
+                Ok(Presence::Present) => {}
+                Ok(missing) => {
+                    self.assembly_diagnostics.push(format!(
+                        "[{CONTROL_DATA_MISSING_RULE}] prototype {}: {} is missing ({}); the prototype has no {}",
+                        text(key),
+                        name(r),
+                        match missing {
+                            Presence::ArchiveMissing => "no such archive",
+                            _ => "no such entry",
+                        },
+                        r.kind.label()
+                    ));
+                    continue;
+                }
+                Err(e) => {
+                    out.problems.push((r.clone(), e.to_string(), None));
+                    continue;
+                }
+            }
+            let family = Family::by_extension(&r.name).unwrap_or(Family::mesh());
+            let bytes = match self.data.entry_as(&r.archive, &r.name, family) {
+                Ok(b) => b,
+                Err(e) => {
+                    out.problems.push((r.clone(), e.to_string(), None));
+                    continue;
+                }
+            };
+            match parse_into(&mut data, r, &bytes) {
+                Ok(()) => {
+                    out.read[ControlKind::ALL
+                        .iter()
+                        .position(|&k| k == r.kind)
+                        .unwrap_or(0)] += 1;
+                }
+                Err(e) => out.problems.push((r.clone(), e.to_string(), e.offset())),
+            }
+        }
+        if let (Some(t), Some((archive, model_name))) = (&data.table, &model) {
+            if let Ok(nodes) = self.node_count(archive, model_name) {
+                for (row, node) in rows_outside(&t.data, nodes) {
+                    self.assembly_diagnostics.push(format!(
+                        "[{CONTROL_ROW_NODE_RULE}] prototype {}: {} row {row} names node {node}, but model {}:{} has {nodes} nodes; the row is skipped",
+                        text(key),
+                        format_args!("control table {}:{}", text(&t.archive), text(&t.name)),
+                        text(archive),
+                        text(model_name)
+                    ));
+                }
+            }
+        }
+        if !data.is_empty() {
+            self.report.control.insert(key.to_ascii_uppercase(), data);
+        }
+        self.controls.insert(key.to_vec(), out.clone());
+        out
     }
 
     /// Follows one WEAR table: rows → MAT0 → textures, and its lightmaps.

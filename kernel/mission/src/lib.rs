@@ -9,6 +9,7 @@
 )]
 
 pub mod bounds;
+pub mod control_data;
 pub mod error;
 pub mod graph;
 pub mod load;
@@ -16,6 +17,7 @@ pub mod mission;
 pub mod source;
 
 pub use bounds::{Aabb, BoundsDiagnostic, model_bounds, msh_bounds, msh_bounds_at, rest_matrices};
+pub use control_data::{ControlData, ControlFile, ControlKind, ControlRef};
 pub use error::{MissionError, Stage};
 pub use graph::{
     GraphCounts, GraphReport, ModelMount, ModelUse, NO_ASSEMBLY_RULE, archive_health, mission_graph,
