@@ -32,6 +32,7 @@
 //! # Ok::<(), iron3d_demo::DemoError>(())
 //! ```
 
+mod control;
 mod materials;
 mod missions;
 mod models;
@@ -44,7 +45,7 @@ use rand_core::SeedableRng;
 use std::path::{Path, PathBuf};
 
 /// Version of the generator; bumped whenever the produced bytes change.
-pub const GENERATOR_VERSION: u32 = 7;
+pub const GENERATOR_VERSION: u32 = 8;
 
 /// File name of the manifest written at the root of the output directory.
 pub const MANIFEST_NAME: &str = "iron3d-demo.manifest";

@@ -357,9 +357,11 @@ pub(crate) fn write(o: &mut Out) -> Result<(), DemoError> {
             entries.push((format!("{stem}.msh"), model(stem, &parts)?));
             entries.push((format!("{stem}.wea"), wear(stem, mats, lms)?));
         }
+        entries.extend(crate::control::entries(archive)?);
         let refs: Vec<(&str, u32, Vec<u8>)> = entries
             .iter()
-            // `MESH` for the models, `WEAR` for the tables (FORMATS §1.7).
+            // `MESH` for the models, `WEAR` for the tables (FORMATS §1.7), the inferred
+            // auxiliary tags for the Control files (PD-TAG-AUX).
             .map(|(n, d)| {
                 (
                     n.as_str(),

@@ -18,11 +18,20 @@ const PROTOTYPES: [(&str, &[(&str, &str)]); 10] = [
     ("vehicle_base", &[("models.rlb", "chassis.msh")]),
     (
         "tank_proto",
-        &[("models.rlb", "tank.msh"), ("parent", "vehicle_base")],
+        &[
+            ("models.rlb", "tank.msh"),
+            ("models.rlb", "tank.ctl"),
+            ("models.rlb", "tank.cpt"),
+            ("parent", "vehicle_base"),
+        ],
     ),
     (
         "turret_proto",
-        &[("models.rlb", "turret.msh"), ("parent", "vehicle_base")],
+        &[
+            ("models.rlb", "turret.msh"),
+            ("models.rlb", "turret.cpt"),
+            ("parent", "vehicle_base"),
+        ],
     ),
     (
         "truck_proto",
