@@ -21,6 +21,12 @@ fn check_entry(archive: &str, name: &str, data: &[u8]) {
         iron3d_aux::Wave::parse(data).unwrap_or_else(|e| panic!("{ctx}: {e}"));
     } else if lower.ends_with(".bas") {
         iron3d_aux::Base::parse(data).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+    } else if lower.ends_with(".ctl") {
+        let t = iron3d_aux::Ctld::parse(data).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+        assert_eq!(t.to_bytes(), data, "{ctx}: lossless");
+    } else if lower.ends_with(".cpt") {
+        let p = iron3d_aux::Ctpt::parse(data).unwrap_or_else(|e| panic!("{ctx}: {e}"));
+        assert_eq!(p.to_bytes(), data, "{ctx}: lossless");
     } else if archive == "effects.rlb" {
         iron3d_fxid::Fxid::parse(data).unwrap_or_else(|e| panic!("{ctx}: {e}"));
     } else if archive == "objects.rlb" {
