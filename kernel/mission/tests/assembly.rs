@@ -11,44 +11,15 @@
     reason = "the crate's MissionError is its actionable chain, returned as is"
 )]
 
+mod common;
+
+use common::{demo, game_files, graph, load};
 use iron3d_control_resources::{ComponentKind, GlobalNodeCounter};
-use iron3d_kernel::{Kernel, KernelConfig, ManualTimeSource};
-use iron3d_mission::{
-    GameFiles, GraphReport, LoadedMission, MissionError, ModelMount, load_mission, model_bounds,
-};
+use iron3d_mission::{ModelMount, model_bounds};
 use iron3d_unitdat::{ComponentRole, UnitDat, UnitRecord};
-use iron3d_vfs::{ArchiveCache, ReadMode};
 use std::path::Path;
 
 const TANK: &[u8] = b"UNITS\\Tank.dat";
-
-fn demo() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    iron3d_demo::build(dir.path(), 3, iron3d_demo::Profile::Demo).unwrap();
-    dir
-}
-
-/// The game at `root`, strict, in its own cache scope.
-fn game_files(root: &Path) -> GameFiles {
-    GameFiles::new(root, ArchiveCache::new(ReadMode::Strict, 64 << 20))
-}
-
-fn load(root: &Path) -> Result<LoadedMission, MissionError> {
-    let files = game_files(root);
-    let data = files.data();
-    let mut kernel =
-        Kernel::new(KernelConfig::default(), Box::new(ManualTimeSource::new())).unwrap();
-    load_mission(&mut kernel, &data, "DEMO1", None)
-}
-
-/// The graph of DEMO1 even when the load would fail (for failure chains).
-fn graph(root: &Path) -> GraphReport {
-    let files = game_files(root);
-    let data = files.data();
-    let m = iron3d_mission::MissionRef::locate(&files.vfs, "DEMO1").unwrap();
-    let tma = iron3d_tma::Tma::parse(&files.vfs.read(&m.tma).unwrap()).unwrap();
-    iron3d_mission::mission_graph(&data, "DEMO1", &tma)
-}
 
 fn rewrite_tank(root: &Path, edit: impl FnOnce(&mut UnitDat)) {
     let path = root.join("UNITS/Tank.dat");

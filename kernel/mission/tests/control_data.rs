@@ -11,41 +11,14 @@
     reason = "the crate's MissionError is its actionable chain, returned as is"
 )]
 
+mod common;
+
+use common::{demo, game_files, graph, load};
 use iron3d_aux::{ControlRow, Ctld};
-use iron3d_kernel::{Kernel, KernelConfig, ManualTimeSource};
-use iron3d_mission::{
-    GameFiles, GraphReport, LoadedMission, MissionError, Stage, load_mission, mission_graph,
-};
+use iron3d_mission::{GraphReport, Stage};
 use iron3d_nres::{NewEntry, NresDocument, TypeTag};
 use iron3d_unitdat::ObjectRefList;
-use iron3d_vfs::{ArchiveCache, ReadMode};
 use std::path::Path;
-
-fn demo() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    iron3d_demo::build(dir.path(), 3, iron3d_demo::Profile::Demo).unwrap();
-    dir
-}
-
-fn game_files(root: &Path) -> GameFiles {
-    GameFiles::new(root, ArchiveCache::new(ReadMode::Strict, 64 << 20))
-}
-
-fn load(root: &Path) -> Result<LoadedMission, MissionError> {
-    let files = game_files(root);
-    let data = files.data();
-    let mut kernel =
-        Kernel::new(KernelConfig::default(), Box::new(ManualTimeSource::new())).unwrap();
-    load_mission(&mut kernel, &data, "DEMO1", None)
-}
-
-fn graph(root: &Path) -> GraphReport {
-    let files = game_files(root);
-    let data = files.data();
-    let m = iron3d_mission::MissionRef::locate(&files.vfs, "DEMO1").unwrap();
-    let tma = iron3d_tma::Tma::parse(&files.vfs.read(&m.tma).unwrap()).unwrap();
-    mission_graph(&data, "DEMO1", &tma)
-}
 
 /// Edits the NRes archive `name` at the game root.
 fn edit_archive(root: &Path, name: &str, edit: impl FnOnce(&mut NresDocument<'_>)) {
