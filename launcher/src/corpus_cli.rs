@@ -227,6 +227,36 @@ fn entry(
                 .map_err(|e| e.to_string()),
             rt,
         );
+    } else if e == "ctl" {
+        report.record(
+            "ctld",
+            at,
+            data,
+            iron3d_aux::Ctld::parse(data)
+                .map(|c| Some(c.to_bytes()))
+                .map_err(|e| e.to_string()),
+            rt,
+        );
+    } else if e == "cpt" {
+        report.record(
+            "ctpt",
+            at,
+            data,
+            iron3d_aux::Ctpt::parse(data)
+                .map(|c| Some(c.to_bytes()))
+                .map_err(|e| e.to_string()),
+            rt,
+        );
+    } else if e == "ndp" {
+        report.record(
+            "ndpr",
+            at,
+            data,
+            iron3d_aux::Ndpr::parse(data)
+                .map(|n| Some(n.to_bytes()))
+                .map_err(|e| e.to_string()),
+            rt,
+        );
     } else if e == "wea" || type_id == iron3d_material::WEAR_TYPE {
         report.record(
             "wear",

@@ -86,6 +86,8 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
             ("builddat", 1),
             ("cfg_blocks", 6),
             ("comp_ini", 1),
+            ("ctld", 1),
+            ("ctpt", 2),
             ("fxid", 3),
             ("ini", 3),
             ("land_map", 2),
@@ -138,6 +140,8 @@ fn corpus_harness_on_the_stress_profile_reports_exact_counts() {
             ("builddat", 1),
             ("cfg_blocks", 3),
             ("comp_ini", 1),
+            ("ctld", 1),
+            ("ctpt", 2),
             ("fxid", 3),
             ("ini", 3),
             ("land_map", 1),
@@ -267,7 +271,8 @@ fn corpus_harness_negative_controls_report_exactly_the_broken_chain() {
 
 /// The `type_id` FORMATS §1.7 gives an entry of a top-level archive of the demo, written
 /// out here independently of the generator's table: `MESH` models, `WEAR` tables, `MAT0`
-/// materials, `Texm` textures and lightmaps, `BASE` for `.bas` (PD-TAG-AUX), 0 for
+/// materials, `Texm` textures and lightmaps, `BASE` for `.bas`, `CTLD` for `.ctl` and
+/// `CTPT` for `.cpt` (PD-TAG-AUX), 0 for
 /// prototypes and palettes (PD-TAG-UNTYPED).
 fn expected_tag(archive: &str, entry: &str) -> u32 {
     let entry = entry.to_ascii_lowercase();
@@ -275,6 +280,8 @@ fn expected_tag(archive: &str, entry: &str) -> u32 {
         "models.rlb" | "buildings.rlb" if entry.ends_with(".msh") => 0x4853_454D,
         "models.rlb" | "buildings.rlb" if entry.ends_with(".wea") => 0x5241_4557,
         "system.rlb" if entry.ends_with(".bas") => 0x4553_4142,
+        "models.rlb" if entry.ends_with(".ctl") => 0x444C_5443,
+        "models.rlb" if entry.ends_with(".cpt") => 0x5450_5443,
         "material.lib" => 0x3054_414D,
         "textures.lib" | "lightmap.lib" => 0x6D78_6554,
         "objects.rlb" | "palettes.lib" => 0,
