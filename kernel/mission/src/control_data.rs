@@ -49,6 +49,11 @@ impl ControlKind {
     /// Every kind, in the order they are reported.
     pub const ALL: [ControlKind; 3] = [Self::Table, Self::Points, Self::Providers];
 
+    /// The kind's position in [`ControlKind::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     /// The entry-name suffix of the kind (ASCII case ignored).
     pub fn suffix(self) -> &'static [u8] {
         match self {

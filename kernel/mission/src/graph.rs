@@ -417,9 +417,9 @@ impl<'a, 'd> Walker<'a, 'd> {
         };
         if let Some((refs, model)) = control {
             let c = self.control_outcome(key, refs, model);
-            self.report.counts.control_tables += c.read[0];
-            self.report.counts.control_points += c.read[1];
-            self.report.counts.provider_tables += c.read[2];
+            self.report.counts.control_tables += c.read[ControlKind::Table.index()];
+            self.report.counts.control_points += c.read[ControlKind::Points.index()];
+            self.report.counts.provider_tables += c.read[ControlKind::Providers.index()];
             for (r, cause, offset) in c.problems {
                 let mut err = MissionError::new(Stage::ResourcePreparation, self.mission, cause);
                 err.object = object;
@@ -560,12 +560,7 @@ impl<'a, 'd> Walker<'a, 'd> {
                 }
             };
             match parse_into(&mut data, r, &bytes) {
-                Ok(()) => {
-                    out.read[ControlKind::ALL
-                        .iter()
-                        .position(|&k| k == r.kind)
-                        .unwrap_or(0)] += 1;
-                }
+                Ok(()) => out.read[r.kind.index()] += 1,
                 Err(e) => out.problems.push((r.clone(), e.to_string(), e.offset())),
             }
         }
