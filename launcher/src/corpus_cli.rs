@@ -165,6 +165,17 @@ fn ext(name: &str) -> String {
         .unwrap_or_default()
 }
 
+/// A strict parse as the report records it: the parsed value's bytes written back (for
+/// the round-trip check) or the error's message.
+fn rewritten<T, E: std::fmt::Display>(
+    parsed: Result<T, E>,
+    to_bytes: impl FnOnce(&T) -> Vec<u8>,
+) -> Result<Option<Vec<u8>>, String> {
+    parsed
+        .map(|v| Some(to_bytes(&v)))
+        .map_err(|e| e.to_string())
+}
+
 /// Parses one archive entry by content and name; `typed` is the entry's
 /// `(type_id, attr2)` (zeros for RsLi entries, which carry neither).
 fn entry(
@@ -192,9 +203,7 @@ fn entry(
             "texm",
             at,
             data,
-            parsed
-                .map(|t| Some(t.to_bytes()))
-                .map_err(|e| e.to_string()),
+            rewritten(parsed, iron3d_texm::Texm::to_bytes),
             rt,
         );
     } else if data.starts_with(b"RIFF") {
@@ -202,9 +211,7 @@ fn entry(
             "swav",
             at,
             data,
-            iron3d_aux::Wave::parse(data)
-                .map(|w| Some(w.to_bytes()))
-                .map_err(|e| e.to_string()),
+            rewritten(iron3d_aux::Wave::parse(data), iron3d_aux::Wave::to_bytes),
             rt,
         );
     } else if e == "msh" {
@@ -212,9 +219,7 @@ fn entry(
             "msh",
             at,
             data,
-            iron3d_msh::Msh::parse(data)
-                .map(|m| Some(m.to_bytes()))
-                .map_err(|e| e.to_string()),
+            rewritten(iron3d_msh::Msh::parse(data), iron3d_msh::Msh::to_bytes),
             rt,
         );
     } else if e == "bas" {
@@ -222,9 +227,7 @@ fn entry(
             "bas",
             at,
             data,
-            iron3d_aux::Base::parse(data)
-                .map(|b| Some(b.to_bytes()))
-                .map_err(|e| e.to_string()),
+            rewritten(iron3d_aux::Base::parse(data), iron3d_aux::Base::to_bytes),
             rt,
         );
     } else if e == "ctl" {
@@ -232,9 +235,7 @@ fn entry(
             "ctld",
             at,
             data,
-            iron3d_aux::Ctld::parse(data)
-                .map(|c| Some(c.to_bytes()))
-                .map_err(|e| e.to_string()),
+            rewritten(iron3d_aux::Ctld::parse(data), iron3d_aux::Ctld::to_bytes),
             rt,
         );
     } else if e == "cpt" {
@@ -242,9 +243,7 @@ fn entry(
             "ctpt",
             at,
             data,
-            iron3d_aux::Ctpt::parse(data)
-                .map(|c| Some(c.to_bytes()))
-                .map_err(|e| e.to_string()),
+            rewritten(iron3d_aux::Ctpt::parse(data), iron3d_aux::Ctpt::to_bytes),
             rt,
         );
     } else if e == "ndp" {
@@ -252,9 +251,7 @@ fn entry(
             "ndpr",
             at,
             data,
-            iron3d_aux::Ndpr::parse(data)
-                .map(|n| Some(n.to_bytes()))
-                .map_err(|e| e.to_string()),
+            rewritten(iron3d_aux::Ndpr::parse(data), iron3d_aux::Ndpr::to_bytes),
             rt,
         );
     } else if e == "wea" || type_id == iron3d_material::WEAR_TYPE {
@@ -262,9 +259,10 @@ fn entry(
             "wear",
             at,
             data,
-            iron3d_material::Wear::parse(data)
-                .map(|w| Some(w.to_bytes()))
-                .map_err(|e| e.to_string()),
+            rewritten(
+                iron3d_material::Wear::parse(data),
+                iron3d_material::Wear::to_bytes,
+            ),
             rt,
         );
     } else if type_id == iron3d_material::MAT0_TYPE {
@@ -396,9 +394,10 @@ fn file(report: &mut Report, root: &Path, path: &Path, rt: bool) {
             "unit_dat",
             &rel,
             &data,
-            iron3d_unitdat::UnitDat::parse(&data)
-                .map(|d| Some(d.to_bytes()))
-                .map_err(|e| e.to_string()),
+            rewritten(
+                iron3d_unitdat::UnitDat::parse(&data),
+                iron3d_unitdat::UnitDat::to_bytes,
+            ),
             rt,
         ),
         ("lst", _) if lower == "builddat.lst" => report.record(
@@ -442,9 +441,10 @@ fn file(report: &mut Report, root: &Path, path: &Path, rt: bool) {
             "wear",
             &rel,
             &data,
-            iron3d_material::Wear::parse(&data)
-                .map(|w| Some(w.to_bytes()))
-                .map_err(|e| e.to_string()),
+            rewritten(
+                iron3d_material::Wear::parse(&data),
+                iron3d_material::Wear::to_bytes,
+            ),
             rt,
         ),
         _ => report.unclassified.push(rel),
