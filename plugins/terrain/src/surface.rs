@@ -93,6 +93,20 @@ impl PackedFace {
             & (p.y <= self.reach_hi.y)
     }
 
+    /// The barycentric test: the weights of `p` when all reach `−BARY_EPS` (`p` on the
+    /// face's X/Y projection, edges included); `None` off the face and for vertical or
+    /// degenerate faces.
+    fn weights(&self, p: Vec2) -> Option<[f32; 3]> {
+        let PackedFace { a, b, c, det, .. } = *self;
+        if det == 0.0 || !det.is_finite() {
+            return None;
+        }
+        let l0 = ((b.y - c.y) * (p.x - c.x) + (c.x - b.x) * (p.y - c.y)) / det;
+        let l1 = ((c.y - a.y) * (p.x - c.x) + (a.x - c.x) * (p.y - c.y)) / det;
+        let l2 = 1.0 - l0 - l1;
+        (l0 >= -BARY_EPS && l1 >= -BARY_EPS && l2 >= -BARY_EPS).then_some([l0, l1, l2])
+    }
+
     /// The height at `(x, y)` with barycentric weights `w`: exactly a corner's height
     /// on that corner, the planar interpolation elsewhere.
     fn height(&self, x: f32, y: f32, w: [f32; 3]) -> f32 {
@@ -217,12 +231,8 @@ impl Surface {
             if !face.may_contain(p) {
                 continue;
             }
-            let PackedFace { a, b, c, det, .. } = *face;
-            let l0 = ((b.y - c.y) * (p.x - c.x) + (c.x - b.x) * (p.y - c.y)) / det;
-            let l1 = ((c.y - a.y) * (p.x - c.x) + (a.x - c.x) * (p.y - c.y)) / det;
-            let l2 = 1.0 - l0 - l1;
-            if l0 >= -BARY_EPS && l1 >= -BARY_EPS && l2 >= -BARY_EPS {
-                return Some((f, [l0, l1, l2]));
+            if let Some(w) = face.weights(p) {
+                return Some((f, w));
             }
         }
         None
@@ -334,14 +344,7 @@ mod tests {
 
     /// The barycentric test of `face_at` on one face, without the prefilter.
     fn passes(f: &PackedFace, p: Vec2) -> bool {
-        let PackedFace { a, b, c, det, .. } = *f;
-        if det == 0.0 || !det.is_finite() {
-            return false;
-        }
-        let l0 = ((b.y - c.y) * (p.x - c.x) + (c.x - b.x) * (p.y - c.y)) / det;
-        let l1 = ((c.y - a.y) * (p.x - c.x) + (a.x - c.x) * (p.y - c.y)) / det;
-        let l2 = 1.0 - l0 - l1;
-        l0 >= -BARY_EPS && l1 >= -BARY_EPS && l2 >= -BARY_EPS
+        f.weights(p).is_some()
     }
 
     #[test]
