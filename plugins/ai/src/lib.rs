@@ -1,0 +1,32 @@
+//! The AI slot of Iron3D-rs (tome VI "AI, Behavior и Wizard"; FORMATS §11.10–§11.12,
+//! §12.3, §13.11–§13.13): the rules the original's `ai.dll` (SuperAI) and
+//! `Behavior.dll` follow where the spec states them, as pure, deterministic code with
+//! the spec's numbers as tests.
+//!
+//! * [`superai`] — `CreateSuperAI` per clan, the 64-entry `GetSuperAI` table, a clan's
+//!   script package, the first `Init` event and `Handler(19)`, the outcome callback.
+//! * [`anchor`] — clan anchors → `ClanBaseX` / `ClanBaseY` (ties to even, low words).
+//! * [`schedule`] — Behavior's first step on the shared RNG; the distributor's clock.
+//! * [`distributor`] — membership, shares with pinned rows, the two-pass step and the
+//!   five totals of §13.12.
+//! * [`profile`] — class word → behaviour profile, profile fields, ore defaults and
+//!   `CurrentOre`.
+//! * [`evaluator`] — the script condition evaluator (tags 1–5, the index-equals-length
+//!   exception).
+//! * [`config`] — `Behavior.ini` keys with provenance and named defaults.
+//! * [`x87`] — the x87 conversions these rules need.
+//!
+//! Every choice the spec leaves open is a named project decision in the module that
+//! makes it (`PD-AI-*`, `PD-ECON-*`).
+
+pub mod anchor;
+pub mod config;
+pub mod distributor;
+pub mod error;
+pub mod evaluator;
+pub mod profile;
+pub mod schedule;
+pub mod superai;
+pub mod x87;
+
+pub use error::AiError;
