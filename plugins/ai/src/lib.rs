@@ -13,6 +13,8 @@
 //!   `CurrentOre`.
 //! * [`evaluator`] — the script condition evaluator (tags 1–5, the index-equals-length
 //!   exception).
+//! * [`path`] — Behavior's global path (areals), local path (the funnel through the
+//!   corridor) and the six error states of tome VI.
 //! * [`config`] — `Behavior.ini` keys with provenance and named defaults.
 //! * [`x87`] — the x87 conversions these rules need.
 //!
@@ -24,6 +26,7 @@ pub mod config;
 pub mod distributor;
 pub mod error;
 pub mod evaluator;
+pub mod path;
 pub mod profile;
 pub mod schedule;
 pub mod superai;

@@ -1,0 +1,419 @@
+//! Behavior's movement levels above Control (tome VI "Wizard": the four levels):
+//!
+//! * **global path** — the sequence of areals from the terrain service's route;
+//! * **local path** — points inside the corridor of that route: the portals (the edges
+//!   shared by consecutive areals) narrowed by a margin, pulled taut with the funnel
+//!   algorithm, then cut into steps of at most `PathFind_fStepDist`;
+//! * **wizard path** — [`crate::wizard`];
+//! * **physical step** — Control.
+//!
+//! The six explicit error states of tome VI are [`ErrorState`]; none is ever "fixed"
+//! by moving the unit — the caller reports it on the `Behavior.log` channel and stops
+//! the unit.
+//!
+//! **Project decisions:**
+//! * **PD-AI-PORTAL-MARGIN**: each portal is narrowed at both ends by
+//!   `PathFind_NearDoorCoeff × PathFind_CorridorRadius`, at most to its midpoint.
+//! * **PD-AI-CYCLE**: a plan whose route names an areal twice, or the
+//!   [`MAX_REPLANS`]-th re-plan without reaching the goal, is the path generator's
+//!   infinite cycle (error state 6).
+//! * **PD-AI-ARRIVE**: a local point is reached within [`REACH`] of it; the goal within
+//!   [`GOAL_REACH`].
+
+use glam::Vec2;
+
+/// A re-plan counter beyond this is error state 6 (PD-AI-CYCLE).
+pub const MAX_REPLANS: u32 = 16;
+/// A local-path point counts as reached this close (world units).
+pub const REACH: f32 = 1.0;
+/// The goal counts as reached this close.
+pub const GOAL_REACH: f32 = 0.75;
+
+/// Tome VI's six explicit error states of Behavior.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ErrorState {
+    /// 1. No system map (no `Land.map` loaded).
+    NoSystemMap,
+    /// 2. No terrain interface (no terrain provider).
+    NoTerrain,
+    /// 3. The active behaviour has no areal map (its position is in no areal).
+    NoArealMap,
+    /// 4. The object is in, or is sent to, an area it cannot reach.
+    NonReachable,
+    /// 5. The object tried to leave a non-walkable area (Control refused the step).
+    LeavingNonWalkable,
+    /// 6. The path generator entered an infinite cycle (PD-AI-CYCLE).
+    PathCycle,
+}
+
+impl ErrorState {
+    /// The tome's number (1–6).
+    pub fn number(self) -> u32 {
+        match self {
+            ErrorState::NoSystemMap => 1,
+            ErrorState::NoTerrain => 2,
+            ErrorState::NoArealMap => 3,
+            ErrorState::NonReachable => 4,
+            ErrorState::LeavingNonWalkable => 5,
+            ErrorState::PathCycle => 6,
+        }
+    }
+
+    /// A short name for logs and traces.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorState::NoSystemMap => "no_system_map",
+            ErrorState::NoTerrain => "no_terrain",
+            ErrorState::NoArealMap => "no_areal_map",
+            ErrorState::NonReachable => "non_reachable",
+            ErrorState::LeavingNonWalkable => "leaving_non_walkable",
+            ErrorState::PathCycle => "path_cycle",
+        }
+    }
+}
+
+/// What planning answers: the route's areals and its portals, or an error state with
+/// the terrain's words.
+pub type Plan = Result<(Vec<u32>, Vec<(Vec2, Vec2)>), (ErrorState, String)>;
+
+/// The terrain service as Behavior plans with it.
+pub trait Planner {
+    /// The route and corridor from `from` to `to`.
+    fn plan(&mut self, from: Vec2, to: Vec2) -> Plan;
+}
+
+/// Twice the signed area of `(a, b, c)`: positive when `c` is left of `a → b`.
+fn cross(a: Vec2, b: Vec2, c: Vec2) -> f32 {
+    (b - a).perp_dot(c - a)
+}
+
+/// Portals as `(left, right)` seen walking from `start`, narrowed by `margin`.
+fn oriented(start: Vec2, portals: &[(Vec2, Vec2)], margin: f32) -> Vec<(Vec2, Vec2)> {
+    let mut prev = start;
+    portals
+        .iter()
+        .map(|&(a, b)| {
+            let mid = (a + b) * 0.5;
+            let (l, r) = if cross(prev, mid, a) >= 0.0 {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            let len = l.distance(r);
+            let m = margin.min(len * 0.5);
+            let dir = if len > 0.0 { (r - l) / len } else { Vec2::ZERO };
+            prev = mid;
+            (l + dir * m, r - dir * m)
+        })
+        .collect()
+}
+
+/// The funnel ("string pulling") through `(left, right)` portals from `start` to
+/// `goal`: the corners of the shortest polyline inside the corridor, then `goal`.
+pub fn funnel(start: Vec2, goal: Vec2, portals: &[(Vec2, Vec2)]) -> Vec<Vec2> {
+    let mut gates: Vec<(Vec2, Vec2)> = Vec::with_capacity(portals.len() + 2);
+    gates.push((start, start));
+    gates.extend_from_slice(portals);
+    gates.push((goal, goal));
+    let mut out = Vec::new();
+    let (mut apex, mut left, mut right) = (start, start, start);
+    let (mut left_i, mut right_i) = (0usize, 0usize);
+    let mut i = 1;
+    // Each restart moves the apex strictly forward, so this ends.
+    while i < gates.len() {
+        let (l, r) = gates[i];
+        // Right side: `r` must not be right of the current right edge.
+        if cross(apex, right, r) >= 0.0 {
+            if apex == right || cross(apex, left, r) < 0.0 {
+                right = r;
+                right_i = i;
+            } else {
+                apex = left;
+                let apex_i = left_i;
+                out.push(apex);
+                (left, right, left_i, right_i) = (apex, apex, apex_i, apex_i);
+                i = apex_i + 1;
+                continue;
+            }
+        }
+        if cross(apex, left, l) <= 0.0 {
+            if apex == left || cross(apex, right, l) > 0.0 {
+                left = l;
+                left_i = i;
+            } else {
+                apex = right;
+                let apex_i = right_i;
+                out.push(apex);
+                (left, right, left_i, right_i) = (apex, apex, apex_i, apex_i);
+                i = apex_i + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    if out.last() != Some(&goal) {
+        out.push(goal);
+    }
+    out
+}
+
+/// Cuts the polyline `start → corners…` into points at most `step` apart (the corners
+/// kept), without `start`.
+pub fn subdivide(start: Vec2, corners: &[Vec2], step: f32) -> Vec<Vec2> {
+    let mut out = Vec::new();
+    let mut from = start;
+    for &c in corners {
+        let d = from.distance(c);
+        if step > 0.0 && d > step {
+            let n = (d / step).ceil() as u32;
+            for k in 1..n {
+                out.push(from.lerp(c, k as f32 / n as f32));
+            }
+        }
+        out.push(c);
+        from = c;
+    }
+    out
+}
+
+/// One unit's path state: goal, global path (areals, with a revision number), local
+/// path (points) and the re-plan counter.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PathState {
+    /// Where the unit is going (`None`: nowhere).
+    pub goal: Option<Vec2>,
+    /// The global path.
+    pub areals: Vec<u32>,
+    /// Incremented on every plan.
+    pub revision: u32,
+    /// Local path points still ahead.
+    pub points: Vec<Vec2>,
+    /// Plans since the goal was set.
+    pub replans: u32,
+}
+
+/// Path-following parameters (from `Behavior.ini`, see [`crate::config`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PathParams {
+    /// `PathFind_CorridorRadius`.
+    pub corridor_radius: f32,
+    /// `PathFind_NearDoorCoeff`.
+    pub near_door_coeff: f32,
+    /// `PathFind_fStepDist`.
+    pub step_dist: f32,
+}
+
+/// What [`PathState::steer`] tells the caller.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Steer {
+    /// No goal.
+    Idle,
+    /// Head for this point (the next local-path point).
+    Toward(Vec2),
+    /// The goal is reached; the path is cleared.
+    Arrived,
+    /// Planning failed: the state and the terrain's words; the path is cleared.
+    Error(ErrorState, String),
+}
+
+impl PathState {
+    /// Sets a new goal (clears the path: the next [`Self::steer`] plans).
+    pub fn set_goal(&mut self, goal: Option<Vec2>) {
+        *self = PathState {
+            goal,
+            revision: self.revision,
+            ..PathState::default()
+        };
+    }
+
+    /// Plans from `at` (a re-plan keeps the goal and counts).
+    pub fn plan(
+        &mut self,
+        at: Vec2,
+        planner: &mut dyn Planner,
+        p: &PathParams,
+    ) -> Result<(), (ErrorState, String)> {
+        let Some(goal) = self.goal else {
+            return Ok(());
+        };
+        self.replans += 1;
+        self.revision = self.revision.wrapping_add(1);
+        if self.replans > MAX_REPLANS {
+            return Err((
+                ErrorState::PathCycle,
+                format!("{} plans without reaching the goal", self.replans - 1),
+            ));
+        }
+        let (areals, portals) = planner.plan(at, goal)?;
+        let mut seen = areals.clone();
+        seen.sort_unstable();
+        if seen.windows(2).any(|w| w[0] == w[1]) {
+            return Err((
+                ErrorState::PathCycle,
+                format!("the route {areals:?} visits an areal twice"),
+            ));
+        }
+        let gates = oriented(at, &portals, p.near_door_coeff * p.corridor_radius);
+        let corners = funnel(at, goal, &gates);
+        self.points = subdivide(at, &corners, p.step_dist);
+        self.areals = areals;
+        Ok(())
+    }
+
+    /// The point to head for from `at`, planning when there is a goal and no path.
+    pub fn steer(&mut self, at: Vec2, planner: &mut dyn Planner, p: &PathParams) -> Steer {
+        let Some(goal) = self.goal else {
+            return Steer::Idle;
+        };
+        if at.distance(goal) <= GOAL_REACH {
+            self.set_goal(None);
+            return Steer::Arrived;
+        }
+        if self.points.is_empty() {
+            if let Err((state, why)) = self.plan(at, planner, p) {
+                self.points.clear();
+                self.areals.clear();
+                return Steer::Error(state, why);
+            }
+        }
+        while self.points.len() > 1 && at.distance(self.points[0]) <= REACH {
+            self.points.remove(0);
+        }
+        match self.points.first() {
+            Some(&next) => Steer::Toward(next),
+            None => Steer::Toward(goal),
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// An L-shaped corridor of unit squares: (0,0) → (1,0) → (2,0) → (2,1) → (2,2),
+    /// each square 10 units.
+    struct L;
+    impl Planner for L {
+        fn plan(&mut self, _from: Vec2, to: Vec2) -> Plan {
+            if to.x > 100.0 {
+                return Err((ErrorState::NonReachable, "area 9 is unreachable".into()));
+            }
+            Ok((
+                vec![0, 1, 2, 5, 8],
+                vec![
+                    (Vec2::new(10.0, 0.0), Vec2::new(10.0, 10.0)),
+                    (Vec2::new(20.0, 10.0), Vec2::new(20.0, 0.0)),
+                    (Vec2::new(20.0, 10.0), Vec2::new(30.0, 10.0)),
+                    (Vec2::new(30.0, 20.0), Vec2::new(20.0, 20.0)),
+                ],
+            ))
+        }
+    }
+
+    const P: PathParams = PathParams {
+        corridor_radius: 2.0,
+        near_door_coeff: 0.5,
+        step_dist: 4.0,
+    };
+
+    #[test]
+    fn the_funnel_cuts_the_corner_of_an_l() {
+        let start = Vec2::new(5.0, 5.0);
+        let goal = Vec2::new(25.0, 25.0);
+        let gates = oriented(start, &L.plan(start, goal).unwrap().1, 1.0);
+        let corners = funnel(start, goal, &gates);
+        // The path hugs the inner corner (20, 10): it touches the two narrowed portals
+        // that meet there, one margin away from it on each.
+        assert_eq!(
+            corners,
+            vec![Vec2::new(20.0, 9.0), Vec2::new(21.0, 10.0), goal],
+            "{corners:?}"
+        );
+        // A straight corridor has no corner.
+        let straight = [(Vec2::new(10.0, 0.0), Vec2::new(10.0, 10.0))];
+        let g = oriented(Vec2::new(5.0, 5.0), &straight, 1.0);
+        assert_eq!(
+            funnel(Vec2::new(5.0, 5.0), Vec2::new(15.0, 5.0), &g),
+            vec![Vec2::new(15.0, 5.0)]
+        );
+    }
+
+    #[test]
+    fn every_leg_stays_inside_the_corridor() {
+        // Every point of the subdivided path is inside one of the five squares.
+        let mut s = PathState::default();
+        s.set_goal(Some(Vec2::new(25.0, 25.0)));
+        s.plan(Vec2::new(5.0, 5.0), &mut L, &P).unwrap();
+        let inside = |q: Vec2| {
+            [
+                (0.0, 0.0),
+                (10.0, 0.0),
+                (20.0, 0.0),
+                (20.0, 10.0),
+                (20.0, 20.0),
+            ]
+            .iter()
+            .any(|&(x, y)| q.x >= x && q.x <= x + 10.0 && q.y >= y && q.y <= y + 10.0)
+        };
+        let mut prev = Vec2::new(5.0, 5.0);
+        for &q in &s.points {
+            assert!(prev.distance(q) <= P.step_dist + 1e-4);
+            for k in 0..=10 {
+                assert!(inside(prev.lerp(q, k as f32 / 10.0)), "{prev} → {q}");
+            }
+            prev = q;
+        }
+        assert_eq!(s.areals, [0, 1, 2, 5, 8]);
+        assert_eq!(s.revision, 1);
+    }
+
+    #[test]
+    fn steering_walks_the_points_and_arrives() {
+        let mut s = PathState::default();
+        s.set_goal(Some(Vec2::new(25.0, 25.0)));
+        let mut at = Vec2::new(5.0, 5.0);
+        for _ in 0..200 {
+            match s.steer(at, &mut L, &P) {
+                Steer::Toward(q) => at += (q - at).clamp_length_max(0.5),
+                Steer::Arrived => break,
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(at.distance(Vec2::new(25.0, 25.0)) <= GOAL_REACH);
+        assert_eq!(s.goal, None);
+        assert_eq!(s.steer(at, &mut L, &P), Steer::Idle);
+    }
+
+    #[test]
+    fn errors_clear_the_path_and_replans_end_in_a_cycle() {
+        let mut s = PathState::default();
+        s.set_goal(Some(Vec2::new(500.0, 5.0)));
+        let at = Vec2::new(5.0, 5.0);
+        assert!(
+            matches!(s.steer(at, &mut L, &P), Steer::Error(ErrorState::NonReachable, m) if m.contains("unreachable"))
+        );
+        assert!(s.points.is_empty());
+        let mut s = PathState::default();
+        s.set_goal(Some(Vec2::new(25.0, 25.0)));
+        for _ in 0..MAX_REPLANS {
+            s.plan(at, &mut L, &P).unwrap();
+        }
+        assert!(matches!(
+            s.plan(at, &mut L, &P),
+            Err((ErrorState::PathCycle, _))
+        ));
+        struct Loop;
+        impl Planner for Loop {
+            fn plan(&mut self, _: Vec2, _: Vec2) -> Plan {
+                Ok((vec![0, 1, 0], vec![]))
+            }
+        }
+        let mut s = PathState::default();
+        s.set_goal(Some(Vec2::new(25.0, 25.0)));
+        assert!(
+            matches!(s.plan(at, &mut Loop, &P), Err((ErrorState::PathCycle, m)) if m.contains("twice"))
+        );
+        assert_eq!(ErrorState::PathCycle.number(), 6);
+    }
+}
