@@ -15,6 +15,7 @@
 //!   exception).
 //! * [`path`] — Behavior's global path (areals), local path (the funnel through the
 //!   corridor) and the six error states of tome VI.
+//! * [`wizard`] — short-term avoidance inside the corridor (`ClearWizardPath`).
 //! * [`config`] — `Behavior.ini` keys with provenance and named defaults.
 //! * [`x87`] — the x87 conversions these rules need.
 //!
@@ -30,6 +31,7 @@ pub mod path;
 pub mod profile;
 pub mod schedule;
 pub mod superai;
+pub mod wizard;
 pub mod x87;
 
 pub use error::AiError;
