@@ -11,10 +11,10 @@
 /// The x87 integer indefinite value (`FISTP`/`FISTTP` of NaN or an out-of-range value).
 pub const INTEGER_INDEFINITE: i64 = i64::MIN;
 
-/// `FISTP` with round-to-nearest-even into 64 bits.
-pub fn fistp_round_even(x: f64) -> i64 {
-    let r = x.round_ties_even();
-    // 2^63 is exactly representable; every f64 below it in magnitude fits.
+/// An integral `f64` as the x87 stores it into 64 bits: the value when it fits, else
+/// (outside the `i64` range, or NaN) the integer indefinite.
+fn store_i64(r: f64) -> i64 {
+    // -2^63 and 2^63 are exact; every integral f64 in between fits.
     if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&r) {
         r as i64
     } else {
@@ -22,14 +22,14 @@ pub fn fistp_round_even(x: f64) -> i64 {
     }
 }
 
+/// `FISTP` with round-to-nearest-even into 64 bits.
+pub fn fistp_round_even(x: f64) -> i64 {
+    store_i64(x.round_ties_even())
+}
+
 /// `__ftol`: truncation toward zero into 64 bits.
 pub fn ftol_truncate(x: f64) -> i64 {
-    let r = x.trunc();
-    if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&r) {
-        r as i64
-    } else {
-        INTEGER_INDEFINITE
-    }
+    store_i64(x.trunc())
 }
 
 /// The low 32 bits of a 64-bit integer.
