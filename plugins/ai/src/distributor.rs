@@ -226,11 +226,9 @@ impl Distributor {
             }
             first.push(Some(f));
         }
+        // A row that did not ask in pass 1, or holds no weight, gets no share.
         let cap = |share: f32, asked: bool, supply: f32, askers: f32| {
-            if !asked || askers <= 0.0 {
-                0.0
-            } else if share <= 0.0 {
-                // Zero weights among askers: an equal split is not defined; nothing.
+            if !asked || askers <= 0.0 || share <= 0.0 {
                 0.0
             } else {
                 supply * (share / askers)
