@@ -24,6 +24,8 @@ use glam::Vec2;
 
 /// A re-plan counter beyond this is error state 6 (PD-AI-CYCLE).
 pub const MAX_REPLANS: u32 = 16;
+/// The most points one leg of the local path is cut into.
+pub const MAX_POINTS_PER_LEG: u32 = 1024;
 /// A local-path point counts as reached this close (world units).
 pub const REACH: f32 = 1.0;
 /// The goal counts as reached this close.
@@ -158,14 +160,15 @@ pub fn funnel(start: Vec2, goal: Vec2, portals: &[(Vec2, Vec2)]) -> Vec<Vec2> {
 }
 
 /// Cuts the polyline `start → corners…` into points at most `step` apart (the corners
-/// kept), without `start`.
+/// kept), without `start`; at most [`MAX_POINTS_PER_LEG`] points per leg, so a tiny
+/// `PathFind_fStepDist` cannot make a huge path (the points are then farther apart).
 pub fn subdivide(start: Vec2, corners: &[Vec2], step: f32) -> Vec<Vec2> {
     let mut out = Vec::new();
     let mut from = start;
     for &c in corners {
         let d = from.distance(c);
         if step > 0.0 && d > step {
-            let n = (d / step).ceil() as u32;
+            let n = ((d / step).ceil() as u32).min(MAX_POINTS_PER_LEG);
             for k in 1..n {
                 out.push(from.lerp(c, k as f32 / n as f32));
             }
@@ -366,6 +369,15 @@ mod tests {
         }
         assert_eq!(s.areals, [0, 1, 2, 5, 8]);
         assert_eq!(s.revision, 1);
+    }
+
+    #[test]
+    fn a_tiny_step_is_bounded() {
+        let pts = subdivide(Vec2::ZERO, &[Vec2::new(1000.0, 0.0)], f32::MIN_POSITIVE);
+        assert_eq!(pts.len(), MAX_POINTS_PER_LEG as usize);
+        assert_eq!(pts.last(), Some(&Vec2::new(1000.0, 0.0)));
+        assert_eq!(subdivide(Vec2::ZERO, &[Vec2::new(9.0, 0.0)], 4.0).len(), 3);
+        assert_eq!(subdivide(Vec2::ZERO, &[Vec2::new(9.0, 0.0)], 0.0).len(), 1);
     }
 
     #[test]
