@@ -124,34 +124,34 @@ pub fn funnel(start: Vec2, goal: Vec2, portals: &[(Vec2, Vec2)]) -> Vec<Vec2> {
     // Each restart moves the apex strictly forward, so this ends.
     while i < gates.len() {
         let (l, r) = gates[i];
+        // A side that would cross the other makes that other side's corner the apex.
+        let mut new_apex = None;
         // Right side: `r` must not be right of the current right edge.
         if cross(apex, right, r) >= 0.0 {
             if apex == right || cross(apex, left, r) < 0.0 {
                 right = r;
                 right_i = i;
             } else {
-                apex = left;
-                let apex_i = left_i;
-                out.push(apex);
-                (left, right, left_i, right_i) = (apex, apex, apex_i, apex_i);
-                i = apex_i + 1;
-                continue;
+                new_apex = Some((left, left_i));
             }
         }
-        if cross(apex, left, l) <= 0.0 {
+        if new_apex.is_none() && cross(apex, left, l) <= 0.0 {
             if apex == left || cross(apex, right, l) > 0.0 {
                 left = l;
                 left_i = i;
             } else {
-                apex = right;
-                let apex_i = right_i;
-                out.push(apex);
-                (left, right, left_i, right_i) = (apex, apex, apex_i, apex_i);
-                i = apex_i + 1;
-                continue;
+                new_apex = Some((right, right_i));
             }
         }
-        i += 1;
+        match new_apex {
+            Some((corner, at)) => {
+                apex = corner;
+                out.push(corner);
+                (left, right, left_i, right_i) = (corner, corner, at, at);
+                i = at + 1;
+            }
+            None => i += 1,
+        }
     }
     if out.last() != Some(&goal) {
         out.push(goal);
