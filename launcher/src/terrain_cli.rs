@@ -83,7 +83,7 @@ pub fn query(
                 "areas": r,
                 "corridor": l.world.areals.corridor(&r).iter().map(|(p, q)| [p.to_array(), q.to_array()]).collect::<Vec<_>>(),
             }),
-            Err(e) => json!({ "error": e }),
+            Err(e) => json!({ "error": e.message.as_str(), "kind": e.kind.name() }),
         }
     });
     let v = json!({

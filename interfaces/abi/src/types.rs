@@ -103,6 +103,11 @@ impl ErrorKind {
     pub const NO_PROVIDER: Self = Self(9);
     /// A game file or entry that does not exist.
     pub const NOT_FOUND: Self = Self(10);
+    /// (2.1) Terrain: a route end lies in no areal of the map.
+    pub const NO_AREA: Self = Self(11);
+    /// (2.1) Terrain: no chain of walkable areals joins the route's ends (or an end's
+    /// areal is not walkable).
+    pub const UNREACHABLE: Self = Self(12);
 
     /// A stable lower-case name (`"panicked"`, …; `"kind 42"` for unknown values).
     pub fn name(self) -> String {
@@ -118,6 +123,8 @@ impl ErrorKind {
             Self::REENTRY => "re-entry".into(),
             Self::NO_PROVIDER => "no provider".into(),
             Self::NOT_FOUND => "not found".into(),
+            Self::NO_AREA => "no area".into(),
+            Self::UNREACHABLE => "unreachable".into(),
             Self(n) => format!("kind {n}"),
         }
     }

@@ -191,17 +191,29 @@ impl World {
         Self::from_bytes(&msh, &map).map(Some)
     }
 
-    /// Route between the areas under two points.
-    pub fn route_points(&self, from: Vec3, to: Vec3) -> Result<Vec<u32>, String> {
-        let a = self
-            .areals
-            .area_at(from.x, from.y)
-            .ok_or_else(|| format!("route start ({}, {}) is in no area", from.x, from.y))?;
-        let b = self
-            .areals
-            .area_at(to.x, to.y)
-            .ok_or_else(|| format!("route goal ({}, {}) is in no area", to.x, to.y))?;
-        self.areals.route(a, b).map_err(|e| e.to_string())
+    /// Route between the areas under two points: an end in no areal is
+    /// [`ErrorKind::NO_AREA`], no walkable chain (or a non-walkable end) is
+    /// [`ErrorKind::UNREACHABLE`].
+    pub fn route_points(&self, from: Vec3, to: Vec3) -> Result<Vec<u32>, PluginError> {
+        let area = |p: Vec3, end: &str| {
+            self.areals.area_at(p.x, p.y).ok_or_else(|| {
+                PluginError::new(
+                    ErrorKind::NO_AREA,
+                    format!("route {end} ({}, {}) is in no area", p.x, p.y),
+                )
+            })
+        };
+        let (a, b) = (area(from, "start")?, area(to, "goal")?);
+        self.areals.route(a, b).map_err(|e| {
+            let kind = match e {
+                RouteError::NotWalkable { .. } | RouteError::Unreachable { .. } => {
+                    ErrorKind::UNREACHABLE
+                }
+                RouteError::NoMap => ErrorKind::NOT_FOUND,
+                RouteError::NoSuchArea { .. } => ErrorKind::NO_AREA,
+            };
+            PluginError::new(kind, e.to_string())
+        })
     }
 }
 
@@ -252,6 +264,16 @@ impl TerrainPlugin {
         self.world =
             World::load(dir).map_err(|e| PluginError::failed(format!("terrain start: {e}")))?;
         Ok(())
+    }
+
+    /// The loaded map, or [`ErrorKind::NOT_FOUND`] naming the query.
+    fn loaded(&self, what: &str) -> Result<&World, PluginError> {
+        self.world.as_ref().ok_or_else(|| {
+            PluginError::new(
+                ErrorKind::NOT_FOUND,
+                format!("{what}: no map (no Land.msh/Land.map loaded)"),
+            )
+        })
     }
 
     fn with_world<T>(
@@ -380,21 +402,24 @@ impl TerrainProvider for TerrainPlugin {
     }
 
     fn route(&self, from: Vec3f, to: Vec3f) -> Result<Vec<u32>, PluginError> {
-        self.with_world("route", |w| w.route_points(from.into(), to.into()))
+        self.loaded("route")?
+            .route_points(from.into(), to.into())
+            .map_err(|e| PluginError::new(e.kind, format!("route: {}", e.message)))
     }
 
     fn corridor(&self, from: Vec3f, to: Vec3f) -> Result<Vec<Portal>, PluginError> {
-        self.with_world("corridor", |w| {
-            let route = w.route_points(from.into(), to.into())?;
-            Ok(w.areals
-                .corridor(&route)
-                .into_iter()
-                .map(|(a, b)| Portal {
-                    a: a.into(),
-                    b: b.into(),
-                })
-                .collect())
-        })
+        let w = self.loaded("corridor")?;
+        let route = w
+            .route_points(from.into(), to.into())
+            .map_err(|e| PluginError::new(e.kind, format!("corridor: {}", e.message)))?;
+        Ok(w.areals
+            .corridor(&route)
+            .into_iter()
+            .map(|(a, b)| Portal {
+                a: a.into(),
+                b: b.into(),
+            })
+            .collect())
     }
 }
 

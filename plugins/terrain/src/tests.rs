@@ -91,8 +91,12 @@ fn loads_and_answers_through_the_service() {
         assert!(s.corridor(v(5.0, 5.0, 0.0), v(35.0, 35.0, 0.0)).is_err());
         let e = s.route(v(5.0, 5.0, 0.0), v(35.0, 35.0, 0.0)).unwrap_err();
         assert!(e.message.as_str().contains("not walkable"), "{e}");
+        assert_eq!(e.kind, ErrorKind::UNREACHABLE);
         let e = s.route(v(5.0, 5.0, 0.0), v(55.0, 35.0, 0.0)).unwrap_err();
         assert!(e.message.as_str().contains("in no area"), "{e}");
+        assert_eq!(e.kind, ErrorKind::NO_AREA);
+        let e = s.corridor(v(55.0, 5.0, 0.0), v(5.0, 5.0, 0.0)).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::NO_AREA, "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
@@ -115,6 +119,13 @@ fn without_files_every_query_says_no_map() {
         ];
         for e in errs {
             assert!(e.message.as_str().contains("no map"), "{e}");
+        }
+        // Behavior tells "no system map" (error state 1) from the other route errors.
+        for e in [
+            s.route(v(0.0, 0.0, 0.0), v(1.0, 1.0, 0.0)).unwrap_err(),
+            s.corridor(v(0.0, 0.0, 0.0), v(1.0, 1.0, 0.0)).unwrap_err(),
+        ] {
+            assert_eq!(e.kind, ErrorKind::NOT_FOUND, "{e}");
         }
     }
     std::fs::remove_dir_all(&empty).unwrap();
