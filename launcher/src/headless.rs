@@ -392,6 +392,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     )]
     let started = std::time::Instant::now();
     let mut quit = false;
+    let mut decided = None;
     while kernel.tick() < ticks && !quit {
         frame += 1;
         let frame_ns =
@@ -472,6 +473,11 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
             }
         }
         host_events.extend(events.try_iter());
+        // A decided mission ends the run after the frame of its tick.
+        if decided.is_none() {
+            decided = host.mission_outcome();
+            quit |= decided.is_some();
+        }
         if let Some(e) = trace_error.take() {
             return Err(anyhow::Error::new(e).context(format!("trace {trace_label}")));
         }
@@ -536,6 +542,15 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         }
     }
     writeln!(out, "host: loaded_images={}", host.loaded_images())?;
+    if let Some(d) = decided {
+        writeln!(
+            out,
+            "outcome={} tick={} slot={}",
+            d.outcome.name(),
+            d.tick,
+            d.slot
+        )?;
+    }
     writeln!(
         out,
         "scenario={} seed={seed} objects_start={} objects_end={} ticks={} frames={frame} fps={} tick_hz={tick_hz}",

@@ -412,6 +412,38 @@ pub trait HostApi {
         let _ = (a, b, ignore);
         older_engine("control_ray")
     }
+
+    /// (2.1) Reports the mission's outcome (simulation phases only). The first report
+    /// of a mission decides it; the engine ends the run after that tick and prints the
+    /// outcome. A later report is ignored (a warning on the host's log); an unknown
+    /// value is [`ErrorKind::INVALID`](crate::ErrorKind::INVALID).
+    fn mission_outcome(&mut self, outcome: MissionOutcome) -> RResult<(), PluginError> {
+        let _ = outcome;
+        older_engine("mission_outcome")
+    }
+}
+
+/// A mission's outcome as a plugin reports it to the engine (an open number: compare
+/// with the constants). The values are the payload of the original's host callback
+/// `(0, 0, payload)` (FORMATS §13.11).
+#[repr(transparent)]
+#[derive(StableAbi, Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct MissionOutcome(pub u32);
+
+impl MissionOutcome {
+    /// Mission failed (`VOICE_MISSION_FAIL`).
+    pub const FAILED: Self = Self(0);
+    /// Mission complete (`VOICE_MISSION_COMPLETE`).
+    pub const COMPLETE: Self = Self(1);
+
+    /// `"failed"`, `"complete"`, or `"outcome N"` for other values.
+    pub fn name(self) -> String {
+        match self {
+            Self::FAILED => "failed".into(),
+            Self::COMPLETE => "complete".into(),
+            Self(n) => format!("outcome {n}"),
+        }
+    }
 }
 
 /// The answer of a host method an older engine does not have.

@@ -64,7 +64,7 @@ pub use control::{
 pub use guard::{PluginRuntime, guard, guard_unit};
 pub use host::{
     AxisValue, Body, BodyWrite, ClockInfo, HostApi, HostApi_TO, HostRef, InputCommand, InputView,
-    NewObject, ObjectInfo, ObjectRef, Property,
+    MissionOutcome, NewObject, ObjectInfo, ObjectRef, Property,
 };
 pub use log::{ForwardingSubscriber, LogLevel, LogSink, LogSink_TO, LogSinkBox};
 pub use math::{Mat4f, Quatf, Vec3f};

@@ -12,7 +12,8 @@
 use crate::control::{GroundSample, ModelBounds, MotionRequest, PhysicalState, RayHit};
 use crate::guard::PluginRuntime;
 use crate::host::{
-    Body, BodyWrite, ClockInfo, HostRef, InputView, NewObject, ObjectInfo, ObjectRef, Property,
+    Body, BodyWrite, ClockInfo, HostRef, InputView, MissionOutcome, NewObject, ObjectInfo,
+    ObjectRef, Property,
 };
 use crate::math::{Quatf, Vec3f};
 use crate::message::{Message, MessageTarget};
@@ -223,6 +224,11 @@ impl<'a> Host<'a> {
     /// like [`Host::terrain`]).
     pub fn control(&mut self) -> Control<'_, 'a> {
         Control { host: self }
+    }
+
+    /// (2.1) Reports the mission's outcome (see [`crate::HostApi::mission_outcome`]).
+    pub fn mission_outcome(&mut self, outcome: MissionOutcome) -> Result<(), PluginError> {
+        self.raw.mission_outcome(outcome).into_result()
     }
 
     /// (2.1) The bounds of `object`'s models in object space, `None` when it has no
@@ -519,12 +525,15 @@ pub trait TerrainProvider {
         let _ = (x, y);
         unsupported("area_at")
     }
-    /// Area ids from the area under `from` to the area under `to`.
+    /// Area ids from the area under `from` to the area under `to`. Errors by kind
+    /// (2.1): [`ErrorKind::NOT_FOUND`] no map, [`ErrorKind::NO_AREA`] an end in no
+    /// areal, [`ErrorKind::UNREACHABLE`] no walkable chain (Behavior's error states
+    /// 1, 3 and 4 of tome VI).
     fn route(&self, from: Vec3f, to: Vec3f) -> Result<Vec<u32>, PluginError> {
         let _ = (from, to);
         unsupported("route")
     }
-    /// The portal edges between consecutive areas of the route.
+    /// The portal edges between consecutive areas of the route (errors as for `route`).
     fn corridor(&self, from: Vec3f, to: Vec3f) -> Result<Vec<Portal>, PluginError> {
         let _ = (from, to);
         unsupported("corridor")

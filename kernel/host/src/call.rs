@@ -7,9 +7,9 @@ use crate::slot::{Instance, SlotCell};
 use abi_stable::std_types::{RErr, ROk, ROption, RResult, RSlice, RStr, RVec};
 use iron3d_abi::{
     AxisValue, Body, BodyWrite, ClockInfo, ControlService_TO, ErrorKind, GroundSample, HostApi,
-    InputCommand, InputView, Message, MessageTarget, ModelBounds, MotionRequest, NewObject,
-    ObjectInfo, ObjectRef, PhysicalState, PluginError, Portal, Property, Quatf, RayHit, SlotKind,
-    Vec3f,
+    InputCommand, InputView, Message, MessageTarget, MissionOutcome, ModelBounds, MotionRequest,
+    NewObject, ObjectInfo, ObjectRef, PhysicalState, PluginError, Portal, Property, Quatf, RayHit,
+    SlotKind, Vec3f,
 };
 use iron3d_kernel::{
     DeleteMode, GameObject, KernelError, Locality, ObjectDesc, ObjectHandle, OriginalObjectId,
@@ -51,6 +51,19 @@ pub struct HostShared {
     /// Model bounds by prototype (ASCII upper case), set once the mission is loaded
     /// (`Host::object_bounds`).
     pub model_bounds: std::sync::RwLock<BTreeMap<Vec<u8>, ModelBounds>>,
+    /// The mission's outcome, once a plugin reported it (the first report stands).
+    pub outcome: Mutex<Option<ReportedOutcome>>,
+}
+
+/// A mission outcome as reported by a plugin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReportedOutcome {
+    /// The outcome.
+    pub outcome: MissionOutcome,
+    /// The slot whose plugin reported it.
+    pub slot: SlotKind,
+    /// The tick it was reported in.
+    pub tick: u64,
 }
 
 impl HostShared {
@@ -809,6 +822,45 @@ impl HostApi for HostCall<'_, '_> {
     ) -> RResult<ROption<RayHit>, PluginError> {
         self.control("control ray", |c| c.ray(a, b, ignore))
     }
+
+    fn mission_outcome(&mut self, outcome: MissionOutcome) -> RResult<(), PluginError> {
+        if !simulation_phase(self.ctx.phase()) {
+            return RErr(PluginError::new(
+                ErrorKind::FORBIDDEN,
+                format!(
+                    "mission_outcome: only in simulation phases, not in {}",
+                    self.ctx.phase()
+                ),
+            ));
+        }
+        if !matches!(outcome, MissionOutcome::COMPLETE | MissionOutcome::FAILED) {
+            return RErr(PluginError::new(
+                ErrorKind::INVALID,
+                format!("mission_outcome: unknown {}", outcome.name()),
+            ));
+        }
+        let tick = self.ctx.time().tick;
+        let mut o = self
+            .shared
+            .outcome
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match &*o {
+            Some(first) => tracing::warn!(
+                slot = %self.slot, outcome = %outcome.name(), first = %first.outcome.name(),
+                "mission outcome reported again: the first report stands"
+            ),
+            None => {
+                tracing::info!(slot = %self.slot, outcome = %outcome.name(), tick, "mission decided");
+                *o = Some(ReportedOutcome {
+                    outcome,
+                    slot: self.slot,
+                    tick,
+                });
+            }
+        }
+        ROk(())
+    }
 }
 
 /// The context of calls made outside a kernel phase (instance start-up, swap
@@ -976,5 +1028,8 @@ impl HostApi for DetachedCall<'_> {
         _: ROption<u32>,
     ) -> RResult<ROption<RayHit>, PluginError> {
         detached("control ray")
+    }
+    fn mission_outcome(&mut self, _: MissionOutcome) -> RResult<(), PluginError> {
+        detached("mission_outcome")
     }
 }

@@ -1,7 +1,7 @@
 //! The plugin host controller: builds slot systems from the registry, prepares hot swaps
 //! (from requests, the console or the file watcher) and reports what happened.
 
-use crate::call::{HostShared, MissionFiles};
+use crate::call::{HostShared, MissionFiles, ReportedOutcome};
 use crate::error::HostError;
 use crate::library::{self, LoadedLibrary, SearchPaths};
 use crate::slot::{FallbackFactory, HostEvent, Instance, PluginSlot, PreparedSwap, SlotShared};
@@ -110,6 +110,7 @@ impl PluginHost {
             cells: Mutex::new(BTreeMap::new()),
             provider_faults: Mutex::new(BTreeMap::new()),
             model_bounds: std::sync::RwLock::new(BTreeMap::new()),
+            outcome: Mutex::new(None),
         });
         let mut host = Self {
             config,
@@ -164,6 +165,15 @@ impl PluginHost {
     /// contents (a changed file always gets a new image from a new shadow copy).
     fn load_library(&self, path: &Path) -> Result<Arc<LoadedLibrary>, HostError> {
         load_library(&self.libraries, &self.config.shadow_dir, path)
+    }
+
+    /// The mission's outcome once a plugin reported it ([`iron3d_abi::Host::mission_outcome`]).
+    pub fn mission_outcome(&self) -> Option<ReportedOutcome> {
+        *self
+            .shared
+            .outcome
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Library images mapped so far (they are never unloaded).

@@ -13,7 +13,7 @@ pub mod log_sink;
 pub mod slot;
 pub mod watch;
 
-pub use call::MissionFiles;
+pub use call::{MissionFiles, ReportedOutcome};
 pub use error::HostError;
 pub use host::{ComponentFactory, HostConfig, MissionSetup, NULL_LIBRARY, PluginHost, SlotReport};
 pub use library::{LoadedLibrary, SearchPaths};
