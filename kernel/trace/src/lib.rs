@@ -11,12 +11,16 @@
 //! 2. **behaviour state changes** of objects present before and after the tick, by id:
 //!    `{"tick":T,"type":"state","id":I,"from":S,"to":S}`;
 //! 3. on sampled ticks (`T % K == 0`), one **object** line per object in the game, by id:
-//!    `{"tick":T,"type":"object","id":I,"pos":[x,y,z],"vel":[x,y,z],"heading":H,"state":S,"life":L}`.
+//!    `{"tick":T,"type":"object","id":I,"pos":[x,y,z],"vel":[x,y,z],"heading":H,"state":S,"life":L,"ore":O,"target":G,"path":P}`.
 //!
 //! Objects that were in the world when the run started are reported `added` in tick 1,
 //! when the systems are told of them. Ids are raw original object ids. `heading` is the yaw in radians: the angle of the
 //! object's rotated +X axis in the XY plane (the inverse of `Quat::from_rotation_z`).
-//! `life` is `raw_value[1]` of the first `Life state` property, `null` without one.
+//! `life` is `raw_value[1]` of the first `Life state` property, `null` without one;
+//! `ore`, `target` and `path` are `raw_value[1]` of the first `CurrentOre`,
+//! `BehaviorTarget` (0: none) and `BehaviorPath` properties the same way (the AI
+//! plugin keeps the last two: what a unit aims at and its path revision). `state` is
+//! the behaviour state (the `ai` plugin's activity numbers: 0 idle … 8 dead).
 //! Numbers are written as the shortest decimal that reads back to the same `f32`; a
 //! non-finite number is `null`. The same run writes the same bytes, always.
 
@@ -31,6 +35,14 @@ pub const TRACE_FORMAT: &str = "iron3d-trace";
 pub const TRACE_VERSION: u32 = 1;
 /// The property whose `raw_value[1]` is reported as `life`.
 pub const LIFE_PROPERTY: &[u8] = b"Life state";
+/// The property whose `raw_value[1]` is reported as `ore` (FORMATS §13.12).
+pub const ORE_PROPERTY: &[u8] = b"CurrentOre";
+/// The property whose `raw_value[1]` is reported as `target`: the id Behavior aims at,
+/// harvests or delivers to, 0 for none (written by the `ai` plugin).
+pub const TARGET_PROPERTY: &[u8] = b"BehaviorTarget";
+/// The property whose `raw_value[1]` is reported as `path`: Behavior's path revision,
+/// bumped by every (re-)plan (written by the `ai` plugin).
+pub const PATH_PROPERTY: &[u8] = b"BehaviorPath";
 
 /// Why a trace could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -124,6 +136,9 @@ impl<W: Write> TraceWriter<W> {
                     "heading": num(f.y.atan2(f.x)),
                     "state": o.behaviour_state,
                     "life": o.props.first(LIFE_PROPERTY).map(|p| p.raw_value[1]),
+                    "ore": o.props.first(ORE_PROPERTY).map(|p| p.raw_value[1]),
+                    "target": o.props.first(TARGET_PROPERTY).map(|p| p.raw_value[1]),
+                    "path": o.props.first(PATH_PROPERTY).map(|p| p.raw_value[1]),
                 }));
             }
         }
