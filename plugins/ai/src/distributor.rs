@@ -45,7 +45,7 @@ pub fn joins(slot: u32, slot_exists: impl Fn(usize) -> bool, class_word: u32) ->
 }
 
 /// One member row.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Row {
     /// The member's object key (its original id).
     pub key: u32,
@@ -80,7 +80,7 @@ pub struct Grant {
 }
 
 /// The five totals of one clan step.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Totals {
     /// Energy produced (pass 2).
     pub available_energy: f32,
@@ -106,7 +106,7 @@ pub trait Ledger {
 }
 
 /// One clan's distributor.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Distributor {
     /// Member rows in registration order.
     pub rows: Vec<Row>,

@@ -66,4 +66,30 @@ pub enum AiError {
         /// What it should be.
         expected: &'static str,
     },
+    /// A project text file (`Objectives.txt`, `Orders.txt`) is malformed.
+    #[error("{file} line {line}: {what}")]
+    Malformed {
+        /// The file.
+        file: String,
+        /// 1-based line (0: the file as a whole).
+        line: usize,
+        /// What is wrong.
+        what: String,
+    },
+    /// A clan's script package is broken (its `.scr` or `.var` does not parse).
+    #[error("clan {clan} ({name}): {file} does not parse")]
+    Package {
+        /// The clan's index.
+        clan: usize,
+        /// The clan's name (lossy text).
+        name: String,
+        /// The file.
+        file: String,
+        /// Why.
+        #[source]
+        source: Box<iron3d_aux::AuxError>,
+    },
+    /// The saved state does not decode.
+    #[error("AI state: {0}")]
+    State(#[source] postcard::Error),
 }

@@ -23,11 +23,17 @@
 //! makes it (`PD-AI-*`, `PD-ECON-*`).
 
 pub mod anchor;
+pub mod behavior;
+pub mod combat;
 pub mod config;
 pub mod distributor;
+pub mod economy;
 pub mod error;
 pub mod evaluator;
+pub mod objectives;
+pub mod orders;
 pub mod path;
+pub mod plugin;
 pub mod profile;
 pub mod schedule;
 pub mod superai;

@@ -32,7 +32,9 @@ pub const REACH: f32 = 1.0;
 pub const GOAL_REACH: f32 = 0.75;
 
 /// Tome VI's six explicit error states of Behavior.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum ErrorState {
     /// 1. No system map (no `Land.map` loaded).
     NoSystemMap,
@@ -181,7 +183,7 @@ pub fn subdivide(start: Vec2, corners: &[Vec2], step: f32) -> Vec<Vec2> {
 
 /// One unit's path state: goal, global path (areals, with a revision number), local
 /// path (points) and the re-plan counter.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PathState {
     /// Where the unit is going (`None`: nowhere).
     pub goal: Option<Vec2>,

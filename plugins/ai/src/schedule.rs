@@ -42,7 +42,7 @@ pub fn is_due(now: u32, deadline: u32) -> bool {
 }
 
 /// Behavior's first-step schedule.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FirstStep {
     /// The deadline once scheduled (`None`: not yet).
     pub deadline: Option<u32>,
@@ -86,7 +86,7 @@ impl FirstStep {
 }
 
 /// The distributor's scheduler.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct StepClock {
     /// Queue time of the last step.
     pub last: u32,

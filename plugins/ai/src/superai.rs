@@ -189,7 +189,7 @@ impl SuperAiTable {
 }
 
 /// The mission outcome the scripts report.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
     /// `(0, 0, 0)`: `VOICE_MISSION_FAIL`.
     Failed,
@@ -212,7 +212,7 @@ pub enum CallbackResult {
 
 /// The host side of the script outcome callback `(mode, command, payload)`
 /// (`Handler(30)` sends `(0, first, second)`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct OutcomeLatch {
     /// The state word.
     pub state: Option<Outcome>,

@@ -66,7 +66,7 @@ pub struct WizardParams {
 }
 
 /// One unit's wizard path.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Wizard {
     /// The last answered velocity (`None`: cleared).
     pub velocity: Option<Vec2>,

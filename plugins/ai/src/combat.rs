@@ -1,0 +1,156 @@
+//! Combat: weapons, turret aiming, shots and damage.
+//!
+//! A shot is a segment query of the control service ([`iron3d_abi::Host::control`]'s
+//! `ray`) from the muzzle to the target's centre, skipping the shooter: whatever the
+//! segment hits first takes the damage — the target, or a unit or building in the way.
+//! Damage lowers `raw_value[1]` of the object's first `Life state` property (the word
+//! MisLoad passes to the setter, FORMATS §5); at 0 the object is killed through the
+//! queue (`KillGameObject`, deferred deletion of FORMATS §13.4).
+//!
+//! **PD-AI-WEAPON** (the unit DATs and profiles we read carry no weapon numbers, so
+//! these are ours):
+//!
+//! | role | range | radar | damage | reload (s) | turret (°/s) |
+//! |---|---|---|---|---|---|
+//! | fighter | 30 | 45 | 8 | 1.0 | 180 |
+//! | tower | 40 | 45 | 12 | 1.5 | 120 |
+//!
+//! * the turret turns towards the target at its rate and fires when within
+//!   [`AIM_TOLERANCE`] of it, the target is within range and the weapon is loaded;
+//! * the muzzle and the aim point are [`MUZZLE_HEIGHT`] above the objects' origins
+//!   (half the height of Control's default proxy, so a shot meets a unit whose model
+//!   gives no bounds);
+//! * **PD-AI-DAMAGE**: `life' = life − min(life, damage)`; an object without a
+//!   `Life state` property cannot be damaged (the shot is spent).
+
+use crate::behavior::Role;
+use serde::{Deserialize, Serialize};
+
+/// The property whose `raw_value[1]` is an object's life.
+pub const LIFE_STATE: &[u8] = b"Life state";
+/// Radians within which the turret counts as on target.
+pub const AIM_TOLERANCE: f32 = 0.087_266_46; // 5°
+/// Height of muzzle and aim point above the origin.
+pub const MUZZLE_HEIGHT: f32 = 0.5;
+
+/// A weapon's numbers (PD-AI-WEAPON).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Weapon {
+    /// Farthest shot (world units).
+    pub range: f32,
+    /// Farthest an enemy is noticed.
+    pub radar: f32,
+    /// Life taken by a hit.
+    pub damage: u32,
+    /// Seconds between shots.
+    pub reload: f32,
+    /// Turret turn rate (radians per second).
+    pub turret_rate: f32,
+}
+
+impl Weapon {
+    /// The weapon of a role (`None`: unarmed).
+    pub fn of(role: Role) -> Option<Self> {
+        match role {
+            Role::Fighter => Some(Self {
+                range: 30.0,
+                radar: 45.0,
+                damage: 8,
+                reload: 1.0,
+                turret_rate: 180f32.to_radians(),
+            }),
+            Role::Tower => Some(Self {
+                range: 40.0,
+                radar: 45.0,
+                damage: 12,
+                reload: 1.5,
+                turret_rate: 120f32.to_radians(),
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// The signed angle from `from` to `to`, in `(-π, π]`.
+pub fn angle_to(from: f32, to: f32) -> f32 {
+    let d = (to - from).rem_euclid(std::f32::consts::TAU);
+    if d > std::f32::consts::PI {
+        d - std::f32::consts::TAU
+    } else {
+        d
+    }
+}
+
+/// Turns `turret` towards `bearing` by at most `rate × dt`; returns the new yaw (in
+/// `[0, 2π)`) and whether it is on target.
+pub fn aim(turret: f32, bearing: f32, rate: f32, dt: f32) -> (f32, bool) {
+    let d = angle_to(turret, bearing);
+    let step = rate * dt;
+    let yaw = if d.abs() <= step {
+        bearing
+    } else {
+        turret + step.copysign(d)
+    };
+    let yaw = yaw.rem_euclid(std::f32::consts::TAU);
+    (yaw, angle_to(yaw, bearing).abs() <= AIM_TOLERANCE)
+}
+
+/// Life after a hit (PD-AI-DAMAGE).
+pub fn damaged(life: u32, damage: u32) -> u32 {
+    life - life.min(damage)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use std::f32::consts::{FRAC_PI_2, PI};
+
+    #[test]
+    fn angles_wrap_the_short_way() {
+        assert!((angle_to(0.1, 2.0 * PI - 0.1) + 0.2).abs() < 1e-5);
+        assert!((angle_to(2.0 * PI - 0.1, 0.1) - 0.2).abs() < 1e-5);
+        assert!((angle_to(0.0, PI) - PI).abs() < 1e-6);
+    }
+
+    #[test]
+    fn the_turret_turns_at_its_rate_then_locks_on() {
+        let rate = FRAC_PI_2; // 90°/s
+        let (y, on) = aim(0.0, PI, rate, 0.5);
+        assert!((y - FRAC_PI_2 * 0.5).abs() < 1e-6 && !on);
+        let (y, on) = aim(y, PI, rate, 1.0);
+        assert!((y - PI * 0.75).abs() < 1e-5 && !on);
+        let (y, on) = aim(y, PI, rate, 1.0);
+        assert_eq!(y, PI);
+        assert!(on);
+        // The short way round, through 0.
+        let (y, _) = aim(0.2, 2.0 * PI - 0.2, rate, 0.1);
+        assert!((y - (0.2 - FRAC_PI_2 * 0.1)).abs() < 1e-6);
+        // Within tolerance counts as on target before it is exact.
+        assert!(aim(0.0, AIM_TOLERANCE * 0.5, 0.0, 0.0).1);
+    }
+
+    #[test]
+    fn damage_saturates_at_zero() {
+        assert_eq!(damaged(100, 8), 92);
+        assert_eq!(damaged(5, 8), 0);
+        assert_eq!(damaged(0, 8), 0);
+    }
+
+    #[test]
+    fn only_fighters_and_towers_are_armed() {
+        assert!(Weapon::of(Role::Fighter).is_some());
+        assert!(Weapon::of(Role::Tower).is_some());
+        for r in [
+            Role::Transport,
+            Role::Builder,
+            Role::Building,
+            Role::Animal,
+            Role::Inert,
+        ] {
+            assert_eq!(Weapon::of(r), None);
+        }
+        let f = Weapon::of(Role::Fighter).unwrap();
+        assert!(f.range < f.radar);
+    }
+}

@@ -1,0 +1,503 @@
+//! End-to-end: the `ai` plugin (`iron3d_ai`) with the terrain and control plugins on
+//! generated missions — a harvester loop across areals around a lake (the clan's ore
+//! and the plant's new unit), a fight decided by objectives (the outcome line, the same
+//! tick and hash for the same seed), a target beyond the walkable area (no teleport),
+//! two crowds crossing through Wizard avoidance, and a hot swap of the AI plugin.
+
+#![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
+use iron3d_aux::{Event, Instruction, Script, VarValue, Varset};
+use iron3d_e2e::{last_state_hash, traced};
+use iron3d_tma::{Clan, ClanBody, LpString, PlacedObject, StandardMode, Tma};
+use iron3d_unitdat::{UnitDat, UnitRecord};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Side of one areal square.
+const SQ: f32 = 16.0;
+
+fn lp(s: &str) -> LpString {
+    LpString::from_text(s).unwrap()
+}
+
+fn put(root: &Path, rel: &str, bytes: &[u8]) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, bytes).unwrap();
+}
+
+/// A unit DAT of `class` whose one record is `proto` (a prototype of the fixture's
+/// objects.rlb).
+fn dat(class: u32, proto: &str) -> Vec<u8> {
+    let mut d = UnitDat::new();
+    d.header.set_class_word(class);
+    d.records
+        .push(UnitRecord::new(proto.as_bytes(), 0, b"ai test unit").unwrap());
+    d.to_bytes()
+}
+
+/// A clan's script package: a varset with the three clan variables and an `Init` event
+/// whose one record is `Handler(19)`.
+fn package() -> (Vec<u8>, Vec<u8>) {
+    let script = Script {
+        opcode_handler_count: 73,
+        events: vec![Event {
+            name: b"Init".to_vec(),
+            event_word: 0,
+            instructions: vec![Instruction {
+                words: [19, 0, 0, 0, 0],
+                references: vec![0, 1, 2],
+                w6: 0,
+            }],
+        }],
+        trailing: Vec::new(),
+    };
+    let vars = Varset::author(&[
+        ("ClanBaseX", VarValue::Dword(0)),
+        ("ClanBaseY", VarValue::Dword(0)),
+        ("ClanID", VarValue::Dword(0)),
+    ])
+    .unwrap();
+    (script.to_bytes(), vars.to_bytes())
+}
+
+/// Flat terrain of `w`×`h` squares; `lake(i, j)` squares are not walkable.
+fn terrain(w: u16, h: u16, lake: impl Fn(u16, u16) -> bool) -> (Vec<u8>, Vec<u8>) {
+    let cells = 4;
+    let streams =
+        iron3d_landmsh::from_grid(w * cells, h * cells, SQ / f32::from(cells), |_, _| 0.0).unwrap();
+    let msh = iron3d_landmsh::LandMsh::from_streams(streams)
+        .unwrap()
+        .to_bytes()
+        .unwrap();
+    let mut b = iron3d_landmap::MapBuilder::new();
+    for j in 0..h {
+        for i in 0..w {
+            let (x0, y0) = (f32::from(i) * SQ, f32::from(j) * SQ);
+            b.add_area(&iron3d_landmap::AreaSpec {
+                polygon: vec![
+                    [x0, y0, 0.0],
+                    [x0 + SQ, y0, 0.0],
+                    [x0 + SQ, y0 + SQ, 0.0],
+                    [x0, y0 + SQ, 0.0],
+                ],
+                walkable: !lake(i, j),
+                class_id: u32::from(lake(i, j)),
+            })
+            .unwrap();
+        }
+    }
+    b.link_shared_edges();
+    let map = b
+        .build(
+            u32::from(w) * 2,
+            u32::from(h) * 2,
+            iron3d_landmap::Bounds {
+                min: [0.0, 0.0],
+                max: [f32::from(w) * SQ, f32::from(h) * SQ],
+            },
+        )
+        .unwrap();
+    (msh, map.to_file_bytes(b"Land.map").unwrap())
+}
+
+/// One placed object: unit DAT, position, clan slot, life, `CurrentOre`.
+struct Obj(&'static str, [f32; 2], u32, u32, Option<u32>);
+
+/// Writes the fixture game directory plus mission `name`: two hostile clans with
+/// script packages, the objects, `Objectives.txt` and `Orders.txt`.
+fn mission(
+    root: &Path,
+    name: &str,
+    (w, h): (u16, u16),
+    lake: impl Fn(u16, u16) -> bool,
+    objects: &[Obj],
+    objectives: &str,
+    orders: &str,
+) {
+    iron3d_e2e::gamedir::write(root);
+    for (file, class, proto) in [
+        ("War", 0x0100_8000, "tank_proto"),
+        ("Trn", 0x0100_2000, "tank_proto"),
+        ("Mine", 0x8000_0004, "tower"),
+        ("Store", 0x8000_0008, "tower"),
+        ("Gen", 0x8000_0002, "tower"),
+        ("Plant", 0x8000_0010, "tower"),
+        ("Tower", 0x8010_0000, "tower"),
+    ] {
+        put(root, &format!("UNITS/{file}.dat"), &dat(class, proto));
+    }
+    put(
+        root,
+        "BuildDat.lst",
+        b"Plant 1\r\n\"UNITS\\War.dat\"\r\nHangar 1\r\n\"UNITS\\Tank.dat\"\r\n",
+    );
+    let (scr, var) = package();
+    for c in ["C0", "C1"] {
+        put(root, &format!("SCRIPTS/{c}.scr"), &scr);
+        put(root, &format!("SCRIPTS/{c}.var"), &var);
+    }
+    let dir = format!("MISSIONS/{name}");
+    let (msh, map) = terrain(w, h, lake);
+    put(root, &format!("{dir}/Land.msh"), &msh);
+    put(root, &format!("{dir}/Land.map"), &map);
+    let mut t = Tma::new().with_land_path(lp(&format!("MISSIONS\\{name}\\Land")));
+    for (n, (clan, other)) in [("Игрок", "Враг"), ("Враг", "Игрок")].iter().enumerate()
+    {
+        t.clans.push(
+            Clan::new(
+                lp(clan),
+                ClanBody::standard(StandardMode::One, lp(&format!("SCRIPTS\\C{n}")), lp("")),
+            )
+            .with_anchor(8.0 + 80.0 * n as f32, 8.0)
+            .with_relation(lp(other), -1),
+        );
+    }
+    for Obj(unit, [x, y], slot, life, ore) in objects {
+        let mut o = PlacedObject::new(lp(&format!("UNITS\\{unit}.dat")), [*x, *y, 0.0])
+            .with_super_ai_slot(*slot)
+            .with_property(lp("Life state"), [0, *life, 0, 0])
+            .with_property(lp("ClanID"), [0, *slot, 0, 0]);
+        if let Some(ore) = ore {
+            o = o.with_property(lp("CurrentOre"), [0, *ore, 0, 0]);
+        }
+        t.objects.push(o);
+    }
+    put(root, &format!("{dir}/data.tma"), &t.to_bytes().unwrap());
+    put(
+        root,
+        &format!("{dir}/Objectives.txt"),
+        objectives.as_bytes(),
+    );
+    put(root, &format!("{dir}/Orders.txt"), orders.as_bytes());
+}
+
+fn registry(dir: &Path, ai: &str) -> String {
+    let path = dir.join("ai.ini");
+    std::fs::write(
+        &path,
+        format!(
+            "terrain iron3d_terrain terrain\n{ai}\ncontrol iron3d_control control\n\
+             effects iron3d_null null-effects\naudio iron3d_null null-audio\n\
+             render iron3d_null null-render\nnet iron3d_null null-net\ninput iron3d_null null-input\n"
+        ),
+    )
+    .unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+const AI: &str = "ai iron3d_ai ai";
+
+fn id(record: usize) -> u64 {
+    u64::from(iron3d_mission::object_id(record).unwrap().raw())
+}
+
+/// Object samples by id, in tick order.
+fn samples(lines: &[Value]) -> BTreeMap<u64, Vec<&Value>> {
+    let mut m: BTreeMap<u64, Vec<&Value>> = BTreeMap::new();
+    for l in lines.iter().filter(|l| l["type"] == "object") {
+        m.entry(l["id"].as_u64().unwrap()).or_default().push(l);
+    }
+    m
+}
+
+fn xy(l: &Value) -> (f64, f64) {
+    (l["pos"][0].as_f64().unwrap(), l["pos"][1].as_f64().unwrap())
+}
+
+fn outcome(out: &str) -> Option<(String, u64)> {
+    let l = out.lines().find(|l| l.starts_with("outcome="))?;
+    let mut it = l.split_whitespace();
+    let o = it.next()?.strip_prefix("outcome=")?.to_owned();
+    let t = it.next()?.strip_prefix("tick=")?.parse().ok()?;
+    Some((o, t))
+}
+
+fn run(
+    root: &Path,
+    reg: &str,
+    mission: &str,
+    ticks: &str,
+    seed: &str,
+    trace: &Path,
+) -> (String, Vec<Value>, Vec<u8>) {
+    let game = root.to_str().unwrap();
+    if std::env::var_os("AI_KEEP").is_some() {
+        let _ = std::fs::remove_dir_all(format!("/tmp/ai-{mission}"));
+        let _ = std::process::Command::new("cp")
+            .args(["-r", game, &format!("/tmp/ai-{mission}")])
+            .status();
+        let _ = std::fs::copy(reg, format!("/tmp/ai-{mission}.ini"));
+    }
+    traced(
+        &[
+            "--game-dir",
+            game,
+            "--mission",
+            mission,
+            "--registry",
+            reg,
+            "--ticks",
+            ticks,
+            "--trace-every",
+            "5",
+            "--seed",
+            seed,
+        ],
+        trace,
+    )
+}
+
+/// The lake: squares x = 2, y = 0..2 of a 6×4 map (a wall with a gap at the top row).
+fn wall(i: u16, j: u16) -> bool {
+    i == 2 && j < 3
+}
+
+#[test]
+fn a_harvester_carries_ore_round_the_lake_and_the_plant_builds_a_unit() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("game");
+    mission(
+        &root,
+        "A1",
+        (6, 4),
+        wall,
+        &[
+            Obj("Store", [8.0, 8.0], 0, 100, None),
+            Obj("Gen", [8.0, 28.0], 0, 100, None),
+            Obj("Plant", [8.0, 44.0], 0, 100, None),
+            Obj("Mine", [84.0, 8.0], 0, 100, Some(300)),
+            Obj("Trn", [20.0, 20.0], 0, 100, None),
+            // The enemy's mine, far away in the corner: a clan to destroy.
+            Obj("Mine", [88.0, 56.0], 1, 100, Some(0)),
+        ],
+        "clan 0\nwin gather 450\nlose time 240\n",
+        "",
+    );
+    let reg = registry(dir.path(), AI);
+    let (out, lines, _) = run(&root, &reg, "A1", "9000", "1", &dir.path().join("a.jsonl"));
+    let s = samples(&lines);
+    let truck = &s[&id(4)];
+    // It drives round the lake through the gap in the top row, never across it.
+    assert!(
+        truck.iter().any(|l| {
+            let (x, y) = xy(l);
+            (32.0..48.0).contains(&x) && y > 48.0
+        }),
+        "the truck passed the gap"
+    );
+    for l in truck {
+        let (x, y) = xy(l);
+        assert!(
+            !((33.0..47.0).contains(&x) && y < 47.0),
+            "the truck is never in the lake: ({x}, {y}) at tick {}",
+            l["tick"]
+        );
+    }
+    // Harvest (3) and deliver (4) both happen; it targets the mine, then the storage.
+    let states: Vec<u64> = truck.iter().map(|l| l["state"].as_u64().unwrap()).collect();
+    assert!(states.contains(&3) && states.contains(&4), "{states:?}");
+    assert!(truck.iter().any(|l| l["target"] == id(3)));
+    assert!(truck.iter().any(|l| l["target"] == id(0)));
+    // Ore moves from the mine to the storage.
+    let ore = |l: &&Value| l["ore"].as_u64().unwrap_or(0);
+    let mine: Vec<u64> = s[&id(3)].iter().map(ore).collect();
+    let store: Vec<u64> = s[&id(0)].iter().map(ore).collect();
+    assert!(
+        mine.iter().min() < mine.first(),
+        "the mine gave ore: {mine:?}"
+    );
+    let peak = *store.iter().max().unwrap();
+    assert!(peak >= 100, "the storage received ore: {store:?}");
+    // The plant draws from the storage (5 ore/s offered, PD-ECON-MODEL) and builds a
+    // fighter: a new object appears after the start, owned by the clan.
+    let added: Vec<u64> = lines
+        .iter()
+        .filter(|l| l["type"] == "added" && l["tick"].as_u64() > Some(1))
+        .map(|l| l["id"].as_u64().unwrap())
+        .collect();
+    assert!(!added.is_empty(), "the plant built a unit");
+    // The mission is won by gathering, within the time limit.
+    let (o, tick) = outcome(&out).unwrap_or_else(|| panic!("no outcome line:\n{out}"));
+    assert_eq!(o, "complete");
+    assert!(tick < 240 * 30, "{tick}");
+}
+
+#[test]
+fn a_fight_decides_the_mission_the_same_way_for_the_same_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("game");
+    mission(
+        &root,
+        "F1",
+        (4, 4),
+        |_, _| false,
+        &[
+            Obj("War", [10.0, 10.0], 0, 100, None),
+            Obj("War", [14.0, 10.0], 0, 100, None),
+            Obj("War", [54.0, 54.0], 1, 60, None),
+            Obj("Mine", [58.0, 58.0], 1, 50, Some(0)),
+        ],
+        "clan 0\nwin destroy 1\nlose destroyed\nlose time 200\n",
+        // The two fighters head for the enemy corner.
+        "move 0 50 50\nmove 1 52 48\n",
+    );
+    let reg = registry(dir.path(), AI);
+    let (out, lines, bytes) = run(&root, &reg, "F1", "8000", "7", &dir.path().join("a.jsonl"));
+    let (out2, _, bytes2) = run(&root, &reg, "F1", "8000", "7", &dir.path().join("b.jsonl"));
+    assert_eq!(bytes, bytes2, "same seed, same trace bytes");
+    assert_eq!(last_state_hash(&out), last_state_hash(&out2));
+    let (o, tick) = outcome(&out).unwrap_or_else(|| panic!("no outcome line:\n{out}"));
+    assert_eq!(o, "complete", "two fighters beat one");
+    assert_eq!(outcome(&out2), Some((o, tick)));
+    // Attack (6) happened and the enemy was removed through the queue.
+    assert!(lines.iter().any(|l| l["type"] == "state" && l["to"] == 6));
+    for r in [2, 3] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l["type"] == "removed" && l["id"] == id(r)),
+            "record {r} destroyed"
+        );
+    }
+    // The run ended at the outcome's frame.
+    let last = lines
+        .iter()
+        .filter_map(|l| l["tick"].as_u64())
+        .max()
+        .unwrap();
+    assert!(last <= tick + 2, "ended at {last}, decided at {tick}");
+    // Another AI plugin in the slot plays it out differently: the wanderer never
+    // decides the mission.
+    let wander = registry(dir.path(), "ai iron3d_ai_wanderer wanderer");
+    let (w, _, _) = run(
+        &root,
+        &wander,
+        "F1",
+        &tick.to_string(),
+        "7",
+        &dir.path().join("c.jsonl"),
+    );
+    assert_eq!(outcome(&w), None);
+    assert_ne!(last_state_hash(&w), last_state_hash(&out));
+}
+
+#[test]
+fn a_target_in_the_lake_stops_the_unit_at_the_shore() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("game");
+    mission(
+        &root,
+        "L1",
+        (4, 4),
+        |i, j| i >= 2 && j >= 2,
+        &[Obj("War", [8.0, 8.0], 0, 100, None)],
+        "clan 0\nlose time 1000\n",
+        "move 0 56 56\n",
+    );
+    let reg = registry(dir.path(), AI);
+    let (_, lines, _) = run(&root, &reg, "L1", "300", "1", &dir.path().join("a.jsonl"));
+    let s = samples(&lines);
+    let unit = &s[&id(0)];
+    for l in unit {
+        let (x, y) = xy(l);
+        assert!(x < 33.0 || y < 33.0, "never in the lake: ({x}, {y})");
+    }
+    // It took the order (Move) and planned (path revision 1: error state 4, reported on
+    // Behavior.log), then stopped where it stood: no teleport, no drive into the lake.
+    let last = unit.last().unwrap();
+    assert_eq!(last["state"], 1);
+    assert_eq!(last["path"], 1);
+    assert_eq!(xy(last), xy(unit[0]), "it stays where it stood");
+}
+
+#[test]
+fn two_crowds_cross_through_each_other_without_deadlock() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("game");
+    let mut objects = Vec::new();
+    let mut orders = String::new();
+    // Six units each side, in two columns facing each other along y = 32; each goes to
+    // the mirrored place on the other side. Same clan: nobody fights.
+    for k in 0..6 {
+        let y = 22.0 + 4.0 * k as f32;
+        objects.push(Obj("Trn", [8.0, y], 0, 100, None));
+        objects.push(Obj("Trn", [88.0, y], 0, 100, None));
+        orders.push_str(&format!(
+            "move {} 88 {y}\nmove {} 8 {y}\n",
+            2 * k,
+            2 * k + 1
+        ));
+    }
+    mission(
+        &root,
+        "X1",
+        (6, 4),
+        |_, _| false,
+        &objects,
+        "clan 0\nlose time 1000\n",
+        &orders,
+    );
+    let reg = registry(dir.path(), AI);
+    // The stated time: 60 s (1,800 ticks) for 80 units of way at 5 units/s.
+    let (_, lines, _) = run(&root, &reg, "X1", "1800", "1", &dir.path().join("a.jsonl"));
+    let s = samples(&lines);
+    for k in 0..12 {
+        let last = s[&id(k)].last().unwrap();
+        let (x, _) = xy(last);
+        let goal = if k % 2 == 0 { 88.0 } else { 8.0 };
+        assert!((x - goal).abs() < 3.0, "unit {k} arrived: x = {x}");
+        assert_eq!(last["state"], 0, "unit {k} is idle at its goal");
+    }
+}
+
+#[test]
+fn hot_swapping_the_ai_keeps_every_unit_s_behaviour() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("game");
+    mission(
+        &root,
+        "S1",
+        (6, 4),
+        wall,
+        &[
+            Obj("Store", [8.0, 8.0], 0, 100, None),
+            Obj("Mine", [84.0, 8.0], 0, 100, Some(300)),
+            Obj("Trn", [20.0, 20.0], 0, 100, None),
+            Obj("War", [20.0, 40.0], 0, 100, None),
+            Obj("War", [80.0, 56.0], 1, 100, None),
+        ],
+        "clan 0\nlose time 1000\n",
+        "",
+    );
+    let reg = registry(dir.path(), AI);
+    let lib = iron3d_e2e::plugins::library("iron3d_ai");
+    let game = root.to_str().unwrap();
+    let base = [
+        "--game-dir",
+        game,
+        "--mission",
+        "S1",
+        "--registry",
+        &reg,
+        "--ticks",
+        "600",
+    ];
+    let plain = iron3d_e2e::run_ok(
+        &["run", "--headless"]
+            .iter()
+            .chain(&base)
+            .copied()
+            .collect::<Vec<_>>(),
+    );
+    let spec = format!("300:ai:{}", lib.display());
+    let mut args: Vec<&str> = ["run", "--headless"].iter().chain(&base).copied().collect();
+    args.extend(["--swap", spec.as_str()]);
+    let swapped = iron3d_e2e::run_ok(&args);
+    assert!(
+        swapped.contains("host: swapped ai after tick 300"),
+        "{swapped}"
+    );
+    assert_eq!(last_state_hash(&plain), last_state_hash(&swapped));
+}
