@@ -436,6 +436,46 @@ fn file(report: &mut Report, root: &Path, path: &Path, rt: bool) {
                 .map_err(|e| e.to_string()),
             rt,
         ),
+        // Compiled scripts and their variable declarations (FORMATS §11.10, §11.11).
+        ("scr", _) => report.record(
+            "scr",
+            &rel,
+            &data,
+            rewritten(
+                iron3d_aux::Script::parse(&data),
+                iron3d_aux::Script::to_bytes,
+            ),
+            rt,
+        ),
+        ("var", _) => report.record(
+            "varset",
+            &rel,
+            &data,
+            rewritten(
+                iron3d_aux::Varset::parse(&data),
+                iron3d_aux::Varset::to_bytes,
+            ),
+            rt,
+        ),
+        // The project's mission text files (`plugins/ai`): parsed, never rewritten.
+        ("txt", _) if lower == "objectives.txt" => report.record(
+            "objectives",
+            &rel,
+            &data,
+            iron3d_ai::objectives::Objectives::parse(&data, &rel)
+                .map(|_| None)
+                .map_err(|e| e.to_string()),
+            rt,
+        ),
+        ("txt", _) if lower == "orders.txt" => report.record(
+            "orders",
+            &rel,
+            &data,
+            iron3d_ai::orders::parse(&data, &rel)
+                .map(|_| None)
+                .map_err(|e| e.to_string()),
+            rt,
+        ),
         // Loose WEAR tables, e.g. a mission's `Land1.wea` / `Land2.wea` (FORMATS §6).
         ("wea", _) => report.record(
             "wear",

@@ -464,6 +464,11 @@ impl PlaySession {
         Ok(())
     }
 
+    /// The mission's outcome once a plugin reported it.
+    pub fn decided(&self) -> Option<iron3d_plugin_host::ReportedOutcome> {
+        self.run.host.mission_outcome()
+    }
+
     /// Draw items of the last built frame.
     pub fn draw_items(&self) -> usize {
         self.last_frame
@@ -538,6 +543,15 @@ impl PlaySession {
             self.frames,
             self.run.kernel.tick()
         )?;
+        if let Some(d) = self.decided() {
+            writeln!(
+                out,
+                "outcome={} tick={} slot={}",
+                d.outcome.name(),
+                d.tick,
+                d.slot
+            )?;
+        }
         let hash = self.run.kernel.state_hash();
         writeln!(out, "state_hash={hash}")?;
         Ok(PlayOutcome {
@@ -563,13 +577,18 @@ pub fn run_offscreen(opts: &PlayOptions, out: &mut dyn Write) -> anyhow::Result<
     #[allow(clippy::disallowed_methods, reason = "frame-time measurement only")]
     let started = std::time::Instant::now();
     for f in 1..=frames {
-        if f == frames && opts.screenshot.is_some() {
+        // A decided mission ends the run: one more frame presents (and captures) it.
+        let closing = f == frames || session.decided().is_some();
+        if closing && opts.screenshot.is_some() {
             session.run.host.request_capture(session.capture_kind());
         }
         session.frame(f * frame_ns)?;
         while switches.first().is_some_and(|s| s.0 <= f) {
             let (_, r) = switches.remove(0);
             session.switch(r, out)?;
+        }
+        if closing {
+            break;
         }
     }
     let elapsed = started.elapsed();

@@ -200,10 +200,13 @@ impl App<'_> {
             };
         }
         self.game_ns += (dt as f64 * 1e9) as u64;
+        // The last frame: the frame budget is spent, or the mission was decided (one
+        // more frame presents it, then the window closes and the outcome is printed).
         let last = self
             .opts
             .frames
-            .is_some_and(|n| self.session.frames + 1 >= n);
+            .is_some_and(|n| self.session.frames + 1 >= n)
+            || self.session.decided().is_some();
         // Pixel renderers drawing offscreen are read back every frame and presented here.
         let present_pixels = !vulkan && self.session.renderer != Renderer::Capture;
         if present_pixels || (last && self.opts.screenshot.is_some()) {

@@ -415,9 +415,35 @@ pub mod render {
         .path()
     }
 
-    /// `iron3d play --game-dir <demo> --mission DEMO1 --offscreen <extra>`; asserts exit 0.
+    /// The registry the render tests play with: `config/plugins.ini` with the sample
+    /// wanderer in the AI slot, so the goldens show rendering, not the AI's tuning (the
+    /// AI plugin has its own tests).
+    pub fn registry() -> &'static Path {
+        static FILE: OnceLock<PathBuf> = OnceLock::new();
+        FILE.get_or_init(|| {
+            let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/plugins.ini");
+            let text = std::fs::read_to_string(config).expect("config/plugins.ini");
+            let text: String = text
+                .lines()
+                .map(|l| {
+                    if l.starts_with("ai ") {
+                        "ai       iron3d_ai_wanderer   wanderer\n".to_owned()
+                    } else {
+                        format!("{l}\n")
+                    }
+                })
+                .collect();
+            let path = demo().join("render-plugins.ini");
+            std::fs::write(&path, text).expect("render registry");
+            path
+        })
+    }
+
+    /// `iron3d play --game-dir <demo> --mission DEMO1 --offscreen --registry <registry()>
+    /// <extra>`; asserts exit 0.
     pub fn play(extra: &[&str]) -> String {
         let game = demo().to_str().expect("utf-8 path").to_owned();
+        let reg = registry().to_str().expect("utf-8 path").to_owned();
         let mut args = vec![
             "play",
             "--game-dir",
@@ -425,6 +451,8 @@ pub mod render {
             "--mission",
             "DEMO1",
             "--offscreen",
+            "--registry",
+            &reg,
         ];
         args.extend_from_slice(extra);
         let (code, out) = iron3d(&args);

@@ -404,11 +404,12 @@ fn a_target_in_the_lake_stops_the_unit_at_the_shore() {
         let (x, y) = xy(l);
         assert!(x < 33.0 || y < 33.0, "never in the lake: ({x}, {y})");
     }
-    // It took the order (Move) and planned (path revision 1: error state 4, reported on
-    // Behavior.log), then stopped where it stood: no teleport, no drive into the lake.
+    // It took the order (Move) and planned (error state 4, reported on Behavior.log;
+    // PD-AI-RETRY plans again every 5 s: revision 2 within the 10 s run), then stopped
+    // where it stood: no teleport, no drive into the lake.
     let last = unit.last().unwrap();
     assert_eq!(last["state"], 1);
-    assert_eq!(last["path"], 1);
+    assert_eq!(last["path"], 2);
     assert_eq!(xy(last), xy(unit[0]), "it stays where it stood");
 }
 
@@ -500,4 +501,40 @@ fn hot_swapping_the_ai_keeps_every_unit_s_behaviour() {
         "{swapped}"
     );
     assert_eq!(last_state_hash(&plain), last_state_hash(&swapped));
+}
+
+/// The demo's auto-demo mission: no input, decided by its objectives; the same content
+/// and seed give the same outcome, tick and state hash, another seed another game.
+#[test]
+fn the_demo_battle_plays_out_to_an_outcome_without_input() {
+    let one = iron3d_e2e::render::demo().to_str().unwrap().to_owned();
+    let other = tempfile::tempdir().unwrap();
+    iron3d_demo::build(other.path(), 2, iron3d_demo::Profile::Demo).unwrap();
+    let run = |game: &str, seed: &str| {
+        iron3d_e2e::run_ok(&[
+            "run",
+            "--headless",
+            "--game-dir",
+            game,
+            "--mission",
+            iron3d_demo::BATTLE,
+            "--ticks",
+            "20000",
+            "--seed",
+            seed,
+        ])
+    };
+    let a = run(&one, "1");
+    let again = run(&one, "1");
+    let (o, tick) = outcome(&a).unwrap_or_else(|| panic!("no outcome:\n{a}"));
+    assert!(o == "complete" || o == "failed", "{o}");
+    assert!(
+        tick < 18_000,
+        "decided by the objectives before the time limit: {tick}"
+    );
+    assert_eq!(outcome(&again), Some((o.clone(), tick)));
+    assert_eq!(last_state_hash(&a), last_state_hash(&again));
+    let b = run(other.path().to_str().unwrap(), "2");
+    let ob = outcome(&b).unwrap_or_else(|| panic!("no outcome:\n{b}"));
+    assert_ne!(ob, (o, tick), "another seed plays another game");
 }

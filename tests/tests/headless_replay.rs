@@ -212,7 +212,7 @@ fn a_demo_mission_replays_over_2000_ticks_through_a_hot_swap_and_refuses_tamperi
     iron3d_demo::build(&game, 5, iron3d_demo::Profile::Demo).unwrap();
     let g = game.to_str().unwrap();
     let log = dir.path().join("demo1.jsonl");
-    let lib = iron3d_e2e::plugins::library("iron3d_ai_wanderer");
+    let lib = iron3d_e2e::plugins::library("iron3d_ai");
     let swap = format!("1000:ai:{}", lib.display());
     let recorded = run_ok(&[
         "run",
@@ -306,7 +306,9 @@ fn a_demo_mission_replays_over_2000_ticks_through_a_hot_swap_and_refuses_tamperi
         registry.to_str().unwrap(),
     ]);
     assert!(
-        e.contains("plugin set: slot ai recorded 'ai-wanderer 0.1.0 wanderer', here 'iron3d-null 0.1.0 null-ai'"),
+        e.contains(
+            "plugin set: slot ai recorded 'iron3d-ai 0.1.0 ai', here 'iron3d-null 0.1.0 null-ai'"
+        ),
         "{e}"
     );
 

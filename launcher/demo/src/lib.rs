@@ -45,7 +45,7 @@ use rand_core::SeedableRng;
 use std::path::{Path, PathBuf};
 
 /// Version of the generator; bumped whenever the produced bytes change.
-pub const GENERATOR_VERSION: u32 = 8;
+pub const GENERATOR_VERSION: u32 = 9;
 
 /// File name of the manifest written at the root of the output directory.
 pub const MANIFEST_NAME: &str = "iron3d-demo.manifest";
@@ -53,11 +53,15 @@ pub const MANIFEST_NAME: &str = "iron3d-demo.manifest";
 /// What to generate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Profile {
-    /// The shared assets plus two small missions (a few hundred objects).
+    /// The shared assets, the battle (listed first) and two small scattered missions
+    /// (a few hundred objects).
     Demo,
     /// The shared assets plus one large mission with 10 000 objects on a 128×128 map.
     Stress,
 }
+
+/// The battle mission of the Demo profile (two clans with bases; the auto-demo).
+pub const BATTLE: &str = "BATTLE";
 
 /// Number of placed objects of the Stress mission.
 pub const STRESS_OBJECTS: usize = 10_000;
@@ -222,6 +226,13 @@ pub fn build(out: &Path, seed: u64, profile: Profile) -> Result<Manifest, DemoEr
     for &(name, cells, objects) in specs {
         let (name, lightmap) = missions::write(&mut o, &mut rng, name, cells, 8.0, objects)?;
         missions.push(name);
+        lightmaps.push(lightmap);
+    }
+    // The battle is generated after the others (their bytes do not change) and listed
+    // first: it is the mission `iron3d play` opens.
+    if profile == Profile::Demo {
+        let (name, lightmap) = missions::write_battle(&mut o, &mut rng, BATTLE)?;
+        missions.insert(0, name);
         lightmaps.push(lightmap);
     }
     // Written last because it holds the terrain lightmaps; the terrain shading draws

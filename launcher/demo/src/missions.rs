@@ -69,14 +69,21 @@ pub(crate) const AMBIENT: f32 = 0.35;
 struct Terrain {
     phase: [f32; 2],
     extent: f32,
+    /// Depth of the diagonal valley (0: none, the battle map's open ground).
+    valley_depth: f32,
+    /// Amplitude of the hills.
+    hills: f32,
+    /// Mean height of the ground.
+    base: f32,
 }
 
 impl Terrain {
     fn height(&self, x: f32, y: f32) -> f32 {
-        let hills = 14.0 * (x * 0.021 + self.phase[0]).sin() * (y * 0.017 + self.phase[1]).cos();
+        let hills =
+            self.hills * (x * 0.021 + self.phase[0]).sin() * (y * 0.017 + self.phase[1]).cos();
         let d = (x - y) / std::f32::consts::SQRT_2;
-        let valley = 18.0 * (-(d / (0.08 * self.extent)).powi(2)).exp();
-        let h = 6.0 + hills - valley;
+        let valley = self.valley_depth * (-(d / (0.08 * self.extent)).powi(2)).exp();
+        let h = self.base + hills - valley;
         if h < WATER_LEVEL {
             WATER_LEVEL - 2.0
         } else {
@@ -173,23 +180,34 @@ fn crlf(lines: &[String]) -> Vec<u8> {
         .collect()
 }
 
-/// Writes mission `name` on a `cells`×`cells` terrain with `objects` placed objects;
-/// returns the name and the terrain lightmap entry for `LightMap.lib`.
-pub(crate) fn write(
+/// What [`write_land`] made: the height function, the walkable squares' corners, the
+/// square side and the terrain lightmap entry.
+struct Land {
+    t: Terrain,
+    walkable: Vec<(f32, f32)>,
+    side: f32,
+    lightmap: crate::materials::LightMap,
+}
+
+/// Writes the terrain of mission `name`: `Land.msh`, its WEAR tables, `Land.map` (square
+/// areals of [`AREA_CELLS`] cells, not walkable under water) and the lightmap.
+fn write_land(
     o: &mut Out,
     rng: &mut ChaCha8Rng,
     name: &str,
     cells: u16,
     cell_size: f32,
-    objects: usize,
-) -> Result<(String, crate::materials::LightMap), DemoError> {
+    (valley_depth, hills, base): (f32, f32, f32),
+) -> Result<Land, DemoError> {
     let extent = f32::from(cells) * cell_size;
     let t = Terrain {
         phase: [unit(rng) * 6.0, unit(rng) * 6.0],
         extent,
+        valley_depth,
+        hills,
+        base,
     };
     let dir = format!("MISSIONS/{name}");
-
     // Land.msh, its WEAR tables and its lightmap.
     let mut streams = iron3d_landmsh::from_grid(cells, cells, cell_size, |x, y| t.height(x, y))
         .map_err(fmt_err("Land.msh"))?;
@@ -221,13 +239,15 @@ pub(crate) fn write(
             let (x0, y0) = (f32::from(i) * side, f32::from(j) * side);
             let h = t.height(x0 + side / 2.0, y0 + side / 2.0);
             let ok = h >= WATER_LEVEL;
-            let z = h.max(WATER_LEVEL);
+            // Corners at the surface height of the corner itself: neighbours share the
+            // very same vertices, so `link_shared_edges` links them.
+            let v = |x: f32, y: f32| [x, y, t.height(x, y).max(WATER_LEVEL)];
             b.add_area(&AreaSpec {
                 polygon: vec![
-                    [x0, y0, z],
-                    [x0 + side, y0, z],
-                    [x0 + side, y0 + side, z],
-                    [x0, y0 + side, z],
+                    v(x0, y0),
+                    v(x0 + side, y0),
+                    v(x0 + side, y0 + side),
+                    v(x0, y0 + side),
                 ],
                 walkable: ok,
                 class_id: u32::from(!ok),
@@ -238,7 +258,8 @@ pub(crate) fn write(
             }
         }
     }
-    b.link_shared_edges();
+    let linked = b.link_shared_edges();
+    debug_assert!(linked > 0 || squares < 2, "neighbouring squares are linked");
     let grid = u32::from(squares) * 2;
     let map = b
         .build(
@@ -258,6 +279,33 @@ pub(crate) fn write(
     if walkable.is_empty() {
         walkable.push((0.0, 0.0));
     }
+
+    Ok(Land {
+        t,
+        walkable,
+        side,
+        lightmap: (lightmap_name, lightmap),
+    })
+}
+
+/// Writes mission `name` on a `cells`×`cells` terrain with `objects` placed objects;
+/// returns the name and the terrain lightmap entry for `LightMap.lib`.
+pub(crate) fn write(
+    o: &mut Out,
+    rng: &mut ChaCha8Rng,
+    name: &str,
+    cells: u16,
+    cell_size: f32,
+    objects: usize,
+) -> Result<(String, crate::materials::LightMap), DemoError> {
+    let Land {
+        t,
+        walkable,
+        side,
+        lightmap,
+    } = write_land(o, rng, name, cells, cell_size, (18.0, 14.0, 6.0))?;
+    let extent = t.extent;
+    let dir = format!("MISSIONS/{name}");
 
     // data.tma.
     let mut tma = Tma::new()
@@ -342,5 +390,164 @@ pub(crate) fn write(
         "end".to_owned(),
     ];
     o.put(&format!("{dir}/messages.cfg"), &crlf(&msgs))?;
-    Ok((name.to_owned(), (lightmap_name, lightmap)))
+    Ok((name.to_owned(), lightmap))
+}
+
+/// The battle mission's clans (CP1251 in the file): the player and the enemy.
+const BATTLE_CLANS: [&str; 2] = ["Игрок", "Враг"];
+
+/// One base building: `(unit DAT, offset from the base corner)`.
+const BASE: [(&str, [f32; 2]); 6] = [
+    ("UNITS\\Storage.dat", [0.0, 0.0]),
+    ("UNITS\\Generator.dat", [0.0, 24.0]),
+    ("UNITS\\Plant.dat", [24.0, 0.0]),
+    ("UNITS\\Mine.dat", [40.0, 40.0]),
+    ("UNITS\\Tower.dat", [36.0, 12.0]),
+    ("UNITS\\Tower.dat", [12.0, 36.0]),
+];
+
+/// The script package of a battle clan: `Init` with its one `Handler(19)` record over a
+/// varset declaring `ClanBaseX`, `ClanBaseY` and `ClanID` (FORMATS §11.10, §11.11,
+/// §13.11).
+fn battle_package() -> Result<(Vec<u8>, Vec<u8>), DemoError> {
+    use iron3d_aux::{Event, Instruction, Script, VarValue, Varset};
+    let script = Script {
+        opcode_handler_count: 73,
+        events: vec![Event {
+            name: b"Init".to_vec(),
+            event_word: 0,
+            instructions: vec![Instruction {
+                words: [19, 0, 0, 0, 0],
+                references: vec![0, 1, 2],
+                w6: 0,
+            }],
+        }],
+        trailing: Vec::new(),
+    };
+    let vars = Varset::author(&[
+        ("ClanBaseX", VarValue::Dword(0)),
+        ("ClanBaseY", VarValue::Dword(0)),
+        ("ClanID", VarValue::Dword(0)),
+    ])
+    .map_err(fmt_err("varset"))?;
+    Ok((script.to_bytes(), vars.to_bytes()))
+}
+
+/// Writes the battle mission `name` (the auto-demo: [`crate::build`] lists it first):
+/// hills (1 to 21 units high) without the valley or water, two hostile clans with a base each in opposite
+/// corners — storage, generator, plant, mine (300 ore) and two towers — two trucks and
+/// 3 to 5 tanks each (the count and every position jittered from the seed), the clans'
+/// script packages, and `Objectives.txt`: the player (clan 0) wins by destroying clan 1
+/// or by being first to unload 1,200 ore, and loses when it has nothing left, when clan
+/// 1 unloads 1,200 ore first, or after ten minutes.
+pub(crate) fn write_battle(
+    o: &mut Out,
+    rng: &mut ChaCha8Rng,
+    name: &str,
+) -> Result<(String, crate::materials::LightMap), DemoError> {
+    let cells = 32u16;
+    let Land { t, lightmap, .. } = write_land(o, rng, name, cells, 8.0, (0.0, 10.0, 11.0))?;
+    let extent = t.extent;
+    let dir = format!("MISSIONS/{name}");
+    let corners = [[36.0, 36.0], [extent - 84.0, extent - 84.0]];
+    let mut tma = Tma::new()
+        .with_land_path(lp(&format!("MISSIONS\\{name}\\Land"))?)
+        .with_description(lp(&format!("Demo battle {name}"))?);
+    let (scr, var) = battle_package()?;
+    for (c, clan) in BATTLE_CLANS.iter().enumerate() {
+        let base = format!("{dir}/clan{c}");
+        o.put(&format!("{base}.scr"), &scr)?;
+        o.put(&format!("{base}.var"), &var)?;
+        let [x, y] = corners[c];
+        tma.clans.push(
+            Clan::new(
+                lp(clan)?,
+                ClanBody::standard(StandardMode::One, lp(&base.replace('/', "\\"))?, lp("")?),
+            )
+            .with_anchor(x, y)
+            .with_relation(lp(BATTLE_CLANS[1 - c])?, -1),
+        );
+    }
+    // Buildings are sturdier than vehicles (300 life against 100).
+    let place = |tma: &mut Tma,
+                 res: &str,
+                 x: f32,
+                 y: f32,
+                 heading: f32,
+                 slot: u32,
+                 extra: Option<u32>|
+     -> Result<(), DemoError> {
+        let life = if res.contains("Tank") || res.contains("Truck") {
+            100
+        } else {
+            300
+        };
+        let mut obj = PlacedObject::new(lp(res)?, [x, y, t.height(x, y)])
+            .with_orientation([0.0, 0.0, heading])
+            .with_super_ai_slot(slot)
+            .with_property(lp("Life state")?, [0, life, 0, 0])
+            .with_property(lp("ClanID")?, [0, slot, 0, 0]);
+        if let Some(ore) = extra {
+            obj = obj.with_property(lp("CurrentOre")?, [0, ore, 0, 0]);
+        }
+        tma.objects.push(obj);
+        Ok(())
+    };
+    for (c, corner) in corners.iter().enumerate() {
+        // Clan 1's base is clan 0's turned half a circle about the map centre.
+        let at = |dx: f32, dy: f32| {
+            let (x, y) = if c == 0 {
+                (corner[0] + dx, corner[1] + dy)
+            } else {
+                (corner[0] + 48.0 - dx, corner[1] + 48.0 - dy)
+            };
+            (x, y)
+        };
+        let slot = c as u32;
+        let face = if c == 0 { 0.785 } else { 3.927 };
+        for (res, [dx, dy]) in BASE {
+            let (x, y) = at(dx, dy);
+            let ore = res.contains("Mine").then_some(300);
+            place(&mut tma, res, x, y, face, slot, ore)?;
+        }
+        for k in 0..2 {
+            let (x, y) = at(
+                16.0 + 6.0 * k as f32 + unit(rng) * 2.0,
+                16.0 + unit(rng) * 2.0,
+            );
+            place(&mut tma, "UNITS\\Truck.dat", x, y, face, slot, None)?;
+        }
+        let tanks = 3 + rng.next_u32() % 3;
+        for k in 0..tanks {
+            let d = 52.0 + 5.0 * k as f32 + unit(rng) * 3.0;
+            let (x, y) = at(d, d - 6.0 + unit(rng) * 6.0);
+            place(&mut tma, "UNITS\\Tank.dat", x, y, face, slot, None)?;
+        }
+    }
+    o.put(
+        &format!("{dir}/data.tma"),
+        &tma.to_bytes().map_err(fmt_err("data.tma"))?,
+    )?;
+    o.put(
+        &format!("{dir}/Objectives.txt"),
+        &crlf(&[
+            "// Iron3D-rs mission objectives (plugins/ai objectives.rs)".to_owned(),
+            "clan 0".to_owned(),
+            "win destroy 1".to_owned(),
+            "win gather 1200".to_owned(),
+            "lose destroyed".to_owned(),
+            "lose gathered 1 1200".to_owned(),
+            "lose time 600".to_owned(),
+        ]),
+    )?;
+    // The tanks of both clans march on the enemy base.
+    let mut orders = vec!["// Iron3D-rs standing orders (plugins/ai orders.rs)".to_owned()];
+    for (i, obj) in tma.objects.iter().enumerate() {
+        if obj.resource_name.as_bytes().ends_with(b"Tank.dat") {
+            let enemy = corners[1 - obj.raw_after_resource as usize];
+            orders.push(format!("move {i} {} {}", enemy[0] + 24.0, enemy[1] + 24.0));
+        }
+    }
+    o.put(&format!("{dir}/Orders.txt"), &crlf(&orders))?;
+    Ok((name.to_owned(), lightmap))
 }

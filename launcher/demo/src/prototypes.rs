@@ -61,7 +61,7 @@ const PROTOTYPES: [(&str, &[(&str, &str)]); 10] = [
 type Component = (&'static str, i32, &'static str);
 
 /// `(DAT path, header class word (FORMATS §13.13), components)`.
-const UNIT_DATS: [(&str, u32, &[Component]); 5] = [
+const UNIT_DATS: [(&str, u32, &[Component]); 8] = [
     (
         "UNITS/Tank.dat",
         0x0100_8000, // prof_war.var
@@ -85,6 +85,24 @@ const UNIT_DATS: [(&str, u32, &[Component]); 5] = [
         "UNITS/Mine.dat",
         0x8000_0004, // prof_mine.var
         &[("mine", 0, "Ore mine"), ("tower", 0, "Mine tower")],
+    ),
+    (
+        "UNITS/Storage.dat",
+        0x8000_0008, // prof_storage.var
+        &[
+            ("hangar", 0, "Ore storage"),
+            ("light_base", 0, "Yard lights"),
+        ],
+    ),
+    (
+        "UNITS/Generator.dat",
+        0x8000_0002, // prof_generator.var
+        &[("tower", 0, "Generator"), ("light_base", 0, "Warning lamp")],
+    ),
+    (
+        "UNITS/Plant.dat",
+        0x8000_0010, // prof_plant.var
+        &[("hangar", 0, "Plant"), ("tower", 0, "Plant chimney")],
     ),
     (
         "UNITS/Tower.dat",

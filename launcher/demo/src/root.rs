@@ -4,13 +4,16 @@
 use crate::{DemoError, Out};
 use iron3d_config::BuildDat;
 
-/// Unit DAT files and their BuildDat category (`None`: not buildable).
-pub(crate) const UNITS: [(&str, Option<&str>); 5] = [
-    ("UNITS/Tank.dat", None),
-    ("UNITS/Truck.dat", None),
-    ("UNITS/Hangar.dat", Some("Hangar")),
-    ("UNITS/Mine.dat", Some("Mine")),
-    ("UNITS/Tower.dat", Some("Tower_Medium")),
+/// `BuildDat.lst` categories and their unit DATs. The `Plant` category lists what the
+/// plants build (the `ai` plugin's rule PD-ECON-MODEL: a plant works through the DATs
+/// of the category whose mask is its class word); the others list the buildings.
+pub(crate) const BUILD_CATEGORIES: [(&str, &[&str]); 6] = [
+    ("Generator", &["UNITS/Generator.dat"]),
+    ("Mine", &["UNITS/Mine.dat"]),
+    ("Storage", &["UNITS/Storage.dat"]),
+    ("Plant", &["UNITS/Tank.dat", "UNITS/Truck.dat"]),
+    ("Hangar", &["UNITS/Hangar.dat"]),
+    ("Tower_Medium", &["UNITS/Tower.dat"]),
 ];
 
 fn crlf(lines: &[&str]) -> Vec<u8> {
@@ -69,12 +72,15 @@ pub(crate) fn write(o: &mut Out) -> Result<(), DemoError> {
         "ArealMap.ini",
         &crlf(&["[ArealMap]", "CellSize=64", "MaxAreas=4096", "Debug=0"]),
     )?;
-    let mut cats: Vec<(String, Vec<String>)> = Vec::new();
-    for (path, cat) in UNITS {
-        if let Some(c) = cat {
-            cats.push((c.to_owned(), vec![path.replace('/', "\\")]));
-        }
-    }
+    let cats: Vec<(String, Vec<String>)> = BUILD_CATEGORIES
+        .iter()
+        .map(|(c, units)| {
+            (
+                (*c).to_owned(),
+                units.iter().map(|p| p.replace('/', "\\")).collect(),
+            )
+        })
+        .collect();
     o.put("BuildDat.lst", &BuildDat::write(&cats))?;
     Ok(())
 }

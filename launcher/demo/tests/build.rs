@@ -70,6 +70,22 @@ fn check_all(root: &Path, m: &Manifest) -> BTreeSet<String> {
             "data.tma" => {
                 iron3d_tma::Tma::parse(&bytes).expect("tma");
             }
+            "objectives.txt" => {
+                let o = iron3d_ai::objectives::Objectives::parse(&bytes, rel).expect("objectives");
+                assert!(!o.goals.is_empty(), "{rel}");
+            }
+            "orders.txt" => {
+                iron3d_ai::orders::parse(&bytes, rel).expect("orders");
+            }
+            _ if lower.ends_with(".scr") => {
+                let s = iron3d_aux::Script::parse(&bytes).expect("scr");
+                assert_eq!(s.to_bytes(), bytes, "{rel}");
+                assert!(s.event(b"Init").is_some(), "{rel}");
+            }
+            _ if lower.ends_with(".var") => {
+                let v = iron3d_aux::Varset::parse(&bytes).expect("var");
+                assert!(v.index_of(b"ClanBaseX").is_some(), "{rel}");
+            }
             "land.msh" => {
                 iron3d_landmsh::LandMsh::parse(&bytes).expect("Land.msh");
             }

@@ -65,6 +65,10 @@ pub const MIN_ORE: f32 = 1.0;
 pub const STUCK_MS: u32 = 3_000;
 /// See [`STUCK_MS`].
 pub const STUCK_DISTANCE: f32 = 1.0;
+/// PD-AI-RETRY: a unit in an error state tries its goal again after this long; a
+/// diagnostic is written when the state is entered, not again for the same state
+/// until the unit has arrived somewhere.
+pub const ERROR_RETRY_MS: u32 = 5_000;
 /// Radius of the patrol ring about a unit's home.
 pub const PATROL_RADIUS: f32 = 12.0;
 /// Points on the patrol ring.
@@ -224,6 +228,11 @@ pub struct Agent {
     pub next_think: u32,
     /// Where it was when it last made progress, and when (PD-AI-STUCK).
     pub progress: (Vec2, u32),
+    /// When it entered its error state (PD-AI-RETRY).
+    pub error_since: u32,
+    /// The error state reported last (reported again only when it changes or after the
+    /// unit arrived somewhere).
+    pub reported: Option<ErrorState>,
 }
 
 impl Agent {
@@ -251,11 +260,39 @@ impl Agent {
             first: FirstStep::default(),
             next_think: 0,
             progress: (home, 0),
+            error_since: 0,
+            reported: None,
         }
     }
 }
 
 impl Agent {
+    /// Enters error state `state` at queue time `now` (the path is dropped, the unit
+    /// stops); `true` when it is to be reported (not the one reported last).
+    pub fn enter_error(&mut self, state: ErrorState, now: u32) -> bool {
+        if self.error != Some(state) {
+            self.error_since = now;
+        }
+        self.error = Some(state);
+        self.path.points.clear();
+        self.wizard.clear();
+        let report = self.reported != Some(state);
+        self.reported = Some(state);
+        report
+    }
+
+    /// PD-AI-RETRY at a thinking step: an error state older than [`ERROR_RETRY_MS`]
+    /// is left and the same goal planned afresh (its re-plan count starts again).
+    pub fn retry(&mut self, now: u32) -> bool {
+        if self.error.is_none() || now.wrapping_sub(self.error_since) < ERROR_RETRY_MS {
+            return false;
+        }
+        self.error = None;
+        let goal = self.path.goal;
+        self.path.set_goal(goal);
+        true
+    }
+
     /// PD-AI-STUCK at a thinking step: `true` when the unit re-plans now.
     pub fn stuck_check(&mut self, at: Vec2, now: u32) -> bool {
         let moving = self.path.goal.is_some() && !self.path.points.is_empty();
@@ -591,6 +628,30 @@ mod tests {
         );
         // Without a path there is nothing to be stuck on.
         assert!(!a.stuck_check(Vec2::new(2.5, 0.0), 9_000));
+    }
+
+    #[test]
+    fn an_error_state_is_reported_once_and_retried_after_five_seconds() {
+        let mut a = Agent::new(1, Some(0), 0x0100_8000, Vec2::ZERO);
+        a.path.set_goal(Some(Vec2::new(50.0, 0.0)));
+        let rev = a.path.revision;
+        assert!(a.enter_error(ErrorState::NonReachable, 1_000));
+        assert!(
+            !a.enter_error(ErrorState::NonReachable, 2_000),
+            "reported once"
+        );
+        assert_eq!(a.error_since, 1_000);
+        assert!(!a.retry(5_999));
+        assert!(a.retry(6_000));
+        assert_eq!(a.error, None);
+        assert_eq!(a.path.goal, Some(Vec2::new(50.0, 0.0)), "the same goal");
+        assert_eq!((a.path.replans, a.path.revision), (0, rev));
+        // Failing again the same way: not reported again.
+        assert!(!a.enter_error(ErrorState::NonReachable, 6_100));
+        assert!(
+            a.enter_error(ErrorState::PathCycle, 6_200),
+            "a new state is"
+        );
     }
 
     #[test]

@@ -19,6 +19,7 @@
 //! win survive 300          // 300 s of game time passed
 //! // Any `lose` met → mission failed, (0,0,0).
 //! lose destroyed           // the clan has no object with life left
+//! lose gathered 1 800      // clan 1 unloaded 800 ore into its storages first
 //! lose time 600            // 600 s passed
 //! ```
 //!
@@ -59,6 +60,13 @@ pub enum Goal {
     Survive(f32),
     /// The player's clan has no object with life left.
     Destroyed,
+    /// Clan `clan` unloaded this much ore (a rival's race).
+    Gathered {
+        /// The rival clan.
+        clan: u32,
+        /// Ore.
+        amount: f32,
+    },
     /// This many seconds passed (a `lose` deadline).
     Time(f32),
 }
@@ -208,6 +216,13 @@ impl Objectives {
                             arity(1)?;
                             Goal::Destroyed
                         }
+                        (Side::Lose, "gathered") => {
+                            arity(3)?;
+                            Goal::Gathered {
+                                clan: int(shift(0), "the clan slot")?,
+                                amount: num(shift(1), "the ore amount")?,
+                            }
+                        }
                         (Side::Lose, "time") => {
                             arity(2)?;
                             Goal::Time(num(shift(0), "the seconds")?)
@@ -266,6 +281,7 @@ impl Progress {
                 }
                 Goal::Survive(s) | Goal::Time(s) => board.seconds() >= s,
                 Goal::Destroyed => board.alive(o.clan) == 0,
+                Goal::Gathered { clan, amount } => board.gathered(clan) >= amount,
             };
             match side {
                 Side::Win => win |= met,
@@ -288,11 +304,13 @@ mod tests {
     use super::*;
 
     const TEXT: &[u8] = b"// demo\r\nclan 0\r\nwin destroy 1 // enemy\r\nwin gather 500\r\n\
-        win hold 100 120.5 15 30\r\nwin survive 300\r\nlose destroyed\r\nlose time 600\r\n";
+        win hold 100 120.5 15 30\r\nwin survive 300\r\nlose destroyed\r\nlose time 600\r\n\
+        lose gathered 1 800\r\n";
 
     struct Board {
         alive: [usize; 2],
         gathered: f32,
+        rival: f32,
         holds: bool,
         seconds: f32,
     }
@@ -301,8 +319,8 @@ mod tests {
         fn alive(&self, clan: u32) -> usize {
             self.alive[clan as usize]
         }
-        fn gathered(&self, _clan: u32) -> f32 {
-            self.gathered
+        fn gathered(&self, clan: u32) -> f32 {
+            if clan == 0 { self.gathered } else { self.rival }
         }
         fn holds(&self, _clan: u32, _x: f32, _y: f32, _r: f32) -> bool {
             self.holds
@@ -333,6 +351,13 @@ mod tests {
                 (Side::Win, Goal::Survive(300.0)),
                 (Side::Lose, Goal::Destroyed),
                 (Side::Lose, Goal::Time(600.0)),
+                (
+                    Side::Lose,
+                    Goal::Gathered {
+                        clan: 1,
+                        amount: 800.0
+                    }
+                ),
             ]
         );
     }
@@ -379,6 +404,7 @@ mod tests {
         let mut b = Board {
             alive: [5, 3],
             gathered: 0.0,
+            rival: 0.0,
             holds: true,
             seconds: 10.0,
         };
@@ -386,6 +412,13 @@ mod tests {
         b.alive = [0, 0];
         assert_eq!(p.check(&o, &b, 0.5), Some(Side::Lose), "both met: lost");
         b.alive = [1, 0];
+        assert_eq!(p.check(&o, &b, 0.5), Some(Side::Win));
+        // The rival's race: clan 1 gathered first.
+        b.alive = [1, 1];
+        b.rival = 800.0;
+        assert_eq!(p.check(&o, &b, 0.5), Some(Side::Lose));
+        b.rival = 0.0;
+        b.gathered = 500.0;
         assert_eq!(p.check(&o, &b, 0.5), Some(Side::Win));
         // Hold: 30 s unbroken.
         let hold = Objectives::parse(b"clan 0\nwin hold 0 0 5 2\n", "o").unwrap();

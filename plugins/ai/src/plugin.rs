@@ -150,6 +150,8 @@ pub struct Saved {
     pub progress: Progress,
     /// Whether the mission's own objects were all seen (later objects are creations).
     pub loaded_seen: bool,
+    /// Orders for objects created but not added yet, by handle `(slot, generation)`.
+    pub pending_orders: BTreeMap<(u32, u32), Vec2>,
 }
 
 /// A clan record as the plugin uses it.
@@ -432,6 +434,13 @@ impl AiPlugin {
         if agent.role.mobile() {
             agent.order = record.and_then(|r| self.data.orders.get(&r).copied());
         }
+        if let Some(o) = self
+            .saved
+            .pending_orders
+            .remove(&(object.slot, object.generation))
+        {
+            agent.order = Some(o);
+        }
         let life = host.property(object, LIFE_STATE)?.map(|v| v[1]);
         agent.life = life.unwrap_or(0);
         agent.max_life = life.unwrap_or(0);
@@ -667,10 +676,12 @@ impl AiPlugin {
                         id,
                         ErrorState::LeavingNonWalkable,
                         "Control refused the step at the walkable border",
+                        now,
                     );
                 }
             }
             if let Some(a) = self.saved.agents.get_mut(&id) {
+                a.retry(now);
                 a.stuck_check(at, now);
             }
             let Some(a) = self.saved.agents.get(&id) else {
@@ -684,16 +695,15 @@ impl AiPlugin {
         Ok(())
     }
 
-    fn report(&mut self, id: u32, state: ErrorState, why: &str) {
+    fn report(&mut self, id: u32, state: ErrorState, why: &str, now: u32) {
         if let Some(a) = self.saved.agents.get_mut(&id) {
-            if a.error != Some(state) {
+            if a.enter_error(state, now) {
                 tracing::warn!(target: "Behavior.log", object = id, state = state.number(), name = state.name(), why, "error state");
-                a.error = Some(state);
             }
         }
     }
 
-    fn steer(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+    fn steer(&mut self, host: &mut Host<'_>, now: u32) -> Result<(), PluginError> {
         let params = self.path_params();
         let wparams = self.wizard_params();
         let ids: Vec<u32> = self
@@ -712,8 +722,15 @@ impl AiPlugin {
                 Some(a) => a,
                 None => continue,
             };
+            let docked = matches!(a.activity, Activity::Harvest | Activity::Deliver)
+                && a.target.is_some_and(|t| self.docked(host, id, t));
             let steer = if a.error.is_some() && a.path.goal.is_some() && a.path.points.is_empty() {
-                // In an error state: wait for a new goal (set_activity clears it).
+                // In an error state: wait for a new goal or the retry (think).
+                Steer::Idle
+            } else if docked {
+                // At the mine or storage: the goal is its centre, inside its proxy;
+                // docking is arrival.
+                a.path.set_goal(None);
                 Steer::Idle
             } else {
                 let mut planner = HostPlanner {
@@ -726,6 +743,7 @@ impl AiPlugin {
             let request = match steer {
                 Steer::Idle => MotionRequest::stop(),
                 Steer::Arrived => {
+                    a.reported = None;
                     if a.activity == Activity::Patrol {
                         a.patrol_leg = a.patrol_leg.wrapping_add(1);
                         a.next_think = 0;
@@ -738,18 +756,14 @@ impl AiPlugin {
                     MotionRequest::stop()
                 }
                 Steer::Error(state, why) => {
-                    let first = a.error != Some(state);
-                    a.error = Some(state);
-                    a.wizard.clear();
-                    // A patrol point that cannot be reached: the next one (the error
-                    // is still reported).
+                    if a.enter_error(state, now) {
+                        tracing::warn!(target: "Behavior.log", object = id, state = state.number(),
+                            name = state.name(), why = why.as_str(), "error state: the unit stops");
+                    }
+                    // A patrol point that cannot be reached: the next one.
                     if a.activity == Activity::Patrol {
                         a.patrol_leg = a.patrol_leg.wrapping_add(1);
                         a.next_think = 0;
-                    }
-                    if first {
-                        tracing::warn!(target: "Behavior.log", object = id, state = state.number(),
-                            name = state.name(), why = why.as_str(), "error state: the unit stops");
                     }
                     MotionRequest::stop()
                 }
@@ -878,7 +892,18 @@ impl AiPlugin {
         Ok(())
     }
 
-    fn dock(&mut self, dt: f32) {
+    /// Whether `id` is within docking reach of `target` (proxy radii plus
+    /// [`economy::DOCK_DISTANCE`]).
+    fn docked(&mut self, host: &mut Host<'_>, id: u32, target: u32) -> bool {
+        let (Some(a), Some(b)) = (self.body(id).copied(), self.body(target).copied()) else {
+            return false;
+        };
+        let ra = self.proxy(host, id, a.handle).map_or(1.0, |p| p.0);
+        let rb = self.proxy(host, target, b.handle).map_or(1.0, |p| p.0);
+        ground(a.position).distance(ground(b.position)) <= ra + rb + economy::DOCK_DISTANCE
+    }
+
+    fn dock(&mut self, host: &mut Host<'_>, dt: f32) {
         let ids: Vec<u32> = self
             .saved
             .agents
@@ -887,31 +912,15 @@ impl AiPlugin {
             .map(|a| a.id)
             .collect();
         for id in ids {
-            let (Some(a), Some(b)) = (self.saved.agents.get(&id), self.body(id)) else {
+            let Some(t) = self.saved.agents.get(&id).and_then(|a| a.target) else {
                 continue;
             };
-            let Some(t) = a.target else { continue };
-            let (Some(o), Some(tb)) = (self.saved.agents.get(&t), self.body(t)) else {
-                continue;
-            };
-            let reach = self
-                .scratch
-                .proxies
-                .get(&id)
-                .copied()
-                .flatten()
-                .map_or(1.0, |p| p.0)
-                + self
-                    .scratch
-                    .proxies
-                    .get(&t)
-                    .copied()
-                    .flatten()
-                    .map_or(1.0, |p| p.0)
-                + economy::DOCK_DISTANCE;
-            if ground(b.position).distance(ground(tb.position)) > reach {
+            if !self.docked(host, id, t) {
                 continue;
             }
+            let (Some(a), Some(o)) = (self.saved.agents.get(&id), self.saved.agents.get(&t)) else {
+                continue;
+            };
             let (moved, harvest) = if a.activity == Activity::Harvest {
                 (
                     economy::transfer(o.ore, a.ore, a.max_ore, economy::LOAD_RATE, dt),
@@ -1050,6 +1059,16 @@ impl AiPlugin {
         self.objectives(host, now, dt)
     }
 
+    /// `(ClanBaseX, ClanBaseY)` of the first clan `clan` is hostile to.
+    fn enemy_base(&self, clan: u32) -> Option<Vec2> {
+        let other = *self.data.clans.get(clan as usize)?.hostile.first()?;
+        let ai = self.data.table.clans.get(other as usize)?;
+        Some(Vec2::new(
+            ai.base[0].variable as f32,
+            ai.base[1].variable as f32,
+        ))
+    }
+
     fn spawn(&mut self, host: &mut Host<'_>, plant: u32) -> Result<(), PluginError> {
         let (Some(b), Some(a)) = (self.body(plant).copied(), self.saved.agents.get(&plant)) else {
             return Ok(());
@@ -1091,6 +1110,15 @@ impl AiPlugin {
             ..NewObject::default()
         };
         let made = host.create(&new)?;
+        // PD-AI-STRATEGY: a new fighter marches on the base of the first clan its own
+        // is hostile to.
+        if let Some(goal) = clan.and_then(|c| self.enemy_base(c)) {
+            if Role::of(self.class_of(host, work.unit.as_bytes())) == Role::Fighter {
+                self.saved
+                    .pending_orders
+                    .insert((made.slot, made.generation), goal);
+            }
+        }
         if let Some(p) = self.saved.plants.get_mut(&plant) {
             p.finished = p.finished.wrapping_add(1);
         }
@@ -1355,9 +1383,9 @@ impl Plugin for AiPlugin {
         }
         self.read_world(host);
         self.think(host, now)?;
-        self.steer(host)?;
+        self.steer(host, now)?;
         self.fight(host, dt)?;
-        self.dock(dt);
+        self.dock(host, dt);
         self.economy(host, now)?;
         self.publish(host)
     }
