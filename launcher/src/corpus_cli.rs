@@ -462,7 +462,7 @@ fn file(report: &mut Report, root: &Path, path: &Path, rt: bool) {
             "objectives",
             &rel,
             &data,
-            iron3d_ai::objectives::Objectives::parse(&data, &rel)
+            iron3d_config::objectives::Objectives::parse(&data, &rel)
                 .map(|_| None)
                 .map_err(|e| e.to_string()),
             rt,
@@ -471,7 +471,7 @@ fn file(report: &mut Report, root: &Path, path: &Path, rt: bool) {
             "orders",
             &rel,
             &data,
-            iron3d_ai::orders::parse(&data, &rel)
+            iron3d_config::orders::parse(&data, &rel)
                 .map(|_| None)
                 .map_err(|e| e.to_string()),
             rt,

@@ -4,6 +4,7 @@
 pub mod archive_cli;
 pub mod asset_cli;
 pub mod bench;
+pub mod bench_ai;
 pub mod bench_archives;
 pub mod bench_assets;
 pub mod bench_control;
@@ -490,6 +491,9 @@ pub struct BenchArgs {
     /// Skip the control figures (ms per tick with 1k / 10k / 100k vehicles on terrain).
     #[arg(long)]
     pub no_control: bool,
+    /// Skip the AI figures (ms per tick of the AI plugin with 200 / 2k / 10k units).
+    #[arg(long)]
+    pub no_ai: bool,
 }
 
 fn init_logging(filter: &str) {
@@ -776,6 +780,9 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             }
             if !a.no_control {
                 bench_control::run(out)?;
+            }
+            if !a.no_ai {
+                bench_ai::run(out)?;
             }
             if !a.no_demo {
                 bench_demo::run(out)?;

@@ -71,11 +71,12 @@ fn check_all(root: &Path, m: &Manifest) -> BTreeSet<String> {
                 iron3d_tma::Tma::parse(&bytes).expect("tma");
             }
             "objectives.txt" => {
-                let o = iron3d_ai::objectives::Objectives::parse(&bytes, rel).expect("objectives");
+                let o =
+                    iron3d_config::objectives::Objectives::parse(&bytes, rel).expect("objectives");
                 assert!(!o.goals.is_empty(), "{rel}");
             }
             "orders.txt" => {
-                iron3d_ai::orders::parse(&bytes, rel).expect("orders");
+                iron3d_config::orders::parse(&bytes, rel).expect("orders");
             }
             _ if lower.ends_with(".scr") => {
                 let s = iron3d_aux::Script::parse(&bytes).expect("scr");

@@ -66,16 +66,6 @@ pub enum AiError {
         /// What it should be.
         expected: &'static str,
     },
-    /// A project text file (`Objectives.txt`, `Orders.txt`) is malformed.
-    #[error("{file} line {line}: {what}")]
-    Malformed {
-        /// The file.
-        file: String,
-        /// 1-based line (0: the file as a whole).
-        line: usize,
-        /// What is wrong.
-        what: String,
-    },
     /// A clan's script package is broken (its `.scr` or `.var` does not parse).
     #[error("clan {clan} ({name}): {file} does not parse")]
     Package {

@@ -31,7 +31,6 @@ pub mod economy;
 pub mod error;
 pub mod evaluator;
 pub mod objectives;
-pub mod orders;
 pub mod path;
 pub mod plugin;
 pub mod profile;

@@ -195,6 +195,9 @@ struct Scratch {
     classes: BTreeMap<Vec<u8>, u32>,
     /// `(target, path revision)` published last per id.
     published: BTreeMap<u32, (u32, u32)>,
+    /// Per body index: its agent's clan and whether it can be targeted (an agent with
+    /// life, not dead).
+    targets: Vec<(Option<u32>, bool)>,
 }
 
 /// The `ai` instance.
@@ -363,9 +366,13 @@ impl AiPlugin {
             tracing::info!(target: "ai.log", clan = o.clan, objectives = o.goals.len(), "objectives loaded");
             self.data.objectives = Some(o);
         }
-        if let Some(bytes) = read(crate::orders::ORDERS_FILE)? {
-            self.data.orders = crate::orders::parse(&bytes, crate::orders::ORDERS_FILE)
-                .map_err(|e| PluginError::new(ErrorKind::INVALID, error_chain(&e)))?;
+        if let Some(bytes) = read(iron3d_config::orders::ORDERS_FILE)? {
+            self.data.orders =
+                iron3d_config::orders::parse(&bytes, iron3d_config::orders::ORDERS_FILE)
+                    .map_err(|e| PluginError::new(ErrorKind::INVALID, error_chain(&e)))?
+                    .into_iter()
+                    .map(|(k, [x, y])| (k, Vec2::new(x, y)))
+                    .collect();
         }
         if let Some(bytes) = read("BuildDat.lst")? {
             let b = iron3d_config::BuildDat::parse(&bytes, "BuildDat.lst")
@@ -531,7 +538,54 @@ impl AiPlugin {
                 .or_default()
                 .push(i);
         }
+        // Agents and the index both ascend by id: one merge.
+        self.scratch.targets.clear();
+        self.scratch.targets.resize(bodies.len(), (None, false));
+        let mut agents = self.saved.agents.values().peekable();
+        for &(id, i) in &self.scratch.index {
+            while agents.peek().is_some_and(|a| a.id < id) {
+                agents.next();
+            }
+            if let Some(a) = agents.peek().filter(|a| a.id == id) {
+                self.scratch.targets[i] = (a.clan, a.max_life > 0 && a.activity != Activity::Dead);
+            }
+        }
         self.scratch.bodies = bodies;
+    }
+
+    /// The nearest targetable enemy of clan `clan` within `r` of `at` (ties: the lower
+    /// id), straight from the grid.
+    fn nearest_enemy(&self, clan: Option<u32>, at: Vec2, r: f32) -> Option<Seen> {
+        let (lo, hi) = (cell_of(at - Vec2::splat(r)), cell_of(at + Vec2::splat(r)));
+        let mut best: Option<(f32, u32, Vec2)> = None;
+        for cx in lo.0..=hi.0 {
+            for cy in lo.1..=hi.1 {
+                let Some(v) = self.scratch.grid.get(&(cx, cy)) else {
+                    continue;
+                };
+                for &i in v {
+                    let (c, ok) = self.scratch.targets[i];
+                    if !ok || !self.hostile(clan, c) {
+                        continue;
+                    }
+                    let b = &self.scratch.bodies[i];
+                    let p = ground(b.position);
+                    let d = p.distance_squared(at);
+                    if d > r * r {
+                        continue;
+                    }
+                    if best.is_none_or(|(bd, bid, _)| d < bd || (d == bd && b.id < bid)) {
+                        best = Some((d, b.id, p));
+                    }
+                }
+            }
+        }
+        best.map(|(_, id, at)| Seen {
+            id,
+            at,
+            ore: 0.0,
+            room: 0.0,
+        })
     }
 
     fn perceive(&self, a: &Agent, at: Vec2) -> Perception {
@@ -545,22 +599,7 @@ impl AiPlugin {
             ..Perception::default()
         };
         if let Some(w) = Weapon::of(a.role) {
-            for i in self.around(at, w.radar) {
-                let b = &self.scratch.bodies[i];
-                if let Some(o) = self.saved.agents.get(&b.id) {
-                    if o.activity != Activity::Dead
-                        && o.max_life > 0
-                        && self.hostile(a.clan, o.clan)
-                    {
-                        p.enemies.push(Seen {
-                            id: o.id,
-                            at: ground(b.position),
-                            ore: o.ore,
-                            room: 0.0,
-                        });
-                    }
-                }
-            }
+            p.enemies.extend(self.nearest_enemy(a.clan, at, w.radar));
         }
         if matches!(a.role, Role::Transport | Role::Builder) {
             for o in self.saved.agents.values() {
@@ -718,12 +757,16 @@ impl AiPlugin {
                 continue;
             };
             let at = ground(b.position);
-            let mut a = match self.saved.agents.remove(&id) {
-                Some(a) => a,
-                None => continue,
+            // What docking needs (the proxies) before the agent is borrowed.
+            let dock_target = self.saved.agents.get(&id).and_then(|a| {
+                matches!(a.activity, Activity::Harvest | Activity::Deliver)
+                    .then_some(a.target)
+                    .flatten()
+            });
+            let docked = dock_target.is_some_and(|t| self.docked(host, id, t));
+            let Some(a) = self.saved.agents.get_mut(&id) else {
+                continue;
             };
-            let docked = matches!(a.activity, Activity::Harvest | Activity::Deliver)
-                && a.target.is_some_and(|t| self.docked(host, id, t));
             let steer = if a.error.is_some() && a.path.goal.is_some() && a.path.points.is_empty() {
                 // In an error state: wait for a new goal or the retry (think).
                 Steer::Idle
@@ -785,6 +828,9 @@ impl AiPlugin {
                             });
                         }
                     }
+                    let Some(a) = self.saved.agents.get_mut(&id) else {
+                        continue;
+                    };
                     let v = a.wizard.steer(
                         &Mover {
                             at,
@@ -798,7 +844,6 @@ impl AiPlugin {
                     MotionRequest::velocity(Vec3f::from(v.extend(0.0)))
                 }
             };
-            self.saved.agents.insert(id, a);
             self.request(host, id, b.handle, request)?;
         }
         Ok(())

@@ -18,6 +18,8 @@ pub mod builddat;
 pub mod error;
 pub mod ini;
 pub mod lines;
+pub mod objectives;
+pub mod orders;
 
 pub use blocks::{Block, BlockFile, Param};
 pub use builddat::{BuildDat, CATEGORIES, Category, UnitMask, mask_of};

@@ -9,14 +9,13 @@
 //! move 4 120 44.5
 //! ```
 //!
-//! A `move` is the same order as the [`crate::plugin::ORDER_MOVE`] message: the unit
+//! A `move` is the same order as the `ai` plugin's `ORDER_MOVE` message: the unit
 //! drives there (Behavior's `Move`, outranked by attack and flee) and forgets the order
 //! on arrival. An order for an object that does not drive is ignored; a second order
 //! for the same object replaces the first. At most [`MAX_ORDERS`] lines of orders;
 //! anything malformed is an error naming the file, line and token.
 
-use crate::error::AiError;
-use glam::Vec2;
+use crate::ConfigError;
 use std::collections::BTreeMap;
 
 /// The file.
@@ -24,13 +23,9 @@ pub const ORDERS_FILE: &str = "Orders.txt";
 /// Most orders one file may give.
 pub const MAX_ORDERS: usize = 65_536;
 
-/// Parses `Orders.txt`: placed-object index → destination.
-pub fn parse(bytes: &[u8], origin: &str) -> Result<BTreeMap<usize, Vec2>, AiError> {
-    let err = |line: usize, what: String| AiError::Malformed {
-        file: origin.to_owned(),
-        line,
-        what,
-    };
+/// Parses `Orders.txt`: placed-object index → destination `(x, y)`.
+pub fn parse(bytes: &[u8], origin: &str) -> Result<BTreeMap<usize, [f32; 2]>, ConfigError> {
+    let err = |line: usize, what: String| ConfigError::at(origin, line, 1, what);
     let mut out = BTreeMap::new();
     let mut count = 0usize;
     for (k, raw) in bytes.split(|&b| b == b'\n').enumerate() {
@@ -58,7 +53,7 @@ pub fn parse(bytes: &[u8], origin: &str) -> Result<BTreeMap<usize, Vec2>, AiErro
                 if count > MAX_ORDERS {
                     return Err(err(line, format!("more than {MAX_ORDERS} orders")));
                 }
-                out.insert(index, Vec2::new(coord(x)?, coord(y)?));
+                out.insert(index, [coord(x)?, coord(y)?]);
             }
             ["move", ..] => {
                 return Err(err(
@@ -88,8 +83,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(o.len(), 2);
-        assert_eq!(o[&3], Vec2::new(7.0, 8.0));
-        assert_eq!(o[&4], Vec2::new(1.5, -2.0));
+        assert_eq!(o[&3], [7.0, 8.0]);
+        assert_eq!(o[&4], [1.5, -2.0]);
     }
 
     #[test]
@@ -101,7 +96,7 @@ mod tests {
             (b"attack 1\n", 1, "unknown order 'attack'"),
         ] {
             let e = parse(text, "M/Orders.txt").unwrap_err().to_string();
-            assert!(e.contains(&format!("M/Orders.txt line {line}")), "{e}");
+            assert!(e.contains(&format!("M/Orders.txt:{line}:")), "{e}");
             assert!(e.contains(what), "{e}");
         }
     }

@@ -1,0 +1,149 @@
+//! `iron3d bench` AI figures: the cost per tick of the real AI plugin (through the plugin
+//! host) with 200 / 2,000 / 10,000 tanks of two hostile clans on the demo mission's
+//! terrain — thinking, paths through the terrain service (cached per areal pair),
+//! Wizard, combat and the economy clock — side by side with the same world whose AI slot
+//! holds the null plugin, in one run. The AI's cost is the difference of the two update
+//! phases' medians (the control plugin steps in both). Target: 2,000 active units under
+//! 2 ms per tick. Also reported: plans made per unit (the sum of the units' path
+//! revisions, `BehaviorPath`) over the measured ticks.
+
+use crate::plugins;
+use anyhow::Context;
+use iron3d_kernel::{IdLayout, ManualTimeSource, ObjectDesc, OriginalObjectId, Phase, PropertyBag};
+use iron3d_registry::{Dialect, Registry};
+use iron3d_session::{MissionSpec, Session};
+use std::io::Write;
+
+/// Unit counts measured.
+pub const COUNTS: [u32; 3] = [200, 2_000, 10_000];
+/// Ticks measured per count (after [`WARMUP`]).
+pub const TICKS: u32 = 30;
+/// Ticks run first (every unit's first thinking step is due within 256 ms).
+pub const WARMUP: u32 = 10;
+/// Grid spacing of the units.
+pub const SPACING: f32 = 3.0;
+/// The target: milliseconds of AI per tick with 2,000 units.
+pub const TARGET_2K_MS: f64 = 2.0;
+
+fn registry(ai: &str) -> String {
+    format!(
+        "terrain iron3d_terrain terrain\n{ai}\ncontrol iron3d_control control\n\
+         effects iron3d_null null-effects\naudio iron3d_null null-audio\n\
+         render iron3d_null null-render\nnet iron3d_null null-net\ninput iron3d_null null-input\n"
+    )
+}
+
+/// The median update-phase time per tick (ms) and the plans made per unit.
+fn measure(game: &std::path::Path, units: u32, ai: &str) -> anyhow::Result<(f64, f64)> {
+    let text = registry(ai);
+    let reg = Registry::parse(text.as_bytes(), "bench-ai.ini", Dialect::PluginsIni)?;
+    let spec = plugins::session_spec(&[], reg, 7, 30, false);
+    let mut s = Session::open(
+        &spec,
+        MissionSpec::Game {
+            game_dir: game.to_path_buf(),
+            mission: iron3d_demo::BATTLE.into(),
+            mode: iron3d_vfs::ReadMode::Strict,
+            relax_mesh_tag: false,
+        },
+        Box::new(ManualTimeSource::new()),
+    )
+    .context("bench ai: session")?;
+    // Two armies facing each other across the middle of the 256 × 256 map: clan 0 on
+    // the west half, clan 1 on the east (owner 3.. ids, clear of the mission's).
+    let per_side = units.div_ceil(2);
+    let rows = (per_side as f32).sqrt().ceil() as u32;
+    let layout = IdLayout::PROJECT_DEFAULT;
+    let span = 1u32 << layout.index_bits;
+    for i in 0..units {
+        let clan = i % 2;
+        let k = i / 2;
+        let (col, row) = (k / rows, k % rows);
+        let x = if clan == 0 {
+            128.0 - 6.0 - col as f32 * SPACING
+        } else {
+            128.0 + 6.0 + col as f32 * SPACING
+        };
+        let y = 128.0 + (row as f32 - rows as f32 * 0.5) * SPACING;
+        let per_owner = 15 * span;
+        let id = OriginalObjectId::compose(
+            layout,
+            3 + i / per_owner,
+            1 + (i % per_owner) / span,
+            i % span,
+        )
+        .context("bench ai: ids")?;
+        let mut props = PropertyBag::new();
+        props.push("Life state", [0, 100, 0, 0]);
+        props.push("ClanID", [0, clan, 0, 0]);
+        let w = s.kernel.world_mut()?;
+        let h = w.create(ObjectDesc {
+            id: Some(id),
+            transform: iron3d_kernel::Transform {
+                position: glam::Vec3::new(x, y, 0.0),
+                ..iron3d_kernel::Transform::default()
+            },
+            props,
+            prototype: b"UNITS\\Tank.dat".to_vec(),
+            ..ObjectDesc::default()
+        })?;
+        w.add_to_game(h)?;
+    }
+    for _ in 0..WARMUP {
+        s.kernel.step(&[])?;
+    }
+    let plans = |s: &Session| -> u64 {
+        s.kernel
+            .world()
+            .iter_registered()
+            .filter_map(|(_, o)| o.props.first(b"BehaviorPath"))
+            .map(|p| u64::from(p.raw_value[1]))
+            .sum()
+    };
+    let plans_before = plans(&s);
+    let update_ns = |s: &Session| s.kernel.stats().phases[Phase::UpdateSystems.index()].total_ns;
+    let mut per_tick: Vec<u64> = Vec::with_capacity(TICKS as usize);
+    for _ in 0..TICKS {
+        let b = update_ns(&s);
+        s.kernel.step(&[])?;
+        per_tick.push(update_ns(&s) - b);
+    }
+    let made = plans(&s).saturating_sub(plans_before);
+    per_tick.sort_unstable();
+    let faults = s.kernel.stats().system_faults;
+    anyhow::ensure!(faults == 0, "bench ai: {faults} system faults");
+    s.shutdown();
+    Ok((
+        per_tick[per_tick.len() / 2] as f64 / 1e6,
+        made as f64 / f64::from(units),
+    ))
+}
+
+/// Prints one `bench ai` line per count and the verdict against the 2,000-unit target.
+pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
+    let tmp = tempfile::tempdir()?;
+    iron3d_demo::build(tmp.path(), 7, iron3d_demo::Profile::Demo)?;
+    let mut at_2k = None;
+    for units in COUNTS {
+        let (with_ai, plans) = measure(tmp.path(), units, "ai iron3d_ai ai")?;
+        let (without, _) = measure(tmp.path(), units, "ai iron3d_null null-ai")?;
+        let ai_ms = (with_ai - without).max(0.0);
+        writeln!(
+            out,
+            "bench ai units={units} ticks={TICKS} update_median_ms_with_ai={with_ai:.2} update_median_ms_null_ai={without:.2} ai_ms_per_tick={ai_ms:.2} us_per_unit_tick={:.2} plans_per_unit={plans:.2} ratio_with_over_null={:.2}",
+            ai_ms * 1e3 / f64::from(units),
+            with_ai / without.max(1e-9)
+        )?;
+        if units == 2_000 {
+            at_2k = Some(ai_ms);
+        }
+    }
+    if let Some(ms) = at_2k {
+        writeln!(
+            out,
+            "bench ai_target units=2000 target_ms={TARGET_2K_MS:.2} measured_ms={ms:.2} met={}",
+            ms <= TARGET_2K_MS
+        )?;
+    }
+    Ok(())
+}
