@@ -9,7 +9,7 @@
 
 use crate::plugins;
 use anyhow::Context;
-use iron3d_kernel::{IdLayout, ManualTimeSource, ObjectDesc, OriginalObjectId, Phase, PropertyBag};
+use iron3d_kernel::{ManualTimeSource, ObjectDesc, Phase, PropertyBag};
 use iron3d_registry::{Dialect, Registry};
 use iron3d_session::{MissionSpec, Session};
 use std::io::Write;
@@ -53,8 +53,6 @@ fn measure(game: &std::path::Path, units: u32, ai: &str) -> anyhow::Result<(f64,
     // the west half, clan 1 on the east (owner 3.. ids, clear of the mission's).
     let per_side = units.div_ceil(2);
     let rows = (per_side as f32).sqrt().ceil() as u32;
-    let layout = IdLayout::PROJECT_DEFAULT;
-    let span = 1u32 << layout.index_bits;
     for i in 0..units {
         let clan = i % 2;
         let k = i / 2;
@@ -65,14 +63,7 @@ fn measure(game: &std::path::Path, units: u32, ai: &str) -> anyhow::Result<(f64,
             128.0 + 6.0 + col as f32 * SPACING
         };
         let y = 128.0 + (row as f32 - rows as f32 * 0.5) * SPACING;
-        let per_owner = 15 * span;
-        let id = OriginalObjectId::compose(
-            layout,
-            3 + i / per_owner,
-            1 + (i % per_owner) / span,
-            i % span,
-        )
-        .context("bench ai: ids")?;
+        let id = crate::bench_plugins::crowd_id(i)?;
         let mut props = PropertyBag::new();
         props.push("Life state", [0, 100, 0, 0]);
         props.push("ClanID", [0, clan, 0, 0]);

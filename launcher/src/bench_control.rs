@@ -7,7 +7,7 @@
 
 use crate::{bench_plugins, plugins};
 use anyhow::Context;
-use iron3d_kernel::{IdLayout, ManualTimeSource, OriginalObjectId, Phase};
+use iron3d_kernel::{ManualTimeSource, Phase};
 use iron3d_registry::{Dialect, Registry};
 use iron3d_session::{MissionSpec, Session};
 use std::io::Write;
@@ -67,18 +67,8 @@ fn measure(game: &std::path::Path, units: u32) -> anyhow::Result<Figure> {
     // mission's ids, owners 3.. for the crowd).
     let side = (units as f32).sqrt().ceil() as u32;
     let origin = 256.0 - side as f32 * SPACING * 0.5;
-    let layout = IdLayout::PROJECT_DEFAULT;
-    let span = 1u32 << layout.index_bits;
     for i in 0..units {
-        // 15 classes of `span` ids per owner (class 0 is unused).
-        let per_owner = 15 * span;
-        let id = OriginalObjectId::compose(
-            layout,
-            3 + i / per_owner,
-            1 + (i % per_owner) / span,
-            i % span,
-        )
-        .context("bench control: ids")?;
+        let id = crate::bench_plugins::crowd_id(i)?;
         let (x, y) = (
             origin + (i % side) as f32 * SPACING,
             origin + (i / side) as f32 * SPACING,

@@ -364,6 +364,21 @@ fn spread(k: &mut Kernel, objects: u32) -> anyhow::Result<()> {
 
 /// Creates object `id` at `(x, y, 0)` with default properties and adds it to the game
 /// (the benchmarks' way to fill a world).
+/// The id of the `i`-th object of a benchmark crowd: owners 3.. (clear of a mission's
+/// owner-0 ids), 15 classes of `2^index_bits` ids per owner (class 0 unused).
+pub(crate) fn crowd_id(i: u32) -> anyhow::Result<OriginalObjectId> {
+    let layout = iron3d_kernel::IdLayout::PROJECT_DEFAULT;
+    let span = 1u32 << layout.index_bits;
+    let per_owner = 15 * span;
+    OriginalObjectId::compose(
+        layout,
+        3 + i / per_owner,
+        1 + (i % per_owner) / span,
+        i % span,
+    )
+    .ok_or_else(|| anyhow::anyhow!("benchmark crowd: no id for object {i}"))
+}
+
 pub(crate) fn place(k: &mut Kernel, id: OriginalObjectId, x: f32, y: f32) -> anyhow::Result<()> {
     let w = k.world_mut()?;
     let h = w.create(ObjectDesc {

@@ -543,13 +543,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     }
     writeln!(out, "host: loaded_images={}", host.loaded_images())?;
     if let Some(d) = decided {
-        writeln!(
-            out,
-            "outcome={} tick={} slot={}",
-            d.outcome.name(),
-            d.tick,
-            d.slot
-        )?;
+        writeln!(out, "{d}")?;
     }
     writeln!(
         out,

@@ -544,13 +544,7 @@ impl PlaySession {
             self.run.kernel.tick()
         )?;
         if let Some(d) = self.decided() {
-            writeln!(
-                out,
-                "outcome={} tick={} slot={}",
-                d.outcome.name(),
-                d.tick,
-                d.slot
-            )?;
+            writeln!(out, "{d}")?;
         }
         let hash = self.run.kernel.state_hash();
         writeln!(out, "state_hash={hash}")?;

@@ -91,6 +91,22 @@ pub mod plugins {
         );
     }
 
+    /// Writes `dir/<name>`: a registry of the real terrain and control plugins, the
+    /// registry line `ai` in the AI slot and null plugins elsewhere; returns its path.
+    pub fn registry_file(dir: &Path, name: &str, ai: &str) -> String {
+        let path = dir.join(name);
+        std::fs::write(
+            &path,
+            format!(
+                "terrain iron3d_terrain terrain\n{ai}\ncontrol iron3d_control control\n\
+                 effects iron3d_null null-effects\naudio iron3d_null null-audio\n\
+                 render iron3d_null null-render\nnet iron3d_null null-net\ninput iron3d_null null-input\n"
+            ),
+        )
+        .expect("registry file");
+        path.to_str().expect("utf-8 path").to_owned()
+    }
+
     /// A host searching the build directories, shadow copies under `shadow`.
     pub fn host(shadow: &Path, seed: u64) -> PluginHost {
         PluginHost::new(HostConfig {

@@ -6,7 +6,6 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
-use iron3d_aux::{Event, Instruction, Script, VarValue, Varset};
 use iron3d_e2e::{last_state_hash, traced};
 use iron3d_tma::{Clan, ClanBody, LpString, PlacedObject, StandardMode, Tma};
 use iron3d_unitdat::{UnitDat, UnitRecord};
@@ -35,31 +34,6 @@ fn dat(class: u32, proto: &str) -> Vec<u8> {
     d.records
         .push(UnitRecord::new(proto.as_bytes(), 0, b"ai test unit").unwrap());
     d.to_bytes()
-}
-
-/// A clan's script package: a varset with the three clan variables and an `Init` event
-/// whose one record is `Handler(19)`.
-fn package() -> (Vec<u8>, Vec<u8>) {
-    let script = Script {
-        opcode_handler_count: 73,
-        events: vec![Event {
-            name: b"Init".to_vec(),
-            event_word: 0,
-            instructions: vec![Instruction {
-                words: [19, 0, 0, 0, 0],
-                references: vec![0, 1, 2],
-                w6: 0,
-            }],
-        }],
-        trailing: Vec::new(),
-    };
-    let vars = Varset::author(&[
-        ("ClanBaseX", VarValue::Dword(0)),
-        ("ClanBaseY", VarValue::Dword(0)),
-        ("ClanID", VarValue::Dword(0)),
-    ])
-    .unwrap();
-    (script.to_bytes(), vars.to_bytes())
 }
 
 /// Flat terrain of `w`×`h` squares; `lake(i, j)` squares are not walkable.
@@ -133,7 +107,7 @@ fn mission(
         "BuildDat.lst",
         b"Plant 1\r\n\"UNITS\\War.dat\"\r\nHangar 1\r\n\"UNITS\\Tank.dat\"\r\n",
     );
-    let (scr, var) = package();
+    let (scr, var) = iron3d_demo::clan_package().unwrap();
     for c in ["C0", "C1"] {
         put(root, &format!("SCRIPTS/{c}.scr"), &scr);
         put(root, &format!("SCRIPTS/{c}.var"), &var);
@@ -174,17 +148,7 @@ fn mission(
 }
 
 fn registry(dir: &Path, ai: &str) -> String {
-    let path = dir.join("ai.ini");
-    std::fs::write(
-        &path,
-        format!(
-            "terrain iron3d_terrain terrain\n{ai}\ncontrol iron3d_control control\n\
-             effects iron3d_null null-effects\naudio iron3d_null null-audio\n\
-             render iron3d_null null-render\nnet iron3d_null null-net\ninput iron3d_null null-input\n"
-        ),
-    )
-    .unwrap();
-    path.to_str().unwrap().to_owned()
+    iron3d_e2e::plugins::registry_file(dir, "ai.ini", ai)
 }
 
 const AI: &str = "ai iron3d_ai ai";

@@ -23,17 +23,7 @@ fn pos(l: &Value) -> [f64; 3] {
 /// A registry like the scenario's with the control plugin in the control slot and
 /// `ai` in the AI slot.
 fn registry(dir: &Path, ai: &str) -> String {
-    let path = dir.join("control.ini");
-    std::fs::write(
-        &path,
-        format!(
-            "terrain iron3d_terrain terrain\n{ai}\ncontrol iron3d_control control\n\
-             effects iron3d_null null-effects\naudio iron3d_null null-audio\n\
-             render iron3d_null null-render\nnet iron3d_null null-net\ninput iron3d_null null-input\n"
-        ),
-    )
-    .unwrap();
-    path.to_str().unwrap().to_owned()
+    iron3d_e2e::plugins::registry_file(dir, "control.ini", ai)
 }
 
 fn mission_args<'a>(game: &'a str, ticks: &'a str) -> Vec<&'a str> {

@@ -55,7 +55,8 @@ pub struct HostShared {
     pub outcome: Mutex<Option<ReportedOutcome>>,
 }
 
-/// A mission outcome as reported by a plugin.
+/// A mission outcome as reported by a plugin; displayed as the launcher's outcome line,
+/// `outcome=<name> tick=<T> slot=<slot>`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReportedOutcome {
     /// The outcome.
@@ -215,6 +216,18 @@ fn simulation_phase(phase: Phase) -> bool {
         phase,
         Phase::CalculateWorld | Phase::ApplyDeferred | Phase::UpdateSystems
     )
+}
+
+impl std::fmt::Display for ReportedOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "outcome={} tick={} slot={}",
+            self.outcome.name(),
+            self.tick,
+            self.slot
+        )
+    }
 }
 
 /// The context of one call (see the module docs). `inside` is the slot whose plugin is

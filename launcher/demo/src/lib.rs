@@ -35,6 +35,8 @@
 mod control;
 mod materials;
 mod missions;
+
+pub use missions::clan_package;
 mod models;
 mod prototypes;
 mod root;

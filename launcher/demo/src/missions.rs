@@ -406,10 +406,10 @@ const BASE: [(&str, [f32; 2]); 6] = [
     ("UNITS\\Tower.dat", [12.0, 36.0]),
 ];
 
-/// The script package of a battle clan: `Init` with its one `Handler(19)` record over a
-/// varset declaring `ClanBaseX`, `ClanBaseY` and `ClanID` (FORMATS §11.10, §11.11,
-/// §13.11).
-fn battle_package() -> Result<(Vec<u8>, Vec<u8>), DemoError> {
+/// A clan's script package, `(.scr, .var)` bytes: `Init` with its one `Handler(19)`
+/// record over a varset declaring `ClanBaseX`, `ClanBaseY` and `ClanID` (FORMATS §11.10,
+/// §11.11, §13.11) — what the battle's clans load, and what tests give theirs.
+pub fn clan_package() -> Result<(Vec<u8>, Vec<u8>), DemoError> {
     use iron3d_aux::{Event, Instruction, Script, VarValue, Varset};
     let script = Script {
         opcode_handler_count: 73,
@@ -453,7 +453,7 @@ pub(crate) fn write_battle(
     let mut tma = Tma::new()
         .with_land_path(lp(&format!("MISSIONS\\{name}\\Land"))?)
         .with_description(lp(&format!("Demo battle {name}"))?);
-    let (scr, var) = battle_package()?;
+    let (scr, var) = clan_package()?;
     for (c, clan) in BATTLE_CLANS.iter().enumerate() {
         let base = format!("{dir}/clan{c}");
         o.put(&format!("{base}.scr"), &scr)?;
