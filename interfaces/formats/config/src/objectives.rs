@@ -106,14 +106,17 @@ impl Objectives {
             let Some((&head, args)) = toks.split_first() else {
                 continue;
             };
-            let num = |i: usize, what: &str| -> Result<f32, ConfigError> {
-                let t = args.get(i).ok_or_else(|| {
+            let token = |i: usize, what: &str| -> Result<&str, ConfigError> {
+                args.get(i).copied().ok_or_else(|| {
                     err(
                         origin,
                         line,
                         format!("'{head}' needs {what} (token {})", i + 2),
                     )
-                })?;
+                })
+            };
+            let num = |i: usize, what: &str| -> Result<f32, ConfigError> {
+                let t = token(i, what)?;
                 match t.parse::<f32>() {
                     Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
                     _ => Err(err(
@@ -124,13 +127,7 @@ impl Objectives {
                 }
             };
             let int = |i: usize, what: &str| -> Result<u32, ConfigError> {
-                let t = args.get(i).ok_or_else(|| {
-                    err(
-                        origin,
-                        line,
-                        format!("'{head}' needs {what} (token {})", i + 2),
-                    )
-                })?;
+                let t = token(i, what)?;
                 t.parse::<u32>()
                     .map_err(|_| err(origin, line, format!("{what} {t:?} is not a whole number")))
             };

@@ -1,0 +1,99 @@
+//! Combat: turrets, shots through the control service's segment query, damage and
+//! death through the queue.
+
+use super::*;
+
+impl AiPlugin {
+    pub(super) fn fight(&mut self, host: &mut Host<'_>, dt: f32) -> Result<(), PluginError> {
+        let ids: Vec<u32> = self
+            .saved
+            .agents
+            .values()
+            .filter(|a| Weapon::of(a.role).is_some() && a.activity != Activity::Dead)
+            .map(|a| a.id)
+            .collect();
+        for id in ids {
+            let (Some(me), Some(a)) = (self.body(id).copied(), self.saved.agents.get(&id)) else {
+                continue;
+            };
+            let Some(w) = Weapon::of(a.role) else {
+                continue;
+            };
+            let reload = (a.reload - dt).max(0.0);
+            let target = (a.activity == Activity::Attack)
+                .then_some(a.target)
+                .flatten()
+                .and_then(|t| self.body(t).copied())
+                .filter(|t| {
+                    self.saved
+                        .agents
+                        .get(&t.id)
+                        .is_some_and(|o| o.activity != Activity::Dead)
+                });
+            let mut turret = a.turret;
+            let mut fire = None;
+            if let Some(t) = target {
+                let d = ground(t.position) - ground(me.position);
+                let bearing = d.y.atan2(d.x);
+                let (yaw, on) = combat::aim(turret, bearing, w.turret_rate, dt);
+                turret = yaw;
+                if on && reload <= 0.0 && d.length() <= w.range {
+                    fire = Some(t);
+                }
+            }
+            if let Some(a) = self.saved.agents.get_mut(&id) {
+                a.turret = turret;
+                a.reload = if fire.is_some() { w.reload } else { reload };
+            }
+            let Some(t) = fire else { continue };
+            let up = Vec3::Z * MUZZLE_HEIGHT;
+            let from = Vec3::from(me.position) + up;
+            let to = Vec3::from(t.position) + up;
+            let hit = match host.control().ray(from.into(), to.into(), Some(id)) {
+                Ok(h) => h,
+                Err(e) if matches!(e.kind, ErrorKind::NO_PROVIDER | ErrorKind::UNSUPPORTED) => {
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let Some(hit) = hit else { continue };
+            tracing::trace!(target: "ai.log", shooter = id, target = t.id, hit = hit.id, "shot");
+            self.damage(host, hit.id, w.damage)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn damage(
+        &mut self,
+        host: &mut Host<'_>,
+        id: u32,
+        damage: u32,
+    ) -> Result<(), PluginError> {
+        let Some(handle) = self.body(id).map(|b| b.handle) else {
+            return Ok(());
+        };
+        let Some(mut life) = host.property(handle, LIFE_STATE)? else {
+            return Ok(());
+        };
+        if life[1] == 0 {
+            return Ok(());
+        }
+        life[1] = combat::damaged(life[1], damage);
+        host.set_property(handle, LIFE_STATE, life)?;
+        let dead = life[1] == 0;
+        if let Some(a) = self.saved.agents.get_mut(&id) {
+            a.life = life[1];
+            if dead {
+                a.activity = Activity::Dead;
+                a.target = None;
+                a.path.set_goal(None);
+            }
+        }
+        if dead {
+            tracing::info!(target: "Behavior.log", object = id, "destroyed");
+            host.set_behaviour_state(handle, Activity::Dead.number())?;
+            host.kill(handle)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,457 @@
+//! The `ai` plugin (AI slot, the registry's default): the rules of this crate wired to
+//! the engine through the plugin interface. Once per tick, in `update` (the AI slot
+//! runs before Control, so requests take effect in the same tick):
+//!
+//! 1. the first tick runs SuperAI start-up ([`crate::superai`]): `CreateSuperAI` for
+//!    every clan record, the first `Init` of each loaded package, results on `ai.log`;
+//! 2. every object's body is read in one batch; units due on their think clock
+//!    ([`crate::schedule::FirstStep`] on the shared stream, then every
+//!    [`crate::behavior::THINK_PERIOD_MS`]) **think** ([`crate::behavior::decide`]);
+//! 3. every mobile unit with a goal **moves**: the global path and corridor from the
+//!    terrain service ([`crate::path`], cached per areal pair), then Wizard
+//!    ([`crate::wizard`]) among the objects around it, then a velocity request to the
+//!    control service. An error state is reported once on `Behavior.log` and the unit
+//!    stops — it is never moved by the AI itself;
+//! 4. armed units **fight** ([`crate::combat`]);
+//! 5. transports load and unload; every 500 ms of game time the **economy** steps
+//!    ([`crate::economy`]): mines produce, each clan's distributor runs, plants build,
+//!    `CurrentOre` is mirrored into the objects' properties, and the objectives are
+//!    checked ([`crate::objectives`]); a decided mission goes through the outcome
+//!    latch to the host.
+//!
+//! **Clans** (**PD-AI-CLAN**): an object loaded from the mission belongs to the SuperAI
+//! slot `raw_after_resource` of its TMA record (matched by the loader's id rule and its
+//! prototype); an object created later belongs to the slot in `raw_value[1]` of its
+//! `ClanID` property; otherwise it has no clan. Clan `a` is hostile to clan `b` when
+//! `a`'s relation table gives `b`'s name a negative value.
+//!
+//! **Orders** (plugin messages to a unit): [`ORDER_MOVE`] (`point` = destination) and
+//! [`ORDER_CANCEL`]. A player's seat or a mod sends them.
+//!
+//! The work is split by responsibility: `data` (the mission's data and each new
+//! object's agent), `world` (the tick's bodies, grid, perception and the planner),
+//! `motion` (thinking, paths, Wizard, motion requests), `fight` (combat) and
+//! `supply` (docking, the economy step, new units, objectives); this file holds the
+//! state and the plugin interface.
+//!
+//! Everything the plugin decides is in its state blob (postcard, [`STATE_FORMAT`]
+//! v[`STATE_VERSION`]), so a hot swap keeps every unit's behaviour; what comes from the
+//! data (scripts, configuration, objectives, classes) is read again at mission start.
+
+use crate::behavior::{self, Activity, Agent, Decision, Perception, Role, Seen};
+use crate::combat::{self, LIFE_STATE, MUZZLE_HEIGHT, Weapon};
+use crate::config::{BEHAVIOR_INI, BehaviorConfig};
+use crate::distributor::{Distributor, Totals, joins};
+use crate::economy::{self, Plant, Production, StagedLedger};
+use crate::objectives::{OBJECTIVES_FILE, Objectives, Progress, Scoreboard, Side};
+use crate::path::{ErrorState, PathParams, Plan, Planner, Steer};
+use crate::profile::{CURRENT_ORE, Profile, ore_start, profile_for};
+use crate::schedule::{DEFAULT_PERIOD_MS, FirstStepPoll, SharedRng, StepClock, is_due};
+use crate::superai::{InitRun, OutcomeLatch, ScriptPackage, SuperAi, SuperAiTable};
+use crate::wizard::{Mover, Neighbour, WizardParams};
+use glam::{Vec2, Vec3};
+use iron3d_abi::abi_stable::std_types::RVec;
+use iron3d_abi::rng::PluginRng;
+use iron3d_abi::{
+    Body, ErrorKind, FactoryDescription, Host, Message, MessageCode, MissionInfo, MotionRequest,
+    NewObject, ObjectRef, Plugin, PluginDescription, PluginError, Property, SlotKind, StateBlob,
+    Vec3f, callbacks, physical_flags,
+};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+mod data;
+mod fight;
+mod motion;
+mod supply;
+mod world;
+
+use world::HostPlanner;
+
+/// State blob format name.
+pub const STATE_FORMAT: &str = "iron3d-ai";
+/// State blob version.
+pub const STATE_VERSION: u32 = 1;
+/// Plugin message: move to `point` (to the unit).
+pub const ORDER_MOVE: MessageCode = MessageCode(0x1000_A100);
+/// Plugin message: drop the order (to the unit).
+pub const ORDER_CANCEL: MessageCode = MessageCode(0x1000_A101);
+/// The shared RNG stream (Behavior's first steps).
+pub const SHARED_STREAM: &str = "shared";
+/// The property a created object's clan is read from.
+pub const CLAN_ID: &[u8] = b"ClanID";
+/// Property where a unit's target is published (`raw_value[1]`, 0: none; the trace's
+/// `target`).
+pub const BEHAVIOR_TARGET: &[u8] = b"BehaviorTarget";
+/// Property where a unit's path revision is published (the trace's `path`).
+pub const BEHAVIOR_PATH: &[u8] = b"BehaviorPath";
+/// Cell size of the neighbour grid.
+const CELL: f32 = 16.0;
+/// Radius Wizard looks around a unit.
+const WIZARD_RANGE: f32 = 8.0;
+/// Entries of the route cache before it is emptied.
+const ROUTE_CACHE_MAX: usize = 4096;
+/// Life of a unit a plant builds.
+pub const BUILT_LIFE: u32 = 100;
+
+fn describe() -> PluginDescription {
+    PluginDescription::current(
+        "iron3d-ai",
+        env!("CARGO_PKG_VERSION"),
+        vec![FactoryDescription::new(
+            "ai",
+            SlotKind::Ai,
+            callbacks::UPDATE | callbacks::OBJECTS | callbacks::MESSAGES,
+        )],
+    )
+}
+
+fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
+    if factory != "ai" {
+        return Err(PluginError::new(
+            ErrorKind::UNSUPPORTED,
+            format!("iron3d-ai has no factory '{factory}'"),
+        ));
+    }
+    Ok(Box::new(AiPlugin::default()))
+}
+
+iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
+
+/// Cruise speed of a role (units per second; **PD-AI-SPEED**, ours).
+pub fn cruise_speed(role: Role) -> f32 {
+    match role {
+        Role::Fighter => 6.0,
+        Role::Transport | Role::Builder => 5.0,
+        Role::Animal => 3.0,
+        _ => 0.0,
+    }
+}
+
+/// One clan's saved state.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClanState {
+    /// The SuperAI variables (by varset declaration index; raw words).
+    pub variables: Vec<Option<[u32; 2]>>,
+    /// The one-shot `Init` mark.
+    pub init_done: bool,
+    /// The distributor (only for loaded slots).
+    pub distributor: Distributor,
+    /// The last step's five totals.
+    pub totals: Totals,
+    /// Ore unloaded into the clan's storages so far.
+    pub gathered: f32,
+}
+
+/// Everything saved.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Saved {
+    /// Agents by id.
+    pub agents: BTreeMap<u32, Agent>,
+    /// Plants by id.
+    pub plants: BTreeMap<u32, Plant>,
+    /// Per clan record.
+    pub clans: Vec<ClanState>,
+    /// The economy clock (`None` before the first tick).
+    pub clock: Option<StepClock>,
+    /// Queue time of the first tick.
+    pub started_ms: Option<u32>,
+    /// The shared RNG.
+    pub rng: Vec<u8>,
+    /// The outcome latch.
+    pub outcome: OutcomeLatch,
+    /// Objective timers.
+    pub progress: Progress,
+    /// Whether the mission's own objects were all seen (later objects are creations).
+    pub loaded_seen: bool,
+    /// Orders for objects created but not added yet, by handle `(slot, generation)`.
+    pub pending_orders: BTreeMap<(u32, u32), Vec2>,
+}
+
+/// A clan record as the plugin uses it.
+#[derive(Clone, Debug, Default)]
+struct ClanInfo {
+    name: Vec<u8>,
+    /// Slots this clan is hostile to.
+    hostile: Vec<u32>,
+}
+
+/// What the plugin knows of the mission data (read at mission start, never saved).
+#[derive(Default)]
+struct Data {
+    config: Option<BehaviorConfig>,
+    table: SuperAiTable,
+    clans: Vec<ClanInfo>,
+    /// `(upper-case resource name, slot)` per TMA record.
+    records: Vec<(Vec<u8>, u32)>,
+    objectives: Option<Objectives>,
+    /// Standing orders by placed-object index.
+    orders: BTreeMap<usize, Vec2>,
+    /// Unit DATs per category mask.
+    build: BTreeMap<u32, Vec<String>>,
+}
+
+/// Per-tick scratch, rebuilt every tick.
+#[derive(Default)]
+struct Scratch {
+    bodies: RVec<Body>,
+    /// `(id, body index)` ascending by id.
+    index: Vec<(u32, usize)>,
+    /// Grid cell → body indices.
+    grid: BTreeMap<(i32, i32), Vec<usize>>,
+    /// Radius and static flag per id (from the control service; cached).
+    proxies: BTreeMap<u32, Option<(f32, bool)>>,
+    /// The motion request sent last per id.
+    sent: BTreeMap<u32, MotionRequest>,
+    /// Route cache: `(from areal, to areal)` → plan.
+    routes: BTreeMap<(u32, u32), Plan>,
+    /// Prototype (upper case) → class word (0: none).
+    classes: BTreeMap<Vec<u8>, u32>,
+    /// `(target, path revision)` published last per id.
+    published: BTreeMap<u32, (u32, u32)>,
+    /// Per body index: its agent's clan and whether it can be targeted (an agent with
+    /// life, not dead).
+    targets: Vec<(Option<u32>, bool)>,
+}
+
+/// The `ai` instance.
+#[derive(Default)]
+pub struct AiPlugin {
+    saved: Saved,
+    data: Data,
+    scratch: Scratch,
+    auto_demo: bool,
+}
+
+struct Rng<'a>(&'a mut PluginRng);
+
+impl SharedRng for Rng<'_> {
+    fn draw(&mut self) -> u32 {
+        self.0.next_u32()
+    }
+}
+
+fn ground(v: Vec3f) -> Vec2 {
+    Vec2::new(v.x, v.y)
+}
+
+fn cell_of(p: Vec2) -> (i32, i32) {
+    ((p.x / CELL).floor() as i32, (p.y / CELL).floor() as i32)
+}
+
+impl AiPlugin {
+    fn path_params(&self) -> PathParams {
+        let c = self.data.config.unwrap_or_default();
+        PathParams {
+            corridor_radius: c.corridor_radius.value,
+            near_door_coeff: c.near_door_coeff.value,
+            step_dist: c.step_dist.value,
+        }
+    }
+
+    fn wizard_params(&self) -> WizardParams {
+        let c = self.data.config.unwrap_or_default();
+        WizardParams {
+            building_nearest_dist: c.building_nearest_dist.value,
+            near_build_speed_percent: c.near_build_speed_percent.value,
+        }
+    }
+
+    fn start(&mut self, now: u32) {
+        self.saved.started_ms = Some(now);
+        self.saved.clock = Some(StepClock::new(now, DEFAULT_PERIOD_MS));
+        self.saved.outcome.auto_demo = self.auto_demo;
+        for ai in self.data.table.clans.iter_mut() {
+            let run = ai.run_init();
+            match &run {
+                InitRun::Unsupported(why) => {
+                    tracing::warn!(target: "ai.log", clan = ai.clan, why = why.as_str(), "Init not executed (PD-AI-INIT)");
+                }
+                r => {
+                    tracing::info!(target: "ai.log", clan = ai.clan, loaded = ai.package.is_some(), init = ?r, "SuperAI created")
+                }
+            }
+        }
+        self.save_clans();
+    }
+
+    fn save_clans(&mut self) {
+        let n = self.data.table.clans.len();
+        self.saved.clans.resize_with(n, ClanState::default);
+        for (ai, c) in self
+            .data
+            .table
+            .clans
+            .iter()
+            .zip(self.saved.clans.iter_mut())
+        {
+            c.init_done = ai.init_done;
+            c.variables = ai.variables.iter().map(|v| v.map(var_words)).collect();
+        }
+    }
+}
+
+fn var_words(v: iron3d_aux::VarValue) -> [u32; 2] {
+    match v {
+        iron3d_aux::VarValue::Dword(d) => [0, d],
+        iron3d_aux::VarValue::Float(f) => [1, f.to_bits()],
+    }
+}
+
+fn word_var(w: [u32; 2]) -> iron3d_aux::VarValue {
+    if w[0] == 1 {
+        iron3d_aux::VarValue::Float(f32::from_bits(w[1]))
+    } else {
+        iron3d_aux::VarValue::Dword(w[1])
+    }
+}
+
+/// The error and its sources, joined (for logs and plugin errors, which carry text).
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut cur = e.source();
+    while let Some(c) = cur {
+        s.push_str(": ");
+        s.push_str(&c.to_string());
+        cur = c.source();
+    }
+    s
+}
+
+impl Plugin for AiPlugin {
+    fn mission_start(
+        &mut self,
+        host: &mut Host<'_>,
+        mission: &MissionInfo,
+    ) -> Result<(), PluginError> {
+        self.auto_demo = host
+            .mission_parameter("auto-demo")
+            .is_some_and(|v| v == "1");
+        self.saved.rng = PluginRng::new(host.rng_seed(SHARED_STREAM))
+            .to_bytes()
+            .to_vec();
+        if mission.has_game_data {
+            self.load_data(host)?;
+        }
+        let n = self.data.table.clans.len();
+        self.saved.clans.resize_with(n, ClanState::default);
+        Ok(())
+    }
+
+    fn object_added(&mut self, host: &mut Host<'_>, object: ObjectRef) -> Result<(), PluginError> {
+        self.adopt(host, object)
+    }
+
+    fn object_removed(&mut self, _host: &mut Host<'_>, id: u32) -> Result<(), PluginError> {
+        self.saved.agents.remove(&id);
+        self.saved.plants.remove(&id);
+        for c in &mut self.saved.clans {
+            c.distributor.remove(id);
+        }
+        self.scratch.proxies.remove(&id);
+        self.scratch.sent.remove(&id);
+        self.scratch.published.remove(&id);
+        Ok(())
+    }
+
+    fn on_message(
+        &mut self,
+        host: &mut Host<'_>,
+        object: Option<ObjectRef>,
+        message: &Message,
+    ) -> Result<(), PluginError> {
+        if message.code != ORDER_MOVE && message.code != ORDER_CANCEL {
+            return Ok(());
+        }
+        let Some(o) = object else { return Ok(()) };
+        let id = host.object(o)?.id;
+        self.order(id, message);
+        Ok(())
+    }
+
+    fn update(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+        let clock = host.clock();
+        let now = (clock.game_time_ns / 1_000_000) as u32;
+        let dt = clock.step_seconds();
+        self.saved.loaded_seen = true;
+        if self.saved.started_ms.is_none() {
+            self.start(now);
+        }
+        self.read_world(host);
+        self.think(host, now)?;
+        self.steer(host, now)?;
+        self.fight(host, dt)?;
+        self.dock(host, dt);
+        self.economy(host, now)?;
+        self.publish(host)
+    }
+
+    fn save_state(&self) -> Result<StateBlob, PluginError> {
+        let bytes = postcard::to_allocvec(&self.saved).map_err(|e| {
+            PluginError::new(
+                ErrorKind::BAD_STATE,
+                format!("AI state does not encode: {e}"),
+            )
+        })?;
+        Ok(StateBlob::new(STATE_FORMAT, STATE_VERSION, bytes))
+    }
+
+    fn restore_state(&mut self, blob: &StateBlob) -> Result<(), PluginError> {
+        let b = blob.expect(STATE_FORMAT, STATE_VERSION)?;
+        let saved: Saved = postcard::from_bytes(b).map_err(|e| {
+            PluginError::new(ErrorKind::BAD_STATE, error_chain(&crate::AiError::State(e)))
+        })?;
+        if PluginRng::from_bytes(&saved.rng).is_none() {
+            return Err(PluginError::new(
+                ErrorKind::BAD_STATE,
+                "AI state: bad RNG bytes",
+            ));
+        }
+        // The SuperAI variables and marks go back into the table read from the data.
+        for (ai, c) in self.data.table.clans.iter_mut().zip(&saved.clans) {
+            ai.init_done = c.init_done;
+            if ai.variables.len() == c.variables.len() {
+                ai.variables = c.variables.iter().map(|v| v.map(word_var)).collect();
+            }
+        }
+        self.saved = saved;
+        self.scratch.sent.clear();
+        Ok(())
+    }
+}
+
+impl AiPlugin {
+    /// Publishes what changed of each unit's target and path revision into its
+    /// properties (the trace reports them).
+    fn publish(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+        let changed: Vec<(u32, (u32, u32))> = self
+            .saved
+            .agents
+            .values()
+            .filter(|a| a.role != Role::Inert && a.activity != Activity::Dead)
+            .map(|a| (a.id, (a.target.unwrap_or(0), a.path.revision)))
+            .filter(|(id, v)| self.scratch.published.get(id) != Some(v))
+            .collect();
+        for (id, v) in changed {
+            let Some(h) = self.body(id).map(|b| b.handle) else {
+                continue;
+            };
+            host.set_property(h, BEHAVIOR_TARGET, [0, v.0, 0, 0])?;
+            host.set_property(h, BEHAVIOR_PATH, [0, v.1, 0, 0])?;
+            self.scratch.published.insert(id, v);
+        }
+        Ok(())
+    }
+
+    /// An order to unit `id` (ignored for objects that do not drive).
+    fn order(&mut self, id: u32, message: &Message) {
+        let Some(a) = self.saved.agents.get_mut(&id) else {
+            return;
+        };
+        if !a.role.mobile() || a.activity == Activity::Dead {
+            return;
+        }
+        a.order = (message.code == ORDER_MOVE).then(|| Vec2::new(message.point.x, message.point.y));
+        a.next_think = 0;
+    }
+}
