@@ -29,10 +29,10 @@
 //! * a distributor step is all or nothing: the ledger stages every write and applies
 //!   them only when the step succeeds (PD-ECON-VALUES).
 
-use crate::behavior::Agent;
 use crate::distributor::{Flows, Grant, Ledger};
 use crate::error::AiError;
 use crate::profile::{Profile, ProfileFields, profile_for};
+use crate::roster::Roster;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -85,7 +85,7 @@ pub struct Plant {
 /// The distributor's view of a clan's members: agents and plants by id, with every
 /// write staged until [`StagedLedger::commit`].
 pub struct StagedLedger<'a> {
-    agents: &'a BTreeMap<u32, Agent>,
+    agents: &'a Roster,
     plants: &'a BTreeMap<u32, Plant>,
     /// The clan's ore buffer at the start of the step.
     buffer: f32,
@@ -96,11 +96,7 @@ pub struct StagedLedger<'a> {
 
 impl<'a> StagedLedger<'a> {
     /// A ledger over `agents` and `plants` for a clan whose buffer is `buffer`.
-    pub fn new(
-        agents: &'a BTreeMap<u32, Agent>,
-        plants: &'a BTreeMap<u32, Plant>,
-        buffer: f32,
-    ) -> Self {
+    pub fn new(agents: &'a Roster, plants: &'a BTreeMap<u32, Plant>, buffer: f32) -> Self {
         Self {
             agents,
             plants,
@@ -128,9 +124,9 @@ pub struct Writes {
 
 impl Writes {
     /// Applies them: ore leaves the storages, plants are paid.
-    pub fn apply(self, agents: &mut BTreeMap<u32, Agent>, plants: &mut BTreeMap<u32, Plant>) {
+    pub fn apply(self, agents: &mut Roster, plants: &mut BTreeMap<u32, Plant>) {
         for (id, ore) in self.taken {
-            if let Some(a) = agents.get_mut(&id) {
+            if let Some(a) = agents.get_mut(id) {
                 a.ore = (a.ore - ore).max(0.0);
             }
         }
@@ -146,12 +142,12 @@ impl Writes {
 impl Ledger for StagedLedger<'_> {
     fn resolve(&mut self, key: u32) -> bool {
         self.agents
-            .get(&key)
+            .get(key)
             .is_some_and(|a| a.activity != crate::behavior::Activity::Dead)
     }
 
     fn read(&mut self, key: u32, dt: f32) -> Result<Flows, AiError> {
-        let Some(a) = self.agents.get(&key) else {
+        let Some(a) = self.agents.get(key) else {
             return Ok(Flows::default());
         };
         let profile = profile_for(a.class_word);
@@ -202,6 +198,7 @@ pub fn transfer(from_ore: f32, to_ore: f32, to_max: f32, rate: f32, dt: f32) -> 
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::behavior::Agent;
     use crate::distributor::Distributor;
     use glam::Vec2;
 
@@ -213,10 +210,10 @@ mod tests {
 
     #[test]
     fn a_generator_powers_a_plant_that_draws_ore_from_a_storage() {
-        let mut agents = BTreeMap::new();
-        agents.insert(1, agent(1, 0x8000_0002, 0.0)); // generator
-        agents.insert(2, agent(2, 0x8000_0008, 100.0)); // storage
-        agents.insert(3, agent(3, 0x8000_0010, 0.0)); // plant
+        let mut agents = Roster::default();
+        agents.insert(agent(1, 0x8000_0002, 0.0)); // generator
+        agents.insert(agent(2, 0x8000_0008, 100.0)); // storage
+        agents.insert(agent(3, 0x8000_0010, 0.0)); // plant
         let mut plants = BTreeMap::new();
         plants.insert(
             3,
@@ -244,15 +241,15 @@ mod tests {
         assert_eq!(t.energy_consumption, 4.0);
         assert_eq!(t.ore_consumption, 2.5);
         ledger.into_writes().apply(&mut agents, &mut plants);
-        assert_eq!(agents[&2].ore, 97.5);
+        assert_eq!(agents.get(2).unwrap().ore, 97.5);
         let w = plants[&3].work.as_ref().unwrap();
         assert_eq!((w.ore, w.energy), (2.5, 4.0));
     }
 
     #[test]
     fn storages_keep_their_ore_when_nobody_asks() {
-        let mut agents = BTreeMap::new();
-        agents.insert(2, agent(2, 0x8000_0008, 1000.0));
+        let mut agents = Roster::default();
+        agents.insert(agent(2, 0x8000_0008, 1000.0));
         let mut plants = BTreeMap::new();
         let mut d = Distributor::default();
         d.add(2, false);
@@ -262,7 +259,7 @@ mod tests {
             ledger.into_writes().apply(&mut agents, &mut plants);
         }
         assert_eq!(d.ore_buffer, ORE_RESERVE);
-        assert_eq!(agents[&2].ore, 1000.0 - ORE_RESERVE);
+        assert_eq!(agents.get(2).unwrap().ore, 1000.0 - ORE_RESERVE);
     }
 
     #[test]
@@ -283,9 +280,9 @@ mod tests {
                 self.0.apply(k, g)
             }
         }
-        let mut agents = BTreeMap::new();
-        agents.insert(2, agent(2, 0x8000_0008, 100.0));
-        agents.insert(3, agent(3, 0x8000_0004, 0.0));
+        let mut agents = Roster::default();
+        agents.insert(agent(2, 0x8000_0008, 100.0));
+        agents.insert(agent(3, 0x8000_0004, 0.0));
         let plants = BTreeMap::new();
         let mut d = Distributor::default();
         d.add(2, false);
@@ -293,7 +290,7 @@ mod tests {
         let mut ledger = Broken(StagedLedger::new(&agents, &plants, 0.0));
         assert!(d.step(0.5, &mut ledger).is_err());
         // The ledger is dropped uncommitted: the storage keeps its ore.
-        assert_eq!(agents[&2].ore, 100.0);
+        assert_eq!(agents.get(2).unwrap().ore, 100.0);
     }
 
     #[test]

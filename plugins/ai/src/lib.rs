@@ -15,6 +15,9 @@
 //!   exception).
 //! * [`path`] — Behavior's global path (areals), local path (the funnel through the
 //!   corridor) and the six error states of tome VI.
+//! * [`grid`] — the tick's neighbour grid (what is within `r`, the nearest acceptable
+//!   point) with answers independent of the cell size.
+//! * [`roster`] — every agent in id order, with what the engine was last told of it.
 //! * [`wizard`] — short-term avoidance inside the corridor (`ClearWizardPath`).
 //! * [`config`] — `Behavior.ini` keys with provenance and named defaults.
 //! * [`x87`] — the x87 conversions these rules need.
@@ -30,10 +33,12 @@ pub mod distributor;
 pub mod economy;
 pub mod error;
 pub mod evaluator;
+pub mod grid;
 pub mod objectives;
 pub mod path;
 pub mod plugin;
 pub mod profile;
+pub mod roster;
 pub mod schedule;
 pub mod superai;
 pub mod wizard;

@@ -198,7 +198,7 @@ impl AiPlugin {
         object: ObjectRef,
     ) -> Result<(), PluginError> {
         let info = host.object(object)?;
-        if info.mirror || self.saved.agents.contains_key(&info.id) {
+        if info.mirror || self.saved.agents.contains(info.id) {
             return Ok(());
         }
         let prototype = host.prototype(object)?;
@@ -252,7 +252,7 @@ impl AiPlugin {
         if profile_for(class) == Some(Profile::Plant) {
             self.saved.plants.entry(info.id).or_default();
         }
-        self.saved.agents.insert(info.id, agent);
+        self.saved.agents.insert(agent);
         Ok(())
     }
 }

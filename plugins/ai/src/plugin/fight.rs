@@ -5,31 +5,28 @@ use super::*;
 
 impl AiPlugin {
     pub(super) fn fight(&mut self, host: &mut Host<'_>, dt: f32) -> Result<(), PluginError> {
-        let ids: Vec<u32> = self
-            .saved
-            .agents
-            .values()
-            .filter(|a| Weapon::of(a.role).is_some() && a.activity != Activity::Dead)
-            .map(|a| a.id)
-            .collect();
-        for id in ids {
-            let (Some(me), Some(a)) = (self.body(id).copied(), self.saved.agents.get(&id)) else {
+        for pos in 0..self.saved.agents.len() {
+            let Some(me) = self.body_of(pos).copied() else {
                 continue;
             };
+            let a = &self.saved.agents.agents()[pos];
+            if a.activity == Activity::Dead {
+                continue;
+            }
             let Some(w) = Weapon::of(a.role) else {
                 continue;
             };
+            let id = a.id;
             let reload = (a.reload - dt).max(0.0);
             let target = (a.activity == Activity::Attack)
                 .then_some(a.target)
                 .flatten()
-                .and_then(|t| self.body(t).copied())
-                .filter(|t| {
-                    self.saved
-                        .agents
-                        .get(&t.id)
+                .and_then(|t| self.rank(t))
+                .filter(|&i| {
+                    self.agent_at(i)
                         .is_some_and(|o| o.activity != Activity::Dead)
-                });
+                })
+                .map(|i| self.scratch.bodies[i]);
             let mut turret = a.turret;
             let mut fire = None;
             if let Some(t) = target {
@@ -41,7 +38,7 @@ impl AiPlugin {
                     fire = Some(t);
                 }
             }
-            if let Some(a) = self.saved.agents.get_mut(&id) {
+            if let Some((a, _)) = self.saved.agents.at_mut(pos) {
                 a.turret = turret;
                 a.reload = if fire.is_some() { w.reload } else { reload };
             }
@@ -81,7 +78,7 @@ impl AiPlugin {
         life[1] = combat::damaged(life[1], damage);
         host.set_property(handle, LIFE_STATE, life)?;
         let dead = life[1] == 0;
-        if let Some(a) = self.saved.agents.get_mut(&id) {
+        if let Some(a) = self.saved.agents.get_mut(id) {
             a.life = life[1];
             if dead {
                 a.activity = Activity::Dead;

@@ -43,9 +43,11 @@ use crate::combat::{self, LIFE_STATE, MUZZLE_HEIGHT, Weapon};
 use crate::config::{BEHAVIOR_INI, BehaviorConfig};
 use crate::distributor::{Distributor, Totals, joins};
 use crate::economy::{self, Plant, Production, StagedLedger};
+use crate::grid::Grid;
 use crate::objectives::{OBJECTIVES_FILE, Objectives, Progress, Scoreboard, Side};
 use crate::path::{ErrorState, PathParams, Plan, Planner, Steer};
 use crate::profile::{CURRENT_ORE, Profile, ore_start, profile_for};
+use crate::roster::Roster;
 use crate::schedule::{DEFAULT_PERIOD_MS, FirstStepPoll, SharedRng, StepClock, is_due};
 use crate::superai::{InitRun, OutcomeLatch, ScriptPackage, SuperAi, SuperAiTable};
 use crate::wizard::{Mover, Neighbour, WizardParams};
@@ -71,7 +73,7 @@ use world::HostPlanner;
 /// State blob format name.
 pub const STATE_FORMAT: &str = "iron3d-ai";
 /// State blob version.
-pub const STATE_VERSION: u32 = 1;
+pub const STATE_VERSION: u32 = 2;
 /// Plugin message: move to `point` (to the unit).
 pub const ORDER_MOVE: MessageCode = MessageCode(0x1000_A100);
 /// Plugin message: drop the order (to the unit).
@@ -146,8 +148,8 @@ pub struct ClanState {
 /// Everything saved.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Saved {
-    /// Agents by id.
-    pub agents: BTreeMap<u32, Agent>,
+    /// Agents in id order.
+    pub agents: Roster,
     /// Plants by id.
     pub plants: BTreeMap<u32, Plant>,
     /// Per clan record.
@@ -191,27 +193,39 @@ struct Data {
     build: BTreeMap<u32, Vec<String>>,
 }
 
-/// Per-tick scratch, rebuilt every tick.
+/// No entry (in the per-tick index arrays).
+const NONE: u32 = u32::MAX;
+
+/// A proxy as the control service describes it: radius and whether it is static.
+type Proxy = Option<(f32, bool)>;
+
+/// Per-tick scratch, rebuilt every tick (allocations kept), and caches.
 #[derive(Default)]
 struct Scratch {
+    /// This tick's bodies, ascending by id (a body's index is its rank).
     bodies: RVec<Body>,
-    /// `(id, body index)` ascending by id.
-    index: Vec<(u32, usize)>,
-    /// Grid cell → body indices.
-    grid: BTreeMap<(i32, i32), Vec<usize>>,
-    /// Radius and static flag per id (from the control service; cached).
-    proxies: BTreeMap<u32, Option<(f32, bool)>>,
-    /// The motion request sent last per id.
-    sent: BTreeMap<u32, MotionRequest>,
+    /// Ground position per body.
+    points: Vec<Vec2>,
+    /// The neighbour grid over `points`.
+    grid: Grid,
+    /// Per body: the roster position of its agent ([`NONE`]: none).
+    body_agent: Vec<u32>,
+    /// Per roster position: the agent's body ([`NONE`]: not in this tick's batch).
+    agent_body: Vec<u32>,
+    /// Per body: its agent's clan and whether it can be targeted (an agent with life,
+    /// not dead).
+    targets: Vec<(Option<u32>, bool)>,
+    /// Per body: its proxy as known this tick (`None`: not asked yet this tick).
+    proxy_at: Vec<Option<Proxy>>,
+    /// Proxies the control service described, by id (they do not change).
+    proxies: BTreeMap<u32, (f32, bool)>,
     /// Route cache: `(from areal, to areal)` → plan.
     routes: BTreeMap<(u32, u32), Plan>,
     /// Prototype (upper case) → class word (0: none).
     classes: BTreeMap<Vec<u8>, u32>,
-    /// `(target, path revision)` published last per id.
-    published: BTreeMap<u32, (u32, u32)>,
-    /// Per body index: its agent's clan and whether it can be targeted (an agent with
-    /// life, not dead).
-    targets: Vec<(Option<u32>, bool)>,
+    /// Buffers for Wizard's neighbourhood.
+    near: Vec<u32>,
+    neighbours: Vec<Neighbour>,
 }
 
 /// The `ai` instance.
@@ -233,10 +247,6 @@ impl SharedRng for Rng<'_> {
 
 fn ground(v: Vec3f) -> Vec2 {
     Vec2::new(v.x, v.y)
-}
-
-fn cell_of(p: Vec2) -> (i32, i32) {
-    ((p.x / CELL).floor() as i32, (p.y / CELL).floor() as i32)
 }
 
 impl AiPlugin {
@@ -343,14 +353,12 @@ impl Plugin for AiPlugin {
     }
 
     fn object_removed(&mut self, _host: &mut Host<'_>, id: u32) -> Result<(), PluginError> {
-        self.saved.agents.remove(&id);
+        self.saved.agents.remove(id);
         self.saved.plants.remove(&id);
         for c in &mut self.saved.clans {
             c.distributor.remove(id);
         }
         self.scratch.proxies.remove(&id);
-        self.scratch.sent.remove(&id);
-        self.scratch.published.remove(&id);
         Ok(())
     }
 
@@ -414,8 +422,8 @@ impl Plugin for AiPlugin {
                 ai.variables = c.variables.iter().map(|v| v.map(word_var)).collect();
             }
         }
+        // The restored roster's shadows are empty: the engine is told everything again.
         self.saved = saved;
-        self.scratch.sent.clear();
         Ok(())
     }
 }
@@ -424,28 +432,30 @@ impl AiPlugin {
     /// Publishes what changed of each unit's target and path revision into its
     /// properties (the trace reports them).
     fn publish(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
-        let changed: Vec<(u32, (u32, u32))> = self
-            .saved
-            .agents
-            .values()
-            .filter(|a| a.role != Role::Inert && a.activity != Activity::Dead)
-            .map(|a| (a.id, (a.target.unwrap_or(0), a.path.revision)))
-            .filter(|(id, v)| self.scratch.published.get(id) != Some(v))
-            .collect();
-        for (id, v) in changed {
-            let Some(h) = self.body(id).map(|b| b.handle) else {
+        for pos in 0..self.saved.agents.len() {
+            let Some(h) = self.body_of(pos).map(|b| b.handle) else {
                 continue;
             };
+            let Some((a, shadow)) = self.saved.agents.at_mut(pos) else {
+                continue;
+            };
+            if a.role == Role::Inert || a.activity == Activity::Dead {
+                continue;
+            }
+            let v = (a.target.unwrap_or(0), a.path.revision);
+            if shadow.published == Some(v) {
+                continue;
+            }
+            shadow.published = Some(v);
             host.set_property(h, BEHAVIOR_TARGET, [0, v.0, 0, 0])?;
             host.set_property(h, BEHAVIOR_PATH, [0, v.1, 0, 0])?;
-            self.scratch.published.insert(id, v);
         }
         Ok(())
     }
 
     /// An order to unit `id` (ignored for objects that do not drive).
     fn order(&mut self, id: u32, message: &Message) {
-        let Some(a) = self.saved.agents.get_mut(&id) else {
+        let Some(a) = self.saved.agents.get_mut(id) else {
             return;
         };
         if !a.role.mobile() || a.activity == Activity::Dead {

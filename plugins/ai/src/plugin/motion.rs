@@ -11,7 +11,7 @@ impl AiPlugin {
         handle: ObjectRef,
         d: Decision,
     ) -> Result<(), PluginError> {
-        let Some(a) = self.saved.agents.get_mut(&id) else {
+        let Some(a) = self.saved.agents.get_mut(id) else {
             return Ok(());
         };
         let before = a.activity;
@@ -36,45 +36,46 @@ impl AiPlugin {
         Ok(())
     }
 
+    /// Asks the control service for motion `r` of the agent at roster position `pos`
+    /// (nothing when it was the last request sent).
     pub(super) fn request(
         &mut self,
         host: &mut Host<'_>,
-        id: u32,
+        pos: usize,
         handle: ObjectRef,
         r: MotionRequest,
     ) -> Result<(), PluginError> {
-        if self.scratch.sent.get(&id) == Some(&r) {
+        let Some(shadow) = self.saved.agents.shadow_mut(pos) else {
+            return Ok(());
+        };
+        if shadow.sent == Some(r) {
             return Ok(());
         }
         match host.control().set_motion(handle, r) {
-            Ok(()) => {
-                self.scratch.sent.insert(id, r);
-                Ok(())
-            }
+            Ok(()) => {}
             // No control plugin, or one that does not move this object: nothing to ask.
             Err(e)
                 if matches!(
                     e.kind,
                     ErrorKind::NO_PROVIDER | ErrorKind::UNSUPPORTED | ErrorKind::INVALID
-                ) =>
-            {
-                self.scratch.sent.insert(id, r);
-                Ok(())
-            }
-            Err(e) => Err(e),
+                ) => {}
+            Err(e) => return Err(e),
         }
+        shadow.sent = Some(r);
+        Ok(())
     }
 
     pub(super) fn think(&mut self, host: &mut Host<'_>, now: u32) -> Result<(), PluginError> {
-        let ids: Vec<u32> = self.saved.agents.keys().copied().collect();
         let mut rng = PluginRng::from_bytes(&self.saved.rng).unwrap_or_else(|| PluginRng::new(0));
-        for id in ids {
-            let Some(handle) = self.body(id).map(|b| b.handle) else {
+        for pos in 0..self.saved.agents.len() {
+            let Some((handle, at)) = self.body_of(pos).map(|b| (b.handle, ground(b.position)))
+            else {
                 continue;
             };
-            let Some(a) = self.saved.agents.get_mut(&id) else {
+            let Some((a, _)) = self.saved.agents.at_mut(pos) else {
                 continue;
             };
+            let id = a.id;
             if a.role == Role::Inert || a.activity == Activity::Dead {
                 continue;
             }
@@ -87,10 +88,6 @@ impl AiPlugin {
                 continue;
             }
             a.next_think = now.wrapping_add(behavior::THINK_PERIOD_MS);
-            let at = self
-                .body(id)
-                .map(|b| ground(b.position))
-                .unwrap_or_default();
             // Control's error state 5: the step was refused at the walkable border.
             if let Ok(Some(s)) = host.control().state(handle) {
                 if s.flags & physical_flags::LEFT_WALKABLE != 0 {
@@ -102,13 +99,12 @@ impl AiPlugin {
                     );
                 }
             }
-            if let Some(a) = self.saved.agents.get_mut(&id) {
-                a.retry(now);
-                a.stuck_check(at, now);
-            }
-            let Some(a) = self.saved.agents.get(&id) else {
+            let Some((a, _)) = self.saved.agents.at_mut(pos) else {
                 continue;
             };
+            a.retry(now);
+            a.stuck_check(at, now);
+            let a = &self.saved.agents.agents()[pos];
             let p = self.perceive(a, at);
             let d = behavior::decide(a, &p, Weapon::of(a.role).as_ref());
             self.set_activity(host, id, handle, d)?;
@@ -118,7 +114,7 @@ impl AiPlugin {
     }
 
     pub(super) fn report(&mut self, id: u32, state: ErrorState, why: &str, now: u32) {
-        if let Some(a) = self.saved.agents.get_mut(&id) {
+        if let Some(a) = self.saved.agents.get_mut(id) {
             if a.enter_error(state, now) {
                 tracing::warn!(target: "Behavior.log", object = id, state = state.number(), name = state.name(), why, "error state");
             }
@@ -128,107 +124,134 @@ impl AiPlugin {
     pub(super) fn steer(&mut self, host: &mut Host<'_>, now: u32) -> Result<(), PluginError> {
         let params = self.path_params();
         let wparams = self.wizard_params();
-        let ids: Vec<u32> = self
-            .saved
-            .agents
-            .values()
-            .filter(|a| a.role.mobile() && a.activity != Activity::Dead)
-            .map(|a| a.id)
-            .collect();
-        for id in ids {
-            let Some(b) = self.body(id).copied() else {
-                continue;
-            };
-            let at = ground(b.position);
-            // What docking needs (the proxies) before the agent is borrowed.
-            let dock_target = self.saved.agents.get(&id).and_then(|a| {
-                matches!(a.activity, Activity::Harvest | Activity::Deliver)
-                    .then_some(a.target)
-                    .flatten()
-            });
-            let docked = dock_target.is_some_and(|t| self.docked(host, id, t));
-            let Some(a) = self.saved.agents.get_mut(&id) else {
-                continue;
-            };
-            let steer = if a.error.is_some() && a.path.goal.is_some() && a.path.points.is_empty() {
-                // In an error state: wait for a new goal or the retry (think).
-                Steer::Idle
-            } else if docked {
-                // At the mine or storage: the goal is its centre, inside its proxy;
-                // docking is arrival.
-                a.path.set_goal(None);
-                Steer::Idle
-            } else {
-                let mut planner = HostPlanner {
-                    host,
-                    routes: &mut self.scratch.routes,
-                };
-                a.path.steer(at, &mut planner, &params)
-            };
-            let speed = cruise_speed(a.role);
-            let request = match steer {
-                Steer::Idle => MotionRequest::stop(),
-                Steer::Arrived => {
-                    a.reported = None;
-                    if a.activity == Activity::Patrol {
-                        a.patrol_leg = a.patrol_leg.wrapping_add(1);
-                        a.next_think = 0;
-                    }
-                    if a.activity == Activity::Move {
-                        a.order = None;
-                        a.next_think = 0;
-                    }
-                    a.wizard.clear();
-                    MotionRequest::stop()
-                }
-                Steer::Error(state, why) => {
-                    if a.enter_error(state, now) {
-                        tracing::warn!(target: "Behavior.log", object = id, state = state.number(),
-                            name = state.name(), why = why.as_str(), "error state: the unit stops");
-                    }
-                    // A patrol point that cannot be reached: the next one.
-                    if a.activity == Activity::Patrol {
-                        a.patrol_leg = a.patrol_leg.wrapping_add(1);
-                        a.next_think = 0;
-                    }
-                    MotionRequest::stop()
-                }
-                Steer::Toward(point) => {
-                    let radius = self.proxy(host, id, b.handle).map_or(1.0, |p| p.0);
-                    let mut near = Vec::new();
-                    for i in self.around(at, WIZARD_RANGE) {
-                        let o = self.scratch.bodies[i];
-                        if o.id == id {
-                            continue;
-                        }
-                        if let Some((r, building)) = self.proxy(host, o.id, o.handle) {
-                            near.push(Neighbour {
-                                id: o.id,
-                                position: ground(o.position),
-                                velocity: ground(o.velocity),
-                                radius: r,
-                                building,
-                            });
-                        }
-                    }
-                    let Some(a) = self.saved.agents.get_mut(&id) else {
-                        continue;
-                    };
-                    let v = a.wizard.steer(
-                        &Mover {
-                            at,
-                            radius,
-                            point,
-                            speed,
-                        },
-                        &near,
-                        &wparams,
-                    );
-                    MotionRequest::velocity(Vec3f::from(v.extend(0.0)))
-                }
-            };
-            self.request(host, id, b.handle, request)?;
+        let mut near = std::mem::take(&mut self.scratch.near);
+        let mut neighbours = std::mem::take(&mut self.scratch.neighbours);
+        let result = (0..self.saved.agents.len()).try_for_each(|pos| {
+            self.steer_one(
+                host,
+                now,
+                pos,
+                &params,
+                &wparams,
+                &mut near,
+                &mut neighbours,
+            )
+        });
+        self.scratch.near = near;
+        self.scratch.neighbours = neighbours;
+        result
+    }
+
+    /// One agent's movement this tick (see [`Self::steer`]).
+    #[allow(clippy::too_many_arguments)]
+    fn steer_one(
+        &mut self,
+        host: &mut Host<'_>,
+        now: u32,
+        pos: usize,
+        params: &PathParams,
+        wparams: &WizardParams,
+        near: &mut Vec<u32>,
+        neighbours: &mut Vec<Neighbour>,
+    ) -> Result<(), PluginError> {
+        let Some(a) = self.saved.agents.agents().get(pos) else {
+            return Ok(());
+        };
+        if !a.role.mobile() || a.activity == Activity::Dead {
+            return Ok(());
         }
-        Ok(())
+        let (id, bi) = (a.id, self.scratch.agent_body[pos]);
+        let Some(b) = self.scratch.bodies.get(bi as usize).copied() else {
+            return Ok(());
+        };
+        let at = ground(b.position);
+        // What docking needs (the proxies) before the agent is borrowed.
+        let dock_target = matches!(a.activity, Activity::Harvest | Activity::Deliver)
+            .then_some(a.target)
+            .flatten();
+        let docked = dock_target.is_some_and(|t| self.docked(host, id, t));
+        let Some((a, _)) = self.saved.agents.at_mut(pos) else {
+            return Ok(());
+        };
+        let steer = if a.error.is_some() && a.path.goal.is_some() && a.path.points.is_empty() {
+            // In an error state: wait for a new goal or the retry (think).
+            Steer::Idle
+        } else if docked {
+            // At the mine or storage: the goal is its centre, inside its proxy; docking
+            // is arrival.
+            a.path.set_goal(None);
+            Steer::Idle
+        } else {
+            let mut planner = HostPlanner {
+                host,
+                routes: &mut self.scratch.routes,
+            };
+            a.path.steer(at, &mut planner, params)
+        };
+        let speed = cruise_speed(a.role);
+        let request = match steer {
+            Steer::Idle => MotionRequest::stop(),
+            Steer::Arrived => {
+                a.reported = None;
+                if a.activity == Activity::Patrol {
+                    a.patrol_leg = a.patrol_leg.wrapping_add(1);
+                    a.next_think = 0;
+                }
+                if a.activity == Activity::Move {
+                    a.order = None;
+                    a.next_think = 0;
+                }
+                a.wizard.clear();
+                MotionRequest::stop()
+            }
+            Steer::Error(state, why) => {
+                if a.enter_error(state, now) {
+                    tracing::warn!(target: "Behavior.log", object = id, state = state.number(),
+                        name = state.name(), why = why.as_str(), "error state: the unit stops");
+                }
+                // A patrol point that cannot be reached: the next one.
+                if a.activity == Activity::Patrol {
+                    a.patrol_leg = a.patrol_leg.wrapping_add(1);
+                    a.next_think = 0;
+                }
+                MotionRequest::stop()
+            }
+            Steer::Toward(point) => {
+                let radius = self.proxy(host, bi as usize).map_or(1.0, |p| p.0);
+                near.clear();
+                self.around(at, WIZARD_RANGE, near);
+                neighbours.clear();
+                for &i in near.iter() {
+                    let o = self.scratch.bodies[i as usize];
+                    if o.id == id {
+                        continue;
+                    }
+                    if let Some((r, building)) = self.proxy(host, i as usize) {
+                        neighbours.push(Neighbour {
+                            id: o.id,
+                            position: ground(o.position),
+                            velocity: ground(o.velocity),
+                            radius: r,
+                            building,
+                        });
+                    }
+                }
+                let Some((a, _)) = self.saved.agents.at_mut(pos) else {
+                    return Ok(());
+                };
+                let v = a.wizard.steer(
+                    &Mover {
+                        at,
+                        radius,
+                        point,
+                        speed,
+                    },
+                    neighbours,
+                    wparams,
+                );
+                MotionRequest::velocity(Vec3f::from(v.extend(0.0)))
+            }
+        };
+        self.request(host, pos, b.handle, request)
     }
 }

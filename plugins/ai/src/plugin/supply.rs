@@ -7,11 +7,12 @@ impl AiPlugin {
     /// Whether `id` is within docking reach of `target` (proxy radii plus
     /// [`economy::DOCK_DISTANCE`]).
     pub(super) fn docked(&mut self, host: &mut Host<'_>, id: u32, target: u32) -> bool {
-        let (Some(a), Some(b)) = (self.body(id).copied(), self.body(target).copied()) else {
+        let (Some(ia), Some(ib)) = (self.rank(id), self.rank(target)) else {
             return false;
         };
-        let ra = self.proxy(host, id, a.handle).map_or(1.0, |p| p.0);
-        let rb = self.proxy(host, target, b.handle).map_or(1.0, |p| p.0);
+        let ra = self.proxy(host, ia).map_or(1.0, |p| p.0);
+        let rb = self.proxy(host, ib).map_or(1.0, |p| p.0);
+        let (a, b) = (&self.scratch.bodies[ia], &self.scratch.bodies[ib]);
         ground(a.position).distance(ground(b.position)) <= ra + rb + economy::DOCK_DISTANCE
     }
 
@@ -19,18 +20,19 @@ impl AiPlugin {
         let ids: Vec<u32> = self
             .saved
             .agents
-            .values()
+            .agents()
+            .iter()
             .filter(|a| matches!(a.activity, Activity::Harvest | Activity::Deliver))
             .map(|a| a.id)
             .collect();
         for id in ids {
-            let Some(t) = self.saved.agents.get(&id).and_then(|a| a.target) else {
+            let Some(t) = self.saved.agents.get(id).and_then(|a| a.target) else {
                 continue;
             };
             if !self.docked(host, id, t) {
                 continue;
             }
-            let (Some(a), Some(o)) = (self.saved.agents.get(&id), self.saved.agents.get(&t)) else {
+            let (Some(a), Some(o)) = (self.saved.agents.get(id), self.saved.agents.get(t)) else {
                 continue;
             };
             let (moved, harvest) = if a.activity == Activity::Harvest {
@@ -51,7 +53,7 @@ impl AiPlugin {
                 a.ore - moved <= 0.0 || o.ore + moved >= o.max_ore
             };
             let sign = if harvest { 1.0 } else { -1.0 };
-            if let Some(a) = self.saved.agents.get_mut(&id) {
+            if let Some(a) = self.saved.agents.get_mut(id) {
                 a.ore = (a.ore + sign * moved).max(0.0);
                 if full_or_empty {
                     a.next_think = 0;
@@ -60,7 +62,7 @@ impl AiPlugin {
                     }
                 }
             }
-            if let Some(o) = self.saved.agents.get_mut(&t) {
+            if let Some(o) = self.saved.agents.get_mut(t) {
                 o.ore = (o.ore - sign * moved).max(0.0);
             }
             if !harvest {
@@ -79,7 +81,7 @@ impl AiPlugin {
             return Ok(());
         };
         // Mines produce.
-        for a in self.saved.agents.values_mut() {
+        for a in self.saved.agents.agents_mut() {
             if profile_for(a.class_word) == Some(Profile::Mine) && a.activity != Activity::Dead {
                 a.ore = (a.ore + economy::MINE_RATE * dt).min(a.max_ore);
             }
@@ -88,7 +90,8 @@ impl AiPlugin {
         let mobile: BTreeMap<u32, usize> = self
             .saved
             .agents
-            .values()
+            .agents()
+            .iter()
             .filter(|a| a.role.mobile() && a.activity != Activity::Dead)
             .fold(BTreeMap::new(), |mut m, a| {
                 if let Some(c) = a.clan {
@@ -97,7 +100,7 @@ impl AiPlugin {
                 m
             });
         for (id, plant) in self.saved.plants.iter_mut() {
-            let Some(a) = self.saved.agents.get(id) else {
+            let Some(a) = self.saved.agents.get(*id) else {
                 continue;
             };
             if plant.work.is_some() || a.activity == Activity::Dead {
@@ -154,7 +157,8 @@ impl AiPlugin {
         let holders: Vec<(u32, u32)> = self
             .saved
             .agents
-            .values()
+            .agents()
+            .iter()
             .filter(|a| a.max_ore > 0.0 && a.activity != Activity::Dead)
             .map(|a| (a.id, a.ore as u32))
             .collect();
@@ -182,7 +186,7 @@ impl AiPlugin {
     }
 
     pub(super) fn spawn(&mut self, host: &mut Host<'_>, plant: u32) -> Result<(), PluginError> {
-        let (Some(b), Some(a)) = (self.body(plant).copied(), self.saved.agents.get(&plant)) else {
+        let (Some(b), Some(a)) = (self.body(plant).copied(), self.saved.agents.get(plant)) else {
             return Ok(());
         };
         let Some(work) = self
@@ -194,13 +198,7 @@ impl AiPlugin {
             return Ok(());
         };
         let clan = a.clan;
-        let radius = self
-            .scratch
-            .proxies
-            .get(&plant)
-            .copied()
-            .flatten()
-            .map_or(2.0, |p| p.0);
+        let radius = self.scratch.proxies.get(&plant).map_or(2.0, |p| p.0);
         let pos =
             Vec3::from(b.position) + glam::Quat::from(b.orientation) * Vec3::X * (radius + 3.0);
         let mut properties = RVec::new();
@@ -281,7 +279,8 @@ impl Scoreboard for Board<'_> {
         self.plugin
             .saved
             .agents
-            .values()
+            .agents()
+            .iter()
             .filter(|a| a.clan == Some(clan) && a.max_life > 0 && a.activity != Activity::Dead)
             .count()
     }
@@ -294,9 +293,10 @@ impl Scoreboard for Board<'_> {
     }
     fn holds(&self, clan: u32, x: f32, y: f32, r: f32) -> bool {
         let (mut ours, mut theirs) = (false, false);
-        for i in self.plugin.around(Vec2::new(x, y), r) {
-            let b = &self.plugin.scratch.bodies[i];
-            if let Some(a) = self.plugin.saved.agents.get(&b.id) {
+        let mut near = Vec::new();
+        self.plugin.around(Vec2::new(x, y), r, &mut near);
+        for i in near {
+            if let Some(a) = self.plugin.agent_at(i as usize) {
                 if !a.role.mobile() || a.activity == Activity::Dead {
                     continue;
                 }

@@ -55,9 +55,27 @@ impl Planner for HostPlanner<'_, '_, '_> {
 }
 
 impl AiPlugin {
+    /// This tick's body of object `id`.
     pub(super) fn body(&self, id: u32) -> Option<&Body> {
-        let i = self.scratch.index.binary_search_by_key(&id, |e| e.0).ok()?;
-        self.scratch.bodies.get(self.scratch.index[i].1)
+        let i = self.rank(id)?;
+        self.scratch.bodies.get(i)
+    }
+
+    /// The index of object `id`'s body in this tick's batch.
+    pub(super) fn rank(&self, id: u32) -> Option<usize> {
+        self.scratch.bodies.binary_search_by_key(&id, |b| b.id).ok()
+    }
+
+    /// This tick's body of the agent at roster position `pos`.
+    pub(super) fn body_of(&self, pos: usize) -> Option<&Body> {
+        let i = *self.scratch.agent_body.get(pos)?;
+        self.scratch.bodies.get(i as usize)
+    }
+
+    /// The agent whose body is at index `i`.
+    pub(super) fn agent_at(&self, i: usize) -> Option<&Agent> {
+        let pos = *self.scratch.body_agent.get(i)?;
+        self.saved.agents.agents().get(pos as usize)
     }
 
     pub(super) fn hostile(&self, a: Option<u32>, b: Option<u32>) -> bool {
@@ -71,41 +89,29 @@ impl AiPlugin {
         }
     }
 
-    /// Bodies within `r` of `at` (indices into this tick's batch), ascending by id.
-    pub(super) fn around(&self, at: Vec2, r: f32) -> Vec<usize> {
-        let (lo, hi) = (cell_of(at - Vec2::splat(r)), cell_of(at + Vec2::splat(r)));
-        let mut out = Vec::new();
-        for cx in lo.0..=hi.0 {
-            for cy in lo.1..=hi.1 {
-                if let Some(v) = self.scratch.grid.get(&(cx, cy)) {
-                    for &i in v {
-                        if ground(self.scratch.bodies[i].position).distance(at) <= r {
-                            out.push(i);
-                        }
-                    }
-                }
-            }
-        }
-        out.sort_unstable_by_key(|&i| self.scratch.bodies[i].id);
-        out
+    /// Bodies within `r` of `at` (indices into this tick's batch), ascending by id,
+    /// appended to `out`.
+    pub(super) fn around(&self, at: Vec2, r: f32, out: &mut Vec<u32>) {
+        self.scratch.grid.around(at, r, out);
     }
 
-    pub(super) fn proxy(
-        &mut self,
-        host: &mut Host<'_>,
-        id: u32,
-        handle: ObjectRef,
-    ) -> Option<(f32, bool)> {
-        if let Some(p) = self.scratch.proxies.get(&id) {
-            return *p;
+    /// The proxy of the body at index `i` (from the control service, cached: a proxy
+    /// does not change; an object control does not know yet is asked again next tick).
+    pub(super) fn proxy(&mut self, host: &mut Host<'_>, i: usize) -> Proxy {
+        if let Some(p) = self.scratch.proxy_at.get(i).copied().flatten() {
+            return p;
         }
+        let b = self.scratch.bodies.get(i)?;
+        let (id, handle) = (b.id, b.handle);
         let p = match host.control().state(handle) {
             Ok(Some(s)) => Some((s.radius, s.flags & physical_flags::STATIC != 0)),
             _ => None,
         };
-        // Unknown to control yet: ask again next time.
-        if p.is_some() {
-            self.scratch.proxies.insert(id, p);
+        if let Some(v) = p {
+            self.scratch.proxies.insert(id, v);
+        }
+        if let Some(slot) = self.scratch.proxy_at.get_mut(i) {
+            *slot = Some(p);
         }
         p
     }
@@ -113,64 +119,65 @@ impl AiPlugin {
     pub(super) fn read_world(&mut self, host: &mut Host<'_>) {
         let mut bodies = std::mem::take(&mut self.scratch.bodies);
         host.read_bodies(&mut bodies);
-        self.scratch.index.clear();
-        self.scratch
-            .index
-            .extend(bodies.iter().enumerate().map(|(i, b)| (b.id, i)));
-        self.scratch.index.sort_unstable();
-        self.scratch.grid.clear();
+        // Id order (the batch usually comes that way: a stable sort only checks).
+        bodies.sort_by_key(|b| b.id);
+        let s = &mut self.scratch;
+        s.points.clear();
+        s.points.extend(bodies.iter().map(|b| ground(b.position)));
+        s.grid.build(CELL, &s.points);
+        // Agents and bodies both ascend by id: one merge links them.
+        let n = bodies.len();
+        s.body_agent.clear();
+        s.body_agent.resize(n, NONE);
+        s.agent_body.clear();
+        s.agent_body.resize(self.saved.agents.len(), NONE);
+        s.targets.clear();
+        s.targets.resize(n, (None, false));
+        let agents = self.saved.agents.agents();
+        let mut pos = 0;
         for (i, b) in bodies.iter().enumerate() {
-            self.scratch
-                .grid
-                .entry(cell_of(ground(b.position)))
-                .or_default()
-                .push(i);
-        }
-        // Agents and the index both ascend by id: one merge.
-        self.scratch.targets.clear();
-        self.scratch.targets.resize(bodies.len(), (None, false));
-        let mut agents = self.saved.agents.values().peekable();
-        for &(id, i) in &self.scratch.index {
-            while agents.peek().is_some_and(|a| a.id < id) {
-                agents.next();
+            while pos < agents.len() && agents[pos].id < b.id {
+                pos += 1;
             }
-            if let Some(a) = agents.peek().filter(|a| a.id == id) {
-                self.scratch.targets[i] = (a.clan, a.max_life > 0 && a.activity != Activity::Dead);
+            if let Some(a) = agents.get(pos).filter(|a| a.id == b.id) {
+                s.body_agent[i] = pos as u32;
+                s.agent_body[pos] = i as u32;
+                s.targets[i] = (a.clan, a.max_life > 0 && a.activity != Activity::Dead);
             }
         }
-        self.scratch.bodies = bodies;
+        // Known proxies: the same merge over the cache.
+        s.proxy_at.clear();
+        s.proxy_at.resize(n, None);
+        let mut known = s.proxies.iter().peekable();
+        for (i, b) in bodies.iter().enumerate() {
+            while known.peek().is_some_and(|(id, _)| **id < b.id) {
+                known.next();
+            }
+            if let Some((_, p)) = known.peek().filter(|(id, _)| **id == b.id) {
+                s.proxy_at[i] = Some(Some(**p));
+            }
+        }
+        s.bodies = bodies;
     }
 
     /// The nearest targetable enemy of clan `clan` within `r` of `at` (ties: the lower
-    /// id), straight from the grid.
+    /// id), from the grid.
     pub(super) fn nearest_enemy(&self, clan: Option<u32>, at: Vec2, r: f32) -> Option<Seen> {
-        let (lo, hi) = (cell_of(at - Vec2::splat(r)), cell_of(at + Vec2::splat(r)));
-        let mut best: Option<(f32, u32, Vec2)> = None;
-        for cx in lo.0..=hi.0 {
-            for cy in lo.1..=hi.1 {
-                let Some(v) = self.scratch.grid.get(&(cx, cy)) else {
-                    continue;
-                };
-                for &i in v {
-                    let (c, ok) = self.scratch.targets[i];
-                    if !ok || !self.hostile(clan, c) {
-                        continue;
-                    }
-                    let b = &self.scratch.bodies[i];
-                    let p = ground(b.position);
-                    let d = p.distance_squared(at);
-                    if d > r * r {
-                        continue;
-                    }
-                    if best.is_none_or(|(bd, bid, _)| d < bd || (d == bd && b.id < bid)) {
-                        best = Some((d, b.id, p));
-                    }
-                }
-            }
-        }
-        best.map(|(_, id, at)| Seen {
-            id,
+        clan?;
+        let s = &self.scratch;
+        let i = s.grid.nearest(
             at,
+            r,
+            |i| {
+                let (c, ok) = s.targets[i as usize];
+                ok && self.hostile(clan, c)
+            },
+            |i| s.bodies[i as usize].id,
+        )?;
+        let b = &s.bodies[i as usize];
+        Some(Seen {
+            id: b.id,
+            at: ground(b.position),
             ore: 0.0,
             room: 0.0,
         })
@@ -190,8 +197,8 @@ impl AiPlugin {
             p.enemies.extend(self.nearest_enemy(a.clan, at, w.radar));
         }
         if matches!(a.role, Role::Transport | Role::Builder) {
-            for o in self.saved.agents.values() {
-                let Some(b) = self.body(o.id) else { continue };
+            for (pos, o) in self.saved.agents.agents().iter().enumerate() {
+                let Some(b) = self.body_of(pos) else { continue };
                 let seen = Seen {
                     id: o.id,
                     at: ground(b.position),
