@@ -94,6 +94,8 @@ pub struct FrameReport {
 struct SystemEntry {
     system: Box<dyn System>,
     faults: u64,
+    /// Wall time spent in its per-phase calls (statistics only).
+    busy_ns: u64,
 }
 
 /// Steps taken by [`Kernel::shutdown`], in order (for diagnostics and tests).
@@ -284,6 +286,17 @@ impl Kernel {
             .collect()
     }
 
+    /// Wall-clock nanoseconds the system called `name` has spent in its per-phase calls
+    /// (`begin_frame`, `update`, `post_update` and the other whole-phase callbacks, not
+    /// per-object calculation or message delivery) since it was added. Observational:
+    /// for benchmarks and profiling, never for the simulation.
+    pub fn system_busy_ns(&self, name: &str) -> Option<u64> {
+        self.systems
+            .iter()
+            .find(|e| e.system.name() == name)
+            .map(|e| e.busy_ns)
+    }
+
     /// Faults reported by the system called `name`.
     pub fn system_faults(&self, name: &str) -> Option<u64> {
         self.systems
@@ -331,7 +344,11 @@ impl Kernel {
                 phase: ctx.phase,
                 reason: e.0,
             })?;
-        self.systems.push(SystemEntry { system, faults: 0 });
+        self.systems.push(SystemEntry {
+            system,
+            faults: 0,
+            busy_ns: 0,
+        });
         self.rebuild_calc_order();
         Ok(())
     }
@@ -494,7 +511,10 @@ impl Kernel {
         let time = self.sim_time();
         for (index, entry) in self.systems.iter_mut().enumerate() {
             let mut ctx = system_ctx!(self, phase, SenderId::System(index as u16), time);
-            if let Err(e) = f(entry.system.as_mut(), &mut ctx) {
+            let t = crate::stats::SystemTimer::start();
+            let r = f(entry.system.as_mut(), &mut ctx);
+            entry.busy_ns = entry.busy_ns.saturating_add(t.elapsed_ns());
+            if let Err(e) = r {
                 Self::fault(&mut self.stats, entry, phase, &e);
             }
         }

@@ -736,3 +736,34 @@ fn the_journal_records_the_last_tick_and_never_changes_the_state() {
     assert!(off.is_empty(), "off: nothing recorded");
     assert_eq!(hash, plain, "observation only");
 }
+
+/// A system whose update does measurable work (a busy loop the optimiser cannot drop).
+struct Busy;
+
+impl System for Busy {
+    fn name(&self) -> &str {
+        "busy"
+    }
+    fn update(&mut self, _ctx: &mut SystemCtx<'_>) -> SystemResult {
+        let mut x = 0u64;
+        for i in 0..200_000u64 {
+            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
+        }
+        std::hint::black_box(x);
+        Ok(())
+    }
+}
+
+#[test]
+fn each_system_has_its_own_busy_time() {
+    let (mut k, _clock) = kernel(0);
+    k.add_system(Box::new(Busy)).unwrap();
+    k.add_system(Box::new(Wanderer)).unwrap();
+    assert_eq!(k.system_busy_ns("busy"), Some(0));
+    assert_eq!(k.system_busy_ns("nobody"), None);
+    k.step(&[]).unwrap();
+    let one = k.system_busy_ns("busy").unwrap();
+    assert!(one > 0, "200k multiply-adds take time");
+    k.step(&[]).unwrap();
+    assert!(k.system_busy_ns("busy").unwrap() > one, "the time accumulates");
+}

@@ -64,6 +64,27 @@ impl PhaseTimer {
     }
 }
 
+/// Measures one system call with the wall clock (statistics only).
+pub(crate) struct SystemTimer {
+    start: std::time::Instant,
+}
+
+impl SystemTimer {
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "system timing is observational and never feeds the simulation"
+    )]
+    pub(crate) fn start() -> Self {
+        Self {
+            start: std::time::Instant::now(),
+        }
+    }
+
+    pub(crate) fn elapsed_ns(&self) -> u64 {
+        u64::try_from(self.start.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+}
+
 impl KernelStats {
     /// A fixed-width table: one row per phase (calls, total ms, mean µs, max µs), then the counters.
     pub fn table(&self) -> String {

@@ -2,10 +2,18 @@
 //! host) with 200 / 2,000 / 10,000 tanks of two hostile clans on the demo mission's
 //! terrain — thinking, paths through the terrain service (cached per areal pair),
 //! Wizard, combat and the economy clock — side by side with the same world whose AI slot
-//! holds the null plugin, in one run. The AI's cost is the difference of the two update
-//! phases' medians (the control plugin steps in both). Target: 2,000 active units under
-//! 2 ms per tick. Also reported: plans made per unit (the sum of the units' path
-//! revisions, `BehaviorPath`) over the measured ticks.
+//! holds the null plugin, in one run. Two figures of the AI's cost per tick:
+//!
+//! * `ai_own_ms_per_tick`: the median time the AI slot itself spends per tick (the
+//!   kernel's per-system busy time of `plugin:ai`: thinking, paths, Wizard, combat, the
+//!   economy and every service call it makes, the provider's work included);
+//! * `ai_ms_per_tick`: the difference of the two worlds' update-phase medians — the
+//!   AI's own time plus what moving units cost the other systems (Control's contacts
+//!   and the messages they send).
+//!
+//! Target: 2,000 active units under 2 ms per tick, by both figures. Also reported: plans
+//! made per unit (the sum of the units' path revisions, `BehaviorPath`) over the
+//! measured ticks.
 
 use crate::plugins;
 use anyhow::Context;
@@ -33,8 +41,20 @@ fn registry(ai: &str) -> String {
     )
 }
 
-/// The median update-phase time per tick (ms) and the plans made per unit.
-fn measure(game: &std::path::Path, units: u32, ai: &str) -> anyhow::Result<(f64, f64)> {
+/// What one world measured.
+struct Measured {
+    /// Median update-phase time per tick (ms).
+    update_ms: f64,
+    /// Median time of the AI slot per tick (ms).
+    own_ms: f64,
+    /// Plans made per unit.
+    plans: f64,
+}
+
+/// The per-system name of the AI slot.
+const AI_SYSTEM: &str = "plugin:ai";
+
+fn measure(game: &std::path::Path, units: u32, ai: &str) -> anyhow::Result<Measured> {
     let text = registry(ai);
     let reg = Registry::parse(text.as_bytes(), "bench-ai.ini", Dialect::PluginsIni)?;
     let spec = plugins::session_spec(&[], reg, 7, 30, false);
@@ -93,21 +113,26 @@ fn measure(game: &std::path::Path, units: u32, ai: &str) -> anyhow::Result<(f64,
     };
     let plans_before = plans(&s);
     let update_ns = |s: &Session| s.kernel.stats().phases[Phase::UpdateSystems.index()].total_ns;
+    let own_ns = |s: &Session| s.kernel.system_busy_ns(AI_SYSTEM).unwrap_or(0);
     let mut per_tick: Vec<u64> = Vec::with_capacity(TICKS as usize);
+    let mut own: Vec<u64> = Vec::with_capacity(TICKS as usize);
     for _ in 0..TICKS {
-        let b = update_ns(&s);
+        let (b, o) = (update_ns(&s), own_ns(&s));
         s.kernel.step(&[])?;
         per_tick.push(update_ns(&s) - b);
+        own.push(own_ns(&s) - o);
     }
     let made = plans(&s).saturating_sub(plans_before);
     per_tick.sort_unstable();
+    own.sort_unstable();
     let faults = s.kernel.stats().system_faults;
     anyhow::ensure!(faults == 0, "bench ai: {faults} system faults");
     s.shutdown();
-    Ok((
-        per_tick[per_tick.len() / 2] as f64 / 1e6,
-        made as f64 / f64::from(units),
-    ))
+    Ok(Measured {
+        update_ms: per_tick[per_tick.len() / 2] as f64 / 1e6,
+        own_ms: own[own.len() / 2] as f64 / 1e6,
+        plans: made as f64 / f64::from(units),
+    })
 }
 
 /// Prints one `bench ai` line per count and the verdict against the 2,000-unit target.
@@ -116,24 +141,28 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
     iron3d_demo::build(tmp.path(), 7, iron3d_demo::Profile::Demo)?;
     let mut at_2k = None;
     for units in COUNTS {
-        let (with_ai, plans) = measure(tmp.path(), units, "ai iron3d_ai ai")?;
-        let (without, _) = measure(tmp.path(), units, "ai iron3d_null null-ai")?;
-        let ai_ms = (with_ai - without).max(0.0);
+        let with = measure(tmp.path(), units, "ai iron3d_ai ai")?;
+        let without = measure(tmp.path(), units, "ai iron3d_null null-ai")?;
+        let ai_ms = (with.update_ms - without.update_ms).max(0.0);
         writeln!(
             out,
-            "bench ai units={units} ticks={TICKS} update_median_ms_with_ai={with_ai:.2} update_median_ms_null_ai={without:.2} ai_ms_per_tick={ai_ms:.2} us_per_unit_tick={:.2} plans_per_unit={plans:.2} ratio_with_over_null={:.2}",
-            ai_ms * 1e3 / f64::from(units),
-            with_ai / without.max(1e-9)
+            "bench ai units={units} ticks={TICKS} update_median_ms_with_ai={:.2} update_median_ms_null_ai={:.2} ai_ms_per_tick={ai_ms:.2} ai_own_ms_per_tick={:.2} us_per_unit_tick={:.2} plans_per_unit={:.2} ratio_with_over_null={:.2}",
+            with.update_ms,
+            without.update_ms,
+            with.own_ms,
+            with.own_ms * 1e3 / f64::from(units),
+            with.plans,
+            with.update_ms / without.update_ms.max(1e-9)
         )?;
         if units == 2_000 {
-            at_2k = Some(ai_ms);
+            at_2k = Some((ai_ms, with.own_ms));
         }
     }
-    if let Some(ms) = at_2k {
+    if let Some((ms, own)) = at_2k {
         writeln!(
             out,
-            "bench ai_target units=2000 target_ms={TARGET_2K_MS:.2} measured_ms={ms:.2} met={}",
-            ms <= TARGET_2K_MS
+            "bench ai_target units=2000 target_ms={TARGET_2K_MS:.2} measured_ms={ms:.2} own_ms={own:.2} met={}",
+            ms <= TARGET_2K_MS && own <= TARGET_2K_MS
         )?;
     }
     Ok(())

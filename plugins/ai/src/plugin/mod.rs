@@ -215,6 +215,10 @@ struct Scratch {
     /// Per body: its agent's clan and whether it can be targeted (an agent with life,
     /// not dead).
     targets: Vec<(Option<u32>, bool)>,
+    /// The targetable bodies of each clan, with a grid of their own (radar asks only
+    /// the clans it is hostile to); `clan_slot` finds a clan's entry.
+    clan_grids: Vec<ClanGrid>,
+    clan_slot: BTreeMap<u32, usize>,
     /// Per body: its proxy as known this tick (`None`: not asked yet this tick).
     proxy_at: Vec<Option<Proxy>>,
     /// Proxies the control service described, by id (they do not change).
@@ -226,6 +230,17 @@ struct Scratch {
     /// Buffers for Wizard's neighbourhood.
     near: Vec<u32>,
     neighbours: Vec<Neighbour>,
+}
+
+/// One clan's targetable bodies this tick.
+#[derive(Default)]
+struct ClanGrid {
+    /// Body indices, ascending.
+    members: Vec<u32>,
+    /// Their ground positions.
+    points: Vec<Vec2>,
+    /// A grid over `points`.
+    grid: Grid,
 }
 
 /// The `ai` instance.

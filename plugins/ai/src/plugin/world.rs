@@ -145,6 +145,26 @@ impl AiPlugin {
                 s.targets[i] = (a.clan, a.max_life > 0 && a.activity != Activity::Dead);
             }
         }
+        // Each clan's targets, with a grid of their own.
+        s.clan_slot.clear();
+        for (i, &(c, ok)) in s.targets.iter().enumerate() {
+            let Some(c) = c.filter(|_| ok) else { continue };
+            let used = s.clan_slot.len();
+            let slot = *s.clan_slot.entry(c).or_insert(used);
+            if slot == s.clan_grids.len() {
+                s.clan_grids.push(ClanGrid::default());
+            }
+            let g = &mut s.clan_grids[slot];
+            if slot == used {
+                g.members.clear();
+                g.points.clear();
+            }
+            g.members.push(i as u32);
+            g.points.push(s.points[i]);
+        }
+        for g in &mut s.clan_grids[..s.clan_slot.len()] {
+            g.grid.build(CELL, &g.points);
+        }
         // Known proxies: the same merge over the cache.
         s.proxy_at.clear();
         s.proxy_at.resize(n, None);
@@ -161,20 +181,26 @@ impl AiPlugin {
     }
 
     /// The nearest targetable enemy of clan `clan` within `r` of `at` (ties: the lower
-    /// id), from the grid.
+    /// id), from the grids of the clans it is hostile to.
     pub(super) fn nearest_enemy(&self, clan: Option<u32>, at: Vec2, r: f32) -> Option<Seen> {
-        clan?;
         let s = &self.scratch;
-        let i = s.grid.nearest(
-            at,
-            r,
-            |i| {
-                let (c, ok) = s.targets[i as usize];
-                ok && self.hostile(clan, c)
-            },
-            |i| s.bodies[i as usize].id,
-        )?;
-        let b = &s.bodies[i as usize];
+        let hostile = &self.data.clans.get(clan? as usize)?.hostile;
+        let mut best: Option<(f32, u32, usize)> = None;
+        for h in hostile {
+            let Some(g) = s.clan_slot.get(h).map(|&k| &s.clan_grids[k]) else {
+                continue;
+            };
+            let id = |k: u32| s.bodies[g.members[k as usize] as usize].id;
+            let Some(k) = g.grid.nearest(at, r, |_| true, id) else {
+                continue;
+            };
+            let d = g.points[k as usize].distance_squared(at);
+            let i = g.members[k as usize] as usize;
+            if best.is_none_or(|(bd, bid, _)| d < bd || (d == bd && id(k) < bid)) {
+                best = Some((d, id(k), i));
+            }
+        }
+        let b = &s.bodies[best?.2];
         Some(Seen {
             id: b.id,
             at: ground(b.position),
