@@ -25,7 +25,7 @@ use std::io::Write;
 /// Unit counts measured.
 pub const COUNTS: [u32; 3] = [200, 2_000, 10_000];
 /// Ticks measured per count (after [`WARMUP`]).
-pub const TICKS: u32 = 30;
+pub const TICKS: u32 = 90;
 /// Ticks run first (every unit's first thinking step is due within 256 ms).
 pub const WARMUP: u32 = 10;
 /// Grid spacing of the units.
