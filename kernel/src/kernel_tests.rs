@@ -765,5 +765,8 @@ fn each_system_has_its_own_busy_time() {
     let one = k.system_busy_ns("busy").unwrap();
     assert!(one > 0, "200k multiply-adds take time");
     k.step(&[]).unwrap();
-    assert!(k.system_busy_ns("busy").unwrap() > one, "the time accumulates");
+    assert!(
+        k.system_busy_ns("busy").unwrap() > one,
+        "the time accumulates"
+    );
 }

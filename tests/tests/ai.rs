@@ -1,7 +1,8 @@
 //! End-to-end: the `ai` plugin (`iron3d_ai`) with the terrain and control plugins on
 //! generated missions — a harvester loop across areals around a lake (the clan's ore
 //! and the plant's new unit), a fight decided by objectives (the outcome line, the same
-//! tick and hash for the same seed), a target beyond the walkable area (no teleport),
+//! tick and hash for the same seed), a target beyond the walkable area (no teleport), a
+//! blocked gap re-planned round another,
 //! two crowds crossing through Wizard avoidance, and a hot swap of the AI plugin.
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
@@ -345,6 +346,68 @@ fn a_fight_decides_the_mission_the_same_way_for_the_same_seed() {
     );
     assert_eq!(outcome(&w), None);
     assert_ne!(last_state_hash(&w), last_state_hash(&out));
+}
+
+/// A wall across a 7×5 map (column 3) with two gaps: row 1 (the short way) and row 4.
+fn two_gaps(i: u16, j: u16) -> bool {
+    i == 3 && j != 1 && j != 4
+}
+
+#[test]
+fn a_blocked_corridor_is_re_planned_round_the_other_gap() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("game");
+    // The fighter is ordered through the wall; towers of its own clan (the fixture's
+    // models have no bounds: Control's default proxy, radius 0.5) stand shoulder to
+    // shoulder across the near gap (x 48–64, y 16–32).
+    let mut objects = vec![Obj("War", [24.0, 24.0], 0, 100, None)];
+    for k in 0..16 {
+        objects.push(Obj("Tower", [56.0, 16.5 + k as f32], 0, 300, None));
+    }
+    mission(
+        &root,
+        "B1",
+        (7, 5),
+        two_gaps,
+        &objects,
+        "clan 0\nlose time 1000\n",
+        "move 0 88 24\n",
+    );
+    let reg = registry(dir.path(), AI);
+    let (_, lines, _) = run(&root, &reg, "B1", "2400", "1", &dir.path().join("a.jsonl"));
+    let s = samples(&lines);
+    let unit = &s[&id(0)];
+    for l in unit {
+        let (x, y) = xy(l);
+        assert!(
+            !((49.0..63.0).contains(&x) && !(15.0..33.0).contains(&y) && y < 63.0),
+            "never in the wall: ({x}, {y}) at tick {}",
+            l["tick"]
+        );
+    }
+    // It headed for the near gap, found it blocked (PD-AI-STUCK, PD-AI-DETOUR), planned
+    // again round the far gap, went through it and arrived.
+    assert!(
+        unit.iter().any(|l| {
+            let (x, y) = xy(l);
+            (48.0..64.0).contains(&x) && y > 64.0
+        }),
+        "it went through the far gap"
+    );
+    let path = unit.last().unwrap()["path"].as_u64().unwrap();
+    assert!(path >= 2, "a re-plan: path revision {path}");
+    let arrived = unit.iter().position(|l| {
+        let (x, y) = xy(l);
+        (x - 88.0).abs() < 2.0 && (y - 24.0).abs() < 2.0
+    });
+    let arrived =
+        arrived.unwrap_or_else(|| panic!("it never arrived: {:?}", xy(unit.last().unwrap())));
+    // From its first thought until it arrived it was on the order (Move, 1); the
+    // order done, it patrols (2).
+    let first = unit.iter().position(|l| l["state"] != 0).unwrap();
+    assert!(first < arrived);
+    assert!(unit[first..arrived].iter().all(|l| l["state"] == 1));
+    assert!(unit[arrived..].iter().any(|l| l["state"] == 2));
 }
 
 #[test]

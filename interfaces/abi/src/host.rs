@@ -22,7 +22,7 @@
 use crate::control::{GroundSample, ModelBounds, MotionRequest, PhysicalState, RayHit};
 use crate::math::{Quatf, Vec3f};
 use crate::message::{Message, MessageTarget};
-use crate::types::{PluginError, Portal};
+use crate::types::{AreaLink, Passage, PluginError, Portal};
 use abi_stable::StableAbi;
 use abi_stable::sabi_trait;
 use abi_stable::std_types::{ROption, RResult, RSlice, RStr, RVec};
@@ -354,7 +354,7 @@ pub trait HostApi {
     /// the mission loaded, e.g. a plugin-made object without a prototype).
     fn object_bounds(&self, object: ObjectRef) -> RResult<ROption<ModelBounds>, PluginError> {
         let _ = object;
-        older_engine("object_bounds")
+        older_engine("object_bounds", 1)
     }
 
     /// (2.1) Terrain service: one [`GroundSample`] per point (x, y; z ignored), in order.
@@ -363,7 +363,7 @@ pub trait HostApi {
         points: RSlice<'_, Vec3f>,
     ) -> RResult<RVec<GroundSample>, PluginError> {
         let _ = points;
-        older_engine("terrain_probe")
+        older_engine("terrain_probe", 1)
     }
 
     /// (2.1) Control service: sets the desired motion of `object`.
@@ -373,14 +373,14 @@ pub trait HostApi {
         request: &MotionRequest,
     ) -> RResult<(), PluginError> {
         let _ = (object, request);
-        older_engine("control_set_motion")
+        older_engine("control_set_motion", 1)
     }
 
     /// (2.1) Control service: the physical state of `object` (`RNone`: the control
     /// plugin does not simulate it).
     fn control_state(&mut self, object: ObjectRef) -> RResult<ROption<PhysicalState>, PluginError> {
         let _ = object;
-        older_engine("control_state")
+        older_engine("control_state", 1)
     }
 
     /// (2.1) Control service: ids of the objects whose collision proxy overlaps the
@@ -391,14 +391,14 @@ pub trait HostApi {
         radius: f32,
     ) -> RResult<RVec<u32>, PluginError> {
         let _ = (centre, radius);
-        older_engine("control_query_sphere")
+        older_engine("control_query_sphere", 1)
     }
 
     /// (2.1) Control service: ids of the objects whose collision proxy overlaps the
     /// axis-aligned box, ascending.
     fn control_query_box(&mut self, min: Vec3f, max: Vec3f) -> RResult<RVec<u32>, PluginError> {
         let _ = (min, max);
-        older_engine("control_query_box")
+        older_engine("control_query_box", 1)
     }
 
     /// (2.1) Control service: the first object the segment `a → b` hits, skipping
@@ -410,7 +410,7 @@ pub trait HostApi {
         ignore: ROption<u32>,
     ) -> RResult<ROption<RayHit>, PluginError> {
         let _ = (a, b, ignore);
-        older_engine("control_ray")
+        older_engine("control_ray", 1)
     }
 
     /// (2.1) Reports the mission's outcome (simulation phases only). The first report
@@ -419,7 +419,21 @@ pub trait HostApi {
     /// value is [`ErrorKind::INVALID`](crate::ErrorKind::INVALID).
     fn mission_outcome(&mut self, outcome: MissionOutcome) -> RResult<(), PluginError> {
         let _ = outcome;
-        older_engine("mission_outcome")
+        older_engine("mission_outcome", 1)
+    }
+
+    /// (2.2) Terrain service: the route from `from` to `to` and its corridor in one
+    /// answer, never through a link of `avoid` (either direction). Errors by kind as
+    /// for the route; a goal reachable only through avoided links is
+    /// [`ErrorKind::UNREACHABLE`](crate::ErrorKind::UNREACHABLE).
+    fn terrain_passage(
+        &mut self,
+        from: Vec3f,
+        to: Vec3f,
+        avoid: RSlice<'_, AreaLink>,
+    ) -> RResult<Passage, PluginError> {
+        let _ = (from, to, avoid);
+        older_engine("terrain_passage", 2)
     }
 }
 
@@ -447,10 +461,10 @@ impl MissionOutcome {
 }
 
 /// The answer of a host method an older engine does not have.
-fn older_engine<T>(what: &str) -> RResult<T, PluginError> {
+fn older_engine<T>(what: &str, minor: u32) -> RResult<T, PluginError> {
     RResult::RErr(PluginError::new(
         crate::ErrorKind::UNSUPPORTED,
-        format!("{what}: this engine predates interface 2.1"),
+        format!("{what}: this engine predates interface 2.{minor}"),
     ))
 }
 

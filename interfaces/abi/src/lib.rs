@@ -84,6 +84,6 @@ pub use root::{
     ABI_MAJOR, ABI_MINOR, HostContext, LogMode, PluginRootV2, PluginRootV2Ref, ROOT_VERSION,
 };
 pub use types::{
-    ErrorKind, FactoryDescription, ImageRgba8, MissionInfo, PluginDescription, PluginError, Portal,
-    RenderStats, SlotKind, StateBlob, callbacks,
+    AreaLink, ErrorKind, FactoryDescription, ImageRgba8, MissionInfo, Passage, PluginDescription,
+    PluginError, Portal, RenderStats, SlotKind, StateBlob, callbacks,
 };

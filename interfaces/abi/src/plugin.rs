@@ -19,7 +19,8 @@ use crate::math::{Quatf, Vec3f};
 use crate::message::{Message, MessageTarget};
 use crate::render::RenderFrame;
 use crate::types::{
-    ErrorKind, ImageRgba8, MissionInfo, PluginError, Portal, RenderStats, StateBlob,
+    AreaLink, ErrorKind, ImageRgba8, MissionInfo, Passage, PluginError, Portal, RenderStats,
+    StateBlob,
 };
 use abi_stable::RMut;
 use abi_stable::sabi_trait;
@@ -370,6 +371,19 @@ impl Terrain<'_, '_> {
             .into_result()
             .map(RVec::into_vec)
     }
+    /// (2.2) The route from `from` to `to` and its corridor in one answer, never through
+    /// a link of `avoid` (see [`crate::HostApi::terrain_passage`]).
+    pub fn passage(
+        &mut self,
+        from: Vec3f,
+        to: Vec3f,
+        avoid: &[AreaLink],
+    ) -> Result<Passage, PluginError> {
+        self.host
+            .raw
+            .terrain_passage(from, to, RSlice::from_slice(avoid))
+            .into_result()
+    }
 }
 
 /// A plugin instance filling one slot of a mission. Every method has a default except
@@ -538,6 +552,20 @@ pub trait TerrainProvider {
         let _ = (from, to);
         unsupported("corridor")
     }
+    /// (2.2) The route and its corridor in one answer, never through a link of `avoid`
+    /// (either direction; errors as for `route`, a goal reachable only through avoided
+    /// links [`ErrorKind::UNREACHABLE`]). The default answers `route` and `corridor`
+    /// when `avoid` is empty and is unsupported otherwise: override it to honour
+    /// `avoid` (and to search once instead of twice).
+    fn passage(&self, from: Vec3f, to: Vec3f, avoid: &[AreaLink]) -> Result<Passage, PluginError> {
+        if !avoid.is_empty() {
+            return unsupported("passage with links to avoid");
+        }
+        Ok(Passage {
+            route: self.route(from, to)?.into(),
+            portals: self.corridor(from, to)?.into(),
+        })
+    }
     /// Height, normal, areal and walkability under each point (x, y), in order. The
     /// default answers from `height_at`, `normal_at` and `area_at` (a point off the
     /// surface gets `on_surface = false`; `walkable` is `area.is_some()`): override it
@@ -699,6 +727,19 @@ pub trait TerrainService {
         RErr(PluginError::new(
             ErrorKind::UNSUPPORTED,
             "probe: the terrain plugin predates interface 2.1",
+        ))
+    }
+    /// (2.2) [`TerrainProvider::passage`] (an older plugin: unsupported).
+    fn passage(
+        &self,
+        from: Vec3f,
+        to: Vec3f,
+        avoid: RSlice<'_, AreaLink>,
+    ) -> RResult<Passage, PluginError> {
+        let _ = (from, to, avoid);
+        RErr(PluginError::new(
+            ErrorKind::UNSUPPORTED,
+            "passage: the terrain plugin predates interface 2.2",
         ))
     }
 }
@@ -1009,6 +1050,14 @@ impl TerrainService for Adapter {
     fn probe(&self, points: RSlice<'_, Vec3f>) -> RResult<RVec<GroundSample>, PluginError> {
         self.terrain_call("probe", |t| t.probe(points.as_slice()).map(RVec::from))
     }
+    fn passage(
+        &self,
+        from: Vec3f,
+        to: Vec3f,
+        avoid: RSlice<'_, AreaLink>,
+    ) -> RResult<Passage, PluginError> {
+        self.terrain_call("passage", |t| t.passage(from, to, avoid.as_slice()))
+    }
 }
 
 impl ControlService for Adapter {
@@ -1050,5 +1099,41 @@ impl RenderBackend for Adapter {
         self.render_call("capture_commands", |r| {
             r.capture_commands().map(RString::from)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A terrain provider written before 2.2: a straight two-area route.
+    struct Older;
+
+    impl TerrainProvider for Older {
+        fn route(&self, _: Vec3f, _: Vec3f) -> Result<Vec<u32>, PluginError> {
+            Ok(vec![4, 7])
+        }
+        fn corridor(&self, _: Vec3f, _: Vec3f) -> Result<Vec<Portal>, PluginError> {
+            Ok(vec![Portal::default()])
+        }
+    }
+
+    #[test]
+    fn an_older_provider_answers_a_plain_passage_and_refuses_links_to_avoid() {
+        let o = Older;
+        let p = o.passage(Vec3f::default(), Vec3f::default(), &[]).unwrap();
+        assert_eq!(p.route.as_slice(), &[4, 7]);
+        assert_eq!(p.portals.len(), 1);
+        let e = o
+            .passage(Vec3f::default(), Vec3f::default(), &[AreaLink::new(4, 7)])
+            .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::UNSUPPORTED);
+    }
+
+    #[test]
+    fn a_link_joins_its_ends_in_either_order() {
+        let l = AreaLink::new(9, 2);
+        assert!(l.joins(2, 9) && l.joins(9, 2) && !l.joins(2, 3));
+        assert_eq!(l.normalized(), AreaLink::new(2, 9));
     }
 }

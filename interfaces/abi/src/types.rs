@@ -335,6 +335,48 @@ pub struct ImageRgba8 {
     pub pixels: RVec<u8>,
 }
 
+/// (2.2) A link between two adjacent areas, in either direction: a way a route may be
+/// asked to avoid ([`crate::HostApi::terrain_passage`]).
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AreaLink {
+    /// One area id.
+    pub a: u32,
+    /// The other area id.
+    pub b: u32,
+}
+
+impl AreaLink {
+    /// The link between `a` and `b`.
+    pub fn new(a: u32, b: u32) -> Self {
+        Self { a, b }
+    }
+
+    /// The same link with its ends in ascending order (`a <= b`).
+    pub fn normalized(self) -> Self {
+        Self {
+            a: self.a.min(self.b),
+            b: self.a.max(self.b),
+        }
+    }
+
+    /// Whether this link joins `x` and `y` (in either direction).
+    pub fn joins(self, x: u32, y: u32) -> bool {
+        (self.a == x && self.b == y) || (self.a == y && self.b == x)
+    }
+}
+
+/// (2.2) A route and its corridor in one answer: the area ids from start to goal and
+/// the portal between each consecutive pair (`portals.len() == route.len() - 1`).
+#[repr(C)]
+#[derive(StableAbi, Clone, Debug, Default, PartialEq)]
+pub struct Passage {
+    /// Area ids from the start's area to the goal's, both included.
+    pub route: RVec<u32>,
+    /// The portal between `route[i]` and `route[i + 1]`.
+    pub portals: RVec<Portal>,
+}
+
 /// One portal of a corridor: the edge shared by two consecutive areas of a route.
 #[repr(C)]
 #[derive(StableAbi, Clone, Copy, Debug, Default, PartialEq)]

@@ -6,10 +6,10 @@ use crate::convert::game_message;
 use crate::slot::{Instance, SlotCell};
 use abi_stable::std_types::{RErr, ROk, ROption, RResult, RSlice, RStr, RVec};
 use iron3d_abi::{
-    AxisValue, Body, BodyWrite, ClockInfo, ControlService_TO, ErrorKind, GroundSample, HostApi,
-    InputCommand, InputView, Message, MessageTarget, MissionOutcome, ModelBounds, MotionRequest,
-    NewObject, ObjectInfo, ObjectRef, PhysicalState, PluginError, Portal, Property, Quatf, RayHit,
-    SlotKind, Vec3f,
+    AreaLink, AxisValue, Body, BodyWrite, ClockInfo, ControlService_TO, ErrorKind, GroundSample,
+    HostApi, InputCommand, InputView, Message, MessageTarget, MissionOutcome, ModelBounds,
+    MotionRequest, NewObject, ObjectInfo, ObjectRef, Passage, PhysicalState, PluginError, Portal,
+    Property, Quatf, RayHit, SlotKind, Vec3f,
 };
 use iron3d_kernel::{
     DeleteMode, GameObject, KernelError, Locality, ObjectDesc, ObjectHandle, OriginalObjectId,
@@ -786,6 +786,15 @@ impl HostApi for HostCall<'_, '_> {
         self.terrain("terrain probe", |t| t.probe(points))
     }
 
+    fn terrain_passage(
+        &mut self,
+        from: Vec3f,
+        to: Vec3f,
+        avoid: RSlice<'_, AreaLink>,
+    ) -> RResult<Passage, PluginError> {
+        self.terrain("terrain passage", |t| t.passage(from, to, avoid))
+    }
+
     fn control_set_motion(
         &mut self,
         object: ObjectRef,
@@ -1044,5 +1053,13 @@ impl HostApi for DetachedCall<'_> {
     }
     fn mission_outcome(&mut self, _: MissionOutcome) -> RResult<(), PluginError> {
         detached("mission_outcome")
+    }
+    fn terrain_passage(
+        &mut self,
+        _: Vec3f,
+        _: Vec3f,
+        _: RSlice<'_, AreaLink>,
+    ) -> RResult<Passage, PluginError> {
+        detached("terrain passage")
     }
 }

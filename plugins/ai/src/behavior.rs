@@ -60,7 +60,8 @@ pub const CLOSE_IN: f32 = 0.8;
 /// A mine with less ore is not worth the trip.
 pub const MIN_ORE: f32 = 1.0;
 /// PD-AI-STUCK: a unit with a path that moved less than [`STUCK_DISTANCE`] in
-/// [`STUCK_MS`] re-plans (a new path revision; Wizard is cleared); the
+/// [`STUCK_MS`] re-plans (a new path revision; Wizard is cleared; the link ahead is
+/// avoided, PD-AI-DETOUR in [`crate::path`]); the
 /// [`crate::path::MAX_REPLANS`]-th re-plan without reaching the goal is error state 6.
 pub const STUCK_MS: u32 = 3_000;
 /// See [`STUCK_MS`].
@@ -304,7 +305,7 @@ impl Agent {
             return false;
         }
         self.progress = (at, now);
-        self.path.points.clear();
+        self.path.stuck();
         self.wizard.clear();
         true
     }

@@ -19,6 +19,14 @@
 //!   infinite cycle (error state 6).
 //! * **PD-AI-ARRIVE**: a local point is reached within [`REACH`] of it; the goal within
 //!   [`GOAL_REACH`].
+//! * **PD-AI-DETOUR** (a damaged global path): when the unit makes no progress along
+//!   its path ([`PathState::stuck`], PD-AI-STUCK in [`crate::behavior`]), the link from
+//!   the areal it stands in to the next areal of its route is taken as blocked. The
+//!   re-plan asks the terrain for a route that avoids every link blocked so far for this
+//!   goal (at most [`MAX_BLOCKED`], the oldest forgotten first); when no such route
+//!   exists the plain route is tried again (the blockage may have cleared) — the re-plan
+//!   counter still leads to error state 6 if it never does. A new goal forgets the
+//!   blocked links.
 
 use glam::Vec2;
 
@@ -30,6 +38,8 @@ pub const MAX_POINTS_PER_LEG: u32 = 1024;
 pub const REACH: f32 = 1.0;
 /// The goal counts as reached this close.
 pub const GOAL_REACH: f32 = 0.75;
+/// The most links a path remembers as blocked (PD-AI-DETOUR).
+pub const MAX_BLOCKED: usize = 8;
 
 /// Tome VI's six explicit error states of Behavior.
 #[derive(
@@ -82,8 +92,11 @@ pub type Plan = Result<(Vec<u32>, Vec<(Vec2, Vec2)>), (ErrorState, String)>;
 
 /// The terrain service as Behavior plans with it.
 pub trait Planner {
-    /// The route and corridor from `from` to `to`.
-    fn plan(&mut self, from: Vec2, to: Vec2) -> Plan;
+    /// The areal at `at` (`None`: none, or the terrain cannot say).
+    fn area(&mut self, at: Vec2) -> Option<u32>;
+    /// The route and corridor from `from` to `to` never stepping along a link of `avoid`
+    /// (pairs of areals, either direction).
+    fn plan(&mut self, from: Vec2, to: Vec2, avoid: &[(u32, u32)]) -> Plan;
 }
 
 /// Twice the signed area of `(a, b, c)`: positive when `c` is left of `a → b`.
@@ -195,6 +208,10 @@ pub struct PathState {
     pub points: Vec<Vec2>,
     /// Plans since the goal was set.
     pub replans: u32,
+    /// Links (areal pairs) found blocked on the way to this goal (PD-AI-DETOUR).
+    pub blocked: Vec<(u32, u32)>,
+    /// The unit made no progress: the next plan blocks the link ahead.
+    pub stalled: bool,
 }
 
 /// Path-following parameters (from `Behavior.ini`, see [`crate::config`]).
@@ -231,6 +248,34 @@ impl PathState {
         };
     }
 
+    /// The unit made no progress along its path: the path is dropped and the next plan
+    /// avoids the link ahead (PD-AI-DETOUR).
+    pub fn stuck(&mut self) {
+        self.points.clear();
+        self.stalled = true;
+    }
+
+    /// Takes the link from the areal under `at` to the next areal of the route as
+    /// blocked (nothing when `at` is off the route or in its last areal).
+    fn block_ahead(&mut self, at: Vec2, planner: &mut dyn Planner) {
+        let Some(here) = planner.area(at) else {
+            return;
+        };
+        let Some(k) = self.areals.iter().position(|&a| a == here) else {
+            return;
+        };
+        let Some(&next) = self.areals.get(k + 1) else {
+            return;
+        };
+        let link = (here.min(next), here.max(next));
+        if !self.blocked.contains(&link) {
+            if self.blocked.len() >= MAX_BLOCKED {
+                self.blocked.remove(0);
+            }
+            self.blocked.push(link);
+        }
+    }
+
     /// Plans from `at` (a re-plan keeps the goal and counts).
     pub fn plan(
         &mut self,
@@ -249,7 +294,17 @@ impl PathState {
                 format!("{} plans without reaching the goal", self.replans - 1),
             ));
         }
-        let (areals, portals) = planner.plan(at, goal)?;
+        if std::mem::take(&mut self.stalled) {
+            self.block_ahead(at, planner);
+        }
+        let planned = match planner.plan(at, goal, &self.blocked) {
+            // No way round what is blocked: the plain route again.
+            Err((ErrorState::NonReachable, _)) if !self.blocked.is_empty() => {
+                planner.plan(at, goal, &[])
+            }
+            p => p,
+        };
+        let (areals, portals) = planned?;
         let mut seen = areals.clone();
         seen.sort_unstable();
         if seen.windows(2).any(|w| w[0] == w[1]) {
@@ -300,7 +355,10 @@ mod tests {
     /// each square 10 units.
     struct L;
     impl Planner for L {
-        fn plan(&mut self, _from: Vec2, to: Vec2) -> Plan {
+        fn area(&mut self, _: Vec2) -> Option<u32> {
+            None
+        }
+        fn plan(&mut self, _from: Vec2, to: Vec2, _: &[(u32, u32)]) -> Plan {
             if to.x > 100.0 {
                 return Err((ErrorState::NonReachable, "area 9 is unreachable".into()));
             }
@@ -326,7 +384,7 @@ mod tests {
     fn the_funnel_cuts_the_corner_of_an_l() {
         let start = Vec2::new(5.0, 5.0);
         let goal = Vec2::new(25.0, 25.0);
-        let gates = oriented(start, &L.plan(start, goal).unwrap().1, 1.0);
+        let gates = oriented(start, &L.plan(start, goal, &[]).unwrap().1, 1.0);
         let corners = funnel(start, goal, &gates);
         // The path hugs the inner corner (20, 10): it touches the two narrowed portals
         // that meet there, one margin away from it on each.
@@ -419,7 +477,10 @@ mod tests {
         ));
         struct Loop;
         impl Planner for Loop {
-            fn plan(&mut self, _: Vec2, _: Vec2) -> Plan {
+            fn area(&mut self, _: Vec2) -> Option<u32> {
+                None
+            }
+            fn plan(&mut self, _: Vec2, _: Vec2, _: &[(u32, u32)]) -> Plan {
                 Ok((vec![0, 1, 0], vec![]))
             }
         }
@@ -429,5 +490,94 @@ mod tests {
             matches!(s.plan(at, &mut Loop, &P), Err((ErrorState::PathCycle, m)) if m.contains("twice"))
         );
         assert_eq!(ErrorState::PathCycle.number(), 6);
+    }
+
+    /// Two ways from area 0 to area 2: the short one through area 1 and a long one
+    /// through areas 3 and 4. The unit stands in `here`.
+    struct Fork {
+        here: Option<u32>,
+        asked: Vec<Vec<(u32, u32)>>,
+    }
+    impl Planner for Fork {
+        fn area(&mut self, _: Vec2) -> Option<u32> {
+            self.here
+        }
+        fn plan(&mut self, _: Vec2, _: Vec2, avoid: &[(u32, u32)]) -> Plan {
+            self.asked.push(avoid.to_vec());
+            let cut = |a: u32, b: u32| avoid.contains(&(a.min(b), a.max(b)));
+            if !cut(0, 1) && !cut(1, 2) {
+                Ok((vec![0, 1, 2], vec![]))
+            } else if !cut(0, 3) {
+                Ok((vec![0, 3, 4, 2], vec![]))
+            } else {
+                Err((ErrorState::NonReachable, "cut off".into()))
+            }
+        }
+    }
+
+    #[test]
+    fn a_stuck_unit_plans_round_the_link_ahead() {
+        let at = Vec2::new(5.0, 5.0);
+        let mut f = Fork {
+            here: Some(0),
+            asked: vec![],
+        };
+        let mut s = PathState::default();
+        s.set_goal(Some(Vec2::new(50.0, 5.0)));
+        s.plan(at, &mut f, &P).unwrap();
+        assert_eq!(s.areals, vec![0, 1, 2]);
+        // No progress: the link 0–1 ahead is blocked and the route goes round it.
+        s.stuck();
+        assert!(s.points.is_empty());
+        let rev = s.revision;
+        s.plan(at, &mut f, &P).unwrap();
+        assert_eq!(s.blocked, vec![(0, 1)]);
+        assert_eq!(s.areals, vec![0, 3, 4, 2]);
+        assert_eq!(s.revision, rev + 1);
+        // Stuck on the detour too: 0–3 is blocked as well; no way round both, so the
+        // plain route is tried again (the links stay remembered for this goal).
+        s.stuck();
+        s.plan(at, &mut f, &P).unwrap();
+        assert_eq!(s.blocked, vec![(0, 1), (0, 3)]);
+        assert_eq!(s.areals, vec![0, 1, 2]);
+        assert_eq!(f.asked.last().unwrap(), &Vec::<(u32, u32)>::new());
+        // A plan that is not after a stall blocks nothing new.
+        s.plan(at, &mut f, &P).unwrap();
+        assert_eq!(s.blocked.len(), 2);
+        // A new goal forgets them.
+        s.set_goal(Some(Vec2::new(60.0, 5.0)));
+        assert!(s.blocked.is_empty() && !s.stalled);
+    }
+
+    #[test]
+    fn off_the_route_or_in_its_last_areal_nothing_is_blocked_and_memory_is_bounded() {
+        let at = Vec2::ZERO;
+        for here in [None, Some(2), Some(9)] {
+            let mut f = Fork {
+                here,
+                asked: vec![],
+            };
+            let mut s = PathState::default();
+            s.set_goal(Some(Vec2::new(50.0, 5.0)));
+            s.plan(at, &mut f, &P).unwrap();
+            s.stuck();
+            s.plan(at, &mut f, &P).unwrap();
+            assert!(s.blocked.is_empty(), "{here:?}");
+            assert_eq!(s.areals, vec![0, 1, 2]);
+        }
+        // At most MAX_BLOCKED links, the oldest forgotten first.
+        let mut s = PathState::default();
+        s.set_goal(Some(Vec2::new(50.0, 5.0)));
+        for k in 0..(MAX_BLOCKED as u32 + 3) {
+            s.areals = vec![100 + k, 200 + k];
+            let mut f = Fork {
+                here: Some(100 + k),
+                asked: vec![],
+            };
+            s.stalled = true;
+            s.block_ahead(at, &mut f);
+        }
+        assert_eq!(s.blocked.len(), MAX_BLOCKED);
+        assert_eq!(s.blocked[0], (103, 203));
     }
 }

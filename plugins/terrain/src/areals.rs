@@ -317,6 +317,22 @@ impl Areals {
 
     /// The cheapest sequence of area ids from `from` to `to` (both included) by A*.
     pub fn route(&self, from: u32, to: u32) -> Result<Vec<u32>, RouteError> {
+        self.route_avoiding(from, to, &[])
+    }
+
+    /// [`Self::route`] never stepping between two areas joined by a pair of `avoid`
+    /// (either order): a goal reachable only that way is [`RouteError::Unreachable`].
+    pub fn route_avoiding(
+        &self,
+        from: u32,
+        to: u32,
+        avoid: &[(u32, u32)],
+    ) -> Result<Vec<u32>, RouteError> {
+        let mut avoided: Vec<(u32, u32)> =
+            avoid.iter().map(|&(a, b)| (a.min(b), a.max(b))).collect();
+        avoided.sort_unstable();
+        avoided.dedup();
+        let allowed = |a: u32, b: u32| avoided.binary_search(&(a.min(b), a.max(b))).is_err();
         for area in [from, to] {
             if area as usize >= self.areas.len() {
                 return Err(RouteError::NoSuchArea { area });
@@ -355,6 +371,9 @@ impl Areals {
             }
             closed[area as usize] = true;
             for (next, cost) in self.neighbours(area) {
+                if !allowed(area, next) {
+                    continue;
+                }
                 let ng = g[area as usize] + cost;
                 if ng < g[next as usize] {
                     g[next as usize] = ng;
@@ -588,10 +607,17 @@ mod tests {
 
     /// Cheapest cost over all simple paths (exhaustive DFS).
     fn exhaustive(a: &Areals, from: u32, to: u32) -> Option<f32> {
+        exhaustive_avoiding(a, from, to, &[])
+    }
+
+    /// Cheapest cost over all simple paths that never step along a link of `avoid`.
+    fn exhaustive_avoiding(a: &Areals, from: u32, to: u32, avoid: &[(u32, u32)]) -> Option<f32> {
+        #[allow(clippy::too_many_arguments)]
         fn dfs(
             a: &Areals,
             cur: u32,
             to: u32,
+            avoid: &[(u32, u32)],
             seen: &mut Vec<bool>,
             cost: f32,
             best: &mut Option<f32>,
@@ -603,9 +629,12 @@ mod tests {
                 return;
             }
             for (n, c) in a.neighbours(cur) {
-                if !seen[n as usize] {
+                let banned = avoid
+                    .iter()
+                    .any(|&(x, y)| (x == cur && y == n) || (x == n && y == cur));
+                if !seen[n as usize] && !banned {
                     seen[n as usize] = true;
-                    dfs(a, n, to, seen, cost + c, best);
+                    dfs(a, n, to, avoid, seen, cost + c, best);
                     seen[n as usize] = false;
                 }
             }
@@ -613,8 +642,61 @@ mod tests {
         let mut seen = vec![false; a.len()];
         seen[from as usize] = true;
         let mut best = None;
-        dfs(a, from, to, &mut seen, 0.0, &mut best);
+        dfs(a, from, to, avoid, &mut seen, 0.0, &mut best);
         best
+    }
+
+    #[test]
+    fn routes_avoiding_links_are_optimal_and_never_use_them() {
+        // 4 × 3 squares (ids row by row): avoid single links, a wall of links, and
+        // links given in either order or twice.
+        let map = square_map(4, 3, 10.0, &[], 8);
+        let a = Areals::new(&map);
+        let sets: [&[(u32, u32)]; 4] = [
+            &[(1, 2)],
+            &[(2, 1), (6, 5), (10, 9)],
+            &[(0, 1), (1, 0), (4, 5)],
+            &[(0, 1), (0, 4)],
+        ];
+        for avoid in sets {
+            for from in 0..a.len() as u32 {
+                for to in 0..a.len() as u32 {
+                    match (
+                        a.route_avoiding(from, to, avoid),
+                        exhaustive_avoiding(&a, from, to, avoid),
+                    ) {
+                        (Ok(r), Some(best)) => {
+                            for w in r.windows(2) {
+                                assert!(
+                                    !avoid
+                                        .iter()
+                                        .any(|&(x, y)| (x, y) == (w[0], w[1])
+                                            || (y, x) == (w[0], w[1])),
+                                    "{from}->{to} uses an avoided link: {r:?}"
+                                );
+                            }
+                            assert!(
+                                (a.route_cost(&r) - best).abs() < 1e-3,
+                                "{from}->{to} {avoid:?}"
+                            );
+                        }
+                        (Err(RouteError::Unreachable { .. }), None) => {}
+                        (got, best) => panic!("{from}->{to} {avoid:?}: {got:?} vs {best:?}"),
+                    }
+                }
+            }
+        }
+        // The wall of links cuts the map in two; area 0 cut off from everything.
+        assert_eq!(
+            a.route_avoiding(0, 3, &[(1, 2), (5, 6), (9, 10)]),
+            Err(RouteError::Unreachable { from: 0, to: 3 })
+        );
+        assert_eq!(
+            a.route_avoiding(0, 5, &[(0, 1), (0, 4)]),
+            Err(RouteError::Unreachable { from: 0, to: 5 })
+        );
+        // Nothing avoided: the plain route.
+        assert_eq!(a.route_avoiding(0, 3, &[]), a.route(0, 3));
     }
 
     #[test]

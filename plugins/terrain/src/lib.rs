@@ -26,8 +26,8 @@ pub use surface::Surface;
 
 use glam::Vec3;
 use iron3d_abi::{
-    ErrorKind, FactoryDescription, GroundSample, Host, MissionInfo, Plugin, PluginDescription,
-    PluginError, Portal, SlotKind, StateBlob, TerrainProvider, Vec3f,
+    AreaLink, ErrorKind, FactoryDescription, GroundSample, Host, MissionInfo, Passage, Plugin,
+    PluginDescription, PluginError, Portal, SlotKind, StateBlob, TerrainProvider, Vec3f,
 };
 use std::path::Path;
 
@@ -195,6 +195,17 @@ impl World {
     /// [`ErrorKind::NO_AREA`], no walkable chain (or a non-walkable end) is
     /// [`ErrorKind::UNREACHABLE`].
     pub fn route_points(&self, from: Vec3, to: Vec3) -> Result<Vec<u32>, PluginError> {
+        self.route_points_avoiding(from, to, &[])
+    }
+
+    /// [`Self::route_points`] never stepping along a link of `avoid` (either
+    /// direction).
+    pub fn route_points_avoiding(
+        &self,
+        from: Vec3,
+        to: Vec3,
+        avoid: &[(u32, u32)],
+    ) -> Result<Vec<u32>, PluginError> {
         let area = |p: Vec3, end: &str| {
             self.areals.area_at(p.x, p.y).ok_or_else(|| {
                 PluginError::new(
@@ -204,7 +215,7 @@ impl World {
             })
         };
         let (a, b) = (area(from, "start")?, area(to, "goal")?);
-        self.areals.route(a, b).map_err(|e| {
+        self.areals.route_avoiding(a, b, avoid).map_err(|e| {
             let kind = match e {
                 RouteError::NotWalkable { .. } | RouteError::Unreachable { .. } => {
                     ErrorKind::UNREACHABLE
@@ -405,6 +416,27 @@ impl TerrainProvider for TerrainPlugin {
         self.loaded("route")?
             .route_points(from.into(), to.into())
             .map_err(|e| PluginError::new(e.kind, format!("route: {}", e.message)))
+    }
+
+    fn passage(&self, from: Vec3f, to: Vec3f, avoid: &[AreaLink]) -> Result<Passage, PluginError> {
+        let w = self.loaded("passage")?;
+        let avoid: Vec<(u32, u32)> = avoid.iter().map(|l| (l.a, l.b)).collect();
+        let route = w
+            .route_points_avoiding(from.into(), to.into(), &avoid)
+            .map_err(|e| PluginError::new(e.kind, format!("passage: {}", e.message)))?;
+        let portals = w
+            .areals
+            .corridor(&route)
+            .into_iter()
+            .map(|(a, b)| Portal {
+                a: a.into(),
+                b: b.into(),
+            })
+            .collect();
+        Ok(Passage {
+            route: route.into(),
+            portals,
+        })
     }
 
     fn corridor(&self, from: Vec3f, to: Vec3f) -> Result<Vec<Portal>, PluginError> {

@@ -102,6 +102,36 @@ fn loads_and_answers_through_the_service() {
 }
 
 #[test]
+fn a_passage_is_the_route_and_its_corridor_and_honours_links_to_avoid() {
+    let dir = mission_dir(false);
+    let mut t = TerrainPlugin::new_local();
+    t.start_from_dir(dir.to_str().unwrap()).unwrap();
+    let s = t.terrain().unwrap();
+    // Area 1 (bottom right) to area 2 (top left) goes through area 0 (area 3 blocked).
+    let (from, to) = (v(25.0, 5.0, 0.0), v(5.0, 35.0, 0.0));
+    let p = s.passage(from, to, &[]).unwrap();
+    assert_eq!(p.route.as_slice(), &[1, 0, 2]);
+    assert_eq!(p.route.as_slice(), s.route(from, to).unwrap().as_slice());
+    assert_eq!(
+        p.portals.as_slice(),
+        s.corridor(from, to).unwrap().as_slice()
+    );
+    // Avoiding a link of that route leaves no other way: unreachable, by kind.
+    for link in [AreaLink::new(0, 1), AreaLink::new(2, 0)] {
+        let e = s.passage(from, to, &[link]).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::UNREACHABLE, "{e}");
+        assert!(e.message.as_str().starts_with("passage:"), "{e}");
+    }
+    // A link elsewhere changes nothing.
+    let q = s.passage(from, to, &[AreaLink::new(1, 3)]).unwrap();
+    assert_eq!(q, p);
+    // Ends outside the map: no area.
+    let e = s.passage(v(55.0, 5.0, 0.0), to, &[]).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::NO_AREA, "{e}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn without_files_every_query_says_no_map() {
     let empty = std::env::temp_dir().join(format!("iron3d-terrain-empty-{}", std::process::id()));
     std::fs::create_dir_all(&empty).unwrap();
@@ -124,6 +154,8 @@ fn without_files_every_query_says_no_map() {
         for e in [
             s.route(v(0.0, 0.0, 0.0), v(1.0, 1.0, 0.0)).unwrap_err(),
             s.corridor(v(0.0, 0.0, 0.0), v(1.0, 1.0, 0.0)).unwrap_err(),
+            s.passage(v(0.0, 0.0, 0.0), v(1.0, 1.0, 0.0), &[])
+                .unwrap_err(),
         ] {
             assert_eq!(e.kind, ErrorKind::NOT_FOUND, "{e}");
         }

@@ -3,6 +3,7 @@
 //! service as Behavior's planner.
 
 use super::*;
+use iron3d_abi::{AreaLink, Passage};
 
 /// The terrain service as Behavior plans with it, cached per areal pair.
 pub(super) struct HostPlanner<'s, 'h, 'a> {
@@ -20,28 +21,45 @@ fn error_state(e: &PluginError) -> ErrorState {
 }
 
 impl Planner for HostPlanner<'_, '_, '_> {
-    fn plan(&mut self, from: Vec2, to: Vec2) -> Plan {
+    fn area(&mut self, at: Vec2) -> Option<u32> {
+        self.host.terrain().area(at.x, at.y).ok().flatten()
+    }
+
+    fn plan(&mut self, from: Vec2, to: Vec2, avoid: &[(u32, u32)]) -> Plan {
         let area = |host: &mut Host<'_>, p: Vec2| host.terrain().area(p.x, p.y);
         let key = match (area(self.host, from), area(self.host, to)) {
             (Ok(Some(a)), Ok(Some(b))) => Some((a, b)),
             (Err(e), _) | (_, Err(e)) => return Err((error_state(&e), e.message.to_string())),
             _ => None,
         };
+        // Detours are not cached: they depend on what this unit found blocked.
+        let key = key.filter(|_| avoid.is_empty());
         if let Some(hit) = key.and_then(|k| self.routes.get(&k)) {
             return hit.clone();
         }
         let (a, b) = (Vec3f::from(from.extend(0.0)), Vec3f::from(to.extend(0.0)));
-        let plan = self
-            .host
-            .terrain()
-            .corridor(a, b)
-            .and_then(|c| Ok((self.host.terrain().route(a, b)?, c)))
-            .map(|(route, corridor)| {
-                let portals = corridor
+        let links: Vec<AreaLink> = avoid.iter().map(|&(x, y)| AreaLink::new(x, y)).collect();
+        let passage = match self.host.terrain().passage(a, b, &links) {
+            // An engine or terrain plugin before interface 2.2: the route and corridor
+            // (links to avoid cannot be honoured there).
+            Err(e) if e.kind == ErrorKind::UNSUPPORTED => {
+                self.host.terrain().corridor(a, b).and_then(|portals| {
+                    Ok(Passage {
+                        route: self.host.terrain().route(a, b)?.into(),
+                        portals: portals.into(),
+                    })
+                })
+            }
+            p => p,
+        };
+        let plan = passage
+            .map(|p| {
+                let portals = p
+                    .portals
                     .iter()
                     .map(|p| (ground(p.a), ground(p.b)))
                     .collect();
-                (route, portals)
+                (p.route.into_vec(), portals)
             })
             .map_err(|e| (error_state(&e), e.message.to_string()));
         if let Some(k) = key {
