@@ -561,6 +561,27 @@ fn the_demo_battle_plays_out_to_an_outcome_without_input() {
     );
     assert_eq!(outcome(&again), Some((o.clone(), tick)));
     assert_eq!(last_state_hash(&a), last_state_hash(&again));
+    // `play` (offscreen, the command-list renderer) plays the same game to the same
+    // outcome at the same tick, and ends there.
+    let played = iron3d_e2e::run_ok(&[
+        "play",
+        "--game-dir",
+        &one,
+        "--mission",
+        iron3d_demo::BATTLE,
+        "--seed",
+        "1",
+        "--offscreen",
+        "--renderer",
+        "capture",
+        "--width",
+        "64",
+        "--height",
+        "48",
+        "--frames",
+        "20000",
+    ]);
+    assert_eq!(outcome(&played), Some((o.clone(), tick)), "{played}");
     let b = run(other.path().to_str().unwrap(), "2");
     let ob = outcome(&b).unwrap_or_else(|| panic!("no outcome:\n{b}"));
     assert_ne!(ob, (o, tick), "another seed plays another game");
