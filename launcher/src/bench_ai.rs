@@ -65,6 +65,7 @@ fn measure(game: &std::path::Path, units: u32, ai: &str) -> anyhow::Result<Measu
             mission: iron3d_demo::BATTLE.into(),
             mode: iron3d_vfs::ReadMode::Strict,
             relax_mesh_tag: false,
+            parameters: Default::default(),
         },
         Box::new(ManualTimeSource::new()),
     )

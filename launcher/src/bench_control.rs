@@ -59,6 +59,7 @@ fn measure(game: &std::path::Path, units: u32) -> anyhow::Result<Figure> {
             mission: "DEMO1".into(),
             mode: iron3d_vfs::ReadMode::Strict,
             relax_mesh_tag: false,
+            parameters: Default::default(),
         },
         Box::new(ManualTimeSource::new()),
     )

@@ -50,6 +50,7 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
                     plugin_dirs: Vec::new(),
                     switches: Vec::new(),
                     data_profile: crate::mission_cli::Profile::default(),
+                    params: Default::default(),
                 };
                 let mut sink = Vec::new();
                 let t = now();
@@ -108,6 +109,7 @@ fn swap_stall(dir: &std::path::Path, mission: &str, out: &mut dyn Write) -> anyh
         plugin_dirs: Vec::new(),
         switches: Vec::new(),
         data_profile: crate::mission_cli::Profile::default(),
+        params: Default::default(),
     };
     let mut sink = Vec::new();
     let mut s = PlaySession::start(&opts, &mut sink)?;

@@ -61,6 +61,8 @@ pub struct HeadlessOptions {
     pub mission: Option<String>,
     /// How the mission's archives are read (strict by default).
     pub data_profile: crate::mission_cli::Profile,
+    /// Mission parameters for the plugins (`--param`).
+    pub params: BTreeMap<String, String>,
 }
 
 /// Outcome of a headless run.
@@ -128,6 +130,39 @@ fn plugin_set_differences(
         out.push(format!("plugin set: slot {slot} not recorded, here '{h}'"));
     }
     out
+}
+
+/// The key of a mission replay's parameters in the header's `params`.
+const MISSION_PARAMETERS: &str = "mission_parameters";
+
+/// The mission parameters of the run: `--param`, or a replay's recorded ones (a log
+/// without them recorded none); `--param` on a replay must repeat the recorded ones.
+fn mission_parameters(
+    opts: &HeadlessOptions,
+    replay: Option<&ReplayLog>,
+) -> anyhow::Result<BTreeMap<String, String>> {
+    let mission = opts.mission.is_some() || replay.is_some_and(|l| l.header.mission.is_some());
+    if !mission && !opts.params.is_empty() {
+        bail!(
+            "--param is for game missions (--game-dir with --mission), not the built-in scenario"
+        );
+    }
+    let Some(log) = replay.filter(|l| l.header.mission.is_some()) else {
+        return Ok(opts.params.clone());
+    };
+    let recorded: BTreeMap<String, String> = match log.header.params.get(MISSION_PARAMETERS) {
+        None => BTreeMap::new(),
+        Some(v) => serde_json::from_value(v.clone())
+            .context("replay header: params.mission_parameters is not a map of strings")?,
+    };
+    if !opts.params.is_empty() && opts.params != recorded {
+        bail!(
+            "replay refused: --param {:?} differs from the recorded mission parameters {:?}",
+            opts.params,
+            recorded
+        );
+    }
+    Ok(recorded)
 }
 
 fn params_to_json(p: ScenarioParams, plugins: &[String]) -> BTreeMap<String, serde_json::Value> {
@@ -226,6 +261,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
             },
         ),
     };
+    let mission_params = mission_parameters(opts, replay.as_ref())?;
     let ticks = match (opts.ticks, &replay) {
         (Some(t), _) => t,
         (None, Some(log)) => log
@@ -253,7 +289,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     let spec = plugins::session_spec(&opts.plugin_dirs, registry, seed, tick_hz, true);
     // Plugins that read mission data (terrain) get the mission's files through the host.
     let mission_spec = match (&opts.game_dir, &mission_name) {
-        (Some(dir), Some(name)) => opts.data_profile.mission(dir, name),
+        (Some(dir), Some(name)) => opts.data_profile.mission(dir, name, &mission_params),
         (None, None) => MissionSpec::Synthetic {
             name: scenario::SCENARIO_NAME.to_owned(),
             parameters: scenario::parameters(params),
@@ -336,7 +372,13 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         let (scenario, params) = match &identity {
             Some(_) => (
                 MISSION_SCENARIO.to_owned(),
-                BTreeMap::from([("plugins".to_owned(), serde_json::json!(plugin_set))]),
+                BTreeMap::from([
+                    ("plugins".to_owned(), serde_json::json!(plugin_set)),
+                    (
+                        MISSION_PARAMETERS.to_owned(),
+                        serde_json::json!(mission_params),
+                    ),
+                ]),
             ),
             None => (
                 scenario::SCENARIO_NAME.to_owned(),

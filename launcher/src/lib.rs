@@ -406,6 +406,11 @@ pub struct RunArgs {
     /// How the mission's archives are read.
     #[command(flatten)]
     pub data_profile: DataProfileArgs,
+    /// A mission parameter for the plugins (repeatable), e.g. `auto-demo=1` (the
+    /// original's attract mode: the AI plays on and the outcome is not reported). A
+    /// recording keeps them; a replay uses the recorded ones.
+    #[arg(long = "param", value_name = "KEY=VALUE", value_parser = plugins::parse_param)]
+    pub params: Vec<(String, String)>,
 }
 
 /// `iron3d play` options.
@@ -459,6 +464,9 @@ pub struct PlayArgs {
     /// Extra directory searched first for plugin libraries (repeatable).
     #[arg(long = "plugin-dir", value_name = "DIR")]
     pub plugin_dirs: Vec<PathBuf>,
+    /// A mission parameter for the plugins (repeatable), e.g. `auto-demo=1` (see `run`).
+    #[arg(long = "param", value_name = "KEY=VALUE", value_parser = plugins::parse_param)]
+    pub params: Vec<(String, String)>,
 }
 
 /// `iron3d bench` options.
@@ -567,6 +575,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 plugin_dirs: a.plugin_dirs,
                 switches: a.switches,
                 data_profile: a.data_profile.into(),
+                params: plugins::param_map(&a.params)?,
             };
             if !opts.offscreen {
                 match window::run(&opts, out) {
@@ -624,6 +633,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 game_dir: a.game_dir,
                 mission: a.mission,
                 data_profile: a.data_profile.into(),
+                params: plugins::param_map(&a.params)?,
             };
             let outcome = headless::run(&opts, out)?;
             if let Some(d) = outcome.divergence {

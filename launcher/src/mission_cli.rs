@@ -105,8 +105,14 @@ pub struct Profile {
 }
 
 impl Profile {
-    /// The session mission `name` of `game_dir` read with this profile.
-    pub fn mission(self, game_dir: &Path, name: &str) -> iron3d_session::MissionSpec {
+    /// The session mission `name` of `game_dir` read with this profile, with
+    /// `parameters` for its plugins.
+    pub fn mission(
+        self,
+        game_dir: &Path,
+        name: &str,
+        parameters: &std::collections::BTreeMap<String, String>,
+    ) -> iron3d_session::MissionSpec {
         iron3d_session::MissionSpec::Game {
             game_dir: game_dir.to_owned(),
             mission: name.to_owned(),
@@ -116,6 +122,7 @@ impl Profile {
                 ReadMode::Strict
             },
             relax_mesh_tag: self.relax_mesh_tag,
+            parameters: parameters.clone(),
         }
     }
 

@@ -188,6 +188,8 @@ pub struct PlayOptions {
     pub switches: Vec<(u64, Renderer)>,
     /// How the mission's archives are read (strict by default).
     pub data_profile: crate::mission_cli::Profile,
+    /// Mission parameters for the plugins (`--param`).
+    pub params: std::collections::BTreeMap<String, String>,
 }
 
 /// What a play run ended with.
@@ -327,7 +329,8 @@ impl PlaySession {
         let spec = plugins::session_spec(&opts.plugin_dirs, registry, opts.seed, tick_hz, true);
         let run = Session::open(
             &spec,
-            opts.data_profile.mission(&opts.game_dir, &opts.mission),
+            opts.data_profile
+                .mission(&opts.game_dir, &opts.mission, &opts.params),
             Box::new(clock.clone()),
         )?;
         let game = run

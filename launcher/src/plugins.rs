@@ -166,9 +166,59 @@ pub fn parse_swap(s: &str) -> Result<(u64, SlotKind, String), String> {
     Ok((tick, slot, path.to_owned()))
 }
 
+/// Parses a `--param KEY=VALUE` argument: the key is letters, digits, `-`, `_` and `.`
+/// (not empty); the value is the rest (may be empty).
+pub fn parse_param(s: &str) -> Result<(String, String), String> {
+    let Some((key, value)) = s.split_once('=') else {
+        return Err(format!("'{s}' is not KEY=VALUE"));
+    };
+    if key.is_empty()
+        || !key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        return Err(format!(
+            "parameter name '{key}': use letters, digits, '-', '_' and '.'"
+        ));
+    }
+    Ok((key.to_owned(), value.to_owned()))
+}
+
+/// `--param` arguments as a map; a name given twice is an error.
+pub fn param_map(
+    params: &[(String, String)],
+) -> anyhow::Result<std::collections::BTreeMap<String, String>> {
+    let mut m = std::collections::BTreeMap::new();
+    for (k, v) in params {
+        if m.insert(k.clone(), v.clone()).is_some() {
+            anyhow::bail!("--param {k} given twice");
+        }
+    }
+    Ok(m)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mission_parameters_parse_and_errors_say_why() {
+        assert_eq!(
+            parse_param("auto-demo=1"),
+            Ok(("auto-demo".into(), "1".into()))
+        );
+        assert_eq!(parse_param("a.b_c=x=y"), Ok(("a.b_c".into(), "x=y".into())));
+        assert_eq!(parse_param("empty="), Ok(("empty".into(), String::new())));
+        assert!(parse_param("novalue").unwrap_err().contains("KEY=VALUE"));
+        assert!(parse_param("=1").unwrap_err().contains("parameter name"));
+        assert!(parse_param("a b=1").unwrap_err().contains("parameter name"));
+        let twice = [
+            ("k".to_owned(), "1".to_owned()),
+            ("k".to_owned(), "2".to_owned()),
+        ];
+        assert!(param_map(&twice).unwrap_err().to_string().contains("twice"));
+        assert_eq!(param_map(&twice[..1]).unwrap()["k"], "1");
+    }
 
     #[test]
     fn swap_specs_parse_and_errors_say_why() {

@@ -346,6 +346,54 @@ fn a_fight_decides_the_mission_the_same_way_for_the_same_seed() {
     );
     assert_eq!(outcome(&w), None);
     assert_ne!(last_state_hash(&w), last_state_hash(&out));
+    // The original's attract mode (`--param auto-demo=1`, FORMATS §13.11): the same
+    // fight is decided but the outcome is not reported, so the run plays on to its
+    // last tick. A recording keeps the parameter: its replay matches without it, and
+    // refuses another value.
+    let game = root.to_str().unwrap();
+    let log = dir.path().join("demo.replay");
+    let log = log.to_str().unwrap();
+    let more = (tick + 60).to_string();
+    let demo = iron3d_e2e::run_ok(&[
+        "run",
+        "--headless",
+        "--game-dir",
+        game,
+        "--mission",
+        "F1",
+        "--registry",
+        &reg,
+        "--ticks",
+        &more,
+        "--seed",
+        "7",
+        "--param",
+        "auto-demo=1",
+        "--record",
+        log,
+    ]);
+    assert_eq!(outcome(&demo), None, "{demo}");
+    assert!(demo.contains(&format!(" ticks={more} ")), "{demo}");
+    let replay = [
+        "run",
+        "--headless",
+        "--game-dir",
+        game,
+        "--registry",
+        &reg,
+        "--replay",
+        log,
+    ];
+    let replayed = iron3d_e2e::run_ok(&replay);
+    assert_eq!(last_state_hash(&replayed), last_state_hash(&demo));
+    let mut other = replay.to_vec();
+    other.extend(["--param", "auto-demo=0"]);
+    let (code, _) = iron3d_e2e::iron3d(&other);
+    assert_ne!(
+        code,
+        std::process::ExitCode::SUCCESS,
+        "another --param is refused"
+    );
 }
 
 /// A wall across a 7×5 map (column 3) with two gaps: row 1 (the short way) and row 4.

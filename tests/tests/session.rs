@@ -39,6 +39,7 @@ fn game(dir: &Path, mission: &str) -> MissionSpec {
         mission: mission.to_owned(),
         mode: ReadMode::Strict,
         relax_mesh_tag: false,
+        parameters: Default::default(),
     }
 }
 
@@ -161,6 +162,7 @@ fn an_interactive_renderer_switch_is_prepared_off_the_frame_loop() {
         plugin_dirs: Vec::new(),
         switches: Vec::new(),
         data_profile: Default::default(),
+        params: Default::default(),
     };
     let mut out = Vec::new();
     let mut s = PlaySession::start(&opts, &mut out).unwrap();

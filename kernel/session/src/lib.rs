@@ -89,6 +89,9 @@ pub enum MissionSpec {
         mode: ReadMode,
         /// Rule PD-TAG-MESH relaxed.
         relax_mesh_tag: bool,
+        /// Parameters for the plugins (`Host::mission_parameter`), e.g. the AI's
+        /// `auto-demo`.
+        parameters: BTreeMap<String, String>,
     },
 }
 
@@ -153,7 +156,10 @@ impl Session {
         let (files, parameters) = match &mission {
             MissionSpec::Synthetic { parameters, .. } => (None, parameters.clone()),
             MissionSpec::Game {
-                game_dir, mission, ..
+                game_dir,
+                mission,
+                parameters,
+                ..
             } => {
                 let vfs = Vfs::new(game_dir);
                 let mref = MissionRef::locate(&vfs, mission).map_err(|e| SessionError::Locate {
@@ -164,7 +170,7 @@ impl Session {
                     vfs,
                     mission_dir: mref.dir,
                 };
-                (Some(Arc::new(files)), BTreeMap::new())
+                (Some(Arc::new(files)), parameters.clone())
             }
         };
         let mut host = PluginHost::new(HostConfig {
@@ -189,6 +195,7 @@ impl Session {
                 mission,
                 mode,
                 relax_mesh_tag,
+                ..
             } => {
                 let vfs = Vfs::new(game_dir);
                 let cache = ArchiveCache::new(*mode, CACHE_BUDGET);

@@ -218,6 +218,8 @@ pub struct OutcomeLatch {
     pub state: Option<Outcome>,
     /// Auto-demo mode (writes suppressed).
     pub auto_demo: bool,
+    /// Outcome writes suppressed so far (auto-demo; saturating).
+    pub suppressed: u32,
 }
 
 impl OutcomeLatch {
@@ -229,6 +231,7 @@ impl OutcomeLatch {
             _ => return CallbackResult::NotOutcome,
         };
         if self.auto_demo {
+            self.suppressed = self.suppressed.saturating_add(1);
             return CallbackResult::Suppressed;
         }
         if self.state == Some(target) {
@@ -352,6 +355,8 @@ mod tests {
             ..OutcomeLatch::default()
         };
         assert_eq!(demo.callback(0, 0, 0), CallbackResult::Suppressed);
+        assert_eq!(demo.callback(0, 0, 1), CallbackResult::Suppressed);
+        assert_eq!((demo.state, demo.suppressed), (None, 2));
         assert_eq!(demo.state, None);
     }
 }

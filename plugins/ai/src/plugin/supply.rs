@@ -258,7 +258,9 @@ impl AiPlugin {
         let Some(side) = decided else { return Ok(()) };
         let payload = u32::from(side == Side::Win);
         let r = self.saved.outcome.callback(0, 0, payload);
-        tracing::info!(target: "ai.log", outcome = ?side, result = ?r, "mission decided");
+        if r != crate::superai::CallbackResult::Suppressed || self.saved.outcome.suppressed == 1 {
+            tracing::info!(target: "ai.log", outcome = ?side, result = ?r, "mission decided");
+        }
         match r {
             crate::superai::CallbackResult::Set(out) => host.mission_outcome(match out {
                 crate::superai::Outcome::Complete => iron3d_abi::MissionOutcome::COMPLETE,
