@@ -1,8 +1,9 @@
 //! Fuzz target: the configuration parsers (INI family, `object`…`end` blocks,
-//! `BuildDat.lst`) never panic and are lossless on whatever they accept.
+//! `BuildDat.lst`, `bindings.ini`) never panic and are lossless on whatever they
+//! accept (bindings: a set laid over itself is accepted and unchanged).
 #![no_main]
 
-use iron3d_config::{BlockFile, BuildDat, IniDocument};
+use iron3d_config::{Bindings, BlockFile, BuildDat, IniDocument};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -14,5 +15,10 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(b) = BuildDat::parse(data, "fuzz.lst") {
         assert_eq!(b.to_bytes(), data);
+    }
+    if let Ok(b) = Bindings::parse(data, "fuzz.ini") {
+        let mut again = b.clone();
+        again.overlay(b.clone()).expect("a set laid over itself");
+        assert_eq!(again.iter().count(), b.iter().count());
     }
 });

@@ -12,6 +12,7 @@ pub mod bench_demo;
 pub mod bench_plugins;
 pub mod bench_render;
 pub mod bench_terrain;
+pub mod bindings_cli;
 pub mod corpus_cli;
 pub mod demo_cli;
 pub mod headless;
@@ -82,6 +83,9 @@ pub enum Command {
     /// The embedded default game directory.
     #[command(subcommand)]
     Demo(DemoCommand),
+    /// Input bindings.
+    #[command(subcommand)]
+    Bindings(BindingsCommand),
     /// Runs every parser on every file of a game directory and reports by family (exit 1 when anything fails).
     Corpus {
         /// The game directory.
@@ -335,6 +339,22 @@ impl From<DataProfileArgs> for mission_cli::Profile {
             relax_mesh_tag: a.relax_mesh_tag,
         }
     }
+}
+
+/// `iron3d bindings` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum BindingsCommand {
+    /// The bindings in effect: every action, its inputs and where each was bound (the
+    /// defaults of config/bindings.ini with the user's $XDG_CONFIG_HOME/iron3d/bindings.ini
+    /// over them), then every input name.
+    List {
+        /// The defaults file (default: config/bindings.ini, found like the registry).
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
+        /// The user's file (default: $XDG_CONFIG_HOME/iron3d/bindings.ini when present).
+        #[arg(long, value_name = "FILE")]
+        user: Option<PathBuf>,
+    },
 }
 
 /// `iron3d run` options.
@@ -685,6 +705,10 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             } else {
                 ExitCode::FAILURE
             })
+        }
+        Command::Bindings(BindingsCommand::List { file, user }) => {
+            bindings_cli::list(file.as_deref(), user.as_deref(), out)?;
+            Ok(ExitCode::SUCCESS)
         }
         Command::Demo(DemoCommand::Build {
             out: dir,

@@ -68,6 +68,13 @@ pub fn locate_registry_named(explicit: Option<&Path>, name: &str) -> anyhow::Res
     )
 }
 
+/// A configuration file: `explicit`, else the first `config/<name>` found as for the
+/// registry ([`locate_registry_named`]).
+pub fn locate_config(explicit: Option<&Path>, name: &str) -> anyhow::Result<PathBuf> {
+    locate_registry_named(explicit, name)
+        .with_context(|| format!("config/{name} not found: pass its path"))
+}
+
 /// Reads and parses a registry: an original `Comp.ini` (by file name) in its dialect,
 /// anything else as `plugins.ini`. Diagnostics (unknown keys) are logged as warnings.
 pub fn load_registry(path: &Path) -> anyhow::Result<Registry> {

@@ -8,11 +8,14 @@
 //!   undocumented: read as `key=value` lines, anything else kept verbatim and reported).
 //! * [`BlockFile`] — `mission.cfg`, `briefing.cfg`, `messages.cfg` (`object` … `end`).
 //! * [`BuildDat`] — `BuildDat.lst` (12 category masks).
+//! * [`bindings`] — `config/bindings.ini` (project format: actions → keys, mouse and
+//!   gamepad inputs, with a user's overrides).
 //! * `Comp.ini` is the registry grammar, in the `iron3d-registry` crate.
 //!
 //! Every `to_bytes()` reproduces the parsed input byte for byte; structural errors name
 //! the file, line and column.
 
+pub mod bindings;
 pub mod blocks;
 pub mod builddat;
 pub mod error;
@@ -21,6 +24,7 @@ pub mod lines;
 pub mod objectives;
 pub mod orders;
 
+pub use bindings::Bindings;
 pub use blocks::{Block, BlockFile, Param};
 pub use builddat::{BuildDat, CATEGORIES, Category, UnitMask, mask_of};
 pub use error::ConfigError;

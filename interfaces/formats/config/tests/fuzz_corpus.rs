@@ -1,7 +1,7 @@
 //! Replays `fuzz/corpus/config/` (when present) and built-in seeds through the same checks
 //! as the `config` fuzz target.
 
-use iron3d_config::{BlockFile, BuildDat, IniDocument};
+use iron3d_config::{Bindings, BlockFile, BuildDat, IniDocument};
 
 fn check(data: &[u8]) {
     if let Ok(d) = IniDocument::parse(data, "c.ini") {
@@ -13,11 +13,18 @@ fn check(data: &[u8]) {
     if let Ok(b) = BuildDat::parse(data, "c.lst") {
         assert_eq!(b.to_bytes(), data);
     }
+    if let Ok(b) = Bindings::parse(data, "c.ini") {
+        let mut again = b.clone();
+        again.overlay(b.clone()).expect("a set laid over itself");
+        assert_eq!(again.iter().count(), b.iter().count());
+    }
 }
 
 #[test]
 fn seeds_and_saved_inputs_stay_lossless() {
-    let seeds: [&[u8]; 4] = [
+    let seeds: [&[u8]; 6] = [
+        b"camera.left = Key:Left, Pad:DPadLeft\r\ncamera.pan_x = PadAxis:LeftStickX ; c\r\n",
+        b"unit.forward = Key:W\ncamera.pan_forward = Key:W\norder.stop =\n",
         b"[CS]\r\nDISPLAY_WIDTH=640\r\nWINDOW_MODE = 0 // windowed\r\n",
         b"LogFile=Behavior.log SaveLog=0\r\nMaxErrorLevel=1 DefErrorLevel=2\r\n",
         b"object ambient_music_loop\r\n  THEME theme1\r\nend\r\n",
