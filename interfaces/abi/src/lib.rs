@@ -85,5 +85,5 @@ pub use root::{
 };
 pub use types::{
     AreaLink, ErrorKind, FactoryDescription, ImageRgba8, MissionInfo, Passage, PluginDescription,
-    PluginError, Portal, RenderStats, SlotKind, StateBlob, callbacks,
+    PluginError, Portal, RenderStats, SlotKind, StateBlob, callbacks, error_chain,
 };

@@ -1131,6 +1131,32 @@ mod tests {
     }
 
     #[test]
+    fn errors_keep_their_chain_and_name_a_missing_factory() {
+        #[derive(Debug)]
+        struct Outer(std::io::Error);
+        impl std::fmt::Display for Outer {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("reading Land.map")
+            }
+        }
+        impl std::error::Error for Outer {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let e = Outer(std::io::Error::other("disk on fire"));
+        assert_eq!(crate::error_chain(&e), "reading Land.map: disk on fire");
+        let p = PluginError::from_error(ErrorKind::INVALID, &e);
+        assert_eq!(
+            (p.kind, p.message.as_str()),
+            (ErrorKind::INVALID, "reading Land.map: disk on fire")
+        );
+        let n = PluginError::no_factory("iron3d-ai", "wander");
+        assert_eq!(n.kind, ErrorKind::UNSUPPORTED);
+        assert_eq!(n.message.as_str(), "iron3d-ai has no factory 'wander'");
+    }
+
+    #[test]
     fn a_link_joins_its_ends_in_either_order() {
         let l = AreaLink::new(9, 2);
         assert!(l.joins(2, 9) && l.joins(9, 2) && !l.joins(2, 3));

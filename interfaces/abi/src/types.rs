@@ -153,6 +153,33 @@ impl PluginError {
             message: RString::from(message.into()),
         }
     }
+
+    /// An error of `kind` carrying `error` and its whole source chain as text
+    /// ([`error_chain`]: the message crosses the boundary, the chain is not lost).
+    pub fn from_error(kind: ErrorKind, error: &dyn std::error::Error) -> Self {
+        Self::new(kind, error_chain(error))
+    }
+
+    /// The [`ErrorKind::UNSUPPORTED`] answer of a plugin's `create` for a factory it
+    /// does not have: `<plugin> has no factory '<factory>'`.
+    pub fn no_factory(plugin: &str, factory: &str) -> Self {
+        Self::new(
+            ErrorKind::UNSUPPORTED,
+            format!("{plugin} has no factory '{factory}'"),
+        )
+    }
+}
+
+/// `error` and each of its sources, `": "`-separated, outermost first.
+pub fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut s = error.to_string();
+    let mut source = error.source();
+    while let Some(inner) = source {
+        s.push_str(": ");
+        s.push_str(&inner.to_string());
+        source = inner.source();
+    }
+    s
 }
 
 impl fmt::Display for PluginError {

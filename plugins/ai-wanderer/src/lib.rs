@@ -37,10 +37,7 @@ fn describe() -> PluginDescription {
 
 fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
     if factory != "wanderer" {
-        return Err(PluginError::new(
-            ErrorKind::UNSUPPORTED,
-            format!("ai-wanderer has no factory '{factory}'"),
-        ));
+        return Err(PluginError::no_factory("ai-wanderer", factory));
     }
     Ok(Box::new(Wanderer {
         rng: PluginRng::new(0),

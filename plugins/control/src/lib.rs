@@ -77,10 +77,7 @@ fn describe() -> PluginDescription {
 
 fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
     if factory != "control" {
-        return Err(PluginError::new(
-            ErrorKind::UNSUPPORTED,
-            format!("iron3d-control has no factory '{factory}'"),
-        ));
+        return Err(PluginError::no_factory("iron3d-control", factory));
     }
     Ok(Box::new(ControlPlugin::default()))
 }

@@ -43,10 +43,7 @@ fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
         .find(|&s| factory_name(s) == factory)
     {
         Some(slot) => Ok(Box::new(NullPlugin { slot, frames: 0 })),
-        None => Err(PluginError::new(
-            iron3d_abi::ErrorKind::UNSUPPORTED,
-            format!("iron3d-null has no factory '{factory}'"),
-        )),
+        None => Err(PluginError::no_factory("iron3d-null", factory)),
     }
 }
 

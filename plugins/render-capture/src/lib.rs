@@ -315,10 +315,7 @@ fn describe() -> PluginDescription {
 
 fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
     if factory != FACTORY {
-        return Err(PluginError::new(
-            ErrorKind::UNSUPPORTED,
-            format!("iron3d-render-capture has no factory '{factory}'"),
-        ));
+        return Err(PluginError::no_factory("iron3d-render-capture", factory));
     }
     Ok(Box::new(RendererPlugin::new(
         CaptureRender::new(),

@@ -75,7 +75,7 @@ mod tests;
 pub use raster::{DrawCounters, GUARD_BAND, MAX_TARGET_DIM, SUBPIXEL_BITS, SoftRasterizer};
 
 use iron3d_abi::{
-    ErrorKind, FactoryDescription, ImageRgba8, Plugin, PluginDescription, PluginError, RenderFrame,
+    FactoryDescription, ImageRgba8, Plugin, PluginDescription, PluginError, RenderFrame,
     RenderStats, Renderer, RendererPlugin, SlotKind,
 };
 
@@ -102,10 +102,7 @@ fn describe() -> PluginDescription {
 
 fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
     if factory != FACTORY {
-        return Err(PluginError::new(
-            ErrorKind::UNSUPPORTED,
-            format!("iron3d-render-soft has no factory '{factory}'"),
-        ));
+        return Err(PluginError::no_factory("iron3d-render-soft", factory));
     }
     Ok(Box::new(RendererPlugin::new(
         SoftRender::new(),

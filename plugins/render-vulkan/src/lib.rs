@@ -74,7 +74,7 @@ pub use shaders::{WGSL, spirv};
 pub use tolerance::{ImageDiff, compare_images};
 
 use iron3d_abi::{
-    ErrorKind, FactoryDescription, ImageRgba8, MissionInfo, Plugin, PluginDescription, PluginError,
+    FactoryDescription, ImageRgba8, MissionInfo, Plugin, PluginDescription, PluginError,
     RenderFrame, RenderStats, Renderer, SlotKind, StateBlob,
 };
 
@@ -133,10 +133,7 @@ fn describe() -> PluginDescription {
 
 fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
     if factory != FACTORY {
-        return Err(PluginError::new(
-            ErrorKind::UNSUPPORTED,
-            format!("iron3d-render-vulkan has no factory '{factory}'"),
-        ));
+        return Err(PluginError::no_factory("iron3d-render-vulkan", factory));
     }
     // Device creation happens here, when the host prepares the instance (start-up or
     // swap preparation), never at the simulation boundary.

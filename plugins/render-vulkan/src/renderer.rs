@@ -62,16 +62,7 @@ pub const DEPTH_FORMAT: Format = Format::D32_SFLOAT;
 
 /// `e` and its sources, `: `-separated (vulkano's `Validated::Error` only says "a
 /// non-validation error occurred"; the cause is its source).
-pub(crate) fn chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut source = e.source();
-    while let Some(inner) = source {
-        s.push_str(": ");
-        s.push_str(&inner.to_string());
-        source = inner.source();
-    }
-    s
-}
+pub(crate) use iron3d_abi::error_chain as chain;
 
 /// Maps a vulkano error to [`RenderError::Vulkan`] with context.
 pub(crate) fn vk<E: std::error::Error>(what: &'static str) -> impl FnOnce(E) -> RenderError {

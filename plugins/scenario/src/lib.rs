@@ -51,10 +51,7 @@ fn describe() -> PluginDescription {
 
 fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
     if factory != "arena" {
-        return Err(PluginError::new(
-            ErrorKind::UNSUPPORTED,
-            format!("iron3d-scenario has no factory '{factory}'"),
-        ));
+        return Err(PluginError::no_factory("iron3d-scenario", factory));
     }
     Ok(Box::new(Arena::default()))
 }

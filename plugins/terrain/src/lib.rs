@@ -50,10 +50,7 @@ fn describe() -> PluginDescription {
 
 fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
     if factory != FACTORY {
-        return Err(PluginError::new(
-            ErrorKind::UNSUPPORTED,
-            format!("iron3d-terrain has no factory '{factory}'"),
-        ));
+        return Err(PluginError::no_factory("iron3d-terrain", factory));
     }
     Ok(Box::new(TerrainPlugin::new_local()))
 }

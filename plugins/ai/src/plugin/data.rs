@@ -87,7 +87,7 @@ impl AiPlugin {
         let ini = read(BEHAVIOR_INI)?;
         self.data.config = Some(
             BehaviorConfig::read(ini.as_deref())
-                .map_err(|e| PluginError::new(ErrorKind::INVALID, error_chain(&e)))?,
+                .map_err(|e| PluginError::from_error(ErrorKind::INVALID, &e))?,
         );
         let Some(tma_bytes) = read("data.tma")? else {
             tracing::info!(target: "ai.log", "no data.tma: no clans, no SuperAI");
@@ -142,14 +142,14 @@ impl AiPlugin {
         self.data.clans = clans;
         if let Some(bytes) = read(OBJECTIVES_FILE)? {
             let o = Objectives::parse(&bytes, OBJECTIVES_FILE)
-                .map_err(|e| PluginError::new(ErrorKind::INVALID, error_chain(&e)))?;
+                .map_err(|e| PluginError::from_error(ErrorKind::INVALID, &e))?;
             tracing::info!(target: "ai.log", clan = o.clan, objectives = o.goals.len(), "objectives loaded");
             self.data.objectives = Some(o);
         }
         if let Some(bytes) = read(iron3d_config::orders::ORDERS_FILE)? {
             self.data.orders =
                 iron3d_config::orders::parse(&bytes, iron3d_config::orders::ORDERS_FILE)
-                    .map_err(|e| PluginError::new(ErrorKind::INVALID, error_chain(&e)))?
+                    .map_err(|e| PluginError::from_error(ErrorKind::INVALID, &e))?
                     .into_iter()
                     .map(|(k, [x, y])| (k, Vec2::new(x, y)))
                     .collect();

@@ -57,7 +57,7 @@ use iron3d_abi::rng::PluginRng;
 use iron3d_abi::{
     Body, ErrorKind, FactoryDescription, Host, Message, MessageCode, MissionInfo, MotionRequest,
     NewObject, ObjectRef, Plugin, PluginDescription, PluginError, Property, SlotKind, StateBlob,
-    Vec3f, callbacks, physical_flags,
+    Vec3f, callbacks, error_chain, physical_flags,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -110,10 +110,7 @@ fn describe() -> PluginDescription {
 
 fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
     if factory != "ai" {
-        return Err(PluginError::new(
-            ErrorKind::UNSUPPORTED,
-            format!("iron3d-ai has no factory '{factory}'"),
-        ));
+        return Err(PluginError::no_factory("iron3d-ai", factory));
     }
     Ok(Box::new(AiPlugin::default()))
 }
@@ -331,18 +328,6 @@ fn word_var(w: [u32; 2]) -> iron3d_aux::VarValue {
     }
 }
 
-/// The error and its sources, joined (for logs and plugin errors, which carry text).
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut cur = e.source();
-    while let Some(c) = cur {
-        s.push_str(": ");
-        s.push_str(&c.to_string());
-        cur = c.source();
-    }
-    s
-}
-
 impl Plugin for AiPlugin {
     fn mission_start(
         &mut self,
@@ -422,7 +407,7 @@ impl Plugin for AiPlugin {
     fn restore_state(&mut self, blob: &StateBlob) -> Result<(), PluginError> {
         let b = blob.expect(STATE_FORMAT, STATE_VERSION)?;
         let saved: Saved = postcard::from_bytes(b).map_err(|e| {
-            PluginError::new(ErrorKind::BAD_STATE, error_chain(&crate::AiError::State(e)))
+            PluginError::from_error(ErrorKind::BAD_STATE, &crate::AiError::State(e))
         })?;
         if PluginRng::from_bytes(&saved.rng).is_none() {
             return Err(PluginError::new(

@@ -71,10 +71,7 @@ fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
         "listener" => Ok(Box::new(Listener::default())),
         "fragile-terrain" => Ok(Box::new(FragileTerrain::default())),
         "broken-getter" => Ok(Box::new(BrokenGetter)),
-        other => Err(PluginError::new(
-            ErrorKind::UNSUPPORTED,
-            format!("example-spawner has no factory '{other}'"),
-        )),
+        other => Err(PluginError::no_factory("example-spawner", other)),
     }
 }
 

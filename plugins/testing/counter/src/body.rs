@@ -102,10 +102,7 @@ fn describe() -> PluginDescription {
 
 fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
     let Some(&(_, mode)) = FACTORIES.iter().find(|(n, _)| *n == factory) else {
-        return Err(PluginError::new(
-            ErrorKind::UNSUPPORTED,
-            format!("{NAME} has no factory '{factory}'"),
-        ));
+        return Err(PluginError::no_factory(NAME, factory));
     };
     Ok(Box::new(Counter {
         mode,
