@@ -70,9 +70,7 @@ impl Progress {
 mod tests {
     use super::*;
 
-    const TEXT: &[u8] = b"// demo\r\nclan 0\r\nwin destroy 1 // enemy\r\nwin gather 500\r\n\
-        win hold 100 120.5 15 30\r\nwin survive 300\r\nlose destroyed\r\nlose time 600\r\n\
-        lose gathered 1 800\r\n";
+    const TEXT: &[u8] = iron3d_config::objectives::EXAMPLE;
 
     struct Board {
         alive: [usize; 2],

@@ -232,14 +232,18 @@ impl Objectives {
     }
 }
 
+/// A file with every statement, CRLF line ends and comments (tests and fuzz seeds of
+/// the parser and of the objectives' rules use it).
+pub const EXAMPLE: &[u8] = b"// demo\r\nclan 0\r\nwin destroy 1 // enemy\r\nwin gather 500\r\n\
+    win hold 100 120.5 15 30\r\nwin survive 300\r\nlose destroyed\r\nlose time 600\r\n\
+    lose gathered 1 800\r\n";
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
-    const TEXT: &[u8] = b"// demo\r\nclan 0\r\nwin destroy 1 // enemy\r\nwin gather 500\r\n\
-        win hold 100 120.5 15 30\r\nwin survive 300\r\nlose destroyed\r\nlose time 600\r\n\
-        lose gathered 1 800\r\n";
+    const TEXT: &[u8] = EXAMPLE;
 
     #[test]
     fn the_documented_example_parses() {
