@@ -145,8 +145,7 @@ impl BehaviorConfig {
             source,
         })?;
         for (key, field, integer) in c.fields() {
-            let Some((_, line, pair)) = doc.pairs().find(|(_, _, p)| p.key == key.as_bytes())
-            else {
+            let Some((line, pair)) = doc.get_any(key) else {
                 continue;
             };
             let raw = String::from_utf8_lossy(pair.unquoted()).trim().to_owned();

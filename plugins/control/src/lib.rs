@@ -123,7 +123,7 @@ pub struct ControlPlugin {
 /// not a finite positive number is an error naming the file and line.
 pub fn behavior_limit(ini: &[u8], key: &str) -> Result<Option<f32>, String> {
     let doc = iron3d_config::IniDocument::parse(ini, BEHAVIOR_INI).map_err(|e| e.to_string())?;
-    let Some((_, line, pair)) = doc.pairs().find(|(_, _, p)| p.key == key.as_bytes()) else {
+    let Some((line, pair)) = doc.get_any(key) else {
         return Ok(None);
     };
     let text = String::from_utf8_lossy(pair.unquoted()).trim().to_owned();

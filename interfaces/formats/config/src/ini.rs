@@ -323,6 +323,14 @@ impl IniDocument {
             .map(|(_, line, p)| (line, p))
     }
 
+    /// The first pair `key` in any section (files such as `Behavior.ini` whose readers
+    /// ignore sections), with its line.
+    pub fn get_any(&self, key: &str) -> Option<(usize, &Pair)> {
+        self.pairs()
+            .find(|(_, _, p)| p.key == key.as_bytes())
+            .map(|(_, line, p)| (line, p))
+    }
+
     /// True when `key` is written in `section`.
     pub fn is_present(&self, section: Option<&str>, key: &str) -> bool {
         self.get(section, key).is_some()
@@ -495,6 +503,10 @@ mod tests {
             d.get(None, "DISPLAY_WIDTH").is_none(),
             "sections are distinct"
         );
+        // In any section: the first in file order, with its line.
+        assert_eq!(d.get_any("DISPLAY_WIDTH").unwrap().0, 2);
+        assert_eq!(d.get_any("X").unwrap().1.raw, b"1");
+        assert!(d.get_any("NOPE").is_none());
         assert_eq!(d.diagnostics().len(), 2, "{:?}", d.diagnostics());
         let bad = d.effective(Some("CS"), "FORCE_CD_SOUND", 7u32);
         assert!(matches!(
