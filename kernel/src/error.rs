@@ -67,6 +67,9 @@ pub enum KernelError {
     /// Invalid configuration value.
     #[error("invalid kernel configuration: {0}")]
     Config(String),
+    /// A published player view with non-finite numbers or an unsorted selection.
+    #[error("invalid player view: {0}")]
+    InvalidView(String),
     /// An I/O error with the path it concerns.
     #[error("{path}: {source}")]
     Io {

@@ -30,6 +30,7 @@ macro_rules! system_ctx {
             time: $time,
             sender: $sender,
             commands: &mut $k.commands,
+            view: &mut $k.view,
         }
     };
 }
@@ -132,6 +133,7 @@ pub struct Kernel {
     stats: KernelStats,
     shut_down: bool,
     journal: Option<Vec<JournalEntry>>,
+    view: Option<crate::view::PlayerView>,
 }
 
 /// One thing that happened during the last tick, as recorded by the opt-in journal
@@ -183,6 +185,7 @@ impl Kernel {
             preparer: None,
             stats: KernelStats::default(),
             shut_down: false,
+            view: None,
             journal: None,
         })
     }
@@ -415,6 +418,7 @@ impl Kernel {
             self.run_phase(Phase::PublishSnapshot, |k| {
                 let mut snap = RenderSnapshot::capture(&k.world, frame, tick);
                 snap.time_ms = tick.saturating_mul(k.fixed.step_ns()) / 1_000_000;
+                snap.view = k.view.clone();
                 if let Some(p) = k.preparer.as_mut() {
                     snap.prepared = p.prepare(&snap).map(Prepared);
                 }

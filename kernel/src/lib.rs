@@ -21,6 +21,7 @@ pub mod rng;
 pub mod snapshot;
 pub mod stats;
 pub mod system;
+pub mod view;
 pub mod world;
 
 pub use bus::{Bus, Envelope, ExternalSender, GameMessage, PluginMessage, SenderId, Target};
@@ -41,6 +42,7 @@ pub use rng::{RngStream, RngStreams, StreamName};
 pub use snapshot::{FramePreparer, Prepared, RenderSnapshot, SnapshotObject};
 pub use stats::KernelStats;
 pub use system::{CalcSlot, KernelCommand, SimTime, System, SystemCtx, SystemError, SystemResult};
+pub use view::PlayerView;
 pub use world::{
     DeleteMode, DeleteOutcome, GameObject, ObjectDesc, ObjectStatus, Transform, World, WorldChange,
 };

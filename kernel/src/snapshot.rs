@@ -67,6 +67,8 @@ pub struct RenderSnapshot {
     pub objects: Vec<SnapshotObject>,
     /// What the installed [`FramePreparer`] built for this frame.
     pub prepared: Option<Prepared>,
+    /// The player's view last published by the seat (see [`crate::view`]).
+    pub view: Option<crate::view::PlayerView>,
 }
 
 impl RenderSnapshot {
@@ -87,6 +89,7 @@ impl RenderSnapshot {
             tick,
             time_ms: 0,
             objects,
+            view: None,
             prepared: None,
         }
     }

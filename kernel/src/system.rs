@@ -183,6 +183,7 @@ pub struct SystemCtx<'a> {
     pub(crate) time: SimTime,
     pub(crate) sender: SenderId,
     pub(crate) commands: &'a mut Vec<KernelCommand>,
+    pub(crate) view: &'a mut Option<crate::view::PlayerView>,
 }
 
 impl<'a> SystemCtx<'a> {
@@ -210,6 +211,25 @@ impl<'a> SystemCtx<'a> {
     /// This tick's input snapshot.
     pub fn input(&self) -> &InputSnapshot {
         self.input
+    }
+
+    /// Publishes the player's view (world-mutation phases; see [`crate::view`]). An
+    /// invalid view is refused and the last one stays.
+    pub fn set_player_view(&mut self, mut view: crate::view::PlayerView) -> KernelResult<()> {
+        self.check(Operation::WorldMutation)?;
+        if !view.is_valid() {
+            return Err(KernelError::InvalidView(format!(
+                "non-finite numbers or an unsorted selection: {view:?}"
+            )));
+        }
+        view.tick = self.time.tick;
+        *self.view = Some(view);
+        Ok(())
+    }
+
+    /// The last published player view.
+    pub fn player_view(&self) -> Option<&crate::view::PlayerView> {
+        self.view.as_ref()
     }
 
     /// Read access to the world.

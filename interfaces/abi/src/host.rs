@@ -435,6 +435,20 @@ pub trait HostApi {
         let _ = (from, to, avoid);
         older_engine("terrain_passage", 2)
     }
+
+    /// (2.3) Publishes where the player looks and which units are selected (ids,
+    /// ascending, at most [`crate::input::MAX_SELECTED`]); simulation phases only. The
+    /// engine keeps the last view for the presentation camera, the audio listener and
+    /// the selection markers. A non-finite view is
+    /// [`ErrorKind::INVALID`](crate::ErrorKind::INVALID) and changes nothing.
+    fn set_player_view(
+        &mut self,
+        view: &crate::input::PlayerView,
+        selected: RSlice<'_, u32>,
+    ) -> RResult<(), PluginError> {
+        let _ = (view, selected);
+        older_engine("set_player_view", 3)
+    }
 }
 
 /// A mission's outcome as a plugin reports it to the engine (an open number: compare

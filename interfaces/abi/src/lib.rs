@@ -48,6 +48,7 @@
 pub mod control;
 pub mod guard;
 pub mod host;
+pub mod input;
 pub mod log;
 pub mod math;
 pub mod message;
@@ -66,11 +67,16 @@ pub use host::{
     AxisValue, Body, BodyWrite, ClockInfo, HostApi, HostApi_TO, HostRef, InputCommand, InputView,
     MissionOutcome, NewObject, ObjectInfo, ObjectRef, Property,
 };
+pub use input::{
+    DeviceInput, DeviceInputKind, InputRecord, InputRecordKind, MAX_SELECTED, PlayerView, SOURCE_KEYBOARD,
+    SOURCE_MOUSE, SOURCE_PAD0, VIEW_INFRARED, VIEW_PAUSED, ViewMode,
+};
 pub use log::{ForwardingSubscriber, LogLevel, LogSink, LogSink_TO, LogSinkBox};
 pub use math::{Mat4f, Quatf, Vec3f};
 pub use message::{MAX_MESSAGE_PAYLOAD, Message, MessageCode, MessageTarget};
 pub use plugin::{
-    Adapter, Control, ControlProvider, ControlService, ControlService_TO, Host, Plugin,
+    Adapter, Control, ControlProvider, ControlService, ControlService_TO, Host, InputProvider,
+    InputService, InputService_TO, Plugin,
     PluginInstance, PluginInstance_TO, PluginInstanceBox, RenderBackend, RenderBackend_TO,
     Renderer, RendererPlugin, Terrain, TerrainProvider, TerrainService, TerrainService_TO,
 };

@@ -15,6 +15,7 @@ use crate::host::{
     Body, BodyWrite, ClockInfo, HostRef, InputView, MissionOutcome, NewObject, ObjectInfo,
     ObjectRef, Property,
 };
+use crate::input::{DeviceInput, InputRecord, PlayerView};
 use crate::math::{Quatf, Vec3f};
 use crate::message::{Message, MessageTarget};
 use crate::render::RenderFrame;
@@ -213,6 +214,18 @@ impl<'a> Host<'a> {
             .mission_parameter(key.into())
             .into_option()
             .map(|s| s.into_string())
+    }
+
+    /// (2.3) Publishes the player's view and selection (see
+    /// [`crate::HostApi::set_player_view`]).
+    pub fn set_player_view(
+        &mut self,
+        view: &PlayerView,
+        selected: &[u32],
+    ) -> Result<(), PluginError> {
+        self.raw
+            .set_player_view(view, RSlice::from_slice(selected))
+            .into_result()
     }
 
     /// The terrain service of the currently active terrain plugin (fetched per call:
@@ -483,6 +496,20 @@ pub trait Plugin: Send {
     fn control(&mut self) -> Option<&mut dyn ControlProvider> {
         None
     }
+
+    /// (2.3) The input service, for input plugins.
+    fn input(&mut self) -> Option<&mut dyn InputProvider> {
+        None
+    }
+}
+
+/// The input service (see [`crate::input`]), implemented by input plugins.
+pub trait InputProvider {
+    /// Called once per presented frame outside the simulation with the window's device
+    /// events since the last call (in arrival order); answers the input log's entries
+    /// for the next tick, in order. It must not fail on any device event: an input it
+    /// does not know is ignored (and may be logged).
+    fn poll(&mut self, window: &[DeviceInput]) -> Result<Vec<InputRecord>, PluginError>;
 }
 
 /// The control service (tome VI "Control"), implemented by control plugins. Ids are
@@ -700,6 +727,19 @@ pub trait PluginInstance: Send {
     fn control(&mut self) -> RResult<ROption<ControlService_TO<'_, RMut<'_, ()>>>, PluginError> {
         ROk(ROption::RNone)
     }
+    /// (2.3) The input service, when the plugin provides one (an older plugin: none).
+    #[allow(clippy::type_complexity)]
+    fn input(&mut self) -> RResult<ROption<InputService_TO<'_, RMut<'_, ()>>>, PluginError> {
+        ROk(ROption::RNone)
+    }
+}
+
+/// The FFI form of [`InputProvider`].
+#[sabi_trait]
+pub trait InputService {
+    /// [`InputProvider::poll`].
+    #[sabi(last_prefix_field)]
+    fn poll(&mut self, window: RSlice<'_, DeviceInput>) -> RResult<RVec<InputRecord>, PluginError>;
 }
 
 /// An owned plugin instance as the host keeps it.
@@ -962,6 +1002,14 @@ impl PluginInstance for Adapter {
             |a| ControlService_TO::from_ptr(RMut::new(a), TD_Opaque),
         )
     }
+
+    fn input(&mut self) -> RResult<ROption<InputService_TO<'_, RMut<'_, ()>>>, PluginError> {
+        self.offer(
+            "input",
+            |p| p.input().is_some(),
+            |a| InputService_TO::from_ptr(RMut::new(a), TD_Opaque),
+        )
+    }
 }
 
 impl Adapter {
@@ -1084,6 +1132,20 @@ impl ControlService for Adapter {
     ) -> RResult<ROption<RayHit>, PluginError> {
         self.control_call("ray", |c| {
             c.ray(a, b, ignore.into_option()).map(ROption::from)
+        })
+    }
+}
+
+impl InputService for Adapter {
+    fn poll(&mut self, window: RSlice<'_, DeviceInput>) -> RResult<RVec<InputRecord>, PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call("poll", || {
+            match inner.input() {
+                Some(i) => i.poll(window.as_slice()).map(RVec::from),
+                None => unsupported("the input service"),
+            }
+            .into()
         })
     }
 }

@@ -26,7 +26,12 @@
 //!   ([`OVERVIEW`] or [`POSSESSED`]) are driven; switching releases the others and
 //!   presses what the held inputs drive in the new mode.
 //! * Output order: button edges in event order, then the changed axis actions in
-//!   [`iron3d_config::bindings::ACTIONS`] order.
+//!   [`iron3d_config::bindings::ACTIONS`] order, then the pointer's position when it
+//!   moved ([`DeviceEvent::Pointer`] → [`ActionEvent::Pointer`]; the seat picks units
+//!   and ground points under it).
+//! * In the tick's snapshot an action is a key code or axis number,
+//!   [`ACTION_CODE_BASE`] + its place in `ACTIONS` ([`action_code`]); the pointer is
+//!   the axes [`POINTER_X`] and [`POINTER_Y`].
 
 use iron3d_config::bindings::{ACTIONS, ActionKind, Bindings, Device};
 pub use iron3d_config::bindings::{Input, OVERVIEW, POSSESSED};
@@ -72,6 +77,14 @@ pub enum DeviceEvent {
         /// Pixels moved.
         delta: f32,
     },
+    /// The pointer is at `(x, y)` in the window, `0..=1` from the top-left corner
+    /// (clamped; a non-finite position is ignored).
+    Pointer {
+        /// Across.
+        x: f32,
+        /// Down.
+        y: f32,
+    },
     /// A device appeared.
     Connected(Source),
     /// A device went away: its buttons are released and its axes return to neutral.
@@ -87,6 +100,31 @@ pub enum ActionEvent {
     Release(&'static str),
     /// An axis action has a new value in `[-1, 1]`.
     Axis(&'static str, f32),
+    /// The pointer moved to `(x, y)` (`0..=1` from the window's top-left corner).
+    Pointer(f32, f32),
+}
+
+/// The snapshot code of `ACTIONS[i]` is `ACTION_CODE_BASE + i` (key codes for button
+/// actions, axis numbers for axis actions). **PD-INPUT-CODES**: actions are only ever
+/// appended to [`ACTIONS`], so a code never changes meaning and recorded input stays
+/// valid.
+pub const ACTION_CODE_BASE: u32 = 0x0001_0000;
+/// The snapshot axis holding the pointer's X (`0..=1`, left to right).
+pub const POINTER_X: u32 = 0x0001_FF00;
+/// The snapshot axis holding the pointer's Y (`0..=1`, top to bottom).
+pub const POINTER_Y: u32 = 0x0001_FF01;
+
+/// The snapshot code of action `name`.
+pub fn action_code(name: &str) -> Option<u32> {
+    ACTIONS
+        .iter()
+        .position(|a| a.name == name)
+        .map(|i| ACTION_CODE_BASE + i as u32)
+}
+
+/// The action a snapshot code stands for.
+pub fn action_of_code(code: u32) -> Option<&'static iron3d_config::bindings::Action> {
+    ACTIONS.get(code.checked_sub(ACTION_CODE_BASE)? as usize)
 }
 
 /// How raw values are shaped (player settings).
@@ -146,6 +184,9 @@ pub struct Mapper {
     active: BTreeSet<&'static str>,
     /// Axis values emitted last (absent: 0).
     emitted: BTreeMap<&'static str, f32>,
+    /// The pointer position this tick, and the one emitted last.
+    pointer: Option<(f32, f32)>,
+    pointer_emitted: Option<(f32, f32)>,
 }
 
 impl Mapper {
@@ -160,6 +201,8 @@ impl Mapper {
             motion: BTreeMap::new(),
             active: BTreeSet::new(),
             emitted: BTreeMap::new(),
+            pointer: None,
+            pointer_emitted: None,
         }
     }
 
@@ -268,6 +311,11 @@ impl Mapper {
                         *self.motion.entry(input).or_default() += delta;
                     }
                 }
+                DeviceEvent::Pointer { x, y } => {
+                    if x.is_finite() && y.is_finite() {
+                        self.pointer = Some((x.clamp(0.0, 1.0), y.clamp(0.0, 1.0)));
+                    }
+                }
                 DeviceEvent::Connected(_) => {}
                 DeviceEvent::Disconnected(source) => {
                     let buttons: Vec<Input> = self
@@ -285,6 +333,12 @@ impl Mapper {
         }
         out.extend(self.axis_changes());
         self.motion.clear();
+        if self.pointer != self.pointer_emitted {
+            if let Some((x, y)) = self.pointer {
+                out.push(ActionEvent::Pointer(x, y));
+            }
+            self.pointer_emitted = self.pointer;
+        }
         out
     }
 
@@ -519,6 +573,47 @@ mod tests {
         );
     }
 
+    #[test]
+    fn action_codes_are_stable_and_round_trip() {
+        // PD-INPUT-CODES: appending keeps these; a reorder would break recorded input.
+        assert_eq!(action_code("camera.left"), Some(ACTION_CODE_BASE));
+        assert_eq!(action_code("select"), Some(ACTION_CODE_BASE + 17));
+        assert_eq!(action_code("unit.possess"), Some(ACTION_CODE_BASE + 24));
+        assert_eq!(action_code("game.menu"), Some(ACTION_CODE_BASE + 35));
+        assert_eq!(action_code("no.such"), None);
+        for a in ACTIONS {
+            let c = action_code(a.name).unwrap();
+            assert_eq!(action_of_code(c).map(|x| x.name), Some(a.name));
+            assert!(c < POINTER_X);
+        }
+        assert!(action_of_code(ACTION_CODE_BASE - 1).is_none());
+        assert!(action_of_code(POINTER_X).is_none());
+    }
+
+    #[test]
+    fn the_pointer_is_emitted_once_per_move_clamped_and_non_finite_ignored() {
+        let mut m = mapper();
+        assert_eq!(
+            m.tick(&[
+                DeviceEvent::Pointer { x: 0.2, y: 0.3 },
+                DeviceEvent::Pointer { x: 1.5, y: -1.0 }
+            ]),
+            [ActionEvent::Pointer(1.0, 0.0)]
+        );
+        assert_eq!(m.tick(&[]), []);
+        assert_eq!(
+            m.tick(&[DeviceEvent::Pointer {
+                x: f32::NAN,
+                y: 0.5
+            }]),
+            []
+        );
+        assert_eq!(
+            m.tick(&[DeviceEvent::Pointer { x: 0.5, y: 0.5 }]),
+            [ActionEvent::Pointer(0.5, 0.5)]
+        );
+    }
+
     fn any_event() -> impl Strategy<Value = DeviceEvent> {
         let sources = prop_oneof![
             Just(Source::Keyboard),
@@ -543,6 +638,7 @@ mod tests {
             }),
             sources.clone().prop_map(DeviceEvent::Disconnected),
             sources.prop_map(DeviceEvent::Connected),
+            (-1.0f32..2.0, -1.0f32..2.0).prop_map(|(x, y)| DeviceEvent::Pointer { x, y }),
         ]
     }
 
@@ -566,6 +662,9 @@ mod tests {
                         a
                     );
                     axes.insert(a, v);
+                }
+                ActionEvent::Pointer(x, y) => {
+                    prop_assert!((0.0..=1.0).contains(&x) && (0.0..=1.0).contains(&y));
                 }
             }
         }

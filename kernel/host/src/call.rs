@@ -68,6 +68,11 @@ pub struct ReportedOutcome {
 }
 
 impl HostShared {
+    /// The cell of `slot`'s active instance (the host's own calls outside a phase).
+    pub(crate) fn cell_of(&self, slot: SlotKind) -> Option<SlotCell> {
+        self.cell(slot)
+    }
+
     fn cell(&self, slot: SlotKind) -> Option<SlotCell> {
         self.cells
             .lock()
@@ -183,6 +188,7 @@ fn kernel_err(e: KernelError) -> PluginError {
     let kind = match e {
         KernelError::Forbidden { .. } => ErrorKind::FORBIDDEN,
         KernelError::StaleHandle { .. } => ErrorKind::NO_SUCH_OBJECT,
+        KernelError::InvalidView(_) => ErrorKind::INVALID,
         _ => ErrorKind::FAILED,
     };
     PluginError::new(kind, e.to_string())
@@ -883,6 +889,35 @@ impl HostApi for HostCall<'_, '_> {
         }
         ROk(())
     }
+
+    fn set_player_view(
+        &mut self,
+        view: &iron3d_abi::PlayerView,
+        selected: RSlice<'_, u32>,
+    ) -> RResult<(), PluginError> {
+        if selected.len() > iron3d_abi::MAX_SELECTED {
+            return RErr(PluginError::new(
+                ErrorKind::INVALID,
+                format!(
+                    "set_player_view: {} selected units (at most {})",
+                    selected.len(),
+                    iron3d_abi::MAX_SELECTED
+                ),
+            ));
+        }
+        let v = iron3d_kernel::PlayerView {
+            eye: [view.eye.x, view.eye.y, view.eye.z],
+            yaw: view.yaw,
+            pitch: view.pitch,
+            fov: view.fov,
+            mode: view.mode.0,
+            subject: view.subject,
+            flags: view.flags,
+            selected: selected.to_vec(),
+            tick: 0,
+        };
+        self.ctx.set_player_view(v).map_err(kernel_err).into()
+    }
 }
 
 /// The context of calls made outside a kernel phase (instance start-up, swap
@@ -1061,5 +1096,12 @@ impl HostApi for DetachedCall<'_> {
         _: RSlice<'_, AreaLink>,
     ) -> RResult<Passage, PluginError> {
         detached("terrain passage")
+    }
+    fn set_player_view(
+        &mut self,
+        _: &iron3d_abi::PlayerView,
+        _: RSlice<'_, u32>,
+    ) -> RResult<(), PluginError> {
+        detached("set_player_view")
     }
 }

@@ -337,3 +337,52 @@ mod tests {
         assert!(game_message(&big, None, None).is_err());
     }
 }
+
+/// Most input records one poll of the input plugin may answer; the rest are dropped
+/// with a warning (a runaway plugin cannot grow a tick's snapshot without bound).
+pub const MAX_INPUT_RECORDS: usize = 4096;
+
+/// The kernel's input events of the input plugin's records, in order. A record of an
+/// unknown kind, an unknown manual command or a non-finite axis value is left out with
+/// a warning on the `Input` channel; so are the records past [`MAX_INPUT_RECORDS`].
+pub fn input_events(records: &[iron3d_abi::InputRecord]) -> Vec<iron3d_kernel::InputEvent> {
+    use iron3d_abi::InputRecordKind as K;
+    use iron3d_kernel::{InputEvent, ManualCommandKind};
+    if records.len() > MAX_INPUT_RECORDS {
+        tracing::warn!(target: "Input", records = records.len(), kept = MAX_INPUT_RECORDS,
+            "the input plugin answered too many records: the rest are dropped");
+    }
+    records
+        .iter()
+        .take(MAX_INPUT_RECORDS)
+        .filter_map(|r| {
+            let e = match r.kind {
+                K::KEY_DOWN | K::KEY_UP => InputEvent::Key {
+                    code: r.code,
+                    down: r.kind == K::KEY_DOWN,
+                },
+                K::AXIS if r.value.is_finite() => InputEvent::Axis {
+                    axis: r.code,
+                    value: r.value,
+                },
+                K::MANUAL if r.code <= 2 => InputEvent::Manual {
+                    kind: [
+                        ManualCommandKind::State,
+                        ManualCommandKind::AngleX,
+                        ManualCommandKind::AngleY,
+                    ][r.code as usize],
+                    value: r.arg,
+                },
+                K::COMMAND => InputEvent::Command {
+                    code: r.code,
+                    arg: r.arg,
+                },
+                _ => {
+                    tracing::warn!(target: "Input", record = ?r, "input record left out (unknown kind, manual command or a non-finite value)");
+                    return None;
+                }
+            };
+            Some(e)
+        })
+        .collect()
+}

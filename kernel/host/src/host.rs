@@ -176,6 +176,48 @@ impl PluginHost {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// Polls the input slot's plugin once per presented frame, outside the simulation:
+    /// the window's device events in, the next tick's input events out (see
+    /// [`iron3d_abi::input`]). A vacant slot or a plugin without the input service
+    /// answers nothing. A failure is the plugin's: it is returned (the caller logs it
+    /// and plays on), and a panic rolls the slot back at its next boundary.
+    pub fn poll_input(
+        &self,
+        window: &[iron3d_abi::DeviceInput],
+    ) -> Result<Vec<iron3d_kernel::InputEvent>, iron3d_abi::PluginError> {
+        use abi_stable::std_types::{ROption, RResult, RSlice};
+        let Some(cell) = self.shared.cell_of(SlotKind::Input) else {
+            return Ok(Vec::new());
+        };
+        let mut guard = cell.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let Some(instance) = guard.as_mut() else {
+            return Ok(Vec::new());
+        };
+        let r = match instance.object.input() {
+            RResult::RErr(e) => Err(e),
+            RResult::ROk(ROption::RNone) => Ok(Vec::new()),
+            RResult::ROk(ROption::RSome(mut service)) => service
+                .poll(RSlice::from_slice(window))
+                .into_result()
+                .map(|records| crate::convert::input_events(&records)),
+        };
+        drop(guard);
+        if let Err(e) = &r {
+            if e.kind == iron3d_abi::ErrorKind::PANICKED {
+                self.shared
+                    .provider_faults
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .entry(SlotKind::Input)
+                    .or_insert((
+                        iron3d_kernel::Phase::CollectEvents,
+                        format!("input poll: {e}"),
+                    ));
+            }
+        }
+        r
+    }
+
     /// Library images mapped so far (they are never unloaded).
     pub fn loaded_images(&self) -> usize {
         self.libraries

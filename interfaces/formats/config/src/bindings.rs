@@ -98,7 +98,7 @@ const fn button(name: &'static str, doc: &'static str) -> Action {
     }
 }
 
-/// A button action of both modes (the original's camera commands).
+/// A button action of both modes (the original's camera commands, possession).
 const fn command(name: &'static str, doc: &'static str) -> Action {
     Action {
         name,
@@ -146,7 +146,7 @@ pub const ACTIONS: &[Action] = &[
     button("order.patrol", "order the selection to patrol"),
     button("order.harvest", "order the selection to harvest"),
     button("order.stop", "order the selection to stop"),
-    button("unit.possess", "possess the selected unit, or leave it"),
+    command("unit.possess", "possess the selected unit, or leave it"),
     button("unit.forward", "possessed unit: drive forward"),
     button("unit.back", "possessed unit: drive back"),
     button("unit.turn_left", "possessed unit: turn left"),
