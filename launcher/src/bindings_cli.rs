@@ -8,22 +8,7 @@ use iron3d_config::bindings::{self, ActionKind, BOTH, Bindings, Device, OVERVIEW
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The defaults' file name under `config/`.
-pub const BINDINGS_FILE: &str = "bindings.ini";
-
-/// The user's bindings file: `$XDG_CONFIG_HOME/iron3d/bindings.ini`, else
-/// `$HOME/.config/iron3d/bindings.ini` (`None` when neither variable is set).
-pub fn user_file() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|v| !v.is_empty())
-                .map(|h| PathBuf::from(h).join(".config"))
-        })?;
-    Some(base.join("iron3d").join(BINDINGS_FILE))
-}
+pub use iron3d_config::bindings::{BINDINGS_FILE, user_file};
 
 fn read(path: &Path) -> anyhow::Result<Bindings> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;

@@ -39,6 +39,8 @@ impl DeviceInputKind {
     pub const CONNECTED: Self = Self(6);
     /// The device `source` went away: its buttons are released, its axes neutral.
     pub const DISCONNECTED: Self = Self(7);
+    /// The window's drawable area is now `x × y` pixels (picking needs its aspect).
+    pub const VIEWPORT: Self = Self(8);
 }
 
 /// The keyboard as a [`DeviceInput::source`].

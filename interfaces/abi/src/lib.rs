@@ -68,17 +68,17 @@ pub use host::{
     MissionOutcome, NewObject, ObjectInfo, ObjectRef, Property,
 };
 pub use input::{
-    DeviceInput, DeviceInputKind, InputRecord, InputRecordKind, MAX_SELECTED, PlayerView, SOURCE_KEYBOARD,
-    SOURCE_MOUSE, SOURCE_PAD0, VIEW_INFRARED, VIEW_PAUSED, ViewMode,
+    DeviceInput, DeviceInputKind, InputRecord, InputRecordKind, MAX_SELECTED, PlayerView,
+    SOURCE_KEYBOARD, SOURCE_MOUSE, SOURCE_PAD0, VIEW_INFRARED, VIEW_PAUSED, ViewMode,
 };
 pub use log::{ForwardingSubscriber, LogLevel, LogSink, LogSink_TO, LogSinkBox};
 pub use math::{Mat4f, Quatf, Vec3f};
 pub use message::{MAX_MESSAGE_PAYLOAD, Message, MessageCode, MessageTarget};
 pub use plugin::{
     Adapter, Control, ControlProvider, ControlService, ControlService_TO, Host, InputProvider,
-    InputService, InputService_TO, Plugin,
-    PluginInstance, PluginInstance_TO, PluginInstanceBox, RenderBackend, RenderBackend_TO,
-    Renderer, RendererPlugin, Terrain, TerrainProvider, TerrainService, TerrainService_TO,
+    InputService, InputService_TO, Plugin, PluginInstance, PluginInstance_TO, PluginInstanceBox,
+    RenderBackend, RenderBackend_TO, Renderer, RendererPlugin, Terrain, TerrainProvider,
+    TerrainService, TerrainService_TO,
 };
 pub use render::{
     BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, Lighting, MeshResource,

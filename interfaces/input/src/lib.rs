@@ -113,6 +113,8 @@ pub const ACTION_CODE_BASE: u32 = 0x0001_0000;
 pub const POINTER_X: u32 = 0x0001_FF00;
 /// The snapshot axis holding the pointer's Y (`0..=1`, top to bottom).
 pub const POINTER_Y: u32 = 0x0001_FF01;
+/// The snapshot axis holding the view's aspect (width / height; picking needs it).
+pub const VIEW_ASPECT: u32 = 0x0001_FF02;
 
 /// The snapshot code of action `name`.
 pub fn action_code(name: &str) -> Option<u32> {

@@ -189,7 +189,9 @@ impl PluginHost {
         let Some(cell) = self.shared.cell_of(SlotKind::Input) else {
             return Ok(Vec::new());
         };
-        let mut guard = cell.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut guard = cell
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let Some(instance) = guard.as_mut() else {
             return Ok(Vec::new());
         };

@@ -234,6 +234,9 @@ pub struct Agent {
     /// The error state reported last (reported again only when it changes or after the
     /// unit arrived somewhere).
     pub reported: Option<ErrorState>,
+    /// The player drives it (possession): Behavior neither thinks nor steers for it
+    /// until the player leaves it.
+    pub manual: bool,
 }
 
 impl Agent {
@@ -263,6 +266,7 @@ impl Agent {
             progress: (home, 0),
             error_since: 0,
             reported: None,
+            manual: false,
         }
     }
 }

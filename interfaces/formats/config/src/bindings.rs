@@ -160,6 +160,24 @@ pub const ACTIONS: &[Action] = &[
     button("game.menu", "the pause menu"),
 ];
 
+/// The file name of the bindings (`config/bindings.ini`, the user's overlay).
+pub const BINDINGS_FILE: &str = "bindings.ini";
+
+/// The user's bindings file: `$XDG_CONFIG_HOME/iron3d/bindings.ini`, else
+/// `$HOME/.config/iron3d/bindings.ini` (`None` when neither variable is set).
+pub fn user_file() -> Option<std::path::PathBuf> {
+    use std::path::PathBuf;
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|v| !v.is_empty())
+                .map(|h| PathBuf::from(h).join(".config"))
+        })?;
+    Some(base.join("iron3d").join(BINDINGS_FILE))
+}
+
 /// The action called `name`.
 pub fn action(name: &str) -> Option<&'static Action> {
     ACTIONS.iter().find(|a| a.name == name)

@@ -25,8 +25,12 @@
 //! `ClanID` property; otherwise it has no clan. Clan `a` is hostile to clan `b` when
 //! `a`'s relation table gives `b`'s name a negative value.
 //!
-//! **Orders** (plugin messages to a unit): [`ORDER_MOVE`] (`point` = destination) and
-//! [`ORDER_CANCEL`]. A player's seat or a mod sends them.
+//! **Orders** (plugin messages to a unit): [`ORDER_MOVE`] (`point` = destination),
+//! [`ORDER_CANCEL`], and possession: [`ORDER_POSSESS`] (the player drives the unit:
+//! Behavior stops thinking and steering for it and drops its activity) and
+//! [`ORDER_RELEASE`] (Behavior takes it back at once). A player's seat or a mod sends
+//! them. Each unit's clan is published in its [`BEHAVIOR_CLAN`] property so a seat
+//! knows the player's own units.
 //!
 //! The work is split by responsibility: `data` (the mission's data and each new
 //! object's agent), `world` (the tick's bodies, grid, perception and the planner),
@@ -73,11 +77,15 @@ use world::HostPlanner;
 /// State blob format name.
 pub const STATE_FORMAT: &str = "iron3d-ai";
 /// State blob version.
-pub const STATE_VERSION: u32 = 2;
+pub const STATE_VERSION: u32 = 3;
 /// Plugin message: move to `point` (to the unit).
 pub const ORDER_MOVE: MessageCode = MessageCode(0x1000_A100);
 /// Plugin message: drop the order (to the unit).
 pub const ORDER_CANCEL: MessageCode = MessageCode(0x1000_A101);
+/// Plugin message: the player drives the unit from now on (to the unit).
+pub const ORDER_POSSESS: MessageCode = MessageCode(0x1000_A102);
+/// Plugin message: the player left the unit; Behavior drives it again (to the unit).
+pub const ORDER_RELEASE: MessageCode = MessageCode(0x1000_A103);
 /// The shared RNG stream (Behavior's first steps).
 pub const SHARED_STREAM: &str = "shared";
 /// The property a created object's clan is read from.
@@ -87,6 +95,9 @@ pub const CLAN_ID: &[u8] = b"ClanID";
 pub const BEHAVIOR_TARGET: &[u8] = b"BehaviorTarget";
 /// Property where a unit's path revision is published (the trace's `path`).
 pub const BEHAVIOR_PATH: &[u8] = b"BehaviorPath";
+/// Property where a unit's clan is published (`raw_value[1]` = SuperAI slot + 1; 0:
+/// no clan).
+pub const BEHAVIOR_CLAN: &[u8] = b"BehaviorClan";
 /// Cell size of the neighbour grid.
 const CELL: f32 = 16.0;
 /// Radius Wizard looks around a unit.
@@ -368,7 +379,7 @@ impl Plugin for AiPlugin {
         object: Option<ObjectRef>,
         message: &Message,
     ) -> Result<(), PluginError> {
-        if message.code != ORDER_MOVE && message.code != ORDER_CANCEL {
+        if ![ORDER_MOVE, ORDER_CANCEL, ORDER_POSSESS, ORDER_RELEASE].contains(&message.code) {
             return Ok(());
         }
         let Some(o) = object else { return Ok(()) };
@@ -443,8 +454,12 @@ impl AiPlugin {
                 continue;
             }
             let v = (a.target.unwrap_or(0), a.path.revision);
+            let clan = a.clan.map_or(0, |c| c.saturating_add(1));
             if shadow.published == Some(v) {
                 continue;
+            }
+            if shadow.published.is_none() {
+                host.set_property(h, BEHAVIOR_CLAN, [0, clan, 0, 0])?;
             }
             shadow.published = Some(v);
             host.set_property(h, BEHAVIOR_TARGET, [0, v.0, 0, 0])?;
@@ -461,7 +476,32 @@ impl AiPlugin {
         if !a.role.mobile() || a.activity == Activity::Dead {
             return;
         }
-        a.order = (message.code == ORDER_MOVE).then(|| Vec2::new(message.point.x, message.point.y));
-        a.next_think = 0;
+        match message.code {
+            ORDER_POSSESS => {
+                a.manual = true;
+                a.order = None;
+                a.target = None;
+                a.activity = Activity::Idle;
+                a.path.set_goal(None);
+                a.wizard.clear();
+                a.error = None;
+            }
+            ORDER_RELEASE => {
+                a.manual = false;
+                a.next_think = 0;
+            }
+            _ => {
+                a.order = (message.code == ORDER_MOVE)
+                    .then(|| Vec2::new(message.point.x, message.point.y));
+                a.next_think = 0;
+            }
+        }
+        // The player's requests went to Control directly: the next one of Behavior is
+        // sent whatever it was before.
+        if let Some(pos) = self.saved.agents.position(id) {
+            if let Some(shadow) = self.saved.agents.shadow_mut(pos) {
+                shadow.sent = None;
+            }
+        }
     }
 }

@@ -76,7 +76,7 @@ impl AiPlugin {
                 continue;
             };
             let id = a.id;
-            if a.role == Role::Inert || a.activity == Activity::Dead {
+            if a.role == Role::Inert || a.activity == Activity::Dead || a.manual {
                 continue;
             }
             let due = match a.first.poll(now, &mut Rng(&mut rng)) {
@@ -157,7 +157,7 @@ impl AiPlugin {
         let Some(a) = self.saved.agents.agents().get(pos) else {
             return Ok(());
         };
-        if !a.role.mobile() || a.activity == Activity::Dead {
+        if !a.role.mobile() || a.activity == Activity::Dead || a.manual {
             return Ok(());
         }
         let (id, bi) = (a.id, self.scratch.agent_body[pos]);

@@ -1,0 +1,586 @@
+//! The `input` slot's plugin (factory `player`): the player's devices and the player's
+//! seat (tome VI "Ввод, камера и управление"; FORMATS §13.15).
+//!
+//! **Devices → snapshot** (the input service, outside the simulation, once per
+//! presented frame): the window's keyboard and mouse events and the gamepads (gilrs;
+//! plugged in or out at any time — a pad pulled out mid-tilt leaves no axis deflected;
+//! a machine without udev or without a gamepad plays with keyboard and mouse) go
+//! through the player's bindings ([`iron3d_input::Mapper`]: `config/bindings.ini`,
+//! compiled in as [`DEFAULT_BINDINGS`], with the user's
+//! `$XDG_CONFIG_HOME/iron3d/bindings.ini` laid over it) into the input log's records:
+//! action edges, axis values, the pointer and the view's aspect. The mapper's mode
+//! (overview or possessed) follows the seat.
+//!
+//! **The seat** (the simulation, once per tick in `update`, from the snapshot only — so
+//! a recorded input log replays identically at any frame rate): the camera
+//! ([`camera`]), selection by click (a ray through the pointer against the control
+//! service's proxies) or box (units projected into the window rectangle), orders sent
+//! to the AI's Behavior as its plugin messages (move; stop cancels), and possession —
+//! the first selected unit is driven by the player through the control service while
+//! Behavior leaves it alone, and `unit.possess` again hands it back. Once per tick the
+//! seat publishes the player's view and selection ([`iron3d_abi::Host::set_player_view`]):
+//! the engine draws and listens from it.
+//!
+//! **PD-SEAT-CLAN** — the player's units are those whose `BehaviorClan` property (the
+//! AI publishes the clan's SuperAI slot + 1) equals the mission parameter
+//! `player-clan` + 1 (default: slot 0, the mission's first clan). Without that property
+//! (no AI plugin) every vehicle is the player's.
+//!
+//! Left for later (said, not faked): attack, patrol and harvest orders are reported as
+//! not supported yet; `unit.fire`; the HUD.
+
+pub mod camera;
+pub mod devices;
+pub mod seat;
+
+use camera::{Mode, pointer_ray, project};
+use glam::{Vec2, Vec3};
+use iron3d_abi::abi_stable::std_types::RVec;
+use iron3d_abi::{
+    Body, DeviceInput, DeviceInputKind, ErrorKind, FactoryDescription, Host, InputProvider,
+    InputRecord, Message, MessageCode, MessageTarget, MissionInfo, ObjectRef, PlayerView, Plugin,
+    PluginDescription, PluginError, SlotKind, StateBlob, VIEW_INFRARED, Vec3f, ViewMode, callbacks,
+    physical_flags,
+};
+use iron3d_config::bindings::Bindings;
+use iron3d_input::{Mapper, OVERVIEW, POSSESSED, Tuning, VIEW_ASPECT};
+use seat::{Actions, Intent, Order, Seat};
+
+/// State blob format name.
+pub const STATE_FORMAT: &str = "iron3d-player-input";
+/// State blob version.
+pub const STATE_VERSION: u32 = 1;
+/// The shipped bindings (`config/bindings.ini`), compiled in.
+pub const DEFAULT_BINDINGS: &[u8] = include_bytes!("../../../config/bindings.ini");
+/// The AI's order messages (see the `ai` plugin's docs): move to `point`.
+pub const ORDER_MOVE: MessageCode = MessageCode(0x1000_A100);
+/// The AI's order messages: drop the order.
+pub const ORDER_CANCEL: MessageCode = MessageCode(0x1000_A101);
+/// The AI's order messages: the player drives the unit.
+pub const ORDER_POSSESS: MessageCode = MessageCode(0x1000_A102);
+/// The AI's order messages: Behavior drives the unit again.
+pub const ORDER_RELEASE: MessageCode = MessageCode(0x1000_A103);
+/// The property the AI publishes each unit's clan in (slot + 1; 0: no clan).
+pub const BEHAVIOR_CLAN: &[u8] = b"BehaviorClan";
+/// The mission parameter naming the player's clan (a SuperAI slot; default 0).
+pub const PLAYER_CLAN: &str = "player-clan";
+/// How far a pick or an order looks along the pointer's ray (world units).
+pub const PICK_RANGE: f32 = 2000.0;
+
+fn describe() -> PluginDescription {
+    PluginDescription::current(
+        "iron3d-player-input",
+        env!("CARGO_PKG_VERSION"),
+        vec![FactoryDescription::new(
+            "player",
+            SlotKind::Input,
+            callbacks::UPDATE,
+        )],
+    )
+}
+
+fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
+    if factory != "player" {
+        return Err(PluginError::no_factory("iron3d-player-input", factory));
+    }
+    Ok(Box::new(InputPlugin::new(load_bindings())))
+}
+
+iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
+
+/// The bindings in effect: the shipped ones with the user's file laid over them. A
+/// user file that does not parse or conflicts is reported on the `Input` channel (file,
+/// line, column) and left out: the game plays with the shipped bindings.
+pub fn load_bindings() -> Bindings {
+    let mut b = match Bindings::parse(DEFAULT_BINDINGS, "config/bindings.ini (built in)") {
+        Ok(b) => b,
+        Err(e) => {
+            // The shipped file is tested to parse; this is a broken build.
+            tracing::error!(target: "Input", error = %e, "the built-in bindings do not parse: no bindings");
+            return Bindings::default();
+        }
+    };
+    if let Some(path) = iron3d_config::bindings::user_file().filter(|p| p.is_file()) {
+        let over = std::fs::read(&path)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| {
+                Bindings::parse(&bytes, &path.display().to_string()).map_err(|e| e.to_string())
+            });
+        let mut merged = b.clone();
+        match over.and_then(|o| merged.overlay(o).map_err(|e| e.to_string())) {
+            Ok(()) => b = merged,
+            Err(e) => tracing::warn!(target: "Input", file = %path.display(), error = %e,
+                "the user's bindings are left out: the shipped bindings apply"),
+        }
+    }
+    b
+}
+
+/// The `player` instance.
+pub struct InputPlugin {
+    seat: Seat,
+    mapper: Mapper,
+    pads: Option<devices::Pads>,
+    pads_tried: bool,
+    aspect: Option<f32>,
+    /// The property value of the player's units (PD-SEAT-CLAN).
+    clan_value: u32,
+    bodies: RVec<Body>,
+    /// Order kinds already reported as not supported.
+    unsupported: Vec<Order>,
+}
+
+impl InputPlugin {
+    /// An instance with `bindings`, the overview at rest, nothing selected.
+    pub fn new(bindings: Bindings) -> Self {
+        Self {
+            seat: Seat::default(),
+            mapper: Mapper::new(bindings, Tuning::default()),
+            pads: None,
+            pads_tried: false,
+            aspect: None,
+            clan_value: 1,
+            bodies: RVec::new(),
+            unsupported: Vec::new(),
+        }
+    }
+
+    /// The seat (for tests and tools).
+    pub fn seat(&self) -> &Seat {
+        &self.seat
+    }
+
+    /// Whether `id` is one of the player's vehicles.
+    fn own(&self, host: &mut Host<'_>, id: u32) -> Result<Option<ObjectRef>, PluginError> {
+        let Some(h) = host.find(id) else {
+            return Ok(None);
+        };
+        let mobile = match host.control().state(h) {
+            Ok(Some(s)) => s.flags & physical_flags::MOBILE != 0,
+            Ok(None) => false,
+            Err(e) if matches!(e.kind, ErrorKind::NO_PROVIDER | ErrorKind::UNSUPPORTED) => false,
+            Err(e) => return Err(e),
+        };
+        if !mobile {
+            return Ok(None);
+        }
+        let clan = host.property(h, BEHAVIOR_CLAN)?;
+        Ok(clan.is_none_or(|v| v[1] == self.clan_value).then_some(h))
+    }
+
+    /// Position and heading of the seat's subject, `None` when it is gone.
+    fn subject_pose(&self, host: &mut Host<'_>) -> Result<Option<(Vec3, f32)>, PluginError> {
+        let Some(h) = self.seat.subject.and_then(|id| host.find(id)) else {
+            return Ok(None);
+        };
+        match host.control().state(h) {
+            Ok(Some(s)) => Ok(Some((Vec3::from(s.position), s.heading))),
+            Ok(None) => Ok(None),
+            Err(e) if matches!(e.kind, ErrorKind::NO_PROVIDER | ErrorKind::UNSUPPORTED) => {
+                let info = host.object(h)?;
+                Ok(Some((Vec3::from(info.position), 0.0)))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The view as it is now: eye, yaw, pitch.
+    fn view(&self, pose: Option<(Vec3, f32)>) -> (Vec3, f32, f32) {
+        self.seat.rig.view(pose)
+    }
+
+    /// Places the overview above the player's units (their mean position), once (at
+    /// the first tick; with no unit of the player's it stays where it is).
+    fn place(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+        host.read_bodies(&mut self.bodies);
+        let (mut sum, mut n) = (Vec3::ZERO, 0u32);
+        let bodies = std::mem::take(&mut self.bodies);
+        for b in bodies.iter().filter(|b| !b.mirror) {
+            if self.own(host, b.id)?.is_some() {
+                sum += Vec3::from(b.position);
+                n += 1;
+            }
+        }
+        self.bodies = bodies;
+        if n > 0 {
+            self.seat.rig.focus = sum / n as f32;
+        }
+        self.seat.placed = true;
+        Ok(())
+    }
+
+    fn send(
+        host: &mut Host<'_>,
+        id: u32,
+        code: MessageCode,
+        point: Vec3,
+    ) -> Result<(), PluginError> {
+        let mut m = Message::new(code);
+        m.point = point.into();
+        host.send(MessageTarget::object(id), &m)
+    }
+
+    fn carry_out(
+        &mut self,
+        host: &mut Host<'_>,
+        intent: Intent,
+        aspect: f32,
+    ) -> Result<(), PluginError> {
+        let pose = self.subject_pose(host)?;
+        let (eye, yaw, pitch) = self.view(pose);
+        let ray_end = |at: Vec2| eye + pointer_ray(yaw, pitch, aspect, at.x, at.y) * PICK_RANGE;
+        match intent {
+            Intent::Pick { at, add } => {
+                let hit = host.control().ray(eye.into(), ray_end(at).into(), None);
+                let hit = match hit {
+                    Ok(h) => h,
+                    Err(e) if matches!(e.kind, ErrorKind::NO_PROVIDER | ErrorKind::UNSUPPORTED) => {
+                        None
+                    }
+                    Err(e) => return Err(e),
+                };
+                let mut picked = Vec::new();
+                if let Some(h) = hit {
+                    if self.own(host, h.id)?.is_some() {
+                        picked.push(h.id);
+                    }
+                }
+                if !picked.is_empty() || !add {
+                    self.seat.select(picked, add);
+                }
+                tracing::debug!(target: "Input", selection = ?self.seat.selection, "pick");
+            }
+            Intent::Box { lo, hi, add } => {
+                host.read_bodies(&mut self.bodies);
+                let inside: Vec<u32> = self
+                    .bodies
+                    .iter()
+                    .filter(|b| !b.mirror)
+                    .filter(|b| {
+                        project(eye, yaw, pitch, aspect, Vec3::from(b.position))
+                            .is_some_and(|p| p.cmpge(lo).all() && p.cmple(hi).all())
+                    })
+                    .map(|b| b.id)
+                    .collect();
+                let mut picked = Vec::new();
+                for id in inside {
+                    if self.own(host, id)?.is_some() {
+                        picked.push(id);
+                    }
+                }
+                self.seat.select(picked, add);
+                tracing::debug!(target: "Input", selection = ?self.seat.selection, "box");
+            }
+            Intent::Order {
+                kind: Order::Move,
+                at,
+            } => {
+                let ground = match host.terrain().segment(eye.into(), ray_end(at).into()) {
+                    Ok(p) => p.map(Vec3::from),
+                    Err(e) if matches!(e.kind, ErrorKind::NO_PROVIDER | ErrorKind::NOT_FOUND) => {
+                        // No terrain: the ground plane z = 0.
+                        let d = pointer_ray(yaw, pitch, aspect, at.x, at.y);
+                        (d.z < -1e-4).then(|| eye + d * (-eye.z / d.z))
+                    }
+                    Err(e) => return Err(e),
+                };
+                match ground {
+                    Some(p) => {
+                        for id in self.seat.selection.clone() {
+                            Self::send(host, id, ORDER_MOVE, p)?;
+                        }
+                        tracing::debug!(target: "Input", point = ?p, units = self.seat.selection.len(), "move order");
+                    }
+                    None => {
+                        tracing::debug!(target: "Input", "no ground under the pointer: no order")
+                    }
+                }
+            }
+            Intent::Order { kind, .. } => {
+                if !self.unsupported.contains(&kind) {
+                    self.unsupported.push(kind);
+                    tracing::info!(target: "Input", order = ?kind, "this order is not supported yet");
+                }
+            }
+            Intent::Stop => {
+                for id in self.seat.selection.clone() {
+                    Self::send(host, id, ORDER_CANCEL, Vec3::ZERO)?;
+                }
+            }
+            Intent::Possess(id) => {
+                if let Some(h) = self.own(host, id)? {
+                    Self::send(host, id, ORDER_POSSESS, Vec3::ZERO)?;
+                    host.control().stop(h)?;
+                    self.seat.possessed(id);
+                    tracing::debug!(target: "Input", object = id, "possessed");
+                }
+            }
+            Intent::Release => self.release(host, pose)?,
+            Intent::Drive { speed, turn } => {
+                if let Some(h) = self.seat.subject.and_then(|id| host.find(id)) {
+                    host.control().drive(h, speed, turn)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Leaves the possessed unit: stopped, handed back to Behavior.
+    fn release(
+        &mut self,
+        host: &mut Host<'_>,
+        pose: Option<(Vec3, f32)>,
+    ) -> Result<(), PluginError> {
+        if let Some(id) = self.seat.subject {
+            if let Some(h) = host.find(id) {
+                host.control().stop(h)?;
+                Self::send(host, id, ORDER_RELEASE, Vec3::ZERO)?;
+            }
+            tracing::debug!(target: "Input", object = id, "left");
+        }
+        self.seat.released(pose.map(|p| p.0));
+        Ok(())
+    }
+}
+
+/// The tick's snapshot as the seat reads it.
+fn actions(host: &Host<'_>) -> Actions {
+    let v = host.input();
+    Actions {
+        pressed: v.pressed.iter().copied().collect(),
+        released: v.released.iter().copied().collect(),
+        held: v.held.iter().copied().collect(),
+        axes: v.axes.iter().map(|a| (a.axis, a.value)).collect(),
+    }
+}
+
+impl Plugin for InputPlugin {
+    fn mission_start(
+        &mut self,
+        host: &mut Host<'_>,
+        _mission: &MissionInfo,
+    ) -> Result<(), PluginError> {
+        if let Some(v) = host.mission_parameter(PLAYER_CLAN) {
+            let slot: u32 = v.trim().parse().map_err(|_| {
+                PluginError::new(
+                    ErrorKind::INVALID,
+                    format!("mission parameter {PLAYER_CLAN}={v:?}: not a clan slot number"),
+                )
+            })?;
+            self.clan_value = slot.saturating_add(1);
+        }
+        Ok(())
+    }
+
+    fn update(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+        let a = actions(host);
+        let dt = host.clock().step_seconds();
+        if !self.seat.placed {
+            self.place(host)?;
+        }
+        // The subject may be gone (deleted, killed): possession and following end.
+        if self.seat.subject.is_some() && self.subject_pose(host)?.is_none() {
+            if self.seat.rig.mode == Mode::Possessed {
+                self.release(host, None)?;
+            } else {
+                self.seat.subject = None;
+                self.seat.rig.mode = Mode::Overview;
+            }
+        }
+        let before = self.seat.selection.len();
+        self.seat.selection.retain(|&id| host.find(id).is_some());
+        if self.seat.selection.len() != before {
+            tracing::debug!(target: "Input", selection = ?self.seat.selection, "selected units gone");
+        }
+        let aspect = a.aspect();
+        for intent in self.seat.step(&a, dt) {
+            self.carry_out(host, intent, aspect)?;
+        }
+        // The overview rests on the ground under its focus.
+        if self.seat.rig.mode == Mode::Overview {
+            if let Ok(h) = host
+                .terrain()
+                .height(self.seat.rig.focus.x, self.seat.rig.focus.y)
+            {
+                self.seat.rig.focus.z = h;
+            }
+        }
+        let pose = self.subject_pose(host)?;
+        let (eye, yaw, pitch) = self.view(pose);
+        let view = PlayerView {
+            eye: Vec3f::from(eye),
+            yaw,
+            pitch,
+            fov: camera::FOV,
+            mode: match self.seat.rig.mode {
+                Mode::Overview => ViewMode::OVERVIEW,
+                Mode::Follow => ViewMode::FOLLOW,
+                Mode::Free => ViewMode::FREE,
+                Mode::Possessed => ViewMode::POSSESSED,
+            },
+            subject: self.seat.subject.unwrap_or(0),
+            flags: if self.seat.infrared { VIEW_INFRARED } else { 0 },
+        };
+        match host.set_player_view(&view, &self.seat.selection) {
+            Ok(()) => Ok(()),
+            // An engine before 2.3 draws its own camera.
+            Err(e) if e.kind == ErrorKind::UNSUPPORTED => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn save_state(&self) -> Result<StateBlob, PluginError> {
+        let bytes = postcard::to_allocvec(&self.seat).map_err(|e| {
+            PluginError::new(
+                ErrorKind::BAD_STATE,
+                format!("seat state does not encode: {e}"),
+            )
+        })?;
+        Ok(StateBlob::new(STATE_FORMAT, STATE_VERSION, bytes))
+    }
+
+    fn restore_state(&mut self, blob: &StateBlob) -> Result<(), PluginError> {
+        let b = blob.expect(STATE_FORMAT, STATE_VERSION)?;
+        let seat: Seat = postcard::from_bytes(b).map_err(|e| {
+            PluginError::new(
+                ErrorKind::BAD_STATE,
+                format!("seat state does not decode: {e}"),
+            )
+        })?;
+        let finite = seat.rig.focus.is_finite()
+            && seat.rig.yaw.is_finite()
+            && seat.rig.pitch.is_finite()
+            && seat.rig.distance.is_finite()
+            && seat.rig.aim.is_finite();
+        if !finite || !seat.selection.is_sorted() {
+            return Err(PluginError::new(
+                ErrorKind::BAD_STATE,
+                "seat state: non-finite camera or unsorted selection",
+            ));
+        }
+        self.seat = seat;
+        Ok(())
+    }
+
+    fn input(&mut self) -> Option<&mut dyn InputProvider> {
+        Some(self)
+    }
+}
+
+impl InputProvider for InputPlugin {
+    fn poll(&mut self, window: &[DeviceInput]) -> Result<Vec<InputRecord>, PluginError> {
+        if !self.pads_tried {
+            self.pads_tried = true;
+            self.pads = devices::Pads::open();
+        }
+        let mut out = Vec::new();
+        let mut events = Vec::with_capacity(window.len());
+        for d in window {
+            if d.kind == DeviceInputKind::VIEWPORT {
+                if d.x.is_finite() && d.y.is_finite() && d.x >= 1.0 && d.y >= 1.0 {
+                    let a = d.x / d.y;
+                    if self.aspect != Some(a) {
+                        self.aspect = Some(a);
+                        out.push(InputRecord::axis(VIEW_ASPECT, a));
+                    }
+                }
+            } else if let Some(e) = devices::device_event(d) {
+                events.push(e);
+            }
+        }
+        if let Some(p) = &mut self.pads {
+            p.poll(&mut events);
+        }
+        let mode = if self.seat.rig.mode == Mode::Possessed {
+            POSSESSED
+        } else {
+            OVERVIEW
+        };
+        let mut acts = self.mapper.set_mode(mode);
+        acts.extend(self.mapper.tick(&events));
+        devices::records(&acts, &mut out);
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_bindings_parse() {
+        Bindings::parse(DEFAULT_BINDINGS, "config/bindings.ini").unwrap();
+    }
+
+    #[test]
+    fn the_order_codes_are_the_ai_plugins() {
+        // The AI plugin documents these numbers; a mismatch would make orders vanish.
+        assert_eq!(ORDER_MOVE.0, 0x1000_A100);
+        assert_eq!(ORDER_CANCEL.0, 0x1000_A101);
+        assert_eq!(ORDER_POSSESS.0, 0x1000_A102);
+        assert_eq!(ORDER_RELEASE.0, 0x1000_A103);
+    }
+
+    #[test]
+    fn polling_maps_window_events_through_the_bindings_and_follows_the_seat_mode() {
+        use iron3d_abi::abi_stable::std_types::RString;
+        let mut p = InputPlugin::new(Bindings::parse(DEFAULT_BINDINGS, "x").unwrap());
+        p.pads_tried = true; // no gamepad layer in this test
+        let key = |name: &str, down: bool| DeviceInput {
+            kind: if down {
+                DeviceInputKind::BUTTON_DOWN
+            } else {
+                DeviceInputKind::BUTTON_UP
+            },
+            source: iron3d_abi::SOURCE_KEYBOARD,
+            input: RString::from(name),
+            x: 0.0,
+            y: 0.0,
+        };
+        let code = |n| iron3d_input::action_code(n).unwrap();
+        let viewport = DeviceInput {
+            kind: DeviceInputKind::VIEWPORT,
+            source: 0,
+            input: RString::new(),
+            x: 800.0,
+            y: 400.0,
+        };
+        assert_eq!(
+            p.poll(&[viewport.clone(), key("Key:W", true)]).unwrap(),
+            [
+                InputRecord::axis(VIEW_ASPECT, 2.0),
+                InputRecord::key(code("camera.pan_forward"), true)
+            ]
+        );
+        // The same viewport again says nothing.
+        assert_eq!(p.poll(&[viewport]).unwrap(), []);
+        // Possessed: W held now drives the unit instead of panning.
+        p.seat.possessed(5);
+        assert_eq!(
+            p.poll(&[]).unwrap(),
+            [
+                InputRecord::key(code("camera.pan_forward"), false),
+                InputRecord::key(code("unit.forward"), true)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_saved_seat_restores_and_a_bad_one_is_refused() {
+        let mut p = InputPlugin::new(Bindings::default());
+        p.seat.select(vec![3, 8], false);
+        p.seat.rig.yaw = 1.25;
+        let blob = p.save_state().unwrap();
+        let mut q = InputPlugin::new(Bindings::default());
+        q.restore_state(&blob).unwrap();
+        assert_eq!(q.seat, p.seat);
+        p.seat.rig.pitch = f32::NAN;
+        let bad = p.save_state().unwrap();
+        assert_eq!(
+            q.restore_state(&bad).unwrap_err().kind,
+            ErrorKind::BAD_STATE
+        );
+        let junk = StateBlob::new(STATE_FORMAT, STATE_VERSION, vec![0xFF; 3]);
+        assert!(q.restore_state(&junk).is_err());
+    }
+}
