@@ -16,6 +16,7 @@ pub mod bindings_cli;
 pub mod corpus_cli;
 pub mod demo_cli;
 pub mod headless;
+pub mod live_input;
 pub mod mission_cli;
 pub mod play;
 pub mod plugins;

@@ -8,7 +8,7 @@ use crate::plugins;
 use anyhow::{Context, bail};
 use glam::Vec3;
 use iron3d_abi::{RenderTarget, SlotKind};
-use iron3d_kernel::{Kernel, KernelConfig, ManualTimeSource, NoInput, StateHash};
+use iron3d_kernel::{Kernel, KernelConfig, ManualTimeSource, StateHash};
 use iron3d_plugin_host::{Capture, CaptureKind, HostEvent, PluginHost};
 use iron3d_render_frame::{
     CameraState, DEFAULT_LIGHTING, FrameBuilder, FrameParams, LastFrame, MissionFramePreparer,
@@ -303,6 +303,10 @@ pub struct PlaySession {
     pub host_events: Vec<HostEvent>,
     /// Frames presented.
     pub frames: u64,
+    /// The window's input on its way to the input plugin and the next tick.
+    pub input: crate::live_input::LiveInput,
+    /// The player paused the game (`game.pause`, `game.menu`, or the window's key).
+    pub paused: bool,
     /// A renderer being prepared on a worker thread (interactive switches).
     pending: Option<(
         Renderer,
@@ -366,7 +370,9 @@ impl PlaySession {
             },
             lighting: DEFAULT_LIGHTING,
         }));
-        let preparer = MissionFramePreparer::new(FrameBuilder::new(assets), view.clone());
+        // `--camera` pins the camera; otherwise the seat's view drives it.
+        let preparer = MissionFramePreparer::new(FrameBuilder::new(assets), view.clone())
+            .with_player_view(opts.camera.is_none());
         let last_frame = preparer.last_handle();
         let mut run = run;
         run.kernel.set_frame_preparer(Some(Box::new(preparer)));
@@ -381,6 +387,8 @@ impl PlaySession {
             events,
             host_events: Vec::new(),
             frames: 0,
+            input: crate::live_input::LiveInput::default(),
+            paused: false,
             pending: None,
         };
         if !session.switch(wanted, out)? {
@@ -461,10 +469,36 @@ impl PlaySession {
     /// Presents one frame at game-clock time `now_ns` (platform time of the manual clock).
     pub fn frame(&mut self, now_ns: u64) -> anyhow::Result<()> {
         self.clock.set_ns(now_ns);
-        self.run.kernel.frame(&mut NoInput, None)?;
+        self.input.poll(&self.run.host);
+        self.run.kernel.frame(&mut self.input, None)?;
+        // Pausing is the shell's: while the game clock stands no tick could read it.
+        let pause = ["game.pause", "game.menu"]
+            .iter()
+            .filter_map(|a| iron3d_input::action_code(a))
+            .any(|c| self.input.pressed.contains(&c));
+        if pause {
+            self.toggle_pause();
+        }
         self.frames += 1;
         self.host_events.extend(self.events.try_iter());
         Ok(())
+    }
+
+    /// Pauses or resumes the game clock.
+    pub fn toggle_pause(&mut self) {
+        self.paused = !self.paused;
+        if self.paused {
+            self.run.kernel.pause();
+        } else {
+            self.run.kernel.resume();
+        }
+        tracing::info!(paused = self.paused, "pause");
+    }
+
+    /// Whether the seat (the input plugin) publishes the player's view: the camera, the
+    /// keys and the mouse are the game's then, not the free camera's.
+    pub fn seat_active(&self) -> bool {
+        self.run.kernel.snapshot().is_some_and(|s| s.view.is_some())
     }
 
     /// The mission's outcome once a plugin reported it.

@@ -4,9 +4,17 @@
 //! the Vulkan renderer presents to the window itself through the native handles in the
 //! frame's target. With no display the caller falls back to an offscreen run.
 //!
-//! Keys: W/S forward/back, A/D strafe, R/F up/down, arrows turn (left/right wrap, up/down
-//! clamp), mouse drag with the left button turns, C centres the view, P or Space pauses,
-//! F1 software, F2 Vulkan, F3 capture, Tab cycles renderers, Escape quits.
+//! **With the player's seat** (the registry's input plugin publishes the player's view):
+//! every key, button, wheel step and pointer move goes to the input plugin, through the
+//! bindings (`iron3d bindings list`), into the game — the camera, selection, orders and
+//! possession are the game's. The shell keeps F1 software, F2 Vulkan, F4 capture and Tab
+//! (cycle renderers), F10 quits; `game.pause` / `game.menu` (Pause, F3, Escape) pause
+//! and resume. A lost focus releases every held key.
+//!
+//! **Without one** (a null input plugin) the free camera: W/S forward/back, A/D strafe,
+//! R/F up/down, arrows turn (left/right wrap, up/down clamp), mouse drag with the left
+//! button turns, C centres the view, P or Space pauses, F1 software, F2 Vulkan, F3
+//! capture, Tab cycles renderers, Escape quits.
 
 use crate::play::{PlayOptions, PlayOutcome, PlaySession, Renderer};
 use abi_stable::std_types::ROption;
@@ -20,7 +28,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
-use winit::event::{ElementState, MouseButton, WindowEvent};
+use winit::event::{ElementState, MouseButton, MouseScrollDelta, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{KeyCode, PhysicalKey};
 use winit::window::{Window, WindowId};
@@ -77,7 +85,6 @@ struct App<'o> {
     started: Instant,
     last_tick: Instant,
     game_ns: u64,
-    paused: bool,
     fps_window: (Instant, u64),
     fps: f64,
     error: Option<anyhow::Error>,
@@ -108,6 +115,25 @@ impl App<'_> {
     }
 
     fn on_key(&mut self, event_loop: &ActiveEventLoop, code: KeyCode, pressed: bool) {
+        self.session.input.key(code, pressed);
+        if self.session.seat_active() {
+            if pressed && self.held.insert(code) {
+                match code {
+                    KeyCode::F10 => {
+                        self.done = true;
+                        event_loop.exit();
+                    }
+                    KeyCode::F1 => self.switch_async(Renderer::Soft),
+                    KeyCode::F2 => self.switch_async(Renderer::Vulkan),
+                    KeyCode::F4 => self.switch_async(Renderer::Capture),
+                    KeyCode::Tab => self.cycle_renderer(),
+                    _ => {}
+                }
+            } else if !pressed {
+                self.held.remove(&code);
+            }
+            return;
+        }
         if pressed {
             let first = self.held.insert(code);
             if !first {
@@ -118,31 +144,26 @@ impl App<'_> {
                     self.done = true;
                     event_loop.exit();
                 }
-                KeyCode::KeyP | KeyCode::Space => {
-                    self.paused = !self.paused;
-                    if self.paused {
-                        self.session.run.kernel.pause();
-                    } else {
-                        self.session.run.kernel.resume();
-                    }
-                }
+                KeyCode::KeyP | KeyCode::Space => self.session.toggle_pause(),
                 KeyCode::KeyC => self.with_camera(|c| c.centre()),
                 KeyCode::F1 => self.switch_async(Renderer::Soft),
                 KeyCode::F2 => self.switch_async(Renderer::Vulkan),
                 KeyCode::F3 => self.switch_async(Renderer::Capture),
-                KeyCode::Tab => {
-                    let next = match self.session.renderer {
-                        Renderer::Soft => Renderer::Vulkan,
-                        Renderer::Vulkan => Renderer::Capture,
-                        Renderer::Capture | Renderer::Plugin { .. } => Renderer::Soft,
-                    };
-                    self.switch_async(next);
-                }
+                KeyCode::Tab => self.cycle_renderer(),
                 _ => {}
             }
         } else {
             self.held.remove(&code);
         }
+    }
+
+    fn cycle_renderer(&mut self) {
+        let next = match self.session.renderer {
+            Renderer::Soft => Renderer::Vulkan,
+            Renderer::Vulkan => Renderer::Capture,
+            Renderer::Capture | Renderer::Plugin { .. } => Renderer::Soft,
+        };
+        self.switch_async(next);
     }
 
     fn with_camera(&self, f: impl FnOnce(&mut iron3d_render_frame::CameraState)) {
@@ -182,7 +203,9 @@ impl App<'_> {
         let t = now();
         let dt = t.duration_since(self.last_tick).as_secs_f32().min(0.25);
         self.last_tick = t;
-        self.move_camera(dt);
+        if !self.session.seat_active() {
+            self.move_camera(dt);
+        }
         let size = window.inner_size();
         let (w, h) = (size.width.max(1), size.height.max(1));
         let vulkan = self.session.renderer == Renderer::Vulkan;
@@ -268,10 +291,35 @@ impl App<'_> {
                 self.session.renderer.as_str(),
                 self.fps,
                 self.session.run.kernel.tick(),
-                if self.paused { " (paused)" } else { "" },
+                self.seat_status(),
                 self.session.draw_items()
             ));
         }
+    }
+
+    /// The title's game status: the seat's view mode and selection, and the pause.
+    fn seat_status(&self) -> String {
+        let mut s = String::new();
+        if let Some(v) = self
+            .session
+            .run
+            .kernel
+            .snapshot()
+            .and_then(|s| s.view.clone())
+        {
+            let mode = match iron3d_abi::ViewMode(v.mode) {
+                iron3d_abi::ViewMode::OVERVIEW => "overview",
+                iron3d_abi::ViewMode::FOLLOW => "follow",
+                iron3d_abi::ViewMode::FREE => "free",
+                iron3d_abi::ViewMode::POSSESSED => "possessed",
+                _ => "view",
+            };
+            s.push_str(&format!(" — {mode}, {} selected", v.selected.len()));
+        }
+        if self.session.paused {
+            s.push_str(" (paused)");
+        }
+        s
     }
 
     fn present(&mut self, img: &iron3d_abi::ImageRgba8) {
@@ -324,6 +372,8 @@ impl ApplicationHandler for App<'_> {
         match event_loop.create_window(attrs) {
             Ok(w) => {
                 let window = Arc::new(w);
+                let size = window.inner_size();
+                self.session.input.viewport(size.width, size.height);
                 window.request_redraw();
                 self.presenter = Some(Presenter {
                     window,
@@ -346,21 +396,45 @@ impl ApplicationHandler for App<'_> {
                     self.on_key(event_loop, code, event.state == ElementState::Pressed);
                 }
             }
-            WindowEvent::MouseInput {
-                state,
-                button: MouseButton::Left,
-                ..
-            } => {
-                self.dragging = state == ElementState::Pressed;
-                self.last_cursor = None;
+            WindowEvent::MouseInput { state, button, .. } => {
+                let down = state == ElementState::Pressed;
+                self.session.input.mouse(button, down);
+                if button == MouseButton::Left {
+                    self.dragging = down;
+                }
             }
-            WindowEvent::CursorMoved { position, .. } if self.dragging => {
-                if let Some((x, y)) = self.last_cursor {
-                    let (dx, dy) = ((position.x - x) as f32, (position.y - y) as f32);
-                    self.with_camera(|c| c.turn(-dx * MOUSE_TURN, -dy * MOUSE_TURN));
+            WindowEvent::MouseWheel { delta, .. } => {
+                let steps = match delta {
+                    MouseScrollDelta::LineDelta(_, y) => y.round() as i32,
+                    MouseScrollDelta::PixelDelta(p) => (p.y / 40.0).round() as i32,
+                };
+                if steps != 0 {
+                    self.session.input.wheel(steps);
+                }
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                let delta = self
+                    .last_cursor
+                    .map(|(x, y)| ((position.x - x) as f32, (position.y - y) as f32));
+                if let Some(p) = &self.presenter {
+                    let size = p.window.inner_size();
+                    self.session.input.pointer(
+                        position.x as f32,
+                        position.y as f32,
+                        size.width,
+                        size.height,
+                        delta,
+                    );
+                }
+                if let (Some((dx, dy)), true) = (delta, self.dragging) {
+                    if !self.session.seat_active() {
+                        self.with_camera(|c| c.turn(-dx * MOUSE_TURN, -dy * MOUSE_TURN));
+                    }
                 }
                 self.last_cursor = Some((position.x, position.y));
             }
+            WindowEvent::Resized(size) => self.session.input.viewport(size.width, size.height),
+            WindowEvent::Focused(false) => self.session.input.focus_lost(),
             _ => {}
         }
     }
@@ -404,7 +478,6 @@ pub fn run(opts: &PlayOptions, out: &mut dyn Write) -> WindowOutcome {
         started: t,
         last_tick: t,
         game_ns: 0,
-        paused: false,
         fps_window: (t, 0),
         fps: 0.0,
         error: None,

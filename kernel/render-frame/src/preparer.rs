@@ -19,6 +19,7 @@ pub struct MissionFramePreparer {
     builder: FrameBuilder,
     view: SharedView,
     last: LastFrame,
+    follow_player: bool,
 }
 
 impl MissionFramePreparer {
@@ -28,7 +29,15 @@ impl MissionFramePreparer {
             builder,
             view,
             last: Arc::default(),
+            follow_player: true,
         }
+    }
+
+    /// Whether the camera follows the player's view the seat publishes (default: yes).
+    /// `false` pins the shared view's camera (automation: `iron3d play --camera`).
+    pub fn with_player_view(mut self, follow: bool) -> Self {
+        self.follow_player = follow;
+        self
     }
 
     /// A handle on the frame built last (stays valid after the preparer moves into the
@@ -40,10 +49,27 @@ impl MissionFramePreparer {
 
 impl FramePreparer for MissionFramePreparer {
     fn prepare(&mut self, snapshot: &RenderSnapshot) -> Option<Arc<dyn Any + Send + Sync>> {
-        let params = *self
-            .view
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let params = {
+            let mut shared = self
+                .view
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            // The player's view, when the seat publishes one, is the camera: the frame
+            // and everything reading the shared view (the listener) use the same one.
+            if let (true, Some(v)) = (self.follow_player, snapshot.view.as_ref()) {
+                let c = &mut shared.camera;
+                c.position = glam::Vec3::from_array(v.eye);
+                c.yaw = crate::camera::wrap_angle(v.yaw);
+                c.pitch = v
+                    .pitch
+                    .clamp(-crate::camera::PITCH_LIMIT, crate::camera::PITCH_LIMIT);
+                if v.fov > 0.0 {
+                    c.fov = v.fov;
+                }
+                c.centring = false;
+            }
+            *shared
+        };
         let frame = Arc::new(self.builder.build(snapshot, &params));
         *self
             .last

@@ -231,6 +231,7 @@ fn a_mounted_model_follows_the_parent_mount_nodes_current_pose() {
             object(1, b"loose", Vec3::new(14.0, 20.0, 0.0)),
         ],
         prepared: None,
+        view: None,
     };
     let camera = CameraState::looking_at(Vec3::new(0.0, 0.0, 15.0), Vec3::new(12.0, 20.0, 0.0));
     let mut builder = FrameBuilder::new(assets);
