@@ -770,3 +770,49 @@ fn each_system_has_its_own_busy_time() {
         "the time accumulates"
     );
 }
+
+/// A seat publishing a view from `update` (a non-finite one is refused and leaves the
+/// published one alone).
+struct Seat {
+    view: crate::view::PlayerView,
+}
+
+impl System for Seat {
+    fn name(&self) -> &str {
+        "seat"
+    }
+    fn update(&mut self, ctx: &mut SystemCtx<'_>) -> SystemResult {
+        self.view.yaw += 0.5;
+        ctx.set_player_view(self.view.clone())?;
+        let mut bad = self.view.clone();
+        bad.eye[0] = f32::INFINITY;
+        assert!(matches!(
+            ctx.set_player_view(bad),
+            Err(KernelError::InvalidView(_))
+        ));
+        assert_eq!(ctx.player_view().map(|v| v.yaw), Some(self.view.yaw));
+        Ok(())
+    }
+}
+
+#[test]
+fn the_published_player_view_reaches_every_snapshot_and_a_bad_one_changes_nothing() {
+    let (mut k, clock) = kernel(0);
+    k.add_system(Box::new(Seat {
+        view: crate::view::PlayerView {
+            eye: [1.0, 2.0, 30.0],
+            selected: vec![3, 9],
+            ..Default::default()
+        },
+    }))
+    .unwrap();
+    clock.advance_ns(34_000_000);
+    k.frame(&mut crate::NoInput, None).unwrap();
+    let v = k.snapshot().unwrap().view.clone().unwrap();
+    assert_eq!(
+        (v.eye, v.yaw, v.selected.as_slice()),
+        ([1.0, 2.0, 30.0], 0.5, &[3, 9][..])
+    );
+    assert_eq!(v.tick, k.tick());
+    assert_eq!(k.system_faults("seat"), Some(0));
+}

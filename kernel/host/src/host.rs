@@ -201,7 +201,7 @@ impl PluginHost {
             RResult::ROk(ROption::RSome(mut service)) => service
                 .poll(RSlice::from_slice(window))
                 .into_result()
-                .map(|records| crate::convert::input_events(&records)),
+                .map(|records| crate::input::input_events(&records)),
         };
         drop(guard);
         if let Err(e) = &r {

@@ -212,3 +212,38 @@ fn every_mission_load_gets_its_own_resources_id() {
     );
     assert_ne!(a.resources.id, 0);
 }
+
+#[test]
+fn the_preparer_draws_from_the_published_player_view_unless_the_camera_is_pinned() {
+    use iron3d_kernel::FramePreparer;
+    use iron3d_render_frame::MissionFramePreparer;
+    use std::sync::{Arc, Mutex};
+    let mut s = scene("DEMO1");
+    let start = overview(&s);
+    let mut snap = snapshot(&mut s.kernel);
+    snap.view = Some(iron3d_kernel::PlayerView {
+        eye: [5.0, 6.0, 70.0],
+        yaw: 7.0, // wraps
+        pitch: -0.7,
+        fov: 0.9,
+        ..Default::default()
+    });
+    for follow in [true, false] {
+        let view = Arc::new(Mutex::new(params(start)));
+        let builder = FrameBuilder::new(s.builder.assets().clone());
+        let mut p = MissionFramePreparer::new(builder, view.clone()).with_player_view(follow);
+        let frame = p.prepare(&snap).unwrap();
+        let frame = frame.downcast_ref::<iron3d_abi::RenderFrame>().unwrap();
+        let shared = view.lock().unwrap().camera;
+        if follow {
+            // The frame and the shared view (the listener) use the player's view.
+            assert_eq!(shared.position, Vec3::new(5.0, 6.0, 70.0));
+            assert!((shared.yaw - (7.0 - std::f32::consts::TAU)).abs() < 1e-5);
+            assert_eq!((shared.pitch, shared.fov), (-0.7, 0.9));
+        } else {
+            assert_eq!(shared, start);
+        }
+        assert_eq!(frame.camera.position, shared.position.into());
+        assert_eq!(frame.camera.yaw, shared.yaw);
+    }
+}

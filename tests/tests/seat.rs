@@ -1,0 +1,363 @@
+//! The player's seat end to end (issue 17): the real terrain, AI, control and input
+//! plugins on the demo's BATTLE mission, driven only through the tick's input snapshot
+//! (action codes of `iron3d-input`, as the input plugin writes them from the window):
+//! a click on one of the player's tanks selects it, a right click on the ground orders
+//! it there and it arrives; the tank is possessed and driven with the keyboard and
+//! handed back; the published player view follows. The same per-tick input then
+//! replays at 30 and at 144 presented frames per second to the same state hashes.
+//! Click positions come from the render camera's own projection (`iron3d-render-frame`)
+//! of the published view, so the seat's picking and the renderer's drawing must agree.
+
+#![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
+use glam::{Vec3, Vec4};
+use iron3d_e2e::plugins::library_dir;
+use iron3d_input::{POINTER_X, POINTER_Y, VIEW_ASPECT, action_code};
+use iron3d_kernel::{InputEvent, InputSource, ManualTimeSource, PlayerView, StateHash};
+use iron3d_plugin_host::SearchPaths;
+use iron3d_registry::{Dialect, Registry};
+use iron3d_render_frame::CameraState;
+use iron3d_session::{MissionSpec, Session, SessionSpec};
+use iron3d_vfs::ReadMode;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+const REGISTRY: &str = "terrain iron3d_terrain terrain\nai iron3d_ai ai\n\
+control iron3d_control control\ninput iron3d_player_input player\n";
+const W: u32 = 640;
+const H: u32 = 480;
+
+fn session(shadow: &Path, clock: &ManualTimeSource) -> Session {
+    let spec = SessionSpec {
+        seed: 5,
+        tick_hz: 30,
+        publish_snapshots: true,
+        registry: Registry::parse(REGISTRY.as_bytes(), "seat.ini", Dialect::PluginsIni).unwrap(),
+        search_paths: SearchPaths::new(vec![library_dir(), library_dir().join("..")]),
+        shadow_dir: shadow.to_owned(),
+        debounce: Duration::from_millis(50),
+    };
+    Session::open(
+        &spec,
+        MissionSpec::Game {
+            game_dir: iron3d_e2e::render::demo().to_owned(),
+            mission: iron3d_demo::BATTLE.to_owned(),
+            mode: ReadMode::Strict,
+            relax_mesh_tag: false,
+            parameters: Default::default(),
+        },
+        Box::new(clock.clone()),
+    )
+    .unwrap()
+}
+
+/// Per-tick input, recorded as it is given.
+#[derive(Default)]
+struct Script {
+    now: Vec<InputEvent>,
+    log: BTreeMap<u64, Vec<InputEvent>>,
+    replay: bool,
+}
+
+impl InputSource for Script {
+    fn events_for_tick(&mut self, tick: u64) -> Vec<InputEvent> {
+        if self.replay {
+            return self.log.get(&tick).cloned().unwrap_or_default();
+        }
+        let e = std::mem::take(&mut self.now);
+        if !e.is_empty() {
+            self.log.insert(tick, e.clone());
+        }
+        e
+    }
+}
+
+/// A driver presenting frames at `fps` on a manual clock, exactly one tick per frame
+/// at 30 fps (several frames per tick at 144).
+struct Driver {
+    s: Session,
+    clock: ManualTimeSource,
+    fps: u64,
+    frame: u64,
+    script: Script,
+}
+
+impl Driver {
+    fn new(shadow: &Path, fps: u64) -> Self {
+        let clock = ManualTimeSource::new();
+        let s = session(shadow, &clock);
+        Self {
+            s,
+            clock,
+            fps,
+            frame: 0,
+            script: Script::default(),
+        }
+    }
+
+    /// Presents frames until `ticks` more ticks ran.
+    fn ticks(&mut self, ticks: u64) {
+        let target = self.s.kernel.tick() + ticks;
+        while self.s.kernel.tick() < target {
+            self.frame += 1;
+            // Frame times rounded up so that 30 fps gives exactly one tick per frame.
+            self.clock
+                .set_ns((self.frame * 1_000_000_000).div_ceil(self.fps));
+            self.s.kernel.frame(&mut self.script, None).unwrap();
+        }
+    }
+
+    /// Gives `events` to the next tick and runs it.
+    fn tick_with(&mut self, events: Vec<InputEvent>) {
+        self.script.now = events;
+        self.ticks(1);
+    }
+
+    fn view(&self) -> PlayerView {
+        self.s
+            .kernel
+            .snapshot()
+            .and_then(|s| s.view.clone())
+            .expect("the seat publishes a view")
+    }
+
+    fn position(&self, id: u32) -> Option<Vec3> {
+        self.s
+            .kernel
+            .world()
+            .iter_registered()
+            .find(|(_, o)| o.id.raw() == id)
+            .map(|(_, o)| o.transform.position)
+    }
+}
+
+fn key(action: &str, down: bool) -> InputEvent {
+    InputEvent::Key {
+        code: action_code(action).unwrap(),
+        down,
+    }
+}
+
+fn pointer(p: (f32, f32)) -> Vec<InputEvent> {
+    vec![
+        InputEvent::Axis {
+            axis: POINTER_X,
+            value: p.0,
+        },
+        InputEvent::Axis {
+            axis: POINTER_Y,
+            value: p.1,
+        },
+    ]
+}
+
+/// Where `point` is drawn in a `W × H` window by the render camera of `view` (`0..=1`
+/// from the top-left), `None` off screen.
+fn on_screen(view: &PlayerView, point: Vec3) -> Option<(f32, f32)> {
+    let mut c = CameraState::looking_at(Vec3::from_array(view.eye), Vec3::ZERO);
+    c.yaw = view.yaw;
+    c.pitch = view.pitch;
+    c.fov = view.fov;
+    let clip = c.projection_matrix(W, H) * c.view_matrix() * Vec4::from((point, 1.0));
+    if clip.w <= 0.0 {
+        return None;
+    }
+    let (x, y) = (clip.x / clip.w, clip.y / clip.w);
+    ((-0.95..=0.95).contains(&x) && (-0.95..=0.95).contains(&y))
+        .then_some(((x + 1.0) * 0.5, (1.0 - y) * 0.5))
+}
+
+/// The player's units (the AI publishes the clan slot + 1; the player is slot 0).
+fn own_units(d: &Driver) -> Vec<u32> {
+    d.s.kernel
+        .world()
+        .iter_registered()
+        .filter(|(_, o)| {
+            o.props
+                .first(b"BehaviorClan")
+                .is_some_and(|p| p.raw_value[1] == 1)
+        })
+        .map(|(_, o)| o.id.raw())
+        .collect()
+}
+
+/// Clicks (press and release at the same point) on `id` as drawn now.
+fn click_on(d: &mut Driver, id: u32) -> bool {
+    let v = d.view();
+    let Some(p) = d
+        .position(id)
+        .and_then(|at| on_screen(&v, at + Vec3::Z * 0.5))
+    else {
+        return false;
+    };
+    let mut down = pointer(p);
+    down.push(key("select", true));
+    d.tick_with(down);
+    d.tick_with(vec![key("select", false)]);
+    d.view().selected == [id]
+}
+
+fn hash_at(d: &Driver) -> StateHash {
+    d.s.kernel.state_hash()
+}
+
+#[test]
+fn the_player_selects_orders_possesses_and_the_input_replays_at_any_frame_rate() {
+    let shadow = tempfile::tempdir().unwrap();
+    let mut d = Driver::new(shadow.path(), 30);
+    d.tick_with(vec![InputEvent::Axis {
+        axis: VIEW_ASPECT,
+        value: W as f32 / H as f32,
+    }]);
+    d.ticks(3);
+    let v = d.view();
+    assert_eq!(v.mode, iron3d_abi::ViewMode::OVERVIEW.0);
+    assert!(v.selected.is_empty());
+
+    // Click the player's tanks in turn until one is selected (a click on a building
+    // selects nothing: only vehicles are selectable).
+    let own = own_units(&d);
+    assert!(!own.is_empty(), "the player has units in BATTLE");
+    let unit = own
+        .iter()
+        .copied()
+        .find(|&id| click_on(&mut d, id))
+        .expect("one of the player's tanks is selectable by clicking it");
+
+    // Right click on the ground 12 units away: the order goes to Behavior, the tank
+    // drives there.
+    let start = d.position(unit).unwrap();
+    let goal = start + Vec3::new(12.0, 6.0, 0.0);
+    let v = d.view();
+    let at = on_screen(&v, goal).expect("the goal is on screen");
+    let mut e = pointer(at);
+    e.push(key("order.move", true));
+    d.tick_with(e);
+    d.tick_with(vec![key("order.move", false)]);
+    let mut closest = f32::MAX;
+    for _ in 0..30 * 20 {
+        d.ticks(1);
+        let p = d.position(unit).unwrap();
+        closest = closest.min((p - goal).truncate().length());
+        if closest < 2.0 {
+            break;
+        }
+    }
+    assert!(
+        closest < 2.0,
+        "the ordered tank came within {closest} of the point"
+    );
+
+    // Possess it and drive forward with the keyboard for two seconds.
+    d.tick_with(vec![key("unit.possess", true)]);
+    d.tick_with(vec![key("unit.possess", false)]);
+    let v = d.view();
+    assert_eq!(
+        (v.mode, v.subject),
+        (iron3d_abi::ViewMode::POSSESSED.0, unit)
+    );
+    let before = d.position(unit).unwrap();
+    d.tick_with(vec![key("unit.forward", true)]);
+    d.ticks(60);
+    d.tick_with(vec![key("unit.forward", false)]);
+    let moved = (d.position(unit).unwrap() - before).truncate().length();
+    assert!(moved > 8.0, "the possessed tank drove {moved} units");
+    // The camera sits behind it.
+    let v = d.view();
+    let eye_to_unit = (d.position(unit).unwrap() - Vec3::from_array(v.eye)).truncate();
+    assert!((eye_to_unit.length() - 8.0).abs() < 1.0);
+
+    // Leave it: the overview again, Behavior drives it.
+    d.tick_with(vec![key("unit.possess", true)]);
+    d.tick_with(vec![key("unit.possess", false)]);
+    assert_eq!(d.view().mode, iron3d_abi::ViewMode::OVERVIEW.0);
+    d.ticks(30);
+    let ticks = d.s.kernel.tick();
+    let final_30 = hash_at(&d);
+    let log = std::mem::take(&mut d.script.log);
+    d.s.shutdown();
+
+    // The same input per tick at 144 presented frames per second: the same state.
+    let shadow2 = tempfile::tempdir().unwrap();
+    let mut r = Driver::new(shadow2.path(), 144);
+    r.script = Script {
+        log,
+        replay: true,
+        ..Script::default()
+    };
+    r.ticks(ticks);
+    assert!(r.frame > ticks * 4, "{} frames for {ticks} ticks", r.frame);
+    assert_eq!(hash_at(&r), final_30, "144 fps replays the 30 fps run");
+    r.s.shutdown();
+}
+
+#[test]
+fn the_host_polls_the_input_plugin_with_window_events_through_the_bindings() {
+    use iron3d_abi::abi_stable::std_types::RString;
+    use iron3d_abi::{DeviceInput, DeviceInputKind, SOURCE_KEYBOARD, SOURCE_MOUSE};
+    let shadow = tempfile::tempdir().unwrap();
+    let clock = ManualTimeSource::new();
+    let s = session(shadow.path(), &clock);
+    let dev = |kind, source, input: &str, x, y| DeviceInput {
+        kind,
+        source,
+        input: RString::from(input),
+        x,
+        y,
+    };
+    let events = s
+        .host
+        .poll_input(&[
+            dev(DeviceInputKind::VIEWPORT, SOURCE_KEYBOARD, "", 800.0, 600.0),
+            dev(
+                DeviceInputKind::BUTTON_DOWN,
+                SOURCE_KEYBOARD,
+                "Key:W",
+                0.0,
+                0.0,
+            ),
+            dev(
+                DeviceInputKind::BUTTON_DOWN,
+                SOURCE_KEYBOARD,
+                "Key:NoSuchKey",
+                0.0,
+                0.0,
+            ),
+            dev(DeviceInputKind::POINTER, SOURCE_MOUSE, "", 0.25, 0.5),
+        ])
+        .unwrap();
+    assert_eq!(
+        events,
+        [
+            InputEvent::Axis {
+                axis: VIEW_ASPECT,
+                value: 800.0 / 600.0
+            },
+            key("camera.pan_forward", true),
+            InputEvent::Axis {
+                axis: POINTER_X,
+                value: 0.25
+            },
+            InputEvent::Axis {
+                axis: POINTER_Y,
+                value: 0.5
+            },
+        ]
+    );
+    // Held is not repeated; the release is an edge.
+    assert_eq!(s.host.poll_input(&[]).unwrap(), []);
+    assert_eq!(
+        s.host
+            .poll_input(&[dev(
+                DeviceInputKind::BUTTON_UP,
+                SOURCE_KEYBOARD,
+                "Key:W",
+                0.0,
+                0.0
+            )])
+            .unwrap(),
+        [key("camera.pan_forward", false)]
+    );
+    s.shutdown();
+}
