@@ -9,6 +9,7 @@ pub mod bench_archives;
 pub mod bench_assets;
 pub mod bench_control;
 pub mod bench_demo;
+pub mod bench_input;
 pub mod bench_plugins;
 pub mod bench_render;
 pub mod bench_terrain;
@@ -523,6 +524,9 @@ pub struct BenchArgs {
     /// Skip the AI figures (ms per tick of the AI plugin with 200 / 2k / 10k units).
     #[arg(long)]
     pub no_ai: bool,
+    /// Skip the input figures (input-to-photon latency in frames at 30 / 60 / 144 fps).
+    #[arg(long)]
+    pub no_input: bool,
 }
 
 fn init_logging(filter: &str) {
@@ -818,6 +822,9 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             }
             if !a.no_ai {
                 bench_ai::run(out)?;
+            }
+            if !a.no_input {
+                bench_input::run(out)?;
             }
             if !a.no_demo {
                 bench_demo::run(out)?;
