@@ -583,4 +583,18 @@ mod tests {
         let junk = StateBlob::new(STATE_FORMAT, STATE_VERSION, vec![0xFF; 3]);
         assert!(q.restore_state(&junk).is_err());
     }
+
+    proptest::proptest! {
+        /// A saved seat is outside input (a save game, another build's blob): any bytes
+        /// restore or are refused, never panic, and a refused one changes nothing.
+        #[test]
+        fn any_state_bytes_restore_or_are_refused(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..256)) {
+            let mut p = InputPlugin::new(Bindings::default());
+            let before = p.seat.clone();
+            let blob = StateBlob::new(STATE_FORMAT, STATE_VERSION, bytes);
+            if p.restore_state(&blob).is_err() {
+                proptest::prop_assert_eq!(p.seat, before);
+            }
+        }
+    }
 }
