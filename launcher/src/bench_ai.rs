@@ -54,22 +54,23 @@ struct Measured {
 /// The per-system name of the AI slot.
 const AI_SYSTEM: &str = "plugin:ai";
 
+/// The demo's BATTLE mission in `game`, strict, without parameters.
+pub fn battle(game: &std::path::Path) -> MissionSpec {
+    MissionSpec::Game {
+        game_dir: game.to_path_buf(),
+        mission: iron3d_demo::BATTLE.into(),
+        mode: iron3d_vfs::ReadMode::Strict,
+        relax_mesh_tag: false,
+        parameters: Default::default(),
+    }
+}
+
 fn measure(game: &std::path::Path, units: u32, ai: &str) -> anyhow::Result<Measured> {
     let text = registry(ai);
     let reg = Registry::parse(text.as_bytes(), "bench-ai.ini", Dialect::PluginsIni)?;
     let spec = plugins::session_spec(&[], reg, 7, 30, false);
-    let mut s = Session::open(
-        &spec,
-        MissionSpec::Game {
-            game_dir: game.to_path_buf(),
-            mission: iron3d_demo::BATTLE.into(),
-            mode: iron3d_vfs::ReadMode::Strict,
-            relax_mesh_tag: false,
-            parameters: Default::default(),
-        },
-        Box::new(ManualTimeSource::new()),
-    )
-    .context("bench ai: session")?;
+    let mut s = Session::open(&spec, battle(game), Box::new(ManualTimeSource::new()))
+        .context("bench ai: session")?;
     // Two armies facing each other across the middle of the 256 × 256 map: clan 0 on
     // the west half, clan 1 on the east (owner 3.. ids, clear of the mission's).
     let per_side = units.div_ceil(2);

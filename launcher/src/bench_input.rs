@@ -10,7 +10,7 @@ use crate::plugins;
 use anyhow::Context;
 use iron3d_kernel::ManualTimeSource;
 use iron3d_registry::{Dialect, Registry};
-use iron3d_session::{MissionSpec, Session};
+use iron3d_session::Session;
 use std::io::Write;
 use std::time::Instant;
 use winit::keyboard::KeyCode;
@@ -36,13 +36,7 @@ fn measure(game: &std::path::Path, fps: u64) -> anyhow::Result<(Vec<u64>, f64)> 
     let clock = ManualTimeSource::new();
     let mut s = Session::open(
         &spec,
-        MissionSpec::Game {
-            game_dir: game.to_path_buf(),
-            mission: iron3d_demo::BATTLE.into(),
-            mode: iron3d_vfs::ReadMode::Strict,
-            relax_mesh_tag: false,
-            parameters: Default::default(),
-        },
+        crate::bench_ai::battle(game),
         Box::new(clock.clone()),
     )
     .context("bench input: session")?;

@@ -143,35 +143,20 @@ pub struct LiveInput {
 impl LiveInput {
     /// A key went down or up (repeats of a held key are not events).
     pub fn key(&mut self, code: KeyCode, down: bool) {
-        let Some(name) = key_input(code) else {
-            return;
-        };
-        let held = self.held_keys.contains(&name);
-        if down == held {
-            return;
+        if let Some(name) = key_input(code) {
+            if toggle(&mut self.held_keys, name, down) {
+                self.button(SOURCE_KEYBOARD, name, down);
+            }
         }
-        if down {
-            self.held_keys.push(name);
-        } else {
-            self.held_keys.retain(|k| *k != name);
-        }
-        self.button(SOURCE_KEYBOARD, name, down);
     }
 
     /// A mouse button went down or up.
     pub fn mouse(&mut self, b: MouseButton, down: bool) {
-        let Some(name) = mouse_input(b) else {
-            return;
-        };
-        if down == self.held_buttons.contains(&name) {
-            return;
+        if let Some(name) = mouse_input(b) {
+            if toggle(&mut self.held_buttons, name, down) {
+                self.button(SOURCE_MOUSE, name, down);
+            }
         }
-        if down {
-            self.held_buttons.push(name);
-        } else {
-            self.held_buttons.retain(|k| *k != name);
-        }
-        self.button(SOURCE_MOUSE, name, down);
     }
 
     fn button(&mut self, source: u32, name: &str, down: bool) {
@@ -275,6 +260,19 @@ impl LiveInput {
             compact(&mut self.ready);
         }
     }
+}
+
+/// Records `name` as held (`down`) or not; `false` when that is no change (a repeat).
+fn toggle(held: &mut Vec<&'static str>, name: &'static str, down: bool) -> bool {
+    if down == held.contains(&name) {
+        return false;
+    }
+    if down {
+        held.push(name);
+    } else {
+        held.retain(|k| *k != name);
+    }
+    true
 }
 
 /// Keeps every key, manual and command event and only the last value of each axis.

@@ -233,20 +233,26 @@ impl Rig {
     }
 }
 
-/// The world ray through the pointer `(px, py)` (`0..=1` from the top-left) of a view
-/// at `eye` with `yaw`, `pitch`, the horizontal field of view [`FOV`] and `aspect`
-/// (width / height): the engine's projection (`x = ndc·tan(fov/2)·z`, `y = ndc·
-/// tan(fov/2)/aspect·z`). A unit direction.
-pub fn pointer_ray(yaw: f32, pitch: f32, aspect: f32, px: f32, py: f32) -> Vec3 {
+/// The view's forward, right and up vectors (the render camera's: right = forward × Z),
+/// `tan(fov/2)` and the aspect (4:3 when not a positive finite number).
+fn basis(yaw: f32, pitch: f32, aspect: f32) -> (Vec3, Vec3, Vec3, f32, f32) {
     let f = forward(yaw, pitch);
     let r = f.cross(Vec3::Z).try_normalize().unwrap_or(Vec3::NEG_Y);
     let u = r.cross(f);
-    let t = (FOV * 0.5).tan();
     let aspect = if aspect.is_finite() && aspect > 0.0 {
         aspect
     } else {
         4.0 / 3.0
     };
+    (f, r, u, (FOV * 0.5).tan(), aspect)
+}
+
+/// The world ray through the pointer `(px, py)` (`0..=1` from the top-left) of a view
+/// at `eye` with `yaw`, `pitch`, the horizontal field of view [`FOV`] and `aspect`
+/// (width / height): the engine's projection (`x = ndc·tan(fov/2)·z`, `y = ndc·
+/// tan(fov/2)/aspect·z`). A unit direction.
+pub fn pointer_ray(yaw: f32, pitch: f32, aspect: f32, px: f32, py: f32) -> Vec3 {
+    let (f, r, u, t, aspect) = basis(yaw, pitch, aspect);
     let x = (2.0 * px - 1.0) * t;
     let y = (1.0 - 2.0 * py) * t / aspect;
     (f + r * x + u * y).normalize()
@@ -254,20 +260,12 @@ pub fn pointer_ray(yaw: f32, pitch: f32, aspect: f32, px: f32, py: f32) -> Vec3 
 
 /// Where `point` appears on a view (`0..=1` from the top-left), `None` behind the eye.
 pub fn project(eye: Vec3, yaw: f32, pitch: f32, aspect: f32, point: Vec3) -> Option<Vec2> {
-    let f = forward(yaw, pitch);
-    let r = f.cross(Vec3::Z).try_normalize().unwrap_or(Vec3::NEG_Y);
-    let u = r.cross(f);
+    let (f, r, u, t, aspect) = basis(yaw, pitch, aspect);
     let d = point - eye;
     let z = d.dot(f);
     if z <= 1e-3 {
         return None;
     }
-    let t = (FOV * 0.5).tan();
-    let aspect = if aspect.is_finite() && aspect > 0.0 {
-        aspect
-    } else {
-        4.0 / 3.0
-    };
     let x = d.dot(r) / (z * t);
     let y = d.dot(u) * aspect / (z * t);
     Some(Vec2::new((x + 1.0) * 0.5, (1.0 - y) * 0.5))
