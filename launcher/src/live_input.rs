@@ -193,23 +193,11 @@ impl LiveInput {
             y / h,
         ));
         if let Some((dx, dy)) = delta {
-            if dx != 0.0 {
-                self.pending.push(device(
-                    DeviceInputKind::MOTION,
-                    SOURCE_MOUSE,
-                    "MouseAxis:X",
-                    dx,
-                    0.0,
-                ));
-            }
-            if dy != 0.0 {
-                self.pending.push(device(
-                    DeviceInputKind::MOTION,
-                    SOURCE_MOUSE,
-                    "MouseAxis:Y",
-                    dy,
-                    0.0,
-                ));
+            for (axis, d) in [("MouseAxis:X", dx), ("MouseAxis:Y", dy)] {
+                if d != 0.0 {
+                    self.pending
+                        .push(device(DeviceInputKind::MOTION, SOURCE_MOUSE, axis, d, 0.0));
+                }
             }
         }
     }

@@ -45,6 +45,7 @@
 //! * abi_stable's own version check uses [`ROOT_VERSION`], not the crate version, so the
 //!   crate version of `iron3d-abi` can move without locking out older plugins.
 
+pub mod context;
 pub mod control;
 pub mod guard;
 pub mod host;
