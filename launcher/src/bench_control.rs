@@ -21,9 +21,12 @@ render iron3d_null null-render\nnet iron3d_null null-net\ninput iron3d_null null
 /// Unit counts measured.
 pub const COUNTS: [u32; 3] = [1_000, 10_000, 100_000];
 /// Ticks measured per count (after [`WARMUP`]).
-pub const TICKS: u32 = 20;
-/// Ticks run before measuring (the wanderer's first requests, contacts settling).
-pub const WARMUP: u32 = 5;
+pub const TICKS: u32 = 30;
+/// Ticks run before measuring: the wanderer's first requests and the crowd closing up
+/// until the contact count is steady (at 10,000 units the cost per tick climbs for
+/// about 30 ticks, from about 3.5 to 5.6 ms before PD-CTRL-WALKABLE's single probe;
+/// measuring earlier would report the empty-crowd cost).
+pub const WARMUP: u32 = 40;
 /// Grid spacing of the units (radius 0.5: a crowd with contacts).
 pub const SPACING: f32 = 1.6;
 

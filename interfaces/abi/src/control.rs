@@ -95,9 +95,11 @@ pub mod physical_flags {
     /// Touching another object at the end of the last step.
     pub const IN_CONTACT: u32 = 4;
     /// The explicit error state "tried to leave the walkable area" (tome VI): the step
-    /// was refused and the unit stopped at the border; cleared by its next motion request.
+    /// (the unit's own motion, with any contact push) was refused and the unit stopped
+    /// at the border; cleared by its next motion request.
     pub const LEFT_WALKABLE: u32 = 8;
-    /// Standing on a non-walkable area (placed or pushed there); it may drive out.
+    /// Standing on a non-walkable area (placed there; neither driving nor a push takes a
+    /// unit from walkable ground onto one); it may drive out.
     pub const ON_NON_WALKABLE: u32 = 16;
     /// A [`super::MotionMode::MOVE_TO`] target was reached.
     pub const ARRIVED: u32 = 32;

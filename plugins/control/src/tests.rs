@@ -197,6 +197,36 @@ fn leaving_the_walkable_area_is_refused_as_an_error_state() {
     assert_eq!(w.unit(1).unwrap().flags & physical_flags::LEFT_WALKABLE, 0);
 }
 
+#[test]
+fn a_push_towards_the_border_is_held_there_without_the_error_state() {
+    // PD-CTRL-WALKABLE: unit 1 stands just inside the border (x < 4 walkable); unit 2
+    // drives into it from behind and keeps pushing.
+    let mut w = World::new(Limits::default());
+    w.insert(mobile(1, 3.3, 0.0, 0.0));
+    w.insert(mobile(2, 1.0, 0.0, 0.0));
+    w.set_request(2, MotionRequest::drive(4.0, 0.0)).unwrap();
+    let mut ground = Hill { wall: 4.0 };
+    let mut pushed = false;
+    for _ in 0..90 {
+        let before = w.unit(1).unwrap().position.x;
+        let r = w.step(DT, &mut ground).unwrap();
+        assert!(r.left_walkable.is_empty(), "nobody drove off: {r:?}");
+        let u = w.unit(1).unwrap();
+        assert!(
+            u.position.x < 4.0,
+            "never pushed past the border: {}",
+            u.position.x
+        );
+        assert_eq!(u.flags & physical_flags::ON_NON_WALKABLE, 0);
+        pushed |= u.position.x > before + 1e-4;
+    }
+    assert!(pushed, "unit 2 reached and pushed unit 1");
+    let (a, b) = (w.unit(1).unwrap(), w.unit(2).unwrap());
+    assert_eq!(a.flags & physical_flags::LEFT_WALKABLE, 0);
+    assert_eq!(b.flags & physical_flags::LEFT_WALKABLE, 0);
+    assert!(b.position.x < a.position.x, "still behind it");
+}
+
 fn head_on(left: u32, right: u32) -> (World, Vec<StepReport>) {
     let mut w = World::new(Limits::default());
     w.insert(mobile(left, -5.0, 0.0, 0.0));

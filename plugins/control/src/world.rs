@@ -9,11 +9,7 @@
 //!    `max_accel·dt`, the heading by at most `max_turn·dt`. **PD-CTRL-DT**: one policy,
 //!    semi-implicit Euler on the kernel's fixed step — speed first, then heading, then
 //!    the candidate position `p + dir(heading)·speed·dt`.
-//! 2. **Walkable check** on the candidates (one batch [`Ground::probe`]): a step from a
-//!    walkable area into a non-walkable one, or off the surface, is refused — the unit
-//!    stops where it is and carries [`physical_flags::LEFT_WALKABLE`], the explicit error
-//!    state of tome VI, until its next motion request; nothing ever teleports it. A unit already on a non-walkable area
-//!    ([`physical_flags::ON_NON_WALKABLE`]) may drive anywhere on the surface.
+//! 2. (The walkable check runs at the final positions, step 6.)
 //! 3. **Broad phase** ([`crate::broad`]): every pair of units, not both static, whose
 //!    horizontal boxes at the candidates meet within [`CONTACT_MARGIN`], found through
 //!    a uniform grid (the cell side changes the speed, never the pairs), in ascending
@@ -25,10 +21,20 @@
 //!    next ones over the pairs the first found closer than a quarter unit); each
 //!    overlapping pair is pushed apart along its normal — half each for two vehicles,
 //!    all of it by the vehicle against an obstacle.
-//! 6. **Terrain following** (second batch probe at the final positions): the unit's
-//!    proxy bottom sits on the surface (`z = height − z0`), its up axis is the surface
-//!    normal and its heading is kept (**PD-CTRL-GROUND**). Without a surface (no map,
-//!    off the map) the unit keeps its height ([`physical_flags::NO_GROUND`]).
+//! 6. **Walkable check and terrain following** (**PD-CTRL-WALKABLE**), one batch
+//!    [`Ground::probe`] at the final positions (the unit's own motion plus the contact
+//!    pushes): a step that takes a unit from a walkable area onto a non-walkable one,
+//!    or off the surface, is refused — the unit is put back where it was (its old point
+//!    probed again). If its own motion moved it, it also stops and carries
+//!    [`physical_flags::LEFT_WALKABLE`], the explicit error state of tome VI, until its
+//!    next motion request; a unit only pushed there simply holds at the border, as
+//!    against an obstacle. Nothing ever teleports a unit. A unit already on a
+//!    non-walkable area ([`physical_flags::ON_NON_WALKABLE`]) may drive anywhere on the
+//!    surface. Then the unit's proxy bottom sits on the surface (`z = height − z0`),
+//!    its up axis is the surface normal and its heading is kept (**PD-CTRL-GROUND**).
+//!    Without a surface (no map, off the map) the unit keeps its height
+//!    ([`physical_flags::NO_GROUND`]). A put-back unit may still overlap a neighbour
+//!    at the end of the step; the next step's resolution separates them.
 //! 7. **Velocity** = displacement / dt. The drive speed is not changed by contacts (the
 //!    unit keeps pushing, as wheels do): against an obstacle head-on it comes to rest,
 //!    at an angle it slides along it; two vehicles pushing into each other share the
@@ -274,7 +280,8 @@ pub struct World {
     touched: Vec<(u32, u32, Contact)>,
     near: Vec<(u32, u32, u32)>,
     pushed_at: Vec<u32>,
-    stale: Vec<u32>,
+    back: Vec<u32>,
+    drove: Vec<bool>,
     kept: Vec<(u32, u32)>,
     spare_contacts: Vec<(u32, u32)>,
 }
@@ -482,34 +489,14 @@ impl World {
             self.mobile.push(i as u32);
         }
 
-        // 2. Walkable check.
-        let mut points = std::mem::take(&mut self.scratch_points);
-        points.clear();
-        points.extend(self.mobile.iter().map(|&i| xy[i as usize].extend(0.0)));
-        let mut samples = ground.probe(&points)?;
-        if let Some(s) = &samples {
-            if s.len() != self.mobile.len() {
-                return Err(format!(
-                    "terrain probe answered {} samples for {} points",
-                    s.len(),
-                    self.mobile.len()
-                ));
-            }
-            for (k, &i) in self.mobile.iter().enumerate() {
-                let i = i as usize;
-                let u = &mut self.units[i];
-                let on_walkable = u.flags & physical_flags::ON_NON_WALKABLE == 0;
-                let moved = xy[i] != u.position.truncate();
-                if moved && (!s[k].on_surface || (!s[k].walkable && on_walkable)) {
-                    xy[i] = u.position.truncate();
-                    u.speed = 0.0;
-                    if u.flags & physical_flags::LEFT_WALKABLE == 0 {
-                        report.left_walkable.push(u.id);
-                    }
-                    u.flags |= physical_flags::LEFT_WALKABLE;
-                }
-            }
-        }
+        // Whether each mobile unit's own motion moved it (before any push).
+        let mut drove = std::mem::take(&mut self.drove);
+        drove.clear();
+        drove.extend(
+            self.mobile
+                .iter()
+                .map(|&i| xy[i as usize] != self.units[i as usize].position.truncate()),
+        );
 
         // 3. Broad phase.
         self.broad_phase(&xy);
@@ -571,37 +558,61 @@ impl World {
         self.near = near;
         self.pushed_at = pushed_at;
 
-        // 6. Terrain following at the final positions.
-        // Only the units the walkable check or the resolution moved off their probed
-        // point are probed again.
-        let mut stale = std::mem::take(&mut self.stale);
-        stale.clear();
-        stale.extend(
-            (0..self.mobile.len() as u32).filter(|&k| {
-                xy[self.mobile[k as usize] as usize].extend(0.0) != points[k as usize]
-            }),
-        );
-        if let (Some(s), false) = (samples.as_mut(), stale.is_empty()) {
-            points.clear();
-            points.extend(
-                stale
-                    .iter()
-                    .map(|&k| xy[self.mobile[k as usize] as usize].extend(0.0)),
-            );
-            if let Some(again) = ground.probe(&points)? {
-                if again.len() != stale.len() {
-                    return Err(format!(
-                        "terrain probe answered {} samples for {} points",
-                        again.len(),
-                        stale.len()
-                    ));
+        // 6. The walkable check and terrain following at the final positions: one batch
+        // probe; a refused step is put back and only those old points are probed again.
+        let mut points = std::mem::take(&mut self.scratch_points);
+        points.clear();
+        points.extend(self.mobile.iter().map(|&i| xy[i as usize].extend(0.0)));
+        let mut samples = ground.probe(&points)?;
+        let mut back = std::mem::take(&mut self.back);
+        back.clear();
+        if let Some(s) = samples.as_mut() {
+            if s.len() != self.mobile.len() {
+                return Err(format!(
+                    "terrain probe answered {} samples for {} points",
+                    s.len(),
+                    self.mobile.len()
+                ));
+            }
+            for (k, &i) in self.mobile.iter().enumerate() {
+                let i = i as usize;
+                let u = &mut self.units[i];
+                let on_walkable = u.flags & physical_flags::ON_NON_WALKABLE == 0;
+                let moved = xy[i] != u.position.truncate();
+                if moved && (!s[k].on_surface || (!s[k].walkable && on_walkable)) {
+                    xy[i] = u.position.truncate();
+                    back.push(k as u32);
+                    if drove[k] {
+                        u.speed = 0.0;
+                        if u.flags & physical_flags::LEFT_WALKABLE == 0 {
+                            report.left_walkable.push(u.id);
+                        }
+                        u.flags |= physical_flags::LEFT_WALKABLE;
+                    }
                 }
-                for (&k, g) in stale.iter().zip(again) {
-                    s[k as usize] = g;
+            }
+            if !back.is_empty() {
+                points.clear();
+                points.extend(
+                    back.iter()
+                        .map(|&k| xy[self.mobile[k as usize] as usize].extend(0.0)),
+                );
+                if let Some(again) = ground.probe(&points)? {
+                    if again.len() != back.len() {
+                        return Err(format!(
+                            "terrain probe answered {} samples for {} points",
+                            again.len(),
+                            back.len()
+                        ));
+                    }
+                    for (&k, g) in back.iter().zip(again) {
+                        s[k as usize] = g;
+                    }
                 }
             }
         }
-        self.stale = stale;
+        self.back = back;
+        self.drove = drove;
         for (k, &i) in self.mobile.iter().enumerate() {
             let i = i as usize;
             let u = &mut self.units[i];
