@@ -53,6 +53,7 @@ pub mod input;
 pub mod log;
 pub mod math;
 pub mod message;
+pub mod overlay;
 pub mod plugin;
 pub mod render;
 pub mod rng;
@@ -75,6 +76,7 @@ pub use input::{
 pub use log::{ForwardingSubscriber, LogLevel, LogSink, LogSink_TO, LogSinkBox};
 pub use math::{Mat4f, Quatf, Vec3f};
 pub use message::{MAX_MESSAGE_PAYLOAD, Message, MessageCode, MessageTarget};
+pub use overlay::{FrameWithOverlay, Overlay, OverlayQuad};
 pub use plugin::{
     Adapter, Control, ControlProvider, ControlService, ControlService_TO, Host, InputProvider,
     InputService, InputService_TO, Plugin, PluginInstance, PluginInstance_TO, PluginInstanceBox,

@@ -15,6 +15,7 @@ use crate::host::{HostRef, ObjectRef};
 use crate::input::{DeviceInput, InputRecord};
 use crate::math::Vec3f;
 use crate::message::Message;
+use crate::overlay::Overlay;
 use crate::render::RenderFrame;
 use crate::types::{
     AreaLink, ErrorKind, ImageRgba8, MissionInfo, Passage, PluginError, Portal, RenderStats,
@@ -257,6 +258,17 @@ pub trait TerrainProvider {
 pub trait Renderer {
     /// Draws a prepared frame.
     fn draw(&mut self, frame: &RenderFrame) -> Result<RenderStats, PluginError>;
+    /// (2.4) Draws a prepared frame, then its screen overlay over it (the rules of
+    /// [`crate::overlay`]; [`crate::overlay::composite`] is the reference). The default
+    /// draws the frame without the overlay, as a renderer written before 2.4 does.
+    fn draw_with_overlay(
+        &mut self,
+        frame: &RenderFrame,
+        overlay: &Overlay,
+    ) -> Result<RenderStats, PluginError> {
+        let _ = overlay;
+        self.draw(frame)
+    }
     /// The last frame as RGBA8.
     fn capture(&mut self) -> Result<ImageRgba8, PluginError> {
         unsupported("capture")
@@ -450,6 +462,16 @@ pub trait RenderBackend {
     /// [`Renderer::capture_commands`].
     #[sabi(last_prefix_field)]
     fn capture_commands(&mut self) -> RResult<RString, PluginError>;
+    /// (2.4) [`Renderer::draw_with_overlay`]; a renderer built before 2.4 draws the
+    /// frame without the overlay.
+    fn draw_with_overlay(
+        &mut self,
+        frame: &RenderFrame,
+        overlay: &Overlay,
+    ) -> RResult<RenderStats, PluginError> {
+        let _ = overlay;
+        self.draw(frame)
+    }
 }
 
 /// What an [`Adapter`] holds after `shutdown`: every call is an error.
@@ -788,6 +810,13 @@ impl InputService for Adapter {
 impl RenderBackend for Adapter {
     fn draw(&mut self, frame: &RenderFrame) -> RResult<RenderStats, PluginError> {
         self.render_call("draw", |r| r.draw(frame))
+    }
+    fn draw_with_overlay(
+        &mut self,
+        frame: &RenderFrame,
+        overlay: &Overlay,
+    ) -> RResult<RenderStats, PluginError> {
+        self.render_call("draw_with_overlay", |r| r.draw_with_overlay(frame, overlay))
     }
     fn capture(&mut self) -> RResult<ImageRgba8, PluginError> {
         self.render_call("capture", |r| r.capture())

@@ -615,14 +615,24 @@ impl System for PluginSlot {
             }
             return Ok(());
         };
-        let frame = snapshot
-            .prepared
-            .as_ref()
-            .and_then(|p| p.get::<iron3d_abi::RenderFrame>());
+        // The prepared payload is a bare frame, or (2.4) a frame with its overlay.
+        let prepared = snapshot.prepared.as_ref();
+        let frame = prepared
+            .and_then(|p| p.get::<iron3d_abi::RenderFrame>())
+            .map(|f| (f, None))
+            .or_else(|| {
+                prepared
+                    .and_then(|p| p.get::<iron3d_abi::FrameWithOverlay>())
+                    .map(|f| (&f.frame, Some(&f.overlay)))
+            });
         let r = match (a.object.render(), frame) {
             (RResult::RErr(e), _) => RResult::RErr(e),
-            (RResult::ROk(ROption::RSome(mut backend)), Some(frame)) => {
-                let r = backend.draw(frame).map(|_| ());
+            (RResult::ROk(ROption::RSome(mut backend)), Some((frame, overlay))) => {
+                let r = match overlay {
+                    Some(o) => backend.draw_with_overlay(frame, o),
+                    None => backend.draw(frame),
+                }
+                .map(|_| ());
                 if let (Some(kind), RResult::ROk(())) = (request, &r) {
                     let result = match kind {
                         CaptureKind::Image => backend.capture().into_result().map(Capture::Image),

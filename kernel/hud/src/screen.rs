@@ -1,0 +1,468 @@
+//! The screens of a mission and the overlay of one frame.
+//!
+//! * **Briefing** (before the first tick): the briefing's heading and paragraphs, the
+//!   objectives, and how to start.
+//! * **Playing**: a top bar (mission, the player's resources, FPS and tick), the
+//!   objectives panel, the messages whose time has come, and the selection.
+//! * **Paused**: the play screen dimmed under the pause menu ([`MENU`]).
+//! * **Outcome**: mission complete or failed, and what the keys do next.
+//!
+//! The layout is a pure function of the [`HudState`], the mission's text and the
+//! target size: the same state gives the same quads.
+
+use crate::font::Font;
+use crate::mission::MissionText;
+use crate::text::{Painter, cp1251, wrap};
+use abi_stable::std_types::{RArc, RVec};
+use iron3d_abi::Overlay;
+use iron3d_config::objectives::Side;
+
+/// An entry of the pause menu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MenuItem {
+    /// Back to the game.
+    Resume,
+    /// The mission again from its start.
+    Restart,
+    /// Leave the game.
+    Quit,
+}
+
+/// The pause menu, top to bottom.
+pub const MENU: [(MenuItem, &str); 3] = [
+    (MenuItem::Resume, "Resume"),
+    (MenuItem::Restart, "Restart mission"),
+    (MenuItem::Quit, "Quit"),
+];
+
+/// Which screen is up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Screen {
+    /// The briefing, before the mission starts.
+    Briefing,
+    /// The game.
+    Playing,
+    /// The pause menu with entry `item` of [`MENU`] highlighted.
+    Paused {
+        /// Highlighted entry.
+        item: usize,
+    },
+    /// The mission is decided.
+    Outcome {
+        /// Complete (`true`) or failed.
+        complete: bool,
+    },
+}
+
+/// What the HUD shows this frame (the launcher fills it from the session).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HudState {
+    /// The screen.
+    pub screen: Screen,
+    /// Presented frames per second.
+    pub fps: f32,
+    /// Last simulation tick.
+    pub tick: u64,
+    /// Game time in seconds (messages are timed on it).
+    pub game_seconds: f32,
+    /// The player's resources: name and amount (CP1251 names).
+    pub resources: Vec<(Vec<u8>, i64)>,
+    /// Lines describing the selection (CP1251), empty when nothing is selected.
+    pub selection: Vec<Vec<u8>>,
+}
+
+impl Default for HudState {
+    fn default() -> Self {
+        Self {
+            screen: Screen::Playing,
+            fps: 0.0,
+            tick: 0,
+            game_seconds: 0.0,
+            resources: Vec::new(),
+            selection: Vec::new(),
+        }
+    }
+}
+
+const WHITE: [u8; 4] = [255, 255, 255, 255];
+const GREY: [u8; 4] = [190, 190, 190, 255];
+const YELLOW: [u8; 4] = [255, 220, 90, 255];
+const GREEN: [u8; 4] = [110, 230, 110, 255];
+const RED: [u8; 4] = [240, 90, 80, 255];
+const PANEL: [u8; 4] = [0, 0, 0, 150];
+const DIM: [u8; 4] = [0, 0, 0, 190];
+const HIGHLIGHT: [u8; 4] = [70, 110, 170, 230];
+
+/// The HUD of one mission: its font, its text and the overlay texture identity.
+#[derive(Clone, Debug)]
+pub struct Hud {
+    font: Font,
+    text: MissionText,
+    textures: RArc<RVec<iron3d_abi::TextureLevel>>,
+    textures_id: u64,
+}
+
+/// The overlay texture of the font.
+const FONT_TEXTURE: u32 = 0;
+
+impl Hud {
+    /// The HUD of a mission with `text`, drawn in `font`.
+    pub fn new(font: Font, text: MissionText) -> Self {
+        // The textures' identity is their content (FNV-1a of the atlas).
+        let a = font.atlas();
+        let mut id: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in a
+            .width
+            .to_le_bytes()
+            .iter()
+            .chain(&a.height.to_le_bytes())
+            .chain(a.rgba.iter())
+        {
+            id = (id ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        let textures = RArc::new(RVec::from(vec![a.clone()]));
+        Self {
+            font,
+            text,
+            textures,
+            textures_id: id,
+        }
+    }
+
+    /// The mission's text.
+    pub fn text(&self) -> &MissionText {
+        &self.text
+    }
+
+    /// The integer magnification for a target `height` pixels high.
+    pub fn scale(height: u32) -> u32 {
+        (height / 360).max(1)
+    }
+
+    fn menu_rows(&self, width: u32, height: u32) -> (f32, f32, f32, f32) {
+        let s = Self::scale(height) as f32;
+        let (_, ch) = self.font.cell();
+        let row = ch as f32 * s * 2.0;
+        let top = (height as f32 * 0.4).floor();
+        let w = width as f32 * 0.5;
+        ((width as f32 - w) * 0.5, top, w, row)
+    }
+
+    /// The pause-menu entry under the pixel `(x, y)` of a `width × height` target.
+    pub fn menu_item_at(&self, width: u32, height: u32, x: f32, y: f32) -> Option<usize> {
+        let (left, top, w, row) = self.menu_rows(width, height);
+        if x < left || x >= left + w || y < top {
+            return None;
+        }
+        let k = ((y - top) / row) as usize;
+        (k < MENU.len()).then_some(k)
+    }
+
+    /// The overlay of one frame for a `width × height` target.
+    pub fn overlay(&self, state: &HudState, width: u32, height: u32) -> Overlay {
+        let s = Self::scale(height);
+        let mut p = Painter::new(&self.font, FONT_TEXTURE, s);
+        let (cw, ch) = p.cell();
+        let (w, h) = (width as f32, height as f32);
+        let pad = 2.0 * s as f32;
+        let columns = ((w - 4.0 * cw) / cw).max(8.0) as usize;
+        match state.screen {
+            Screen::Briefing => {
+                p.rect(0.0, 0.0, w, h, DIM);
+                let mut big = Painter::new(&self.font, FONT_TEXTURE, s * 2);
+                let mut y = (h * 0.12).floor();
+                big.text_centred(w * 0.5, y, &self.text.title, YELLOW);
+                y += big.cell().1 + ch;
+                for para in &self.text.briefing {
+                    for line in wrap(para, columns) {
+                        p.text(2.0 * cw, y, &line, WHITE);
+                        y += ch + pad;
+                    }
+                }
+                y += ch;
+                y = self.objectives(&mut p, 2.0 * cw, y, columns);
+                y += ch;
+                p.text(
+                    2.0 * cw,
+                    y.min(h - 2.0 * ch),
+                    b"Press Enter to start",
+                    GREEN,
+                );
+                let mut quads = p.finish();
+                quads.extend(big.finish());
+                return self.finish(quads);
+            }
+            Screen::Playing | Screen::Paused { .. } => {
+                self.play_screen(&mut p, state, w, h);
+            }
+            Screen::Outcome { .. } => {}
+        }
+        match state.screen {
+            Screen::Paused { item } => {
+                p.rect(0.0, 0.0, w, h, DIM);
+                let (left, top, mw, row) = self.menu_rows(width, height);
+                p.text_centred(w * 0.5, top - 2.0 * row, b"PAUSED", YELLOW);
+                for (k, (_, label)) in MENU.iter().enumerate() {
+                    let y = top + k as f32 * row;
+                    if k == item {
+                        p.rect(left, y, mw, row, HIGHLIGHT);
+                    }
+                    p.text_centred(w * 0.5, y + (row - ch) * 0.5, label.as_bytes(), WHITE);
+                }
+            }
+            Screen::Outcome { complete } => {
+                p.rect(0.0, 0.0, w, h, DIM);
+                let mut big = Painter::new(&self.font, FONT_TEXTURE, s * 2);
+                let (word, color) = if complete {
+                    (&b"MISSION COMPLETE"[..], GREEN)
+                } else {
+                    (&b"MISSION FAILED"[..], RED)
+                };
+                big.text_centred(w * 0.5, (h * 0.35).floor(), word, color);
+                p.text_centred(
+                    w * 0.5,
+                    (h * 0.35).floor() + big.cell().1 + 2.0 * ch,
+                    b"Enter: play again    Esc: quit",
+                    WHITE,
+                );
+                let mut quads = p.finish();
+                quads.extend(big.finish());
+                return self.finish(quads);
+            }
+            _ => {}
+        }
+        let quads = p.finish();
+        self.finish(quads)
+    }
+
+    fn finish(&self, quads: Vec<iron3d_abi::OverlayQuad>) -> Overlay {
+        Overlay {
+            textures_id: self.textures_id,
+            textures: self.textures.clone(),
+            quads: quads.into(),
+        }
+    }
+
+    /// The objectives list from `(x, y)`; returns the y below it.
+    fn objectives(&self, p: &mut Painter<'_>, x: f32, mut y: f32, columns: usize) -> f32 {
+        let (_, ch) = p.cell();
+        if self.text.objectives.is_empty() {
+            return y;
+        }
+        p.text(x, y, b"Objectives", YELLOW);
+        y += ch;
+        for (side, line) in &self.text.objectives {
+            let (mark, color) = match side {
+                Side::Win => (b'+', WHITE),
+                Side::Lose => (b'-', GREY),
+            };
+            let mut text = vec![mark, b' '];
+            text.extend_from_slice(line);
+            for l in wrap(&text, columns) {
+                p.text(x, y, &l, color);
+                y += ch;
+            }
+        }
+        y
+    }
+
+    fn play_screen(&self, p: &mut Painter<'_>, state: &HudState, w: f32, h: f32) {
+        let (cw, ch) = p.cell();
+        let pad = (ch / 6.0).floor().max(1.0);
+        // Top bar: mission left, resources and statistics right.
+        p.rect(0.0, 0.0, w, ch + 2.0 * pad, PANEL);
+        p.text(pad, pad, &self.text.title, WHITE);
+        let mut right = Vec::new();
+        for (name, amount) in &state.resources {
+            right.extend_from_slice(name);
+            right.extend_from_slice(format!(" {amount}   ").as_bytes());
+        }
+        right.extend_from_slice(format!("FPS {:.0}  T {}", state.fps, state.tick).as_bytes());
+        let rw = right.len() as f32 * cw;
+        p.text((w - rw - pad).max(pad), pad, &right, GREY);
+        // Objectives under it, left.
+        let columns = ((w * 0.45) / cw).max(8.0) as usize;
+        let mut y = ch + 4.0 * pad;
+        if !self.text.objectives.is_empty() {
+            let rows: usize = self
+                .text
+                .objectives
+                .iter()
+                .map(|(_, l)| wrap(l, columns.saturating_sub(2)).len())
+                .sum::<usize>()
+                + 1;
+            p.rect(
+                0.0,
+                y - pad,
+                columns as f32 * cw + 2.0 * pad,
+                rows as f32 * ch + 2.0 * pad,
+                PANEL,
+            );
+            y = self.objectives(p, pad, y, columns);
+        }
+        let _ = y;
+        // Messages whose time has come, bottom centre, newest lowest.
+        let mut lines: Vec<Vec<u8>> = Vec::new();
+        for m in self.text.messages_at(state.game_seconds) {
+            for para in &m.text {
+                lines.extend(wrap(para, ((w * 0.8) / cw) as usize));
+            }
+        }
+        let keep = lines.len().saturating_sub(6);
+        let mut y = h - (lines.len() - keep) as f32 * ch - 3.0 * ch;
+        for line in &lines[keep..] {
+            p.text_centred(w * 0.5, y, line, YELLOW);
+            y += ch;
+        }
+        // Selection, bottom left.
+        if !state.selection.is_empty() {
+            let n = state.selection.len().min(4);
+            let top = h - n as f32 * ch - 2.0 * pad;
+            let widest = state.selection[..n].iter().map(Vec::len).max().unwrap_or(0);
+            p.rect(
+                0.0,
+                top - pad,
+                widest as f32 * cw + 2.0 * pad,
+                n as f32 * ch + 2.0 * pad,
+                PANEL,
+            );
+            for (k, line) in state.selection[..n].iter().enumerate() {
+                p.text(pad, top + k as f32 * ch, line, WHITE);
+            }
+        }
+    }
+}
+
+/// `text` in CP1251 (for HUD lines built from Rust strings).
+pub fn line(text: &str) -> Vec<u8> {
+    cp1251(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iron3d_abi::overlay::composite;
+
+    fn hud() -> Hud {
+        let text = MissionText::load(
+            "BATTLE",
+            Some(b"object Briefing\n Title \"\xc1\xe8\xf2\xe2\xe0\"\n Text \"Destroy the enemy base.\"\nend\n"),
+            Some(b"object M\n Time 5\n Text \"Enemy spotted\"\nend\n"),
+            Some(b"clan 0\nwin destroy 1\nlose time 600\n"),
+        )
+        .unwrap();
+        Hud::new(Font::builtin(), text)
+    }
+
+    fn drawn(o: &Overlay, w: u32, h: u32) -> Vec<u8> {
+        let mut img = vec![0u8; (w * h * 4) as usize];
+        assert_eq!(composite(o, w, h, &mut img), 0);
+        img
+    }
+
+    #[test]
+    fn every_screen_draws_and_the_same_state_gives_the_same_quads() {
+        let hud = hud();
+        let mut state = HudState {
+            resources: vec![(b"Ore".to_vec(), 1200)],
+            selection: vec![line("Tank 4096")],
+            fps: 60.0,
+            tick: 42,
+            game_seconds: 6.0,
+            ..HudState::default()
+        };
+        for screen in [
+            Screen::Briefing,
+            Screen::Playing,
+            Screen::Paused { item: 1 },
+            Screen::Outcome { complete: true },
+            Screen::Outcome { complete: false },
+        ] {
+            state.screen = screen;
+            let a = hud.overlay(&state, 640, 480);
+            assert!(a.quads.len() > 5, "{screen:?} draws");
+            assert_eq!(
+                a,
+                hud.overlay(&state, 640, 480),
+                "{screen:?} is a pure function"
+            );
+            assert!(drawn(&a, 640, 480).iter().any(|&b| b != 0));
+        }
+    }
+
+    #[test]
+    fn the_screens_show_their_text() {
+        let hud = hud();
+        let f = Font::builtin();
+        let has = |o: &Overlay, text: &[u8]| {
+            // The glyph quads of `text`, in a row, somewhere in the overlay.
+            let uvs: Vec<[f32; 4]> = text
+                .iter()
+                .filter(|&&b| b > b' ')
+                .map(|&b| f.uv(b))
+                .collect();
+            o.quads.windows(uvs.len()).any(|w| {
+                w.iter()
+                    .zip(&uvs)
+                    .all(|(q, uv)| q.uv == *uv && q.texture == 0)
+            })
+        };
+        let mut state = HudState {
+            screen: Screen::Briefing,
+            ..HudState::default()
+        };
+        let o = hud.overlay(&state, 640, 480);
+        assert!(has(&o, b"\xc1\xe8\xf2\xe2\xe0"), "the CP1251 heading");
+        assert!(has(&o, b"Destroy the enemy base."));
+        assert!(has(&o, b"Destroy every unit of clan 1"));
+        state.screen = Screen::Playing;
+        state.resources = vec![(b"Ore".to_vec(), 1200)];
+        state.game_seconds = 4.0;
+        let o = hud.overlay(&state, 640, 480);
+        assert!(has(&o, b"Ore 1200"));
+        assert!(!has(&o, b"Enemy spotted"), "not yet");
+        state.game_seconds = 5.5;
+        assert!(has(&hud.overlay(&state, 640, 480), b"Enemy spotted"));
+        state.screen = Screen::Outcome { complete: false };
+        assert!(has(&hud.overlay(&state, 640, 480), b"MISSION FAILED"));
+        state.screen = Screen::Paused { item: 0 };
+        let o = hud.overlay(&state, 640, 480);
+        assert!(has(&o, b"Restart mission") && has(&o, b"Quit"));
+    }
+
+    #[test]
+    fn menu_hits_follow_the_drawn_rows() {
+        let hud = hud();
+        let (w, h) = (640, 480);
+        let (left, top, mw, row) = hud.menu_rows(w, h);
+        for k in 0..MENU.len() {
+            let y = top + (k as f32 + 0.5) * row;
+            assert_eq!(hud.menu_item_at(w, h, left + mw * 0.5, y), Some(k));
+        }
+        assert_eq!(hud.menu_item_at(w, h, left - 1.0, top + 1.0), None);
+        assert_eq!(hud.menu_item_at(w, h, left + 1.0, top - 1.0), None);
+        assert_eq!(
+            hud.menu_item_at(w, h, left + 1.0, top + 3.0 * row + 1.0),
+            None
+        );
+    }
+
+    #[test]
+    fn tiny_and_huge_targets_lay_out_without_panics() {
+        let hud = hud();
+        for (w, h) in [(1, 1), (16, 9), (160, 120), (3840, 2160)] {
+            for screen in [
+                Screen::Briefing,
+                Screen::Playing,
+                Screen::Paused { item: 2 },
+            ] {
+                let state = HudState {
+                    screen,
+                    ..HudState::default()
+                };
+                let o = hud.overlay(&state, w, h);
+                assert!(o.quads.iter().all(|q| q.rect.iter().all(|v| v.is_finite())));
+            }
+        }
+    }
+}
