@@ -79,7 +79,7 @@ impl Default for Overlay {
 #[derive(Clone, Debug)]
 pub struct FrameWithOverlay {
     /// The 3D frame.
-    pub frame: RenderFrame,
+    pub frame: std::sync::Arc<RenderFrame>,
     /// Its overlay.
     pub overlay: Overlay,
 }
@@ -112,7 +112,11 @@ fn texel(t: f32, size: u32) -> u32 {
 /// the count is returned. Non-finite rectangles cover nothing.
 pub fn composite(overlay: &Overlay, width: u32, height: u32, rgba: &mut [u8]) -> u32 {
     let mut skipped = 0;
-    if rgba.len() != width as usize * height as usize * 4 {
+    if (width as usize)
+        .checked_mul(height as usize)
+        .and_then(|n| n.checked_mul(4))
+        != Some(rgba.len())
+    {
         return overlay.quads.len() as u32;
     }
     for q in overlay.quads.iter() {
@@ -123,7 +127,10 @@ pub fn composite(overlay: &Overlay, width: u32, height: u32, rgba: &mut [u8]) ->
                 Some(t)
                     if t.width > 0
                         && t.height > 0
-                        && t.rgba.len() == t.width as usize * t.height as usize * 4 =>
+                        && (t.width as usize)
+                            .checked_mul(t.height as usize)
+                            .and_then(|n| n.checked_mul(4))
+                            == Some(t.rgba.len()) =>
                 {
                     Some(t)
                 }
@@ -276,13 +283,24 @@ mod tests {
             height: 4,
             rgba: vec![0u8; 3].into(),
         };
+        let absurd = TextureLevel {
+            width: u32::MAX,
+            height: u32::MAX,
+            rgba: vec![0u8; 4].into(),
+        };
         let o = overlay(
-            vec![broken],
+            vec![broken, absurd],
             vec![
                 OverlayQuad {
                     rect: [0.0, 0.0, 4.0, 4.0],
                     uv: [0.0, 0.0, 1.0, 1.0],
                     texture: 0,
+                    color: [255; 4],
+                },
+                OverlayQuad {
+                    rect: [0.0, 0.0, 4.0, 4.0],
+                    uv: [0.0, 0.0, 1.0, 1.0],
+                    texture: 1,
                     color: [255; 4],
                 },
                 OverlayQuad {
@@ -296,10 +314,11 @@ mod tests {
                 OverlayQuad::solid([3.0, 3.0, 1.0, 1.0], [255; 4]),
             ],
         );
-        assert_eq!(composite(&o, 4, 4, &mut img), 2);
+        assert_eq!(composite(&o, 4, 4, &mut img), 3);
         assert!(img.chunks(4).all(|p| p == [1, 2, 3, 0]));
-        // A wrong-sized target draws nothing.
+        // A wrong-sized target draws nothing, whatever the size claims.
         let mut small = vec![0u8; 5];
-        assert_eq!(composite(&o, 4, 4, &mut small), 5);
+        assert_eq!(composite(&o, 4, 4, &mut small), 6);
+        assert_eq!(composite(&o, u32::MAX, u32::MAX, &mut small), 6);
     }
 }

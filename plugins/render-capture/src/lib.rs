@@ -4,6 +4,15 @@
 //! [`frame_json`] is the pure conversion; the plugin factory `render-capture` (slot
 //! Render) keeps the last frame's JSON for `capture_commands` and refuses `capture`.
 //!
+//! It draws the interface 2.4 screen overlay ([`iron3d_abi::overlay`]) as commands:
+//! `draw_with_overlay` records [`frame_overlay_json`], the frame's command list with one
+//! more key, `overlay` (drawn after the frame's `items`): `textures_id`, `textures` (each
+//! overlay texture's `width`, `height` and pixel `bytes`, so a malformed one shows) and
+//! `quads` in draw order (`rect`, `uv`, `texture` — `null` for [`NO_TEXTURE`] — and
+//! `color`). A frame drawn without an overlay has no `overlay` key: its JSON is exactly
+//! what it was before 2.4. There is still no image to capture (no pixels, so nothing to
+//! composite).
+//!
 //! # Stability
 //!
 //! The same frame gives the same string on every run and platform: objects are
@@ -14,13 +23,15 @@
 //! Matrices are 16-number arrays, column-major. Texture pixels are not written, only
 //! sizes and counts; [`NO_TEXTURE`] is `null`. The resources' upload-cache id (unique per
 //! mission load in a process) is left out, so two loads of one mission capture alike.
+//! The overlay's `textures_id` is written as given (it says which texture set the quads
+//! index); overlay texture pixels are not written either, only sizes and byte counts.
 
 #[cfg(test)]
 mod tests;
 
 use iron3d_abi::{
     BlendMode, CullMode, DrawItem, ErrorKind, FactoryDescription, ImageRgba8, LegacyRenderState,
-    Mat4f, NO_TEXTURE, Plugin, PluginDescription, PluginError, RenderFrame, RenderPhase,
+    Mat4f, NO_TEXTURE, Overlay, Plugin, PluginDescription, PluginError, RenderFrame, RenderPhase,
     RenderStats, Renderer, RendererPlugin, SlotKind, TextureKind, TextureOp, Vec3f, VertexFormat,
 };
 use serde_json::{Map, Value};
@@ -293,12 +304,74 @@ pub fn frame_json(frame: &RenderFrame) -> Value {
     ])
 }
 
-/// [`frame_json`] as a pretty-printed string (two-space indent, trailing newline).
-pub fn frame_json_pretty(frame: &RenderFrame) -> String {
-    let mut s = serde_json::to_string_pretty(&frame_json(frame))
-        .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+/// (2.4) The overlay as JSON: `textures_id`, `textures` (`width`, `height`, `bytes` of
+/// each) and `quads` in draw order (`rect`, `uv`, `texture` or `null`, `color`).
+pub fn overlay_json(overlay: &Overlay) -> Value {
+    let textures = overlay
+        .textures
+        .iter()
+        .map(|t| {
+            obj([
+                ("width", Value::from(t.width)),
+                ("height", Value::from(t.height)),
+                ("bytes", Value::from(t.rgba.len())),
+            ])
+        })
+        .collect();
+    let quads = overlay
+        .quads
+        .iter()
+        .map(|q| {
+            obj([
+                ("rect", nums(&q.rect)),
+                ("uv", nums(&q.uv)),
+                (
+                    "texture",
+                    if q.texture == NO_TEXTURE {
+                        Value::Null
+                    } else {
+                        Value::from(q.texture)
+                    },
+                ),
+                ("color", Value::from(q.color.to_vec())),
+            ])
+        })
+        .collect();
+    obj([
+        ("textures_id", Value::from(overlay.textures_id)),
+        ("textures", Value::Array(textures)),
+        ("quads", Value::Array(quads)),
+    ])
+}
+
+/// (2.4) [`frame_json`] with the key `overlay` ([`overlay_json`]) added; every other key
+/// is as [`frame_json`] writes it.
+pub fn frame_overlay_json(frame: &RenderFrame, overlay: &Overlay) -> Value {
+    let mut j = frame_json(frame);
+    if let Value::Object(m) = &mut j {
+        m.insert("overlay".to_owned(), overlay_json(overlay));
+        // Keep the keys sorted whether or not `preserve_order` is unified in.
+        m.sort_keys();
+    }
+    j
+}
+
+/// A JSON value pretty-printed (two-space indent, trailing newline).
+fn pretty(value: &Value) -> String {
+    let mut s =
+        serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     s.push('\n');
     s
+}
+
+/// [`frame_json`] as a pretty-printed string (two-space indent, trailing newline).
+pub fn frame_json_pretty(frame: &RenderFrame) -> String {
+    pretty(&frame_json(frame))
+}
+
+/// (2.4) [`frame_overlay_json`] as a pretty-printed string (as [`frame_json_pretty`]).
+pub fn frame_overlay_json_pretty(frame: &RenderFrame, overlay: &Overlay) -> String {
+    pretty(&frame_overlay_json(frame, overlay))
 }
 
 fn describe() -> PluginDescription {
@@ -325,7 +398,8 @@ fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
 
 iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
 
-/// The `render-capture` plugin instance: keeps the last drawn frame's JSON.
+/// The `render-capture` plugin instance: keeps the last drawn frame's JSON, with the 2.4
+/// screen overlay listed when it was drawn with one.
 #[derive(Default)]
 pub struct CaptureRender {
     last: Option<String>,
@@ -343,6 +417,14 @@ impl CaptureRender {
     }
 }
 
+/// The stats of a recorded frame: every item "drawn", the visible objects seen.
+fn stats(frame: &RenderFrame) -> RenderStats {
+    RenderStats {
+        draw_items: frame.items.len() as u32,
+        objects: frame.visible.len() as u32,
+    }
+}
+
 impl Renderer for CaptureRender {
     fn capture(&mut self) -> Result<ImageRgba8, PluginError> {
         Err(PluginError::new(ErrorKind::UNSUPPORTED, NO_PIXELS))
@@ -350,10 +432,17 @@ impl Renderer for CaptureRender {
 
     fn draw(&mut self, frame: &RenderFrame) -> Result<RenderStats, PluginError> {
         self.last = Some(frame_json_pretty(frame));
-        Ok(RenderStats {
-            draw_items: frame.items.len() as u32,
-            objects: frame.visible.len() as u32,
-        })
+        Ok(stats(frame))
+    }
+
+    /// (2.4) Records the frame's commands with its overlay listed ([`frame_overlay_json`]).
+    fn draw_with_overlay(
+        &mut self,
+        frame: &RenderFrame,
+        overlay: &Overlay,
+    ) -> Result<RenderStats, PluginError> {
+        self.last = Some(frame_overlay_json_pretty(frame, overlay));
+        Ok(stats(frame))
     }
 
     fn capture_commands(&mut self) -> Result<String, PluginError> {

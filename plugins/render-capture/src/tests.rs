@@ -3,8 +3,9 @@
 use super::*;
 use abi_stable::std_types::{RArc, RNone, RSome};
 use iron3d_abi::{
-    Camera, DepthMode, Lighting, MeshResource, NativeWindow, RenderResources, RenderTarget,
-    SkipReason, SkippedObject, TextureLevel, TextureResource, TextureStage, VisibleObject,
+    Camera, DepthMode, Lighting, MeshResource, NativeWindow, OverlayQuad, RenderResources,
+    RenderTarget, SkipReason, SkippedObject, TextureLevel, TextureResource, TextureStage,
+    VisibleObject,
 };
 
 fn frame() -> RenderFrame {
@@ -260,4 +261,102 @@ fn plugin_keeps_the_last_frame_and_draws_no_pixels() {
     );
     assert!(p.restore_state(&blob).is_ok());
     assert!(p.renderer().is_some());
+}
+
+// ---------------------------------------------------------------- overlay (2.4)
+
+fn hud() -> Overlay {
+    Overlay {
+        textures_id: 0x1234_5678_9abc,
+        textures: RArc::new(
+            vec![
+                TextureLevel {
+                    width: 8,
+                    height: 4,
+                    rgba: vec![255; 8 * 4 * 4].into(),
+                },
+                TextureLevel {
+                    width: 2,
+                    height: 2,
+                    rgba: vec![0; 3].into(),
+                },
+            ]
+            .into(),
+        ),
+        quads: vec![
+            OverlayQuad::solid([4.0, 4.0, 60.5, 20.25], [20, 40, 200, 128]),
+            OverlayQuad {
+                rect: [64.0, 56.0, 96.0, 88.0],
+                uv: [0.0, 0.1, 1.0, 0.75],
+                texture: 0,
+                color: [255, 255, 255, 255],
+            },
+            OverlayQuad {
+                rect: [f32::NAN, 0.0, 1.0, 1.0],
+                uv: [0.0; 4],
+                texture: 7,
+                color: [1, 2, 3, 4],
+            },
+        ]
+        .into(),
+    }
+}
+
+#[test]
+fn the_overlay_is_listed_after_the_items_with_every_quad_in_order() {
+    let j = frame_overlay_json(&frame(), &hud());
+    let o = &j["overlay"];
+    assert_eq!(o["textures_id"], 0x1234_5678_9abc_u64);
+    assert_eq!(
+        o["textures"],
+        serde_json::json!([
+            {"width": 8, "height": 4, "bytes": 128},
+            {"width": 2, "height": 2, "bytes": 3}
+        ])
+    );
+    assert_eq!(
+        o["quads"],
+        serde_json::json!([
+            {"rect": [4.0, 4.0, 60.5, 20.25], "uv": [0.0, 0.0, 0.0, 0.0], "texture": null, "color": [20, 40, 200, 128]},
+            {"rect": [64.0, 56.0, 96.0, 88.0], "uv": [0.0, 0.1, 1.0, 0.75], "texture": 0, "color": [255, 255, 255, 255]},
+            {"rect": [null, 0.0, 1.0, 1.0], "uv": [0.0, 0.0, 0.0, 0.0], "texture": 7, "color": [1, 2, 3, 4]}
+        ])
+    );
+    // Every other key is the frame's JSON, unchanged.
+    let mut without = j.clone();
+    without.as_object_mut().unwrap().remove("overlay");
+    assert_eq!(without, frame_json(&frame()));
+    // In the text the overlay comes after the items (sorted keys), and it parses back.
+    let text = frame_overlay_json_pretty(&frame(), &hud());
+    let (items, overlay) = (text.find("\"items\""), text.find("\"overlay\""));
+    assert!(items.is_some() && items < overlay, "{items:?} {overlay:?}");
+    assert!(text.ends_with("}\n"));
+    assert_eq!(text, frame_overlay_json_pretty(&frame(), &hud()));
+    let back: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(back, j);
+}
+
+#[test]
+fn plugin_records_the_overlay_only_when_drawn_with_one() {
+    let mut p = iron3d_abi::RendererPlugin::new(CaptureRender::new(), STATE_FORMAT);
+    let stats = p.draw_with_overlay(&frame(), &hud()).unwrap();
+    assert_eq!((stats.draw_items, stats.objects), (1, 1));
+    let json = p.capture_commands().unwrap();
+    assert_eq!(json, frame_overlay_json_pretty(&frame(), &hud()));
+    let parsed: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(parsed["overlay"]["quads"].as_array().map(Vec::len), Some(3));
+    // An empty overlay is still listed (it was given), with nothing in it.
+    p.draw_with_overlay(&frame(), &Overlay::default()).unwrap();
+    let parsed: Value = serde_json::from_str(&p.capture_commands().unwrap()).unwrap();
+    assert_eq!(
+        parsed["overlay"],
+        serde_json::json!({"textures_id": 0, "textures": [], "quads": []})
+    );
+    // A plain draw afterwards has no overlay key: the pre-2.4 layout, byte for byte.
+    p.draw(&frame()).unwrap();
+    let json = p.capture_commands().unwrap();
+    assert_eq!(json, frame_json_pretty(&frame()));
+    assert!(!json.contains("\"overlay\""));
+    // Still no pixels, overlay or not.
+    assert!(p.capture().is_err());
 }

@@ -1,19 +1,19 @@
 //! Reference scenes and builders for renderer tests: hand-built [`RenderFrame`]s (meshes,
-//! textures, draw items, cameras) that the software reference's own tests and other
-//! backends' comparison tests draw alike.
+//! textures, draw items, cameras) and a 2.4 screen [`Overlay`] that the software
+//! reference's own tests and other backends' comparison tests draw alike.
 //!
 //! Compiled for this crate's tests, and for other crates with the cargo feature
 //! `fixtures` (a dev-dependency enables it; the plugin's normal build leaves it out).
 //! Every frame uses pixel-exact, deterministic data: no randomness, no files.
 
 use abi_stable::sabi_trait::TD_Opaque;
-use abi_stable::std_types::{RArc, RNone, RStr};
+use abi_stable::std_types::{RArc, RNone, RStr, RVec};
 use glam::Mat4;
 use iron3d_abi::{
     BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, Lighting, LogLevel,
-    LogMode, LogSink, LogSink_TO, Mat4f, MeshResource, PluginRuntime, RenderFrame, RenderPhase,
-    RenderResources, RenderTarget, TextureKind, TextureLevel, TextureOp, TextureResource,
-    TextureStage, Vec3f, VertexFormat,
+    LogMode, LogSink, LogSink_TO, Mat4f, MeshResource, NO_TEXTURE, Overlay, OverlayQuad,
+    PluginRuntime, RenderFrame, RenderPhase, RenderResources, RenderTarget, TextureKind,
+    TextureLevel, TextureOp, TextureResource, TextureStage, Vec3f, VertexFormat,
 };
 
 use crate::SoftRasterizer;
@@ -359,6 +359,109 @@ pub fn bench_frame(w: u32, h: u32) -> RenderFrame {
 pub fn draw(frame: &RenderFrame) -> SoftRasterizer {
     let mut r = SoftRasterizer::new();
     r.draw(frame);
+    r
+}
+
+/// Target size the [`overlay`] fixture is laid out for (it draws on any size, clipped).
+pub const OVERLAY_TARGET: (u32, u32) = (160, 120);
+
+/// One RGBA8 overlay texture level of `w`×`h` texels, texel (x, y) = `px(x, y)`.
+pub fn overlay_level(w: u32, h: u32, px: impl Fn(u32, u32) -> [u8; 4]) -> TextureLevel {
+    let mut rgba = Vec::with_capacity(w as usize * h as usize * 4);
+    for y in 0..h {
+        for x in 0..w {
+            rgba.extend_from_slice(&px(x, y));
+        }
+    }
+    TextureLevel {
+        width: w,
+        height: h,
+        rgba: rgba.into(),
+    }
+}
+
+/// A textured overlay quad (`texture` indexes [`Overlay::textures`]).
+pub fn overlay_quad(rect: [f32; 4], uv: [f32; 4], texture: u32, color: [u8; 4]) -> OverlayQuad {
+    OverlayQuad {
+        rect,
+        uv,
+        texture,
+        color,
+    }
+}
+
+/// Indices of the [`overlay`] fixture's quads that are solid ([`NO_TEXTURE`]) and drawn.
+pub const OVERLAY_SOLID_QUADS: [usize; 4] = [0, 1, 5, 8];
+
+/// A HUD-like overlay for an [`OVERLAY_TARGET`] frame, with id `textures_id`: textures
+/// 0 (8×8, texel (x, y) = (x·32, y·32, 128, 255 − x·20)), 1 (a 4×4 "glyph" of alpha
+/// 0 / 255) and 2 (malformed: 3 bytes for 2×2). Quads, in order:
+///
+/// 0. an opaque solid panel `(4, 4)–(60, 20)`;
+/// 1. a translucent solid over part of it `(40, 10)–(100, 50)`;
+/// 2. texture 0 whole, 4 pixels per texel, at `(64, 56)–(96, 88)`;
+/// 3. part of texture 0, colour-modulated and translucent, at `(100, 60)–(132, 76)`;
+/// 4. texture 1, tinted, at `(8, 90)–(24, 106)`;
+/// 5. a translucent solid with fractional edges `(10.5, 70.25)–(30.75, 80.5)`;
+/// 6. a missing texture (index 7): skipped;
+/// 7. the malformed texture 2: skipped;
+/// 8. a solid reaching past the bottom-left corner of the target;
+/// 9. a solid with a NaN edge: covers nothing;
+/// 10. an inverted (empty) solid.
+pub fn overlay(textures_id: u64) -> Overlay {
+    let (_, h) = OVERLAY_TARGET;
+    let h = h as f32;
+    let coded = overlay_level(8, 8, |x, y| {
+        [(x * 32) as u8, (y * 32) as u8, 128, 255 - (x * 20) as u8]
+    });
+    let glyph = overlay_level(4, 4, |x, y| {
+        if (x + y) % 2 == 0 || x == 1 {
+            [255; 4]
+        } else {
+            [255, 255, 255, 0]
+        }
+    });
+    let broken = TextureLevel {
+        width: 2,
+        height: 2,
+        rgba: vec![255u8; 3].into(),
+    };
+    let full = [0.0, 0.0, 1.0, 1.0];
+    let quads = vec![
+        OverlayQuad::solid([4.0, 4.0, 60.0, 20.0], [20, 40, 200, 255]),
+        OverlayQuad::solid([40.0, 10.0, 100.0, 50.0], [255, 255, 0, 96]),
+        overlay_quad([64.0, 56.0, 96.0, 88.0], full, 0, [255; 4]),
+        overlay_quad(
+            [100.0, 60.0, 132.0, 76.0],
+            [0.25, 0.5, 0.75, 0.75],
+            0,
+            [200, 100, 255, 200],
+        ),
+        overlay_quad([8.0, 90.0, 24.0, 106.0], full, 1, [250, 200, 30, 255]),
+        OverlayQuad::solid([10.5, 70.25, 30.75, 80.5], [0, 200, 100, 150]),
+        overlay_quad([0.0, 0.0, 50.0, 50.0], full, 7, [255; 4]),
+        overlay_quad([0.0, 0.0, 50.0, 50.0], full, 2, [255; 4]),
+        OverlayQuad::solid([-20.0, h - 8.0, 30.0, h + 10.0], [90, 10, 10, 255]),
+        OverlayQuad::solid([f32::NAN, 0.0, 10.0, 10.0], [255; 4]),
+        OverlayQuad::solid([30.0, 30.0, 20.0, 20.0], [255; 4]),
+    ];
+    debug_assert!(
+        OVERLAY_SOLID_QUADS
+            .iter()
+            .all(|&i| quads[i].texture == NO_TEXTURE)
+    );
+    Overlay {
+        textures_id,
+        textures: RArc::new(RVec::from(vec![coded, glyph, broken])),
+        quads: quads.into(),
+    }
+}
+
+/// `frame` drawn by a fresh [`SoftRasterizer`], then `overlay` composited over it: the
+/// reference image of a frame with its overlay.
+pub fn draw_with_overlay(frame: &RenderFrame, overlay: &Overlay) -> SoftRasterizer {
+    let mut r = draw(frame);
+    r.composite_overlay(overlay);
     r
 }
 

@@ -1,11 +1,17 @@
 //! `render-soft`: a deterministic CPU reference rasterizer — the pixel reference for
 //! golden tests and the render fallback where there is no GPU.
 //!
-//! The pure API is [`SoftRasterizer`] (`new`, `draw`, `image`, `pixels`, `counters`);
-//! the plugin factory `render-soft` (slot Render) wraps it. A frame with a window is
+//! The pure API is [`SoftRasterizer`] (`new`, `draw`, `composite_overlay`, `image`,
+//! `pixels`, `counters`); the plugin factory `render-soft` (slot Render) wraps it. A frame with a window is
 //! still rendered offscreen: the launcher presents the captured pixels itself. With the
 //! cargo feature `fixtures` the module `fixtures` holds the reference scenes and builders
 //! for renderer tests, shared with other backends' pixel comparisons.
+//!
+//! It draws the interface 2.4 screen overlay ([`iron3d_abi::overlay`]): `draw_with_overlay`
+//! draws the frame by the rules below, then the overlay's quads over the finished colour
+//! buffer with [`iron3d_abi::overlay::composite`], the reference implementation of the
+//! overlay rules, so `capture` returns the composited image (quads with a missing or
+//! malformed texture are skipped and logged at debug level).
 //!
 //! # Pixel rules (the contract other backends reproduce within tolerance)
 //!
@@ -75,7 +81,7 @@ mod tests;
 pub use raster::{DrawCounters, GUARD_BAND, MAX_TARGET_DIM, SUBPIXEL_BITS, SoftRasterizer};
 
 use iron3d_abi::{
-    FactoryDescription, ImageRgba8, Plugin, PluginDescription, PluginError, RenderFrame,
+    FactoryDescription, ImageRgba8, Overlay, Plugin, PluginDescription, PluginError, RenderFrame,
     RenderStats, Renderer, RendererPlugin, SlotKind,
 };
 
@@ -112,7 +118,8 @@ fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
 
 iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
 
-/// The `render-soft` plugin instance: a [`SoftRasterizer`] behind the render slot.
+/// The `render-soft` plugin instance: a [`SoftRasterizer`] behind the render slot; it
+/// draws the 2.4 screen overlay over the frame (`draw_with_overlay`).
 pub struct SoftRender {
     raster: SoftRasterizer,
 }
@@ -137,16 +144,9 @@ impl SoftRender {
     }
 }
 
-impl Renderer for SoftRender {
-    fn capture(&mut self) -> Result<ImageRgba8, PluginError> {
-        if self.raster.has_frame() {
-            Ok(self.raster.image())
-        } else {
-            Err(PluginError::failed("render-soft has not drawn a frame yet"))
-        }
-    }
-
-    fn draw(&mut self, frame: &RenderFrame) -> Result<RenderStats, PluginError> {
+impl SoftRender {
+    /// Draws `frame` into the rasterizer, refusing targets past [`MAX_TARGET_DIM`].
+    fn draw_frame(&mut self, frame: &RenderFrame) -> Result<RenderStats, PluginError> {
         let (w, h) = (frame.target.width, frame.target.height);
         if w > MAX_TARGET_DIM || h > MAX_TARGET_DIM {
             return Err(PluginError::failed(format!(
@@ -161,6 +161,38 @@ impl Renderer for SoftRender {
                 skipped_items = c.skipped_items,
                 skipped_triangles = c.skipped_triangles,
                 "render-soft skipped out-of-range data"
+            );
+        }
+        Ok(stats)
+    }
+}
+
+impl Renderer for SoftRender {
+    fn capture(&mut self) -> Result<ImageRgba8, PluginError> {
+        if self.raster.has_frame() {
+            Ok(self.raster.image())
+        } else {
+            Err(PluginError::failed("render-soft has not drawn a frame yet"))
+        }
+    }
+
+    fn draw(&mut self, frame: &RenderFrame) -> Result<RenderStats, PluginError> {
+        self.draw_frame(frame)
+    }
+
+    /// (2.4) The frame as [`Renderer::draw`] draws it, then `overlay` composited over it.
+    fn draw_with_overlay(
+        &mut self,
+        frame: &RenderFrame,
+        overlay: &Overlay,
+    ) -> Result<RenderStats, PluginError> {
+        let stats = self.draw_frame(frame)?;
+        let skipped = self.raster.composite_overlay(overlay);
+        if skipped > 0 {
+            tracing::debug!(
+                frame = frame.frame,
+                skipped_quads = skipped,
+                "render-soft skipped overlay quads with a missing or malformed texture"
             );
         }
         Ok(stats)

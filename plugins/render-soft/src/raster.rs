@@ -2,10 +2,10 @@
 //! the pixel rules of the crate documentation (clip, cull, top-left fill, Gouraud light,
 //! perspective-correct UV, two fixed-function texture stages, alpha test, depth, blend).
 
-use abi_stable::std_types::RVec;
+use abi_stable::std_types::{RArc, RVec};
 use iron3d_abi::{
-    BlendMode, CullMode, DrawItem, ImageRgba8, Lighting, NO_TEXTURE, RenderFrame, RenderResources,
-    RenderStats, TextureOp,
+    BlendMode, CullMode, DrawItem, ImageRgba8, Lighting, NO_TEXTURE, Overlay, RenderFrame,
+    RenderResources, RenderStats, TextureLevel, TextureOp,
 };
 
 /// Largest accepted target width or height; a larger target draws nothing (the size
@@ -283,6 +283,46 @@ impl SoftRasterizer {
             height: self.height,
             pixels: RVec::from(self.color.clone()),
         }
+    }
+
+    /// (2.4) Draws `overlay` over the colour buffer of the last frame with
+    /// [`iron3d_abi::overlay::composite`] (the colour buffer is already RGBA8, rows top
+    /// to bottom, which is the layout it expects). Returns the number of quads skipped
+    /// for a missing or malformed texture. Before the first frame (0×0) nothing is drawn.
+    pub fn composite_overlay(&mut self, overlay: &Overlay) -> u32 {
+        use iron3d_abi::overlay::composite;
+        // `composite` checks a texture's size as `width · height · 4` in `usize`: a size
+        // whose byte count overflows is malformed anyway, so it goes in as an empty level
+        // (skipped alike) and the check cannot overflow.
+        let oversized = |t: &TextureLevel| {
+            (t.width as usize)
+                .checked_mul(t.height as usize)
+                .and_then(|n| n.checked_mul(4))
+                .is_none()
+        };
+        if !overlay.textures.iter().any(oversized) {
+            return composite(overlay, self.width, self.height, &mut self.color);
+        }
+        let textures: RVec<TextureLevel> = overlay
+            .textures
+            .iter()
+            .map(|t| {
+                if oversized(t) {
+                    TextureLevel {
+                        width: 0,
+                        height: 0,
+                        rgba: RVec::new(),
+                    }
+                } else {
+                    t.clone()
+                }
+            })
+            .collect();
+        let safe = Overlay {
+            textures: RArc::new(textures),
+            ..overlay.clone()
+        };
+        composite(&safe, self.width, self.height, &mut self.color)
     }
 
     fn resize(&mut self, width: u32, height: u32) {

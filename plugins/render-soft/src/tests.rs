@@ -598,6 +598,99 @@ fn plugin_draws_captures_and_has_no_state() {
     assert!(p.renderer().is_some());
 }
 
+// ---------------------------------------------------------------- overlay (2.4)
+
+#[test]
+fn draw_with_overlay_gives_exactly_the_composite_of_the_frame_image() {
+    let (w, h) = OVERLAY_TARGET;
+    let f = floor_frame(w, h);
+    let o = crate::fixtures::overlay(1);
+    // The reference: the frame alone, then `composite` on its pixels.
+    let mut want = draw(&f).pixels().to_vec();
+    let skipped = iron3d_abi::overlay::composite(&o, w, h, &mut want);
+    assert_eq!(skipped, 2, "the missing and the malformed texture");
+    assert_ne!(
+        want.as_slice(),
+        draw(&f).pixels(),
+        "the overlay changes pixels"
+    );
+
+    let mut p = plugin();
+    let stats = p.draw_with_overlay(&f, &o).unwrap();
+    assert_eq!(stats, p.draw(&f).unwrap(), "the overlay adds no draw items");
+    p.draw_with_overlay(&f, &o).unwrap();
+    let img = p.capture().unwrap();
+    assert_eq!((img.width, img.height), (w, h));
+    assert_eq!(img.pixels.as_slice(), want.as_slice());
+    assert_eq!(draw_with_overlay(&f, &o).pixels(), want.as_slice());
+
+    // Spot checks of the layout (rows top first, RGBA, alpha left as the frame's):
+    // the opaque solid panel, and a texel of the textured quad over the clear colour.
+    let r = draw_with_overlay(&f, &o);
+    assert_eq!(
+        px(&r, 5, 5),
+        [20, 40, 200, 0],
+        "solid panel over the clear colour"
+    );
+    // Quad 2 spans (64, 56)–(96, 88): pixel (64 + 4·3 + 1, 56 + 4·5 + 1) shows texel
+    // (3, 5) = (96, 160, 128, 195) over the frame there.
+    let under = px(&draw(&f), 77, 77);
+    let a = 195u32;
+    let blend = |s: u32, d: u8| ((s * a + u32::from(d) * (255 - a) + 127) / 255) as u8;
+    assert_eq!(
+        px(&r, 77, 77),
+        [
+            blend(96, under[0]),
+            blend(160, under[1]),
+            blend(128, under[2]),
+            under[3]
+        ]
+    );
+}
+
+#[test]
+fn an_empty_overlay_or_a_refused_target_changes_nothing() {
+    let f = floor_frame(32, 16);
+    let mut p = plugin();
+    p.draw_with_overlay(&f, &iron3d_abi::Overlay::default())
+        .unwrap();
+    assert_eq!(p.capture().unwrap().pixels.as_slice(), draw(&f).pixels());
+    let mut big = f.clone();
+    big.target.width = MAX_TARGET_DIM + 1;
+    assert!(
+        p.draw_with_overlay(&big, &crate::fixtures::overlay(1))
+            .is_err()
+    );
+    // A texture whose byte count overflows is skipped like any malformed one.
+    let mut huge = crate::fixtures::overlay(1);
+    let mut textures = huge.textures.as_ref().clone();
+    textures[1] = iron3d_abi::TextureLevel {
+        width: u32::MAX,
+        height: u32::MAX,
+        rgba: vec![0u8; 4].into(),
+    };
+    huge.textures = RArc::new(textures);
+    let mut want = draw(&f).pixels().to_vec();
+    let mut no_glyph = huge.clone();
+    no_glyph.quads = huge
+        .quads
+        .iter()
+        .filter(|q| q.texture != 1)
+        .copied()
+        .collect();
+    assert_eq!(
+        iron3d_abi::overlay::composite(&no_glyph, 32, 16, &mut want),
+        2
+    );
+    let mut r = draw(&f);
+    assert_eq!(r.composite_overlay(&huge), 3);
+    assert_eq!(r.pixels(), want.as_slice());
+    // Compositing before any frame (a 0×0 buffer) draws nothing and does not panic.
+    let mut r = SoftRasterizer::new();
+    assert_eq!(r.composite_overlay(&crate::fixtures::overlay(1)), 2);
+    assert!(r.pixels().is_empty());
+}
+
 #[test]
 #[ignore = "timing report: cargo test --release -p iron3d-render-soft -- --ignored --nocapture"]
 #[allow(clippy::disallowed_methods)] // wall time measures the rasterizer, not a simulation

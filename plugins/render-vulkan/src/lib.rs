@@ -3,8 +3,10 @@
 //! the software reference (`iron3d-render-soft`, whose crate docs are the contract) and
 //! reproduces its pixels within a stated tolerance.
 //!
-//! The pure API is [`VulkanRenderer`] (`new`, `draw`, `image`); the plugin factory
-//! `render-vulkan` (slot Render) wraps it. Creating the factory fails with
+//! The pure API is [`VulkanRenderer`] (`new`, `draw`, `draw_with_overlay`, `image`); the
+//! plugin factory `render-vulkan` (slot Render) wraps it. It draws the interface 2.4
+//! screen overlay ([`iron3d_abi::overlay`]) in its own pass after the 3D pass (see "The
+//! overlay pass" below). Creating the factory fails with
 //! "no Vulkan device: …" when no Vulkan loader or device is available (the launcher then
 //! falls back to the software renderer); no panic crosses the plugin boundary.
 //!
@@ -43,6 +45,35 @@
 //!   off and write on = `ALWAYS`); blend Opaque / AlphaBlend (`src·a + dst·(1−a)`, alpha
 //!   `a + dst_a·(1−a)`) / Additive (`src·a + dst`, alpha kept).
 //!
+//! # The overlay pass (2.4)
+//!
+//! `draw_with_overlay` records, after the 3D render pass and before the read-back and the
+//! present, a second render pass over the same colour image (colour only, `load_op`
+//! Load, no depth attachment) with one pipeline for screen-space quads ([`OVERLAY_WGSL`]):
+//!
+//! * **Vertices**: each drawable quad becomes two triangles (six vertices: clip-space
+//!   position, uv, RGBA8 colour) in one vertex buffer reused between frames. The
+//!   rectangle is clipped to the target on the CPU, the uv at the clipped edges taken
+//!   from the reference formula `u0 + (x − left)/(right − left)·(u1 − u0)`, then positions
+//!   go from target pixels to clip space (`x/W·2 − 1`, `y/H·2 − 1`; Vulkan's y is down
+//!   like the overlay's). The GPU's top-left fill rule covers exactly the pixels whose
+//!   centres lie in `[left, right) × [top, bottom)`.
+//! * **Textures**: one descriptor set per overlay texture (level 0, RGBA8, a NEAREST,
+//!   CLAMP_TO_EDGE sampler), uploaded once per `textures_id` and index (a new id drops the
+//!   cache); a solid quad ([`iron3d_abi::NO_TEXTURE`]) uses a 1×1 white texture. A quad
+//!   whose texture is missing or malformed (empty, or not exactly `width·height·4` bytes)
+//!   is skipped, as [`iron3d_abi::overlay::composite`] skips it; so is a texture larger
+//!   than the device's image limit (the one case the reference would still draw). A
+//!   non-finite rectangle covers nothing; non-finite texture coordinates sample texel 0.
+//! * **Shading and blending**: fragment = `colour × texel` rounded to a byte per channel
+//!   (the reference's rounding), blended `src_alpha / one_minus_src_alpha` on colour with
+//!   the alpha write masked off (the target's alpha is kept); no depth test, no culling,
+//!   quads drawn in list order (consecutive quads of one texture in one draw call).
+//!
+//! On llvmpipe the overlay pass reproduces `composite` applied to this renderer's own
+//! frame image within ±1 per channel (checked by the unit tests); against the software
+//! reference's composited image the crate's tolerance below applies.
+//!
 //! # Tolerance against the software reference
 //!
 //! The two rasterizers share the rules (top-left fill, pixel centres, perspective-correct
@@ -62,6 +93,7 @@
 //! Known deliberate difference: an item with a vertex index past the vertex arrays is
 //! left out whole (the reference drops only the affected triangles).
 
+mod overlay;
 mod present;
 mod renderer;
 mod shaders;
@@ -70,11 +102,11 @@ mod tests;
 pub mod tolerance;
 
 pub use renderer::{COLOR_FORMAT, DEPTH_FORMAT, MAX_TARGET_DIM, VulkanRenderer};
-pub use shaders::{WGSL, spirv};
+pub use shaders::{OVERLAY_WGSL, WGSL, overlay_spirv, spirv};
 pub use tolerance::{ImageDiff, compare_images};
 
 use iron3d_abi::{
-    FactoryDescription, ImageRgba8, MissionInfo, Plugin, PluginDescription, PluginError,
+    FactoryDescription, ImageRgba8, MissionInfo, Overlay, Plugin, PluginDescription, PluginError,
     RenderFrame, RenderStats, Renderer, SlotKind, StateBlob,
 };
 
@@ -196,5 +228,16 @@ impl Renderer for VulkanRender {
 
     fn draw(&mut self, frame: &RenderFrame) -> Result<RenderStats, PluginError> {
         self.renderer.draw(frame).map_err(PluginError::from)
+    }
+
+    /// (2.4) The frame, then its screen overlay in the overlay pass.
+    fn draw_with_overlay(
+        &mut self,
+        frame: &RenderFrame,
+        overlay: &Overlay,
+    ) -> Result<RenderStats, PluginError> {
+        self.renderer
+            .draw_with_overlay(frame, overlay)
+            .map_err(PluginError::from)
     }
 }

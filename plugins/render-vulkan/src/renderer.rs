@@ -1,10 +1,11 @@
 //! [`VulkanRenderer`]: device selection, upload caches, pipelines, the per-frame command
-//! buffer and the read-back of the colour image.
+//! buffer (3D pass, then the 2.4 overlay pass) and the read-back of the colour image.
 
+use crate::overlay::OverlayPass;
 use crate::present::Presenter;
 use crate::{RenderError, shaders};
 use iron3d_abi::{
-    BlendMode, CullMode, DrawItem, ImageRgba8, NO_TEXTURE, RenderFrame, RenderResources,
+    BlendMode, CullMode, DrawItem, ImageRgba8, NO_TEXTURE, Overlay, RenderFrame, RenderResources,
     RenderStats, TextureOp, TextureStage,
 };
 use std::collections::BTreeMap;
@@ -124,6 +125,8 @@ pub(crate) struct Targets {
     pub(crate) height: u32,
     pub(crate) color: Arc<Image>,
     framebuffer: Arc<Framebuffer>,
+    /// The overlay pass's framebuffer on the same colour image.
+    overlay_framebuffer: Arc<Framebuffer>,
     readback: Subbuffer<[u8]>,
 }
 
@@ -153,6 +156,8 @@ pub struct VulkanRenderer {
     frame_set: Arc<DescriptorSet>,
     white: Arc<ImageView>,
     cache: ResourceCache,
+    /// (2.4) The screen-overlay pass and its texture cache.
+    pub(crate) overlay: OverlayPass,
     pub(crate) targets: Option<Targets>,
     pub(crate) presenter: Option<Presenter>,
     has_frame: bool,
@@ -332,6 +337,7 @@ impl VulkanRenderer {
 
         let mut pending_uploads = Vec::new();
         let white = create_texture(&memory, 1, 1, &[255; 4], &mut pending_uploads)?;
+        let overlay = OverlayPass::new(&device, &memory, &descriptors, white.clone())?;
         let mut this = Self {
             instance,
             device,
@@ -347,6 +353,7 @@ impl VulkanRenderer {
             frame_set,
             white,
             cache: ResourceCache::default(),
+            overlay,
             targets: None,
             presenter: None,
             device_name,
@@ -363,7 +370,7 @@ impl VulkanRenderer {
 }
 
 /// Creates a sampled RGBA8 image of `w`×`h` and queues its upload from `rgba`.
-fn create_texture(
+pub(crate) fn create_texture(
     memory: &Arc<StandardMemoryAllocator>,
     w: u32,
     h: u32,
@@ -556,17 +563,19 @@ impl VulkanRenderer {
             ImageUsage::COLOR_ATTACHMENT | ImageUsage::TRANSFER_SRC,
         )?;
         let depth = image(DEPTH_FORMAT, ImageUsage::DEPTH_STENCIL_ATTACHMENT)?;
+        let color_view = ImageView::new_default(color.clone()).map_err(vk("colour view"))?;
         let framebuffer = Framebuffer::new(
             self.render_pass.clone(),
             FramebufferCreateInfo {
                 attachments: vec![
-                    ImageView::new_default(color.clone()).map_err(vk("colour view"))?,
+                    color_view.clone(),
                     ImageView::new_default(depth).map_err(vk("depth view"))?,
                 ],
                 ..Default::default()
             },
         )
         .map_err(vk("framebuffer"))?;
+        let overlay_framebuffer = self.overlay.framebuffer(color_view)?;
         let readback = Buffer::new_slice::<u8>(
             self.memory.clone(),
             BufferCreateInfo {
@@ -586,6 +595,7 @@ impl VulkanRenderer {
             height,
             color,
             framebuffer,
+            overlay_framebuffer,
             readback,
         });
         Ok(())
@@ -891,16 +901,39 @@ impl VulkanRenderer {
     /// Draws `frame`: offscreen always (read back for [`VulkanRenderer::image`]), and
     /// presented to `frame.target.window` when one is given.
     pub fn draw(&mut self, frame: &RenderFrame) -> Result<RenderStats, RenderError> {
-        let result = self.draw_inner(frame);
+        self.draw_checked(frame, None)
+    }
+
+    /// (2.4) Draws `frame` as [`VulkanRenderer::draw`] does, then `overlay` over it in
+    /// the overlay pass (before the read-back and the present).
+    pub fn draw_with_overlay(
+        &mut self,
+        frame: &RenderFrame,
+        overlay: &Overlay,
+    ) -> Result<RenderStats, RenderError> {
+        self.draw_checked(frame, Some(overlay))
+    }
+
+    fn draw_checked(
+        &mut self,
+        frame: &RenderFrame,
+        overlay: Option<&Overlay>,
+    ) -> Result<RenderStats, RenderError> {
+        let result = self.draw_inner(frame, overlay);
         if result.is_err() {
             // Uploads recorded into a command buffer that never ran: start over.
             self.cache = ResourceCache::default();
+            self.overlay.reset_cache();
             self.pending_uploads.clear();
         }
         result
     }
 
-    fn draw_inner(&mut self, frame: &RenderFrame) -> Result<RenderStats, RenderError> {
+    fn draw_inner(
+        &mut self,
+        frame: &RenderFrame,
+        overlay: Option<&Overlay>,
+    ) -> Result<RenderStats, RenderError> {
         let objects = frame.visible.len() as u32;
         let (width, height) = (frame.target.width, frame.target.height);
         let max = MAX_TARGET_DIM.min(
@@ -953,11 +986,40 @@ impl VulkanRenderer {
                 Prepared::Skipped => {}
             }
         }
+        let overlay = match overlay {
+            Some(o) => {
+                let max_texture = self
+                    .device
+                    .physical_device()
+                    .properties()
+                    .max_image_dimension2_d;
+                let (prepared, skipped) = self.overlay.prepare(
+                    o,
+                    width,
+                    height,
+                    max_texture,
+                    &mut self.pending_uploads,
+                )?;
+                if skipped > 0 {
+                    tracing::debug!(
+                        frame = frame.frame,
+                        skipped_quads = skipped,
+                        "render-vulkan skipped overlay quads with a missing or malformed texture"
+                    );
+                }
+                prepared
+            }
+            None => None,
+        };
 
         let mut b = self.builder()?;
         self.record_uploads(&mut b)?;
-        let (color, framebuffer) = match &self.targets {
-            Some(t) => (t.color.clone(), t.framebuffer.clone()),
+        let (color, framebuffer, overlay_framebuffer) = match &self.targets {
+            Some(t) => (
+                t.color.clone(),
+                t.framebuffer.clone(),
+                t.overlay_framebuffer.clone(),
+            ),
             None => return Err(RenderError::Vulkan("no targets".into())),
         };
         let clear = frame.target.clear.map(|c| f32::from(c) / 255.0);
@@ -1029,6 +1091,10 @@ impl VulkanRenderer {
         }
         b.end_render_pass(SubpassEndInfo::default())
             .map_err(vk("end render pass"))?;
+        if let Some(prepared) = overlay {
+            self.overlay
+                .record(&mut b, overlay_framebuffer, prepared, width, height)?;
+        }
         match frame.target.window {
             abi_stable::std_types::ROption::RSome(window) => {
                 self.present(b, window, &color, width, height)?;

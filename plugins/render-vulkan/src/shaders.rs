@@ -1,5 +1,6 @@
 //! The WGSL shaders of the backend and their compilation to SPIR-V with naga (no
-//! shaderc): one module with the vertex entry `vs_main` and the fragment entry `fs_main`.
+//! shaderc): the 3D module with the vertex entry `vs_main` and the fragment entry
+//! `fs_main`, and the (2.4) screen-overlay module with `vs_overlay` and `fs_overlay`.
 
 use crate::RenderError;
 
@@ -94,10 +95,49 @@ fn fs_main(in: VsOut) -> @location(0) vec4<f32> {
 }
 "#;
 
-/// Compiles [`WGSL`] to SPIR-V words (coordinate space left as written, debug names kept).
-pub fn spirv() -> Result<Vec<u32>, RenderError> {
-    let module = naga::front::wgsl::parse_str(WGSL)
-        .map_err(|e| RenderError::Shader(e.emit_to_string(WGSL)))?;
+/// (2.4) Screen-overlay shader source. Vertex input: the position already in Vulkan
+/// clip space (`x, y ∈ [−1, 1]`, y down, converted from target pixels on the CPU), the
+/// texture coordinate, and the quad's RGBA8 colour (`R8G8B8A8_UNORM`, flat). Set 0 holds
+/// the quad's texture (binding 0; a 1×1 white one for a solid quad) and a NEAREST,
+/// CLAMP_TO_EDGE sampler (binding 1). The fragment is `colour × texel` rounded to a byte
+/// per channel, as the reference ([`iron3d_abi::overlay::composite`]) computes it; the
+/// fixed-function blend does the rest.
+pub const OVERLAY_WGSL: &str = r#"
+@group(0) @binding(0) var tex: texture_2d<f32>;
+@group(0) @binding(1) var samp: sampler;
+
+struct VsOut {
+    @builtin(position) pos: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+    @location(1) @interpolate(flat) colour: vec4<f32>,
+};
+
+@vertex
+fn vs_overlay(
+    @location(0) position: vec2<f32>,
+    @location(1) uv: vec2<f32>,
+    @location(2) colour: vec4<f32>,
+) -> VsOut {
+    var out: VsOut;
+    out.pos = vec4<f32>(position, 0.0, 1.0);
+    out.uv = uv;
+    out.colour = colour;
+    return out;
+}
+
+@fragment
+fn fs_overlay(in: VsOut) -> @location(0) vec4<f32> {
+    let t = textureSampleLevel(tex, samp, in.uv, 0.0);
+    // colour × texel / 255 per channel, rounded to the nearest byte.
+    return floor(in.colour * t * 255.0 + vec4<f32>(0.5)) / 255.0;
+}
+"#;
+
+/// Compiles WGSL `source` to SPIR-V words (coordinate space left as written, debug names
+/// kept).
+fn compile(source: &str) -> Result<Vec<u32>, RenderError> {
+    let module = naga::front::wgsl::parse_str(source)
+        .map_err(|e| RenderError::Shader(e.emit_to_string(source)))?;
     let info = naga::valid::Validator::new(
         naga::valid::ValidationFlags::all(),
         naga::valid::Capabilities::IMMEDIATES,
@@ -111,4 +151,14 @@ pub fn spirv() -> Result<Vec<u32>, RenderError> {
     options.flags.insert(naga::back::spv::WriterFlags::DEBUG);
     naga::back::spv::write_vec(&module, &info, &options, None)
         .map_err(|e| RenderError::Shader(e.to_string()))
+}
+
+/// Compiles [`WGSL`] to SPIR-V words (coordinate space left as written, debug names kept).
+pub fn spirv() -> Result<Vec<u32>, RenderError> {
+    compile(WGSL)
+}
+
+/// (2.4) Compiles [`OVERLAY_WGSL`] to SPIR-V words (as [`spirv`]).
+pub fn overlay_spirv() -> Result<Vec<u32>, RenderError> {
+    compile(OVERLAY_WGSL)
 }

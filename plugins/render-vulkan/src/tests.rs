@@ -298,6 +298,158 @@ fn same_frame_twice_and_resizes_give_fresh_images() {
     assert_eq!(Some(e), r.image().unwrap());
 }
 
+// ---------------------------------------------------------------- overlay (2.4)
+
+/// Whether the pixel centre of (x, y) lies in `q`'s rectangle (the overlay coverage rule).
+fn covers(q: &iron3d_abi::OverlayQuad, x: u32, y: u32) -> bool {
+    let (cx, cy) = (x as f32 + 0.5, y as f32 + 0.5);
+    let [l, t, r, b] = q.rect;
+    l <= cx && cx < r && t <= cy && cy < b
+}
+
+/// Largest channel difference at (x, y) of two `w`-wide RGBA8 images.
+fn diff_at(a: &[u8], b: &[u8], w: u32, x: u32, y: u32) -> u8 {
+    let o = ((y * w + x) * 4) as usize;
+    (0..4)
+        .map(|c| a[o + c].abs_diff(b[o + c]))
+        .max()
+        .unwrap_or(0)
+}
+
+#[test]
+fn the_overlay_shader_compiles_to_spirv() {
+    let words = overlay_spirv().unwrap();
+    assert_eq!(words[0], 0x0723_0203, "SPIR-V magic");
+}
+
+#[test]
+fn a_frame_with_an_overlay_matches_the_composited_reference() {
+    let (w, h) = OVERLAY_TARGET;
+    let f = floor_frame(w, h);
+    let o = overlay(1);
+    let mut r = renderer();
+    // The frame alone on Vulkan, composited on the CPU: the overlay's rules applied to
+    // exactly the pixels the 3D pass produced.
+    let frame_only = vulkan(&mut r, &f);
+    let mut vulkan_composited = frame_only.pixels.to_vec();
+    iron3d_abi::overlay::composite(&o, w, h, &mut vulkan_composited);
+
+    r.draw_with_overlay(&f, &o).unwrap();
+    let got = r.image().unwrap().unwrap();
+    assert_eq!((got.width, got.height), (w, h));
+    let want = draw_with_overlay(&f, &o);
+    let d = compare_images(&got.pixels, want.pixels(), w, h);
+    let frame_d = compare_images(&frame_only.pixels, draw(&f).pixels(), w, h);
+    eprintln!("overlay vs soft: {d:?} (the frame alone: {frame_d:?})");
+    assert!(d.within_tolerance(), "against the soft reference: {d:?}");
+    let own = compare_images(&got.pixels, &vulkan_composited, w, h);
+    eprintln!("overlay vs composite of the Vulkan frame: {own:?}");
+    assert!(own.within_tolerance(), "against composite: {own:?}");
+    assert_ne!(got.pixels, frame_only.pixels, "the overlay was drawn");
+
+    // Pixels covered only by solid quads (no textured quad over them): ±1 against both.
+    let quads = o.quads.as_slice();
+    let mut solid_only = 0;
+    for y in 0..h {
+        for x in 0..w {
+            let by_solid = OVERLAY_SOLID_QUADS.iter().any(|&i| covers(&quads[i], x, y));
+            let by_textured = quads
+                .iter()
+                .enumerate()
+                .any(|(i, q)| !OVERLAY_SOLID_QUADS.contains(&i) && covers(q, x, y));
+            if by_solid && !by_textured {
+                solid_only += 1;
+                let soft = diff_at(&got.pixels, want.pixels(), w, x, y);
+                let own = diff_at(&got.pixels, &vulkan_composited, w, x, y);
+                assert!(soft <= 1 && own <= 1, "({x}, {y}): {soft} {own}");
+            }
+        }
+    }
+    assert!(solid_only > 56 * 16, "{solid_only}");
+    // The target's alpha is left as the 3D pass wrote it.
+    let alpha = |p: &[u8]| p.chunks(4).map(|c| c[3]).collect::<Vec<_>>();
+    assert_eq!(alpha(&got.pixels), alpha(&frame_only.pixels));
+}
+
+#[test]
+fn an_overlay_on_the_clear_colour_matches_exactly() {
+    // No 3D items: every difference would be the overlay pass's own.
+    for (w, h) in [OVERLAY_TARGET, (64, 48), (200, 130)] {
+        let mut f = pixel_frame(w, h, vec![], vec![], vec![]);
+        f.target.clear = [10, 20, 30, 40];
+        let o = overlay(2);
+        let mut r = renderer();
+        r.draw_with_overlay(&f, &o).unwrap();
+        let got = r.image().unwrap().unwrap();
+        let want = draw_with_overlay(&f, &o);
+        let d = compare_images(&got.pixels, want.pixels(), w, h);
+        assert!(d.worst <= 1, "{w}x{h}: {d:?}");
+        assert!(got.pixels.chunks(4).all(|p| p[3] == 40), "alpha kept");
+    }
+}
+
+#[test]
+fn overlay_textures_are_uploaded_once_per_textures_id() {
+    let mut f = pixel_frame(96, 112, vec![], vec![], vec![]);
+    f.target.clear = [0, 0, 0, 255];
+    let mut r = renderer();
+    let first = overlay(5);
+    r.draw_with_overlay(&f, &first).unwrap();
+    let a = r.image().unwrap().unwrap();
+    assert_eq!(
+        r.overlay.uploads, 2,
+        "textures 0 and 1; the malformed 2 is never uploaded"
+    );
+    r.draw_with_overlay(&f, &first).unwrap();
+    assert_eq!(r.overlay.uploads, 2, "same id: nothing uploaded again");
+    assert_eq!(Some(a.clone()), r.image().unwrap());
+    // The same id names the same textures: different pixels under it are not looked at.
+    let mut changed = overlay(5);
+    let mut textures = changed.textures.as_ref().clone();
+    textures[0] = overlay_level(8, 8, |_, _| [255; 4]);
+    changed.textures = RArc::new(textures);
+    r.draw_with_overlay(&f, &changed).unwrap();
+    assert_eq!(Some(a.clone()), r.image().unwrap());
+    assert_eq!(r.overlay.uploads, 2);
+    // A new id uploads again and shows the new texture.
+    changed.textures_id = 6;
+    r.draw_with_overlay(&f, &changed).unwrap();
+    assert_eq!(r.overlay.uploads, 4);
+    let b = r.image().unwrap().unwrap();
+    assert_ne!(a, b);
+    let d = compare_images(&b.pixels, draw_with_overlay(&f, &changed).pixels(), 96, 112);
+    assert!(d.worst <= 1, "{d:?}");
+    // A frame without an overlay afterwards draws none.
+    assert_eq!(vulkan(&mut r, &f).pixels, draw(&f).pixels());
+}
+
+#[test]
+fn bad_or_empty_overlays_draw_nothing_and_never_fail() {
+    let f = floor_frame(64, 48);
+    let mut r = renderer();
+    let plain = vulkan(&mut r, &f);
+    let broken = iron3d_abi::Overlay {
+        textures_id: 9,
+        textures: RArc::new(vec![overlay_level(0, 0, |_, _| [0; 4])].into()),
+        quads: vec![
+            overlay_quad([0.0, 0.0, 64.0, 48.0], [0.0, 0.0, 1.0, 1.0], 0, [255; 4]),
+            overlay_quad([0.0, 0.0, 64.0, 48.0], [0.0; 4], 3, [255; 4]),
+            iron3d_abi::OverlayQuad::solid([f32::NAN, 0.0, 64.0, 48.0], [255; 4]),
+            iron3d_abi::OverlayQuad::solid([70.0, 0.0, 90.0, 48.0], [255; 4]),
+            iron3d_abi::OverlayQuad::solid([0.0, 0.0, 64.0, 48.0], [255, 0, 0, 0]),
+        ]
+        .into(),
+    };
+    for o in [iron3d_abi::Overlay::default(), broken] {
+        r.draw_with_overlay(&f, &o).unwrap();
+        assert_eq!(Some(plain.clone()), r.image().unwrap());
+    }
+    // A zero-sized target with an overlay is an empty image, not an error.
+    let z = bench_frame(0, 0);
+    r.draw_with_overlay(&z, &overlay(1)).unwrap();
+    assert_eq!(r.image().unwrap().map(|i| i.pixels.len()), Some(0));
+}
+
 // ---------------------------------------------------------------- plugin wrapper
 
 fn plugin() -> VulkanRender {
@@ -327,6 +479,19 @@ fn plugin_draws_captures_and_has_no_state() {
     let blob = p.save_state().unwrap();
     assert!(blob.bytes.is_empty());
     assert!(p.restore_state(&blob).is_ok());
+}
+
+#[test]
+fn plugin_draws_the_overlay() {
+    let mut p = plugin();
+    let (w, h) = OVERLAY_TARGET;
+    let f = floor_frame(w, h);
+    let o = overlay(3);
+    let stats = p.draw_with_overlay(&f, &o).unwrap();
+    assert_eq!(stats.draw_items, 1, "the overlay adds no draw items");
+    let img = p.capture().unwrap();
+    let d = compare_images(&img.pixels, draw_with_overlay(&f, &o).pixels(), w, h);
+    assert!(d.within_tolerance(), "{d:?}");
 }
 
 #[test]
