@@ -51,6 +51,8 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
                     switches: Vec::new(),
                     data_profile: crate::mission_cli::Profile::default(),
                     params: Default::default(),
+                    hud: true,
+                    briefing: false,
                 };
                 let mut sink = Vec::new();
                 let t = now();
@@ -84,6 +86,7 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
         }
         if label == "demo" {
             swap_stall(&dir, &mission, out)?;
+            hud_cost(&dir, out)?;
         }
     }
     Ok(())
@@ -110,6 +113,8 @@ fn swap_stall(dir: &std::path::Path, mission: &str, out: &mut dyn Write) -> anyh
         switches: Vec::new(),
         data_profile: crate::mission_cli::Profile::default(),
         params: Default::default(),
+        hud: true,
+        briefing: false,
     };
     let mut sink = Vec::new();
     let mut s = PlaySession::start(&opts, &mut sink)?;
@@ -157,5 +162,74 @@ fn swap_stall(dir: &std::path::Path, mission: &str, out: &mut dyn Write) -> anyh
         switched / tick_ms
     )?;
     s.shutdown();
+    Ok(())
+}
+
+/// The HUD's cost per frame: building the overlay of the battle's play screen and
+/// compositing it on a 1280×720 image (what the software renderer adds), then whole
+/// software-rendered frames at 640×480 with and without the HUD, side by side.
+fn hud_cost(dir: &std::path::Path, out: &mut dyn Write) -> anyhow::Result<()> {
+    let vfs = iron3d_vfs::Vfs::new(dir);
+    let view = crate::hud_view::HudView::load(
+        &vfs,
+        iron3d_demo::BATTLE,
+        &Default::default(),
+        iron3d_hud::Screen::Playing,
+    )?;
+    let state = iron3d_hud::HudState {
+        fps: 60.0,
+        tick: 1234,
+        game_seconds: 2.0,
+        resources: vec![(b"Units".to_vec(), 9), (b"Ore".to_vec(), 1200)],
+        selection: vec![b"Selected: 2".to_vec(), b"Unit 4100".to_vec()],
+        ..iron3d_hud::HudState::default()
+    };
+    const N: u32 = 200;
+    let (w, h) = (1280u32, 720u32);
+    let t = now();
+    let mut overlay = view.hud.overlay(&state, w, h);
+    for _ in 1..N {
+        overlay = view.hud.overlay(&state, w, h);
+    }
+    let build_us = t.elapsed().as_secs_f64() * 1e6 / f64::from(N);
+    let mut image = vec![0u8; (w * h * 4) as usize];
+    let t = now();
+    for _ in 0..N {
+        iron3d_abi::overlay::composite(&overlay, w, h, &mut image);
+    }
+    let composite_us = t.elapsed().as_secs_f64() * 1e6 / f64::from(N);
+    let mut ms = [0.0f64; 2];
+    for (k, hud) in [false, true].into_iter().enumerate() {
+        let opts = PlayOptions {
+            game_dir: dir.to_owned(),
+            mission: iron3d_demo::BATTLE.to_owned(),
+            renderer: Some(Renderer::Soft),
+            offscreen: true,
+            frames: Some(60),
+            screenshot: None,
+            width: 640,
+            height: 480,
+            camera: None,
+            seed: 7,
+            fps: 30,
+            registry: None,
+            plugin_dirs: Vec::new(),
+            switches: Vec::new(),
+            data_profile: crate::mission_cli::Profile::default(),
+            params: Default::default(),
+            hud,
+            briefing: false,
+        };
+        let o = run_offscreen(&opts, &mut Vec::new())?;
+        ms[k] = 1e3 / o.fps.max(1e-9);
+    }
+    writeln!(
+        out,
+        "bench hud quads={} build_us={build_us:.1} composite_1280x720_us={composite_us:.1} soft_640x480_ms_per_frame_without={:.2} with={:.2} ratio={:.3}",
+        overlay.quads.len(),
+        ms[0],
+        ms[1],
+        ms[1] / ms[0].max(1e-9)
+    )?;
     Ok(())
 }

@@ -17,6 +17,7 @@ pub mod bindings_cli;
 pub mod corpus_cli;
 pub mod demo_cli;
 pub mod headless;
+pub mod hud_view;
 pub mod live_input;
 pub mod mission_cli;
 pub mod play;
@@ -456,6 +457,16 @@ pub struct PlayArgs {
     /// Render without a window.
     #[arg(long)]
     pub offscreen: bool,
+    /// No HUD over the frames (briefing, objectives, messages, resources, menus).
+    #[arg(long)]
+    pub no_hud: bool,
+    /// Open on the mission's briefing (the default in a window without --frames): the
+    /// clock starts when the player presses Enter.
+    #[arg(long, conflicts_with = "no_briefing")]
+    pub briefing: bool,
+    /// Start playing at once, without the briefing screen.
+    #[arg(long)]
+    pub no_briefing: bool,
     /// Frames to present, then exit.
     #[arg(long)]
     pub frames: Option<u64>,
@@ -601,6 +612,9 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 switches: a.switches,
                 data_profile: a.data_profile.into(),
                 params: plugins::param_map(&a.params)?,
+                hud: !a.no_hud,
+                // Automation (offscreen, or a frame budget) plays at once unless asked.
+                briefing: a.briefing || (!a.no_briefing && !a.offscreen && a.frames.is_none()),
             };
             if !opts.offscreen {
                 match window::run(&opts, out) {

@@ -8,6 +8,7 @@ use crate::plugins;
 use anyhow::{Context, bail};
 use glam::Vec3;
 use iron3d_abi::{RenderTarget, SlotKind};
+use iron3d_hud::{MENU, MenuItem, Screen};
 use iron3d_kernel::{Kernel, KernelConfig, ManualTimeSource, StateHash};
 use iron3d_plugin_host::{Capture, CaptureKind, HostEvent, PluginHost};
 use iron3d_render_frame::{
@@ -190,6 +191,10 @@ pub struct PlayOptions {
     pub data_profile: crate::mission_cli::Profile,
     /// Mission parameters for the plugins (`--param`).
     pub params: std::collections::BTreeMap<String, String>,
+    /// Draw the HUD over the frames (`--no-hud` turns it off).
+    pub hud: bool,
+    /// Open on the briefing screen: the mission starts when the player leaves it.
+    pub briefing: bool,
 }
 
 /// What a play run ended with.
@@ -285,6 +290,41 @@ pub fn write_png(path: &Path, img: &iron3d_abi::ImageRgba8) -> anyhow::Result<()
     Ok(())
 }
 
+/// A key of the HUD's menus (the window maps its keys and clicks to these).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum MenuKey {
+    /// The entry above.
+    Up,
+    /// The entry below.
+    Down,
+    /// Enter: the highlighted entry, or leave the briefing.
+    Accept,
+    /// Escape on the outcome screen.
+    Back,
+    /// A left click at target pixel `(x, y)` of a `width × height` window.
+    Click {
+        /// Pixel.
+        x: f32,
+        /// Pixel.
+        y: f32,
+        /// Window size.
+        width: u32,
+        /// Window size.
+        height: u32,
+    },
+}
+
+/// What the launcher does after a menu key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MenuAction {
+    /// Nothing more (the menu moved, or the game went on).
+    None,
+    /// Start the mission again from its beginning.
+    Restart,
+    /// Leave the game.
+    Quit,
+}
+
 /// A mission running with a renderer: the kernel on a manual clock, the plugin host, the
 /// shared camera/target, and the last built frame. The offscreen loop and the window
 /// loop both drive it.
@@ -305,8 +345,15 @@ pub struct PlaySession {
     pub frames: u64,
     /// The window's input on its way to the input plugin and the next tick.
     pub input: crate::live_input::LiveInput,
-    /// The player paused the game (`game.pause`, `game.menu`, or the window's key).
+    /// The game clock stands: the briefing, the pause menu or the outcome screen is up
+    /// (`game.pause`, `game.menu`, or the window's key).
     pub paused: bool,
+    /// The HUD (`None` with `--no-hud`).
+    pub hud: Option<crate::hud_view::HudView>,
+    /// Game-clock time of the last presented frame (the HUD's frames per second).
+    last_frame_ns: Option<u64>,
+    /// Presented frames per second, smoothed over the last frames.
+    frame_rate: f32,
     /// A renderer being prepared on a worker thread (interactive switches).
     pending: Option<(
         Renderer,
@@ -370,9 +417,27 @@ impl PlaySession {
             },
             lighting: DEFAULT_LIGHTING,
         }));
+        let hud = if opts.hud {
+            let screen = if opts.briefing {
+                iron3d_hud::Screen::Briefing
+            } else {
+                iron3d_hud::Screen::Playing
+            };
+            Some(crate::hud_view::HudView::load(
+                &game.vfs,
+                &opts.mission,
+                &opts.params,
+                screen,
+            )?)
+        } else {
+            None
+        };
         // `--camera` pins the camera; otherwise the seat's view drives it.
-        let preparer = MissionFramePreparer::new(FrameBuilder::new(assets), view.clone())
+        let mut preparer = MissionFramePreparer::new(FrameBuilder::new(assets), view.clone())
             .with_player_view(opts.camera.is_none());
+        if let Some(h) = &hud {
+            preparer = preparer.with_overlay(Box::new(h.overlay_source()));
+        }
         let last_frame = preparer.last_handle();
         let mut run = run;
         run.kernel.set_frame_preparer(Some(Box::new(preparer)));
@@ -389,8 +454,16 @@ impl PlaySession {
             frames: 0,
             input: crate::live_input::LiveInput::default(),
             paused: false,
+            hud,
+            last_frame_ns: None,
+            frame_rate: 0.0,
             pending: None,
         };
+        // The briefing holds the clock until the player leaves it.
+        if session.screen() == Screen::Briefing {
+            session.paused = true;
+            session.run.kernel.pause();
+        }
         if !session.switch(wanted, out)? {
             if wanted == Renderer::Soft {
                 bail!("the software renderer plugin is not available");
@@ -469,6 +542,32 @@ impl PlaySession {
     /// Presents one frame at game-clock time `now_ns` (platform time of the manual clock).
     pub fn frame(&mut self, now_ns: u64) -> anyhow::Result<()> {
         self.clock.set_ns(now_ns);
+        if let Some(last) = self.last_frame_ns.replace(now_ns) {
+            let dt = now_ns.saturating_sub(last) as f32 / 1e9;
+            if dt > 0.0 {
+                let rate = 1.0 / dt;
+                self.frame_rate = if self.frame_rate > 0.0 {
+                    self.frame_rate + (rate - self.frame_rate) * 0.1
+                } else {
+                    rate
+                };
+            }
+        }
+        // A decided mission puts its outcome screen up and stops the clock.
+        if let (Some(d), Some(h)) = (self.decided(), &self.hud) {
+            if !matches!(h.screen(), Screen::Outcome { .. }) {
+                h.set_screen(Screen::Outcome {
+                    complete: d.outcome == iron3d_abi::MissionOutcome::COMPLETE,
+                });
+                if !self.paused {
+                    self.paused = true;
+                    self.run.kernel.pause();
+                }
+            }
+        }
+        if let Some(h) = &self.hud {
+            h.update(&self.run.kernel, self.frame_rate);
+        }
         self.input.poll(&self.run.host);
         self.run.kernel.frame(&mut self.input, None)?;
         // Pausing is the shell's: while the game clock stands no tick could read it.
@@ -484,15 +583,94 @@ impl PlaySession {
         Ok(())
     }
 
-    /// Pauses or resumes the game clock.
-    pub fn toggle_pause(&mut self) {
-        self.paused = !self.paused;
-        if self.paused {
-            self.run.kernel.pause();
-        } else {
+    /// The HUD's screen (`Playing` without a HUD).
+    pub fn screen(&self) -> Screen {
+        self.hud.as_ref().map_or(Screen::Playing, |h| h.screen())
+    }
+
+    fn set_clock(&mut self, run: bool) {
+        if run != self.paused {
+            return;
+        }
+        self.paused = !run;
+        if run {
             self.run.kernel.resume();
+        } else {
+            self.run.kernel.pause();
         }
         tracing::info!(paused = self.paused, "pause");
+    }
+
+    /// The pause key (`game.pause`, `game.menu`): pauses with the menu up, resumes from
+    /// it, starts the mission from the briefing; nothing once the mission is decided.
+    pub fn toggle_pause(&mut self) {
+        let Some(h) = &self.hud else {
+            let run = self.paused;
+            return self.set_clock(run);
+        };
+        match h.screen() {
+            Screen::Playing => {
+                h.set_screen(Screen::Paused { item: 0 });
+                self.set_clock(false);
+            }
+            Screen::Paused { .. } | Screen::Briefing => {
+                h.set_screen(Screen::Playing);
+                self.set_clock(true);
+            }
+            Screen::Outcome { .. } => {}
+        }
+    }
+
+    /// A menu key while the briefing, the pause menu or the outcome screen is up: what
+    /// the launcher must do next. `Playing` ignores it.
+    pub fn menu(&mut self, key: MenuKey) -> MenuAction {
+        let Some(h) = self.hud.clone() else {
+            return MenuAction::None;
+        };
+        match (h.screen(), key) {
+            (Screen::Briefing, MenuKey::Accept) => {
+                self.toggle_pause();
+                MenuAction::None
+            }
+            (Screen::Paused { item }, MenuKey::Up) => {
+                h.set_screen(Screen::Paused {
+                    item: (item + MENU.len() - 1) % MENU.len(),
+                });
+                MenuAction::None
+            }
+            (Screen::Paused { item }, MenuKey::Down) => {
+                h.set_screen(Screen::Paused {
+                    item: (item + 1) % MENU.len(),
+                });
+                MenuAction::None
+            }
+            (Screen::Paused { item }, MenuKey::Accept) => match MENU[item % MENU.len()].0 {
+                MenuItem::Resume => {
+                    self.toggle_pause();
+                    MenuAction::None
+                }
+                MenuItem::Restart => MenuAction::Restart,
+                MenuItem::Quit => MenuAction::Quit,
+            },
+            (
+                Screen::Paused { .. },
+                MenuKey::Click {
+                    x,
+                    y,
+                    width,
+                    height,
+                },
+            ) => match h.hud.menu_item_at(width, height, x, y) {
+                Some(item) => {
+                    h.set_screen(Screen::Paused { item });
+                    self.menu(MenuKey::Accept)
+                }
+                None => MenuAction::None,
+            },
+            (Screen::Outcome { .. }, MenuKey::Accept) => MenuAction::Restart,
+            (Screen::Outcome { .. }, MenuKey::Back) => MenuAction::Quit,
+            _ => MenuAction::None,
+        }
     }
 
     /// Whether the seat (the input plugin) publishes the player's view: the camera, the

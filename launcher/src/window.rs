@@ -16,9 +16,10 @@
 //! button turns, C centres the view, P or Space pauses, F1 software, F2 Vulkan, F3
 //! capture, Tab cycles renderers, Escape quits.
 
-use crate::play::{PlayOptions, PlayOutcome, PlaySession, Renderer};
+use crate::play::{MenuAction, MenuKey, PlayOptions, PlayOutcome, PlaySession, Renderer};
 use abi_stable::std_types::ROption;
 use iron3d_abi::NativeWindow;
+use iron3d_hud::Screen;
 use iron3d_plugin_host::Capture;
 use raw_window_handle::{HasDisplayHandle, HasWindowHandle, RawDisplayHandle, RawWindowHandle};
 use std::collections::BTreeSet;
@@ -114,7 +115,58 @@ impl App<'_> {
         }
     }
 
+    /// Carries out a menu action: a restart replaces the session with a fresh one of
+    /// the same mission; quit closes the window.
+    fn act(&mut self, event_loop: &ActiveEventLoop, action: MenuAction) {
+        match action {
+            MenuAction::None => {}
+            MenuAction::Quit => {
+                self.done = true;
+                event_loop.exit();
+            }
+            MenuAction::Restart => {
+                let mut opts = self.opts.clone();
+                opts.briefing = true;
+                match PlaySession::start(&opts, self.out) {
+                    Ok(fresh) => {
+                        let old = std::mem::replace(&mut self.session, fresh);
+                        old.shutdown();
+                        if let Some(p) = &self.presenter {
+                            let size = p.window.inner_size();
+                            self.session.input.viewport(size.width, size.height);
+                        }
+                        self.held.clear();
+                        tracing::info!(mission = %self.opts.mission, "mission restarted");
+                    }
+                    Err(e) => self.fail(event_loop, e.context("restarting the mission")),
+                }
+            }
+        }
+    }
+
+    /// A key while a HUD screen other than the game is up: the menus take Enter, the
+    /// arrows and (on the outcome screen) Escape; `true` when the key was theirs.
+    fn menu_key(&mut self, event_loop: &ActiveEventLoop, code: KeyCode) -> bool {
+        let screen = self.session.screen();
+        if screen == Screen::Playing {
+            return false;
+        }
+        let key = match code {
+            KeyCode::Enter | KeyCode::NumpadEnter => MenuKey::Accept,
+            KeyCode::ArrowUp => MenuKey::Up,
+            KeyCode::ArrowDown => MenuKey::Down,
+            KeyCode::Escape if matches!(screen, Screen::Outcome { .. }) => MenuKey::Back,
+            _ => return false,
+        };
+        let action = self.session.menu(key);
+        self.act(event_loop, action);
+        true
+    }
+
     fn on_key(&mut self, event_loop: &ActiveEventLoop, code: KeyCode, pressed: bool) {
+        if pressed && !self.held.contains(&code) && self.menu_key(event_loop, code) {
+            return;
+        }
         self.session.input.key(code, pressed);
         if self.session.seat_active() {
             if pressed && self.held.insert(code) {
@@ -225,11 +277,13 @@ impl App<'_> {
         self.game_ns += (dt as f64 * 1e9) as u64;
         // The last frame: the frame budget is spent, or the mission was decided (one
         // more frame presents it, then the window closes and the outcome is printed).
+        // With a HUD and no frame budget the outcome screen stays up for the player.
         let last = self
             .opts
             .frames
             .is_some_and(|n| self.session.frames + 1 >= n)
-            || self.session.decided().is_some();
+            || (self.session.decided().is_some()
+                && (self.session.hud.is_none() || self.opts.frames.is_some()));
         // Pixel renderers drawing offscreen are read back every frame and presented here.
         let present_pixels = !vulkan && self.session.renderer != Renderer::Capture;
         if present_pixels || (last && self.opts.screenshot.is_some()) {
@@ -398,6 +452,22 @@ impl ApplicationHandler for App<'_> {
             }
             WindowEvent::MouseInput { state, button, .. } => {
                 let down = state == ElementState::Pressed;
+                if let (true, MouseButton::Left, Screen::Paused { .. }, Some((x, y)), Some(p)) = (
+                    down,
+                    button,
+                    self.session.screen(),
+                    self.last_cursor,
+                    &self.presenter,
+                ) {
+                    let size = p.window.inner_size();
+                    let action = self.session.menu(MenuKey::Click {
+                        x: x as f32,
+                        y: y as f32,
+                        width: size.width,
+                        height: size.height,
+                    });
+                    return self.act(event_loop, action);
+                }
                 self.session.input.mouse(button, down);
                 if button == MouseButton::Left {
                     self.dragging = down;

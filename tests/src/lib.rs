@@ -455,8 +455,8 @@ pub mod render {
         })
     }
 
-    /// `iron3d play --game-dir <demo> --mission DEMO1 --offscreen --registry <registry()>
-    /// <extra>`; asserts exit 0.
+    /// `iron3d play --game-dir <demo> --mission DEMO1 --offscreen --no-hud --registry
+    /// <registry()> <extra>` (the 3D frame alone); asserts exit 0.
     pub fn play(extra: &[&str]) -> String {
         let game = demo().to_str().expect("utf-8 path").to_owned();
         let reg = registry().to_str().expect("utf-8 path").to_owned();
@@ -467,6 +467,7 @@ pub mod render {
             "--mission",
             "DEMO1",
             "--offscreen",
+            "--no-hud",
             "--registry",
             &reg,
         ];

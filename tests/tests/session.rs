@@ -163,6 +163,8 @@ fn an_interactive_renderer_switch_is_prepared_off_the_frame_loop() {
         switches: Vec::new(),
         data_profile: Default::default(),
         params: Default::default(),
+        hud: false,
+        briefing: false,
     };
     let mut out = Vec::new();
     let mut s = PlaySession::start(&opts, &mut out).unwrap();

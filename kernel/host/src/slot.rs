@@ -623,7 +623,7 @@ impl System for PluginSlot {
             .or_else(|| {
                 prepared
                     .and_then(|p| p.get::<iron3d_abi::FrameWithOverlay>())
-                    .map(|f| (&f.frame, Some(&f.overlay)))
+                    .map(|f| (&*f.frame, Some(&f.overlay)))
             });
         let r = match (a.object.render(), frame) {
             (RResult::RErr(e), _) => RResult::RErr(e),

@@ -43,20 +43,26 @@ impl Font {
         let (cw, ch) = (6u32, 12u32);
         let (w, h) = (cw * GRID, ch * GRID);
         let mut rgba = vec![0u8; (w * h * 4) as usize];
-        let mut spleen = match spleen_font::PSF2Font::new(spleen_font::FONT_6X12) {
+        let spleen = match spleen_font::PSF2Font::new(spleen_font::FONT_6X12) {
             Ok(f) => f,
             // The font is compiled in; a failure here would be a broken dependency.
             Err(_) => return Self::blank(cw, ch),
         };
+        let index = unicode_index(spleen_font::FONT_6X12);
+        let question = index.iter().find(|e| e.0 == '?').map(|e| e.1);
         for b in 0x20u32..=0xFF {
             let byte = [b as u8];
             let (text, _, _) = encoding_rs::WINDOWS_1251.decode(&byte);
-            let mut utf8 = [0u8; 4];
             let c = text.chars().next().unwrap_or('?');
-            let glyph = spleen
-                .glyph_for_utf8(c.encode_utf8(&mut utf8).as_bytes())
-                .or_else(|| spleen.glyph_for_utf8(b"?"));
-            let Some(glyph) = glyph else { continue };
+            let idx = index
+                .binary_search_by_key(&c, |e| e.0)
+                .ok()
+                .map(|k| index[k].1)
+                .or(question);
+            let Some(data) = idx.and_then(|i| spleen.glyph_by_idx(i)) else {
+                continue;
+            };
+            let glyph = spleen_font::Glyph::new(data, cw as usize);
             let (x0, y0) = ((b % GRID) * cw, (b / GRID) * ch);
             for (row_y, row) in glyph.enumerate().take(ch as usize) {
                 for (col_x, on) in row.enumerate().take(cw as usize) {
@@ -148,6 +154,40 @@ impl Font {
     }
 }
 
+/// The single characters of a PSF2 font's Unicode table and their glyph indices,
+/// sorted by character. In PSF2 each glyph's record lists the characters it draws (any
+/// number, UTF-8, one after another), then `0xFE`-led multi-character sequences, then
+/// `0xFF`; `spleen-font`'s own lookup matches only a record holding exactly one
+/// character, so glyphs shared by several characters (Cyrillic а and Latin a) would be
+/// lost through it. Malformed bytes end the record.
+fn unicode_index(psf2: &[u8]) -> Vec<(char, u32)> {
+    let word = |k: usize| -> usize {
+        psf2.get(k..k + 4)
+            .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+    };
+    let (header, flags, glyphs, per_glyph) = (word(8), word(12), word(16), word(20));
+    let mut out = Vec::new();
+    if flags & 1 == 0 {
+        return out;
+    }
+    let start = glyphs
+        .checked_mul(per_glyph)
+        .and_then(|n| n.checked_add(header))
+        .unwrap_or(usize::MAX);
+    let table = psf2.get(start..).unwrap_or(&[]);
+    for (idx, record) in table.split(|&b| b == 0xFF).take(glyphs).enumerate() {
+        let singles = record.split(|&b| b == 0xFE).next().unwrap_or(&[]);
+        let text = match std::str::from_utf8(singles) {
+            Ok(t) => t,
+            Err(e) => std::str::from_utf8(&singles[..e.valid_up_to()]).unwrap_or(""),
+        };
+        out.extend(text.chars().map(|c| (c, idx as u32)));
+    }
+    out.sort_unstable();
+    out.dedup_by_key(|e| e.0);
+    out
+}
+
 /// The built-in font as Texm bytes (`Argb8888`, one level): what the demo generator
 /// stores as [`FONT_ENTRY`] in [`FONT_ARCHIVE`].
 pub fn font_texm() -> Result<Vec<u8>, HudError> {
@@ -208,6 +248,14 @@ mod tests {
         };
         assert_ne!(glyph(0xC0), glyph(0xC1));
         assert_ne!(glyph(b'A'), glyph(0xC4));
+        // Every Cyrillic letter of CP1251 has its own glyph, and the ones that look
+        // like Latin letters share theirs (Spleen draws them once).
+        for b in (0xC0u8..=0xFF).chain([0xA8, 0xB8]) {
+            assert_ne!(glyph(b), glyph(b'?'), "{b:#x} is not '?'");
+        }
+        assert_eq!(glyph(0xE0 /* а */), glyph(b'a'));
+        assert_eq!(glyph(0xD0 /* Р */), glyph(b'P'));
+        assert_ne!(glyph(0xF2 /* т */), glyph(b't'));
         // № (0xB9) is not in Spleen: it shows as '?'.
         assert_eq!(glyph(0xB9), glyph(b'?'));
     }

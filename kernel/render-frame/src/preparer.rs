@@ -2,7 +2,7 @@
 //! snapshot from the camera and target the launcher shares with it.
 
 use crate::frame::{FrameBuilder, FrameParams};
-use iron3d_abi::RenderFrame;
+use iron3d_abi::{FrameWithOverlay, Overlay, RenderFrame};
 use iron3d_kernel::{FramePreparer, RenderSnapshot};
 use std::any::Any;
 use std::sync::{Arc, Mutex};
@@ -14,12 +14,18 @@ pub type SharedView = Arc<Mutex<FrameParams>>;
 /// The last frame a preparer built, shared with its owner.
 pub type LastFrame = Arc<Mutex<Option<Arc<RenderFrame>>>>;
 
+/// What draws a frame's screen overlay (the HUD): called once per prepared frame with
+/// the snapshot and the frame's camera and target; `None` draws no overlay.
+pub type OverlaySource =
+    Box<dyn FnMut(&RenderSnapshot, &FrameParams) -> Option<Overlay> + Send + 'static>;
+
 /// Builds a frame per snapshot through a [`FrameBuilder`]; keeps the last one.
 pub struct MissionFramePreparer {
     builder: FrameBuilder,
     view: SharedView,
     last: LastFrame,
     follow_player: bool,
+    overlay: Option<OverlaySource>,
 }
 
 impl MissionFramePreparer {
@@ -30,7 +36,15 @@ impl MissionFramePreparer {
             view,
             last: Arc::default(),
             follow_player: true,
+            overlay: None,
         }
+    }
+
+    /// Draws `source`'s overlay over every frame (interface 2.4): the preparer then
+    /// publishes a [`FrameWithOverlay`] instead of the bare frame.
+    pub fn with_overlay(mut self, source: OverlaySource) -> Self {
+        self.overlay = Some(source);
+        self
     }
 
     /// Whether the camera follows the player's view the seat publishes (default: yes).
@@ -75,6 +89,9 @@ impl FramePreparer for MissionFramePreparer {
             .last
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(frame.clone());
+        if let Some(overlay) = self.overlay.as_mut().and_then(|o| o(snapshot, &params)) {
+            return Some(Arc::new(FrameWithOverlay { frame, overlay }));
+        }
         Some(frame)
     }
 }

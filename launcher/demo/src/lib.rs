@@ -47,7 +47,7 @@ use rand_core::SeedableRng;
 use std::path::{Path, PathBuf};
 
 /// Version of the generator; bumped whenever the produced bytes change.
-pub const GENERATOR_VERSION: u32 = 9;
+pub const GENERATOR_VERSION: u32 = 10;
 
 /// File name of the manifest written at the root of the output directory.
 pub const MANIFEST_NAME: &str = "iron3d-demo.manifest";
@@ -219,6 +219,7 @@ pub fn build(out: &Path, seed: u64, profile: Profile) -> Result<Manifest, DemoEr
     prototypes::write(&mut o)?;
     models::write(&mut o)?;
     let mut lightmaps = materials::write(&mut o, &mut rng)?;
+    materials::write_hud_font(&mut o)?;
     rsli::write(&mut o, &mut rng)?;
     let specs: &[(&str, u16, usize)] = match profile {
         Profile::Demo => &[("DEMO1", 64, 180), ("DEMO2", 48, 120)],

@@ -256,6 +256,14 @@ fn texm(
     texm_of(name, format, pattern(rng, size)?, page)
 }
 
+/// The HUD font (**PD-HUD-FONT**): `UI/HudFont.lib` holding the Texm atlas `HUDFONT`.
+pub(crate) fn write_hud_font(o: &mut Out) -> Result<(), DemoError> {
+    let what = iron3d_hud::font::FONT_ARCHIVE;
+    let texm = iron3d_hud::font::font_texm().map_err(fmt_err(what))?;
+    let entry = (iron3d_hud::font::FONT_ENTRY.to_owned(), TEXM_TYPE, 0, texm);
+    o.put(what, &typed(what, &[entry])?)
+}
+
 fn typed(what: &str, entries: &[(String, u32, u32, Vec<u8>)]) -> Result<Vec<u8>, DemoError> {
     let mut w = NresWriter::new();
     for (name, ty, attr2, data) in entries {

@@ -549,5 +549,44 @@ pub(crate) fn write_battle(
         }
     }
     o.put(&format!("{dir}/Orders.txt"), &crlf(&orders))?;
+    // What the HUD shows (PD-HUD-TEXT): the briefing and timed messages, in CP1251.
+    let cp1251 = |lines: &[&str]| -> Vec<u8> {
+        lines
+            .iter()
+            .flat_map(|l| {
+                let mut b = iron3d_hud::text::cp1251(l);
+                b.extend_from_slice(b"\r\n");
+                b
+            })
+            .collect()
+    };
+    o.put(
+        &format!("{dir}/briefing.cfg"),
+        &cp1251(&[
+            "object Briefing",
+            "  Title \"Битва за рудник\"",
+            "  Text \"Commander, the enemy holds the far corner of the valley.\"",
+            "  Text \"Destroy every enemy unit, or be the first to unload 1200 ore.\"",
+            "  Text \"Враг не должен добыть руду первым. Удачи!\"",
+            "end",
+        ]),
+    )?;
+    o.put(
+        &format!("{dir}/messages.cfg"),
+        &cp1251(&[
+            "object Start",
+            "  Time 1",
+            "  Text \"Tanks are rolling out.\"",
+            "end",
+            "object Contact",
+            "  Time 40",
+            "  Text \"Enemy units sighted near the centre.\"",
+            "end",
+            "object Reminder",
+            "  Time 300",
+            "  Text \"Five minutes left. Время уходит!\"",
+            "end",
+        ]),
+    )?;
     Ok((name.to_owned(), lightmap))
 }

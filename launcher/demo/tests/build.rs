@@ -394,3 +394,35 @@ fn terrain_faces_name_rows_of_both_terrain_tables_and_a_baked_lightmap() {
     }
     assert_eq!(land2_used.len(), 3, "{land2_used:?}");
 }
+
+#[test]
+fn the_hud_font_and_the_battle_text_are_written_for_the_hud() {
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), 7, Profile::Demo).unwrap();
+    let data = entry(
+        dir.path(),
+        iron3d_hud::font::FONT_ARCHIVE,
+        iron3d_hud::font::FONT_ENTRY,
+    );
+    let font = iron3d_hud::Font::from_texm(&data, "HudFont.lib:HUDFONT").unwrap();
+    assert_eq!(
+        font,
+        iron3d_hud::Font::builtin(),
+        "PD-HUD-FONT: the built-in glyphs"
+    );
+    let m = "MISSIONS/BATTLE";
+    let text = iron3d_hud::MissionText::load(
+        "BATTLE",
+        Some(&read(dir.path(), &format!("{m}/briefing.cfg"))),
+        Some(&read(dir.path(), &format!("{m}/messages.cfg"))),
+        Some(&read(dir.path(), &format!("{m}/Objectives.txt"))),
+    )
+    .unwrap();
+    assert_eq!(text.title, iron3d_hud::text::cp1251("Битва за рудник"));
+    assert_eq!(text.briefing.len(), 3);
+    assert!(
+        text.messages.iter().all(|m| m.at.is_some()),
+        "every message is timed"
+    );
+    assert_eq!(text.objectives.len(), 5);
+}

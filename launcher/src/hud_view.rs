@@ -1,0 +1,192 @@
+//! The HUD of `iron3d play`: loads the font and the mission's text, keeps the
+//! [`HudState`] the play loop fills each frame, and builds the frame's overlay in the
+//! frame preparer (so every renderer draws it, interface 2.4).
+
+use iron3d_hud::{Font, Hud, HudState, MissionText, Screen};
+use iron3d_kernel::{Kernel, RenderSnapshot};
+use iron3d_render_frame::FrameParams;
+use iron3d_vfs::{GamePath, Vfs};
+use std::sync::{Arc, Mutex};
+
+/// The property the AI publishes with a unit's clan (its SuperAI slot + 1).
+const BEHAVIOR_CLAN: &[u8] = b"BehaviorClan";
+/// The property of ore holders (whole units in word 1).
+const CURRENT_ORE: &[u8] = b"CurrentOre";
+/// The property holding an object's life (word 1; 0: destroyed).
+const LIFE_STATE: &[u8] = b"Life state";
+/// The mission parameter naming the player's clan slot (as the input plugin reads it).
+const PLAYER_CLAN: &str = "player-clan";
+
+/// The HUD of a play session.
+#[derive(Clone)]
+pub struct HudView {
+    /// The mission's HUD (font and text).
+    pub hud: Arc<Hud>,
+    /// What the next frame's HUD shows.
+    pub state: Arc<Mutex<HudState>>,
+    /// The player's clan slot.
+    player_clan: u32,
+}
+
+/// Reads `path` from the mission directory `mission` (then the game root); `None` when
+/// neither has it.
+fn mission_file(vfs: &Vfs, mission: &str, name: &str) -> anyhow::Result<Option<Vec<u8>>> {
+    let dir = GamePath::parse(&format!("MISSIONS/{mission}"))?;
+    let path = GamePath::parse(name)?;
+    match vfs.resolve_in_mission(&dir, &path) {
+        Ok(r) => Ok(Some(std::fs::read(&r.path)?)),
+        Err(iron3d_vfs::VfsError::FileMissing { .. }) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The HUD font of the game directory (**PD-HUD-FONT**), or the built-in one when the
+/// directory has none. A font file that is there but broken is an error.
+pub fn load_font(vfs: &Vfs) -> anyhow::Result<Font> {
+    let archive = iron3d_hud::font::FONT_ARCHIVE;
+    let r = match vfs.resolve(&GamePath::parse(archive)?) {
+        Ok(r) => r,
+        Err(iron3d_vfs::VfsError::FileMissing { .. }) => {
+            tracing::info!(target: "Iron3D", "no {archive}: the HUD uses the built-in font");
+            return Ok(Font::builtin());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let bytes = std::fs::read(&r.path)?;
+    let nres = iron3d_nres::Nres::parse(&bytes)
+        .map_err(|e| anyhow::Error::new(e).context(format!("HUD font archive {archive}")))?;
+    let entry = nres
+        .entries()
+        .find(|e| {
+            e.name()
+                .eq_ignore_ascii_case(iron3d_hud::font::FONT_ENTRY.as_bytes())
+        })
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "HUD font archive {archive} has no entry {}",
+                iron3d_hud::font::FONT_ENTRY
+            )
+        })?;
+    Ok(Font::from_texm(
+        entry.data(),
+        &format!("{archive}:{}", iron3d_hud::font::FONT_ENTRY),
+    )?)
+}
+
+impl HudView {
+    /// The HUD of `mission` in the game directory `vfs`: its font and its briefing,
+    /// messages and objectives. A mission text file that does not parse is reported
+    /// (with its file and line) and left out; the HUD still shows the rest.
+    pub fn load(
+        vfs: &Vfs,
+        mission: &str,
+        params: &std::collections::BTreeMap<String, String>,
+        screen: Screen,
+    ) -> anyhow::Result<Self> {
+        let font = load_font(vfs)?;
+        let read = |name: &str| match mission_file(vfs, mission, name) {
+            Ok(b) => b,
+            Err(e) => {
+                tracing::warn!(target: "Iron3D", file = name, error = %e, "mission text not read");
+                None
+            }
+        };
+        let (b, m, o) = (
+            read("briefing.cfg"),
+            read("messages.cfg"),
+            read(iron3d_config::objectives::OBJECTIVES_FILE),
+        );
+        let text = match MissionText::load(mission, b.as_deref(), m.as_deref(), o.as_deref()) {
+            Ok(t) => t,
+            Err(e) => {
+                tracing::warn!(target: "Iron3D", error = %anyhow::Error::new(e),
+                    "mission text left out of the HUD");
+                MissionText::load(mission, None, None, None)?
+            }
+        };
+        let player_clan = params
+            .get(PLAYER_CLAN)
+            .and_then(|v| v.trim().parse::<u32>().ok())
+            .unwrap_or(0);
+        Ok(Self {
+            hud: Arc::new(Hud::new(font, text)),
+            state: Arc::new(Mutex::new(HudState {
+                screen,
+                ..HudState::default()
+            })),
+            player_clan,
+        })
+    }
+
+    /// The screen now up.
+    pub fn screen(&self) -> Screen {
+        self.lock().screen
+    }
+
+    /// Puts `screen` up.
+    pub fn set_screen(&self, screen: Screen) {
+        self.lock().screen = screen;
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HudState> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Refreshes the figures the HUD shows from the kernel: tick, game time, frames per
+    /// second, and the player's clan: its units and the ore its units and buildings
+    /// hold (PD-SEAT-CLAN: `BehaviorClan` = `player-clan` + 1).
+    pub fn update(&self, kernel: &Kernel, fps: f32) {
+        let clan = self.player_clan + 1;
+        let (mut units, mut ore) = (0i64, 0i64);
+        for (_, o) in kernel.world().iter_registered() {
+            if o.is_pending_delete()
+                || o.props.first(BEHAVIOR_CLAN).map(|p| p.raw_value[1]) != Some(clan)
+            {
+                continue;
+            }
+            if o.props.first(LIFE_STATE).is_none_or(|p| p.raw_value[1] > 0) {
+                units += 1;
+            }
+            if let Some(p) = o.props.first(CURRENT_ORE) {
+                ore += i64::from(p.raw_value[1]);
+            }
+        }
+        let mut s = self.lock();
+        s.tick = kernel.tick();
+        s.game_seconds = kernel.tick() as f32 / kernel.config().tick_hz.max(1) as f32;
+        s.fps = fps;
+        s.resources = vec![(b"Units".to_vec(), units), (b"Ore".to_vec(), ore)];
+    }
+
+    /// The frame preparer's overlay source: the HUD of the snapshot's selection on the
+    /// frame's target.
+    pub fn overlay_source(
+        &self,
+    ) -> impl FnMut(&RenderSnapshot, &FrameParams) -> Option<iron3d_abi::Overlay> + Send + 'static
+    {
+        let hud = self.hud.clone();
+        let state = self.state.clone();
+        move |snapshot, params| {
+            let mut s = state
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .clone();
+            s.tick = snapshot.tick;
+            s.selection = match snapshot.view.as_ref().map(|v| v.selected.as_slice()) {
+                None | Some([]) => Vec::new(),
+                Some(ids) => {
+                    let mut lines = vec![format!("Selected: {}", ids.len()).into_bytes()];
+                    lines.extend(
+                        ids.iter()
+                            .take(3)
+                            .map(|id| format!("Unit {id}").into_bytes()),
+                    );
+                    lines
+                }
+            };
+            Some(hud.overlay(&s, params.target.width, params.target.height))
+        }
+    }
+}

@@ -1,0 +1,229 @@
+//! The HUD end to end through `iron3d play --offscreen` on the demo's BATTLE mission:
+//! the briefing holds the clock and matches its software-renderer golden, the play
+//! screen shows the player's resources, and a mission that is lost or won puts its
+//! outcome screen up (the capture renderer lists the overlay's quads, so the text on
+//! screen is checked glyph by glyph).
+//!
+//! Regenerate the golden after an intended change with `IRON3D_UPDATE_GOLDENS=1`.
+#![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
+use iron3d_e2e::iron3d;
+use iron3d_e2e::render::{decode, goldens};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// A fresh demo (seed 1) whose BATTLE objectives are replaced by `objectives`.
+fn battle(objectives: Option<&str>) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    iron3d_demo::build(dir.path(), 1, iron3d_demo::Profile::Demo).unwrap();
+    if let Some(o) = objectives {
+        std::fs::write(dir.path().join("MISSIONS/BATTLE/Objectives.txt"), o).unwrap();
+    }
+    dir
+}
+
+fn play(game: &Path, extra: &[&str]) -> String {
+    let g = game.to_str().unwrap();
+    let mut args = vec![
+        "play",
+        "--game-dir",
+        g,
+        "--mission",
+        "BATTLE",
+        "--offscreen",
+        "--camera",
+        "120,90,70,0.8,-0.5",
+    ];
+    args.extend_from_slice(extra);
+    let (code, out) = iron3d(&args);
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    out
+}
+
+/// The overlay quads of a capture JSON: `(texture, uv)` of each, in order.
+fn overlay_glyphs(json: &str) -> Vec<(Option<u64>, [f32; 4])> {
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    v["overlay"]["quads"]
+        .as_array()
+        .expect("the capture lists the overlay")
+        .iter()
+        .map(|q| {
+            let uv: Vec<f32> = q["uv"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap() as f32)
+                .collect();
+            (q["texture"].as_u64(), [uv[0], uv[1], uv[2], uv[3]])
+        })
+        .collect()
+}
+
+/// Whether `text` (CP1251) is drawn as consecutive glyph quads of the HUD font.
+fn shows(glyphs: &[(Option<u64>, [f32; 4])], text: &str) -> bool {
+    let font = iron3d_hud::Font::builtin();
+    let want: Vec<[f32; 4]> = iron3d_hud::text::cp1251(text)
+        .into_iter()
+        .filter(|&b| b > b' ')
+        .map(|b| font.uv(b))
+        .collect();
+    glyphs.windows(want.len()).any(|w| {
+        w.iter()
+            .zip(&want)
+            .all(|((t, uv), u)| *t == Some(0) && uv == u)
+    })
+}
+
+fn capture(game: &Path, frames: &str, extra: &[&str]) -> (String, String) {
+    let tmp = tempfile::tempdir().unwrap();
+    let shot = tmp.path().join("frame.json");
+    let mut args = vec![
+        "--renderer",
+        "capture",
+        "--frames",
+        frames,
+        "--width",
+        "640",
+        "--height",
+        "480",
+        "--screenshot",
+        shot.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let out = play(game, &args);
+    (out, std::fs::read_to_string(shot).unwrap())
+}
+
+#[test]
+fn the_briefing_holds_the_clock_shows_its_cp1251_text_and_matches_its_golden() {
+    let game = battle(None);
+    let (out, json) = capture(game.path(), "3", &["--briefing"]);
+    assert!(out.contains(" ticks=0 "), "the clock stands: {out}");
+    let g = overlay_glyphs(&json);
+    assert!(shows(&g, "Битва за рудник"), "the CP1251 heading");
+    assert!(shows(
+        &g,
+        "Commander, the enemy holds the far corner of the valley."
+    ));
+    assert!(shows(&g, "Destroy every unit of clan 1"), "the objectives");
+    assert!(shows(&g, "Press Enter to start"));
+
+    // The software renderer's picture of it, pixel for pixel.
+    let tmp = tempfile::tempdir().unwrap();
+    let shot = tmp.path().join("briefing.png");
+    play(
+        game.path(),
+        &[
+            "--briefing",
+            "--renderer",
+            "soft",
+            "--frames",
+            "2",
+            "--width",
+            "320",
+            "--height",
+            "240",
+            "--screenshot",
+            shot.to_str().unwrap(),
+        ],
+    );
+    let golden = goldens().join("hud_briefing.png");
+    if std::env::var_os("IRON3D_UPDATE_GOLDENS").is_some() {
+        std::fs::copy(&shot, &golden).unwrap();
+    }
+    let (w, h, got) = decode(&shot);
+    let (gw, gh, want) = decode(&golden);
+    assert_eq!((w, h), (gw, gh));
+    let differ = got
+        .chunks(4)
+        .zip(want.chunks(4))
+        .filter(|(a, b)| a != b)
+        .count();
+    assert_eq!(
+        differ,
+        0,
+        "{differ} pixels differ from {}",
+        golden.display()
+    );
+}
+
+#[test]
+fn the_play_screen_shows_objectives_resources_messages_and_selection_figures() {
+    let game = battle(None);
+    // 60 frames at 30 fps: two seconds of game time, so the message timed at 1 s shows.
+    let (out, json) = capture(game.path(), "60", &[]);
+    assert!(!out.contains(" ticks=0 "), "the game runs: {out}");
+    let g = overlay_glyphs(&json);
+    assert!(
+        shows(&g, "BATTLE") || shows(&g, "Битва за рудник"),
+        "the mission"
+    );
+    assert!(shows(&g, "Objectives"));
+    assert!(
+        shows(&g, "Tanks are rolling out."),
+        "the message timed at 1 s"
+    );
+    assert!(shows(&g, "Units"), "the player's units");
+    assert!(shows(&g, "Ore"), "the player's ore");
+    assert!(shows(&g, "FPS 30"), "the frame rate of the simulated clock");
+}
+
+#[test]
+fn a_mission_is_lost_and_won_through_its_objectives_and_the_outcome_screen_appears() {
+    for (objectives, outcome, words) in [
+        ("clan 0\nlose time 2\n", "outcome=failed", "MISSION FAILED"),
+        (
+            "clan 0\nwin survive 2\n",
+            "outcome=complete",
+            "MISSION COMPLETE",
+        ),
+    ] {
+        let game = battle(Some(objectives));
+        let (out, json) = capture(game.path(), "300", &[]);
+        assert!(out.contains(outcome), "{objectives:?}: {out}");
+        let g = overlay_glyphs(&json);
+        assert!(shows(&g, words), "{objectives:?}: the outcome screen");
+        assert!(shows(&g, "Enter: play again"), "what the keys do next");
+    }
+}
+
+#[test]
+fn without_a_font_file_the_builtin_font_draws_and_no_hud_draws_nothing() {
+    let game = battle(None);
+    std::fs::remove_file(game.path().join(iron3d_hud::font::FONT_ARCHIVE)).unwrap();
+    let (_, json) = capture(game.path(), "3", &["--briefing"]);
+    assert!(shows(&overlay_glyphs(&json), "Press Enter to start"));
+    let (_, json) = capture(game.path(), "3", &["--no-hud"]);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(v.get("overlay").is_none(), "--no-hud: the bare frame");
+}
+
+#[test]
+fn a_broken_font_file_is_an_error_naming_it() {
+    let game = battle(None);
+    std::fs::write(
+        game.path().join(iron3d_hud::font::FONT_ARCHIVE),
+        b"not an archive",
+    )
+    .unwrap();
+    let g = game.path().to_str().unwrap();
+    let (code, out) = iron3d(&[
+        "play",
+        "--game-dir",
+        g,
+        "--mission",
+        "BATTLE",
+        "--offscreen",
+        "--frames",
+        "1",
+        "--renderer",
+        "capture",
+    ]);
+    assert_ne!(code, ExitCode::SUCCESS, "{out}");
+    let e = iron3d_launcher::hud_view::load_font(&iron3d_vfs::Vfs::new(game.path())).unwrap_err();
+    let chain = format!("{e:#}");
+    assert!(
+        chain.contains("HudFont.lib") && chain.contains("offset"),
+        "{chain}"
+    );
+}
