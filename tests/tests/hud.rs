@@ -227,3 +227,83 @@ fn a_broken_font_file_is_an_error_naming_it() {
         "{chain}"
     );
 }
+
+#[test]
+fn the_menus_start_pause_resume_restart_and_quit_as_their_keys_say() {
+    use iron3d_hud::Screen;
+    use iron3d_launcher::play::{MenuAction, MenuKey, PlayOptions, PlaySession, Renderer};
+    let game = battle(Some("clan 0\nlose time 1\n"));
+    let opts = PlayOptions {
+        game_dir: game.path().to_owned(),
+        mission: "BATTLE".into(),
+        renderer: Some(Renderer::Capture),
+        offscreen: true,
+        frames: None,
+        screenshot: None,
+        width: 640,
+        height: 480,
+        camera: None,
+        seed: 1,
+        fps: 30,
+        registry: None,
+        plugin_dirs: Vec::new(),
+        switches: Vec::new(),
+        data_profile: Default::default(),
+        params: Default::default(),
+        hud: true,
+        briefing: true,
+    };
+    let mut s = PlaySession::start(&opts, &mut Vec::new()).unwrap();
+    let ns = 1_000_000_000 / 30;
+    let mut f = 0;
+    let mut frames = |s: &mut PlaySession, n: u64| {
+        for _ in 0..n {
+            f += 1;
+            s.frame(f * ns).unwrap();
+        }
+    };
+    // The briefing holds the clock until Enter.
+    assert_eq!(s.screen(), Screen::Briefing);
+    frames(&mut s, 5);
+    assert_eq!(s.run.kernel.tick(), 0);
+    assert_eq!(s.menu(MenuKey::Up), MenuAction::None, "no menu on the briefing");
+    assert_eq!(s.menu(MenuKey::Accept), MenuAction::None);
+    assert_eq!(s.screen(), Screen::Playing);
+    frames(&mut s, 5);
+    let ticks = s.run.kernel.tick();
+    assert!(ticks > 0);
+    // Pause: the menu is up and the clock stands; the arrows wrap round the entries.
+    s.toggle_pause();
+    assert_eq!(s.screen(), Screen::Paused { item: 0 });
+    frames(&mut s, 5);
+    assert_eq!(s.run.kernel.tick(), ticks, "paused");
+    s.menu(MenuKey::Up);
+    assert_eq!(s.screen(), Screen::Paused { item: 2 });
+    assert_eq!(s.menu(MenuKey::Accept), MenuAction::Quit);
+    s.menu(MenuKey::Down);
+    s.menu(MenuKey::Down);
+    assert_eq!(s.screen(), Screen::Paused { item: 1 });
+    assert_eq!(s.menu(MenuKey::Accept), MenuAction::Restart);
+    // A click on the first entry resumes.
+    let hud = s.hud.clone().unwrap();
+    let (w, h) = (640, 480);
+    let y = (0..h as u32)
+        .map(|y| y as f32)
+        .find(|&y| hud.hud.menu_item_at(w, h, 320.0, y) == Some(0))
+        .unwrap();
+    let click = MenuKey::Click { x: 320.0, y, width: w, height: h };
+    assert_eq!(s.menu(click), MenuAction::None);
+    assert_eq!(s.screen(), Screen::Playing);
+    // The mission is lost at 1 s: the outcome screen stops the clock; Enter plays again,
+    // Escape quits.
+    frames(&mut s, 40);
+    assert_eq!(s.screen(), Screen::Outcome { complete: false });
+    let at = s.run.kernel.tick();
+    frames(&mut s, 5);
+    assert_eq!(s.run.kernel.tick(), at, "the decided mission stands");
+    s.toggle_pause();
+    assert_eq!(s.screen(), Screen::Outcome { complete: false }, "no pause menu now");
+    assert_eq!(s.menu(MenuKey::Accept), MenuAction::Restart);
+    assert_eq!(s.menu(MenuKey::Back), MenuAction::Quit);
+    s.shutdown();
+}

@@ -716,3 +716,27 @@ fn bench_frame_draws_most_of_its_triangles() {
     assert!(c.fragments > 160 * 40, "{c:?}");
     assert!(c.culled < 100, "winding of the grid is front-facing: {c:?}");
 }
+
+/// A renderer written before interface 2.4: it knows `draw` only.
+struct Older {
+    draws: u32,
+}
+
+impl Renderer for Older {
+    fn draw(&mut self, _frame: &RenderFrame) -> Result<RenderStats, PluginError> {
+        self.draws += 1;
+        Ok(RenderStats::default())
+    }
+}
+
+#[test]
+fn a_renderer_written_before_2_4_draws_the_frame_of_a_frame_with_an_overlay() {
+    let mut older = Older { draws: 0 };
+    let overlay = iron3d_abi::Overlay {
+        textures_id: 1,
+        textures: RArc::new(Vec::new().into()),
+        quads: vec![iron3d_abi::OverlayQuad::solid([0.0, 0.0, 8.0, 8.0], [255; 4])].into(),
+    };
+    older.draw_with_overlay(&triangle_frame(), &overlay).unwrap();
+    assert_eq!(older.draws, 1, "the default draws the frame, without the overlay");
+}
