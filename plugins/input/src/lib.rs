@@ -27,7 +27,7 @@
 //! (no AI plugin) every vehicle is the player's.
 //!
 //! Left for later (said, not faked): attack, patrol and harvest orders are reported as
-//! not supported yet; `unit.fire`; the HUD.
+//! not supported yet; `unit.fire`. (The HUD is drawn by the engine: `iron3d-hud`.)
 
 pub mod camera;
 pub mod devices;
