@@ -18,6 +18,37 @@ fn now() -> Instant {
     Instant::now()
 }
 
+/// The options of one measured run: offscreen, seed 7, 30 fps, the default registry.
+fn bench_options(
+    game_dir: impl Into<std::path::PathBuf>,
+    mission: impl Into<String>,
+    renderer: Renderer,
+    frames: Option<u64>,
+    (width, height): (u32, u32),
+    hud: bool,
+) -> PlayOptions {
+    PlayOptions {
+        game_dir: game_dir.into(),
+        mission: mission.into(),
+        renderer: Some(renderer),
+        offscreen: true,
+        frames,
+        screenshot: None,
+        width,
+        height,
+        camera: None,
+        seed: 7,
+        fps: 30,
+        registry: None,
+        plugin_dirs: Vec::new(),
+        switches: Vec::new(),
+        data_profile: crate::mission_cli::Profile::default(),
+        params: Default::default(),
+        hud,
+        briefing: false,
+    }
+}
+
 /// Runs the render benchmarks and prints `bench render …` lines.
 pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
     let tmp = tempfile::tempdir()?;
@@ -34,26 +65,14 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
             .ok_or_else(|| anyhow::anyhow!("{label} content has no mission"))?;
         for (w, h) in [(640u32, 480u32), (1280, 720)] {
             for renderer in [Renderer::Soft, Renderer::Capture, Renderer::Vulkan] {
-                let opts = PlayOptions {
-                    game_dir: dir.clone(),
-                    mission: mission.clone(),
-                    renderer: Some(renderer),
-                    offscreen: true,
-                    frames: Some(frames),
-                    screenshot: None,
-                    width: w,
-                    height: h,
-                    camera: None,
-                    seed: 7,
-                    fps: 30,
-                    registry: None,
-                    plugin_dirs: Vec::new(),
-                    switches: Vec::new(),
-                    data_profile: crate::mission_cli::Profile::default(),
-                    params: Default::default(),
-                    hud: true,
-                    briefing: false,
-                };
+                let opts = bench_options(
+                    dir.clone(),
+                    mission.clone(),
+                    renderer,
+                    Some(frames),
+                    (w, h),
+                    true,
+                );
                 let mut sink = Vec::new();
                 let t = now();
                 let result = run_offscreen(&opts, &mut sink);
@@ -96,26 +115,14 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
 /// frame that asks waits for the whole preparation) and on a worker thread (frames go on;
 /// the slowest frame until the new renderer draws is reported).
 fn swap_stall(dir: &std::path::Path, mission: &str, out: &mut dyn Write) -> anyhow::Result<()> {
-    let opts = PlayOptions {
-        game_dir: dir.to_owned(),
-        mission: mission.to_owned(),
-        renderer: Some(Renderer::Soft),
-        offscreen: true,
-        frames: None,
-        screenshot: None,
-        width: 320,
-        height: 240,
-        camera: None,
-        seed: 7,
-        fps: 30,
-        registry: None,
-        plugin_dirs: Vec::new(),
-        switches: Vec::new(),
-        data_profile: crate::mission_cli::Profile::default(),
-        params: Default::default(),
-        hud: true,
-        briefing: false,
-    };
+    let opts = bench_options(
+        dir.to_owned(),
+        mission.to_owned(),
+        Renderer::Soft,
+        None,
+        (320, 240),
+        true,
+    );
     let mut sink = Vec::new();
     let mut s = PlaySession::start(&opts, &mut sink)?;
     let frame_ns = 1_000_000_000 / u64::from(opts.fps);
@@ -200,26 +207,14 @@ fn hud_cost(dir: &std::path::Path, out: &mut dyn Write) -> anyhow::Result<()> {
     let composite_us = t.elapsed().as_secs_f64() * 1e6 / f64::from(N);
     let mut ms = [0.0f64; 2];
     for (k, hud) in [false, true].into_iter().enumerate() {
-        let opts = PlayOptions {
-            game_dir: dir.to_owned(),
-            mission: iron3d_demo::BATTLE.to_owned(),
-            renderer: Some(Renderer::Soft),
-            offscreen: true,
-            frames: Some(60),
-            screenshot: None,
-            width: 640,
-            height: 480,
-            camera: None,
-            seed: 7,
-            fps: 30,
-            registry: None,
-            plugin_dirs: Vec::new(),
-            switches: Vec::new(),
-            data_profile: crate::mission_cli::Profile::default(),
-            params: Default::default(),
+        let opts = bench_options(
+            dir.to_owned(),
+            iron3d_demo::BATTLE.to_owned(),
+            Renderer::Soft,
+            Some(60),
+            (640, 480),
             hud,
-            briefing: false,
-        };
+        );
         let o = run_offscreen(&opts, &mut Vec::new())?;
         ms[k] = 1e3 / o.fps.max(1e-9);
     }

@@ -266,7 +266,11 @@ fn the_menus_start_pause_resume_restart_and_quit_as_their_keys_say() {
     assert_eq!(s.screen(), Screen::Briefing);
     frames(&mut s, 5);
     assert_eq!(s.run.kernel.tick(), 0);
-    assert_eq!(s.menu(MenuKey::Up), MenuAction::None, "no menu on the briefing");
+    assert_eq!(
+        s.menu(MenuKey::Up),
+        MenuAction::None,
+        "no menu on the briefing"
+    );
     assert_eq!(s.menu(MenuKey::Accept), MenuAction::None);
     assert_eq!(s.screen(), Screen::Playing);
     frames(&mut s, 5);
@@ -291,7 +295,12 @@ fn the_menus_start_pause_resume_restart_and_quit_as_their_keys_say() {
         .map(|y| y as f32)
         .find(|&y| hud.hud.menu_item_at(w, h, 320.0, y) == Some(0))
         .unwrap();
-    let click = MenuKey::Click { x: 320.0, y, width: w, height: h };
+    let click = MenuKey::Click {
+        x: 320.0,
+        y,
+        width: w,
+        height: h,
+    };
     assert_eq!(s.menu(click), MenuAction::None);
     assert_eq!(s.screen(), Screen::Playing);
     // The mission is lost at 1 s: the outcome screen stops the clock; Enter plays again,
@@ -302,7 +311,11 @@ fn the_menus_start_pause_resume_restart_and_quit_as_their_keys_say() {
     frames(&mut s, 5);
     assert_eq!(s.run.kernel.tick(), at, "the decided mission stands");
     s.toggle_pause();
-    assert_eq!(s.screen(), Screen::Outcome { complete: false }, "no pause menu now");
+    assert_eq!(
+        s.screen(),
+        Screen::Outcome { complete: false },
+        "no pause menu now"
+    );
     assert_eq!(s.menu(MenuKey::Accept), MenuAction::Restart);
     assert_eq!(s.menu(MenuKey::Back), MenuAction::Quit);
     s.shutdown();

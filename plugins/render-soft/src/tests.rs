@@ -735,8 +735,17 @@ fn a_renderer_written_before_2_4_draws_the_frame_of_a_frame_with_an_overlay() {
     let overlay = iron3d_abi::Overlay {
         textures_id: 1,
         textures: RArc::new(Vec::new().into()),
-        quads: vec![iron3d_abi::OverlayQuad::solid([0.0, 0.0, 8.0, 8.0], [255; 4])].into(),
+        quads: vec![iron3d_abi::OverlayQuad::solid(
+            [0.0, 0.0, 8.0, 8.0],
+            [255; 4],
+        )]
+        .into(),
     };
-    older.draw_with_overlay(&triangle_frame(), &overlay).unwrap();
-    assert_eq!(older.draws, 1, "the default draws the frame, without the overlay");
+    older
+        .draw_with_overlay(&triangle_frame(), &overlay)
+        .unwrap();
+    assert_eq!(
+        older.draws, 1,
+        "the default draws the frame, without the overlay"
+    );
 }

@@ -34,13 +34,8 @@ use vulkano::pipeline::graphics::vertex_input::{
     VertexInputState,
 };
 use vulkano::pipeline::graphics::viewport::{Viewport, ViewportState};
-use vulkano::pipeline::layout::PipelineDescriptorSetLayoutCreateInfo;
-use vulkano::pipeline::{
-    DynamicState, GraphicsPipeline, PipelineBindPoint, PipelineLayout,
-    PipelineShaderStageCreateInfo,
-};
+use vulkano::pipeline::{DynamicState, GraphicsPipeline, PipelineBindPoint, PipelineLayout};
 use vulkano::render_pass::{Framebuffer, FramebufferCreateInfo, RenderPass, Subpass};
-use vulkano::shader::{ShaderModule, ShaderModuleCreateInfo};
 
 /// One overlay vertex: clip-space position, texture coordinate, RGBA8 colour.
 #[derive(BufferContents, Clone, Copy, Debug, PartialEq)]
@@ -166,26 +161,13 @@ impl OverlayPass {
         )
         .map_err(vk("overlay render pass"))?;
 
-        let words = shaders::overlay_spirv()?;
-        // SAFETY: the SPIR-V comes from naga's validated module.
-        let module = unsafe {
-            ShaderModule::new(device.clone(), ShaderModuleCreateInfo::new(&words))
-                .map_err(vk("overlay shader module"))?
-        };
-        let entry = |name: &str| {
-            module
-                .entry_point(name)
-                .ok_or_else(|| RenderError::Shader(format!("no entry point {name}")))
-        };
-        let stages = [
-            PipelineShaderStageCreateInfo::new(entry("vs_overlay")?),
-            PipelineShaderStageCreateInfo::new(entry("fs_overlay")?),
-        ];
-        let layout_info = PipelineDescriptorSetLayoutCreateInfo::from_stages(&stages)
-            .into_pipeline_layout_create_info(device.clone())
-            .map_err(|e| RenderError::Vulkan(format!("overlay pipeline layout: {e:?}")))?;
-        let layout =
-            PipelineLayout::new(device.clone(), layout_info).map_err(vk("overlay layout"))?;
+        let (stages, layout) = crate::renderer::shader_stages(
+            device,
+            &shaders::overlay_spirv()?,
+            "vs_overlay",
+            "fs_overlay",
+            "overlay",
+        )?;
         let set_layout = layout
             .set_layouts()
             .first()

@@ -65,6 +65,37 @@ pub const DEPTH_FORMAT: Format = Format::D32_SFLOAT;
 /// non-validation error occurred"; the cause is its source).
 pub(crate) use iron3d_abi::error_chain as chain;
 
+/// The vertex and fragment stages of a validated SPIR-V module and the pipeline layout
+/// their bindings call for (`what` names the pass in errors).
+pub(crate) fn shader_stages(
+    device: &Arc<Device>,
+    words: &[u32],
+    vertex: &str,
+    fragment: &str,
+    what: &str,
+) -> Result<([PipelineShaderStageCreateInfo; 2], Arc<PipelineLayout>), RenderError> {
+    // SAFETY: the SPIR-V comes from naga's validated module.
+    let module = unsafe {
+        ShaderModule::new(device.clone(), ShaderModuleCreateInfo::new(words))
+            .map_err(|e| RenderError::Vulkan(format!("{what} shader module: {e:?}")))?
+    };
+    let entry = |name: &str| {
+        module
+            .entry_point(name)
+            .ok_or_else(|| RenderError::Shader(format!("no entry point {name}")))
+    };
+    let stages = [
+        PipelineShaderStageCreateInfo::new(entry(vertex)?),
+        PipelineShaderStageCreateInfo::new(entry(fragment)?),
+    ];
+    let layout_info = PipelineDescriptorSetLayoutCreateInfo::from_stages(&stages)
+        .into_pipeline_layout_create_info(device.clone())
+        .map_err(|e| RenderError::Vulkan(format!("{what} pipeline layout: {e:?}")))?;
+    let layout = PipelineLayout::new(device.clone(), layout_info)
+        .map_err(|e| RenderError::Vulkan(format!("{what} layout: {e:?}")))?;
+    Ok((stages, layout))
+}
+
 /// Maps a vulkano error to [`RenderError::Vulkan`] with context.
 pub(crate) fn vk<E: std::error::Error>(what: &'static str) -> impl FnOnce(E) -> RenderError {
     move |e| RenderError::Vulkan(format!("{what}: {}", chain(&e)))
@@ -284,25 +315,8 @@ impl VulkanRenderer {
         )
         .map_err(vk("render pass"))?;
 
-        let words = shaders::spirv()?;
-        // SAFETY: the SPIR-V comes from naga's validated module.
-        let module = unsafe {
-            ShaderModule::new(device.clone(), ShaderModuleCreateInfo::new(&words))
-                .map_err(vk("shader module"))?
-        };
-        let entry = |name: &str| {
-            module
-                .entry_point(name)
-                .ok_or_else(|| RenderError::Shader(format!("no entry point {name}")))
-        };
-        let stages = [
-            PipelineShaderStageCreateInfo::new(entry("vs_main")?),
-            PipelineShaderStageCreateInfo::new(entry("fs_main")?),
-        ];
-        let layout_info = PipelineDescriptorSetLayoutCreateInfo::from_stages(&stages)
-            .into_pipeline_layout_create_info(device.clone())
-            .map_err(|e| RenderError::Vulkan(format!("pipeline layout: {e:?}")))?;
-        let layout = PipelineLayout::new(device.clone(), layout_info).map_err(vk("layout"))?;
+        let (stages, layout) =
+            shader_stages(&device, &shaders::spirv()?, "vs_main", "fs_main", "3D")?;
 
         let frame_uniform = Buffer::from_data(
             memory.clone(),
