@@ -291,7 +291,7 @@ fn the_menus_start_pause_resume_restart_and_quit_as_their_keys_say() {
     // A click on the first entry resumes.
     let hud = s.hud.clone().unwrap();
     let (w, h) = (640, 480);
-    let y = (0..h as u32)
+    let y = (0..h)
         .map(|y| y as f32)
         .find(|&y| hud.hud.menu_item_at(w, h, 320.0, y) == Some(0))
         .unwrap();
