@@ -90,7 +90,7 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
         &[
             ("bas", 1),
             ("builddat", 1),
-            ("cfg_blocks", 6),
+            ("cfg_blocks", 8),
             ("comp_ini", 1),
             ("ctld", 1),
             ("ctpt", 2),
@@ -100,7 +100,7 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
             ("land_msh", 3),
             ("mat0", 12),
             ("msh", 7),
-            ("nres", 8),
+            ("nres", 9),
             ("objectives", 1),
             ("objects_rlb_entry", 10),
             ("orders", 1),
@@ -108,7 +108,7 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
             ("rsli", 4),
             ("scr", 2),
             ("swav", 4),
-            ("texm", 32),
+            ("texm", 33),
             ("tma", 3),
             ("unit_dat", 8),
             ("varset", 2),
@@ -125,7 +125,7 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
     assert_eq!(
         v["families"]["texm"]["variants"],
         serde_json::json!({
-            "Argb4444": 4, "Argb4444+page": 1, "Argb8888": 4, "Indexed8": 2,
+            "Argb4444": 4, "Argb4444+page": 1, "Argb8888": 5, "Indexed8": 2,
             "La88": 3, "Rgb556": 2, "Rgb565": 12, "Rgb888x": 4
         })
     );
@@ -162,12 +162,12 @@ fn corpus_harness_on_the_stress_profile_reports_exact_counts() {
             ("land_msh", 1),
             ("mat0", 12),
             ("msh", 7),
-            ("nres", 8),
+            ("nres", 9),
             ("objects_rlb_entry", 10),
             ("palette", 3),
             ("rsli", 4),
             ("swav", 4),
-            ("texm", 30),
+            ("texm", 31),
             ("tma", 1),
             ("unit_dat", 8),
             ("wear", 9),
