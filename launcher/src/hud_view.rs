@@ -154,7 +154,7 @@ impl HudView {
             }
         }
         let mut s = self.lock();
-        s.tick = kernel.tick();
+        // The tick itself comes from the frame's snapshot (see `overlay_source`).
         s.game_seconds = kernel.tick() as f32 / kernel.config().tick_hz.max(1) as f32;
         s.fps = fps;
         s.resources = vec![(b"Units".to_vec(), units), (b"Ore".to_vec(), ore)];

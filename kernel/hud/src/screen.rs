@@ -291,13 +291,7 @@ impl Hud {
                 .map(|(_, l)| wrap(l, columns.saturating_sub(2)).len())
                 .sum::<usize>()
                 + 1;
-            p.rect(
-                0.0,
-                y - pad,
-                columns as f32 * cw + 2.0 * pad,
-                rows as f32 * ch + 2.0 * pad,
-                PANEL,
-            );
+            p.panel(pad, y, columns, rows, pad, PANEL);
             y = self.objectives(p, pad, y, columns);
         }
         let _ = y;
@@ -319,13 +313,7 @@ impl Hud {
             let n = state.selection.len().min(4);
             let top = h - n as f32 * ch - 2.0 * pad;
             let widest = state.selection[..n].iter().map(Vec::len).max().unwrap_or(0);
-            p.rect(
-                0.0,
-                top - pad,
-                widest as f32 * cw + 2.0 * pad,
-                n as f32 * ch + 2.0 * pad,
-                PANEL,
-            );
+            p.panel(pad, top, widest, n, pad, PANEL);
             for (k, line) in state.selection[..n].iter().enumerate() {
                 p.text(pad, top + k as f32 * ch, line, WHITE);
             }

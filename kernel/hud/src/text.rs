@@ -87,6 +87,19 @@ impl<'f> Painter<'f> {
             .push(OverlayQuad::solid([x, y, x + w, y + h], color));
     }
 
+    /// A `color` panel behind a block of `columns × rows` character cells whose first
+    /// cell's top-left corner is `(x, y)`, with `pad` pixels round it.
+    pub fn panel(&mut self, x: f32, y: f32, columns: usize, rows: usize, pad: f32, color: [u8; 4]) {
+        let (cw, ch) = self.cell();
+        self.rect(
+            x - pad,
+            y - pad,
+            columns as f32 * cw + 2.0 * pad,
+            rows as f32 * ch + 2.0 * pad,
+            color,
+        );
+    }
+
     /// CP1251 `text` with its top-left corner at `(x, y)`, one line (control codes
     /// below 0x20 draw nothing). Returns the width drawn.
     pub fn text(&mut self, x: f32, y: f32, text: &[u8], color: [u8; 4]) -> f32 {

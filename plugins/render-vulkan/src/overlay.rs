@@ -29,10 +29,6 @@ use vulkano::pipeline::graphics::input_assembly::InputAssemblyState;
 use vulkano::pipeline::graphics::multisample::MultisampleState;
 use vulkano::pipeline::graphics::rasterization::{CullMode, RasterizationState};
 use vulkano::pipeline::graphics::subpass::PipelineSubpassType;
-use vulkano::pipeline::graphics::vertex_input::{
-    VertexInputAttributeDescription, VertexInputBindingDescription, VertexInputRate,
-    VertexInputState,
-};
 use vulkano::pipeline::graphics::viewport::{Viewport, ViewportState};
 use vulkano::pipeline::{DynamicState, GraphicsPipeline, PipelineBindPoint, PipelineLayout};
 use vulkano::render_pass::{Framebuffer, FramebufferCreateInfo, RenderPass, Subpass};
@@ -174,24 +170,11 @@ impl OverlayPass {
             .cloned()
             .ok_or_else(|| RenderError::Shader("overlay: no descriptor set 0".into()))?;
 
-        let attr = |format, offset| VertexInputAttributeDescription {
-            binding: 0,
-            format,
-            offset,
-            ..Default::default()
-        };
-        let vertex_input_state = VertexInputState::new()
-            .binding(
-                0,
-                VertexInputBindingDescription {
-                    stride: std::mem::size_of::<OverlayVertex>() as u32,
-                    input_rate: VertexInputRate::Vertex,
-                    ..Default::default()
-                },
-            )
-            .attribute(0, attr(Format::R32G32_SFLOAT, 0))
-            .attribute(1, attr(Format::R32G32_SFLOAT, 8))
-            .attribute(2, attr(Format::R8G8B8A8_UNORM, 16));
+        let vertex_input_state = crate::renderer::vertex_input::<OverlayVertex>(&[
+            (Format::R32G32_SFLOAT, 0),
+            (Format::R32G32_SFLOAT, 8),
+            (Format::R8G8B8A8_UNORM, 16),
+        ]);
         let subpass = Subpass::from(render_pass.clone(), 0)
             .ok_or_else(|| RenderError::Vulkan("overlay: no subpass 0".into()))?;
         let pipeline = GraphicsPipeline::new(

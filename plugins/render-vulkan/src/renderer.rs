@@ -96,6 +96,31 @@ pub(crate) fn shader_stages(
     Ok((stages, layout))
 }
 
+/// One interleaved vertex buffer (binding 0) of `V`, with attribute `k` at location `k`:
+/// `(format, byte offset)`.
+pub(crate) fn vertex_input<V>(attributes: &[(Format, u32)]) -> VertexInputState {
+    let mut state = VertexInputState::new().binding(
+        0,
+        VertexInputBindingDescription {
+            stride: std::mem::size_of::<V>() as u32,
+            input_rate: VertexInputRate::Vertex,
+            ..Default::default()
+        },
+    );
+    for (location, &(format, offset)) in attributes.iter().enumerate() {
+        state = state.attribute(
+            location as u32,
+            VertexInputAttributeDescription {
+                binding: 0,
+                format,
+                offset,
+                ..Default::default()
+            },
+        );
+    }
+    state
+}
+
 /// Maps a vulkano error to [`RenderError::Vulkan`] with context.
 pub(crate) fn vk<E: std::error::Error>(what: &'static str) -> impl FnOnce(E) -> RenderError {
     move |e| RenderError::Vulkan(format!("{what}: {}", chain(&e)))
@@ -821,24 +846,11 @@ impl VulkanRenderer {
         if let Some(p) = self.pipelines.get(&key) {
             return Ok(p.clone());
         }
-        let attr = |format, offset| VertexInputAttributeDescription {
-            binding: 0,
-            format,
-            offset,
-            ..Default::default()
-        };
-        let vertex_input_state = VertexInputState::new()
-            .binding(
-                0,
-                VertexInputBindingDescription {
-                    stride: std::mem::size_of::<GpuVertex>() as u32,
-                    input_rate: VertexInputRate::Vertex,
-                    ..Default::default()
-                },
-            )
-            .attribute(0, attr(Format::R32G32B32_SFLOAT, 0))
-            .attribute(1, attr(Format::R32G32B32_SFLOAT, 12))
-            .attribute(2, attr(Format::R32G32_SFLOAT, 24));
+        let vertex_input_state = vertex_input::<GpuVertex>(&[
+            (Format::R32G32B32_SFLOAT, 0),
+            (Format::R32G32B32_SFLOAT, 12),
+            (Format::R32G32_SFLOAT, 24),
+        ]);
         let blend = match key.blend() {
             BlendMode::Opaque => None,
             BlendMode::AlphaBlend => Some(AttachmentBlend {
