@@ -5,6 +5,9 @@
 //! it there and it arrives; the tank is possessed and driven with the keyboard and
 //! handed back; the published player view follows. The same per-tick input then
 //! replays at 30 and at 144 presented frames per second to the same state hashes.
+//! The other orders: attack an enemy picked on screen (not the one the radar would
+//! choose), patrol about a ground point, harvest at the clan's mine, and a possessed
+//! tank's fire hitting what the view's centre points at.
 //! Click positions come from the render camera's own projection (`iron3d-render-frame`)
 //! of the published view, so the seat's picking and the renderer's drawing must agree.
 
@@ -360,4 +363,220 @@ fn the_host_polls_the_input_plugin_with_window_events_through_the_bindings() {
         [key("camera.pan_forward", false)]
     );
     s.shutdown();
+}
+
+/// Word 1 of property `name` of object `id`.
+fn prop(d: &Driver, id: u32, name: &[u8]) -> Option<u32> {
+    d.s.kernel
+        .world()
+        .iter_registered()
+        .find(|(_, o)| o.id.raw() == id)
+        .and_then(|(_, o)| o.props.first(name).map(|p| p.raw_value[1]))
+}
+
+/// The behaviour state (the AI's activity number) of object `id`.
+fn activity(d: &Driver, id: u32) -> Option<u32> {
+    d.s.kernel
+        .world()
+        .iter_registered()
+        .find(|(_, o)| o.id.raw() == id)
+        .map(|(_, o)| o.behaviour_state)
+}
+
+/// Objects of clan value `clan` (slot + 1) made from a prototype ending in `suffix`,
+/// ascending by id.
+fn clan_objects(d: &Driver, clan: u32, suffix: &[u8]) -> Vec<u32> {
+    let mut ids: Vec<u32> =
+        d.s.kernel
+            .world()
+            .iter_registered()
+            .filter(|(_, o)| {
+                o.prototype.ends_with(suffix)
+                    && o.props
+                        .first(b"BehaviorClan")
+                        .is_some_and(|p| p.raw_value[1] == clan)
+            })
+            .map(|(_, o)| o.id.raw())
+            .collect();
+    ids.sort_unstable();
+    ids
+}
+
+/// Presses and releases `action` with the pointer on `at` (window fraction).
+fn order_at(d: &mut Driver, action: &str, at: (f32, f32)) {
+    let mut e = pointer(at);
+    e.push(key(action, true));
+    d.tick_with(e);
+    d.tick_with(vec![key(action, false)]);
+}
+
+/// The heading (yaw of the rotated +X axis) of object `id`.
+fn heading(d: &Driver, id: u32) -> f32 {
+    let q =
+        d.s.kernel
+            .world()
+            .iter_registered()
+            .find(|(_, o)| o.id.raw() == id)
+            .map(|(_, o)| o.transform.orientation)
+            .unwrap();
+    let x = q * Vec3::X;
+    x.y.atan2(x.x)
+}
+
+const ACTIVITY_PATROL: u32 = 2;
+const ACTIVITY_HARVEST: u32 = 3;
+const ACTIVITY_ATTACK: u32 = 6;
+
+#[test]
+fn the_player_orders_attack_patrol_and_harvest_and_fires_from_a_possessed_tank() {
+    let shadow = tempfile::tempdir().unwrap();
+    let mut d = Driver::new(shadow.path(), 30);
+    d.tick_with(vec![InputEvent::Axis {
+        axis: VIEW_ASPECT,
+        value: W as f32 / H as f32,
+    }]);
+    d.ticks(3);
+    let tanks = clan_objects(&d, 1, b"Tank.dat");
+    let enemies: Vec<u32> = [&b"Tank.dat"[..], b"Tower.dat", b"Storage.dat", b"Plant.dat"]
+        .iter()
+        .flat_map(|s| clan_objects(&d, 2, s))
+        .collect();
+
+    // Attack: the front tank is selected, the view pans forward until enemies are in
+    // view, and the tank is ordered at the enemy farthest from it on screen (not the
+    // one its radar would choose).
+    let visible = |d: &Driver, ids: &[u32]| -> Vec<(u32, Vec3, (f32, f32))> {
+        let v = d.view();
+        ids.iter()
+            .filter_map(|&e| Some((e, d.position(e)?)))
+            .filter_map(|(e, p)| Some((e, p, on_screen(&v, p + Vec3::Z * 0.5)?)))
+            .filter(|(_, _, s)| (0.1..0.9).contains(&s.0) && (0.1..0.9).contains(&s.1))
+            .collect()
+    };
+    let front = *tanks.last().unwrap();
+    assert!(click_on(&mut d, front), "tank {front} is selectable");
+    // The enemy is ahead and to the left (+X, +Y).
+    d.tick_with(vec![
+        key("camera.pan_forward", true),
+        key("camera.pan_left", true),
+    ]);
+    let mut panned = 1;
+    while visible(&d, &enemies).len() < 2 && panned < 30 * 5 {
+        d.ticks(1);
+        panned += 1;
+    }
+    d.tick_with(vec![
+        key("camera.pan_forward", false),
+        key("camera.pan_left", false),
+    ]);
+    let me = d.position(front).unwrap();
+    let (enemy, _, at) = visible(&d, &enemies)
+        .into_iter()
+        .max_by(|a, b| (a.1 - me).length().total_cmp(&(b.1 - me).length()))
+        .expect("enemies come into view");
+    order_at(&mut d, "order.attack", at);
+    d.ticks(15);
+    assert_eq!(
+        (activity(&d, front), prop(&d, front, b"BehaviorTarget")),
+        (Some(ACTIVITY_ATTACK), Some(enemy)),
+        "the tank attacks the ordered enemy"
+    );
+    // The view goes back over the base.
+    d.tick_with(vec![
+        key("camera.pan_back", true),
+        key("camera.pan_right", true),
+    ]);
+    d.ticks(panned);
+    d.tick_with(vec![
+        key("camera.pan_back", false),
+        key("camera.pan_right", false),
+    ]);
+
+    // Patrol: the rearmost tank patrols the ring about a point behind it.
+    let rear = tanks[0];
+    assert!(click_on(&mut d, rear), "tank {rear} is selectable");
+    let centre = d.position(rear).unwrap() - Vec3::new(14.0, 10.0, 0.0);
+    let at = on_screen(&d.view(), centre).expect("the patrol point is on screen");
+    order_at(&mut d, "order.patrol", at);
+    d.ticks(15);
+    assert_eq!(activity(&d, rear), Some(ACTIVITY_PATROL));
+    let mut closest = f32::MAX;
+    for _ in 0..30 * 6 {
+        d.ticks(1);
+        let p = d.position(rear).unwrap();
+        closest = closest.min((p - centre).truncate().length());
+    }
+    assert!(
+        closest < 12.0 + 2.0,
+        "the patrolling tank came within {closest} of the ring's centre"
+    );
+
+    // Harvest: a truck sent away, then ordered to the clan's mine.
+    let truck = clan_objects(&d, 1, b"Truck.dat")[0];
+    let mine = clan_objects(&d, 1, b"Mine.dat")[0];
+    assert!(click_on(&mut d, truck), "truck {truck} is selectable");
+    let away = d.position(truck).unwrap() + Vec3::new(0.0, -12.0, 0.0);
+    let at = on_screen(&d.view(), away).expect("the truck's destination is on screen");
+    order_at(&mut d, "order.move", at);
+    d.ticks(15);
+    assert_ne!(activity(&d, truck), Some(ACTIVITY_HARVEST));
+    let at = on_screen(&d.view(), d.position(mine).unwrap() + Vec3::Z * 1.0)
+        .expect("the mine is on screen");
+    order_at(&mut d, "order.harvest", at);
+    d.ticks(15);
+    assert_eq!(
+        (activity(&d, truck), prop(&d, truck, b"BehaviorTarget")),
+        (Some(ACTIVITY_HARVEST), Some(mine))
+    );
+
+    // Fire: the rear tank is possessed, driven (closed loop on the axes) up to the
+    // clan's own storage and fires at it (nobody else shoots at the player's storage
+    // this early): the storage loses life.
+    let storage = clan_objects(&d, 1, b"Storage.dat")[0];
+    let full = prop(&d, storage, b"Life state").unwrap();
+    assert!(click_on(&mut d, rear), "tank {rear} is selectable again");
+    d.tick_with(vec![key("unit.possess", true)]);
+    d.tick_with(vec![key("unit.possess", false)]);
+    assert_eq!(d.view().subject, rear);
+    let axis = |name: &str, value: f32| InputEvent::Axis {
+        axis: action_code(name).unwrap(),
+        value,
+    };
+    let goal = d.position(storage).unwrap();
+    let mut last = f32::MAX;
+    let mut firing = 0;
+    for _ in 0..30 * 20 {
+        let p = d.position(rear).unwrap();
+        let to = (goal - p).truncate();
+        let err = {
+            let e = to.y.atan2(to.x) - heading(&d, rear);
+            (e + std::f32::consts::PI).rem_euclid(std::f32::consts::TAU) - std::f32::consts::PI
+        };
+        let dist = to.length();
+        let blocked = dist > last - 0.01;
+        last = dist;
+        let close = dist < 14.0 || (blocked && dist < 20.0);
+        let throttle = if close || err.abs() > 0.4 { 0.0 } else { 1.0 };
+        let mut e = vec![
+            axis("unit.steer", (-err * 3.0).clamp(-1.0, 1.0)),
+            axis("unit.throttle", throttle),
+        ];
+        if close && err.abs() < 0.05 && firing == 0 {
+            e.push(key("unit.fire", true));
+            firing = 1;
+        } else if firing > 0 {
+            firing += 1;
+        }
+        d.tick_with(e);
+        if firing > 30 * 3 {
+            break;
+        }
+    }
+    assert!(firing > 0, "the tank reached the storage and aimed at it");
+    d.tick_with(vec![key("unit.fire", false)]);
+    let life = prop(&d, storage, b"Life state").unwrap();
+    assert!(
+        life < full,
+        "the possessed tank's shots hit the storage (life {life} of {full})"
+    );
 }

@@ -9,12 +9,12 @@
 //! | # | [`Activity`] | who | what |
 //! |---|---|---|---|
 //! | 0 | `Idle` | anyone | nothing to do (a building without work, a unit without a goal) |
-//! | 1 | `Move` | mobile units | drive to an ordered point ([`crate::orders`]) |
-//! | 2 | `Patrol` | fighters, animals | drive round the patrol ring about their home |
-//! | 3 | `Harvest` | transports | drive to a mine and load ore |
+//! | 1 | `Move` | mobile units | drive to an ordered point ([`Order::Move`]) |
+//! | 2 | `Patrol` | fighters, animals | drive round the patrol ring about their home (or the [`Order::Patrol`] point) |
+//! | 3 | `Harvest` | transports | drive to a mine (or the [`Order::Harvest`] mine) and load ore |
 //! | 4 | `Deliver` | transports, builders | drive to a storage and unload |
 //! | 5 | `Build` | plants | turn ore and energy into a new unit |
-//! | 6 | `Attack` | fighters, towers | aim at an enemy and fire; fighters close in |
+//! | 6 | `Attack` | fighters, towers | aim at an enemy (or the [`Order::Attack`] target) and fire; fighters close in |
 //! | 7 | `Flee` | fighters | badly hurt: back home |
 //! | 8 | `Dead` | anyone | life reached 0: killed through the queue, never acts again |
 //!
@@ -36,7 +36,13 @@
 //! * otherwise the nearest enemy within radar ([`crate::combat::Weapon::radar`]) is the
 //!   target (ties: the lower id); a fighter closes in to [`CLOSE_IN`] of its weapon's
 //!   range, a tower only aims;
-//! * an order ([`Activity::Move`]) outranks patrol and harvest but not attack or flee;
+//! * an order ([`Order`], **PD-AI-ORDERS**) outranks the unit's own choices except
+//!   fleeing: an attack order chases its target beyond radar until the target is dead
+//!   or gone; a move order ([`Activity::Move`]) outranks patrol and harvest but not an
+//!   enemy in radar (a fighter answers fire on the way); a patrol order moves the patrol
+//!   ring's centre from home to the ordered point; a harvest order makes a transport
+//!   load at the ordered mine (it still delivers to the nearest storage). An attack or
+//!   harvest order whose object is dead, gone or (a mine) empty is done and dropped;
 //! * a transport harvests the nearest mine of its clan holding at least [`MIN_ORE`]
 //!   (else the nearest unowned one), delivers to the nearest storage of its clan with
 //!   room when full, or when loaded and no mine has ore; with nowhere to go it idles;
@@ -74,6 +80,30 @@ pub const ERROR_RETRY_MS: u32 = 5_000;
 pub const PATROL_RADIUS: f32 = 12.0;
 /// Points on the patrol ring.
 pub const PATROL_POINTS: u32 = 4;
+
+/// A standing order given to a unit (the player's seat or a mod, through the plugin's
+/// order messages; **PD-AI-ORDERS** in the module docs). Kept until done or replaced.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Order {
+    /// Drive to the point; done on arrival.
+    Move(Vec2),
+    /// Attack the object with this id until it is dead or gone.
+    Attack(u32),
+    /// Patrol the ring about this point (instead of home); never done by itself.
+    Patrol(Vec2),
+    /// Load ore at the mine with this id (and deliver as usual) while it has ore.
+    Harvest(u32),
+}
+
+impl Order {
+    /// The object the order is about (attack target or mine), if any.
+    pub fn object(&self) -> Option<u32> {
+        match *self {
+            Order::Attack(id) | Order::Harvest(id) => Some(id),
+            Order::Move(_) | Order::Patrol(_) => None,
+        }
+    }
+}
 
 /// What a unit is doing (its number is the object's behaviour state).
 #[derive(
@@ -203,8 +233,11 @@ pub struct Agent {
     pub wizard: Wizard,
     /// The object it aims at, harvests or delivers to.
     pub target: Option<u32>,
-    /// An ordered point ([`Activity::Move`]), kept until reached or replaced.
-    pub order: Option<Vec2>,
+    /// The standing order, kept until done or replaced.
+    pub order: Option<Order>,
+    /// Where the player aims the weapon of a possessed unit this tick (a fire request;
+    /// consumed by the next combat step).
+    pub fire_at: Option<glam::Vec3>,
     /// The explicit error state of tome VI it is in, if any.
     pub error: Option<ErrorState>,
     /// Ore carried (transports) or stored (mines, storages).
@@ -252,6 +285,7 @@ impl Agent {
             wizard: Wizard::default(),
             target: None,
             order: None,
+            fire_at: None,
             error: None,
             ore: 0.0,
             max_ore: 0.0,
@@ -343,6 +377,8 @@ pub struct Perception {
     pub storages: Vec<Seen>,
     /// Its plant has an order in work (plants only).
     pub producing: bool,
+    /// The object its order is about (attack target, mine) while it is alive.
+    pub ordered: Option<Seen>,
 }
 
 /// What thinking decided.
@@ -420,6 +456,14 @@ pub fn decide(agent: &Agent, p: &Perception, weapon: Option<&Weapon>) -> Decisio
                     target: None,
                 };
             }
+            if let (Some(Order::Attack(_)), Some(t), Some(w)) = (agent.order, p.ordered, weapon) {
+                let close = t.at.distance(p.at) <= w.range * CLOSE_IN;
+                return Decision {
+                    activity: Activity::Attack,
+                    goal: (!close).then_some(t.at),
+                    target: Some(t.id),
+                };
+            }
             if let (Some(e), Some(w)) = (enemy(), weapon) {
                 let close = e.at.distance(p.at) <= w.range * CLOSE_IN;
                 return Decision {
@@ -428,28 +472,37 @@ pub fn decide(agent: &Agent, p: &Perception, weapon: Option<&Weapon>) -> Decisio
                     target: Some(e.id),
                 };
             }
-            if let Some(o) = agent.order {
-                return Decision {
-                    activity: Activity::Move,
-                    goal: Some(o),
-                    target: None,
-                };
-            }
+            let centre = match agent.order {
+                Some(Order::Move(o)) => {
+                    return Decision {
+                        activity: Activity::Move,
+                        goal: Some(o),
+                        target: None,
+                    };
+                }
+                Some(Order::Patrol(c)) => c,
+                _ => agent.home,
+            };
             Decision {
                 activity: Activity::Patrol,
-                goal: Some(patrol_point(agent.home, agent.patrol_leg)),
+                goal: Some(patrol_point(centre, agent.patrol_leg)),
                 target: None,
             }
         }
         Role::Transport | Role::Builder => {
-            if let Some(o) = agent.order {
+            if let Some(Order::Move(o)) = agent.order {
                 return Decision {
                     activity: Activity::Move,
                     goal: Some(o),
                     target: None,
                 };
             }
-            let mine = nearest(p.at, &p.own_mines, |s| s.ore >= MIN_ORE)
+            let ordered = match agent.order {
+                Some(Order::Harvest(_)) => p.ordered.filter(|m| m.ore >= MIN_ORE),
+                _ => None,
+            };
+            let mine = ordered
+                .or_else(|| nearest(p.at, &p.own_mines, |s| s.ore >= MIN_ORE))
                 .or_else(|| nearest(p.at, &p.free_mines, |s| s.ore >= MIN_ORE));
             let full = agent.max_ore > 0.0 && agent.ore >= agent.max_ore;
             let deliver =
@@ -601,7 +654,7 @@ mod tests {
     fn an_order_outranks_patrol_and_harvest_but_not_attack() {
         let w = Weapon::of(Role::Fighter).unwrap();
         let mut a = Agent::new(1, Some(0), 0x0100_8000, Vec2::ZERO);
-        a.order = Some(Vec2::new(3.0, 4.0));
+        a.order = Some(Order::Move(Vec2::new(3.0, 4.0)));
         let mut p = Perception::default();
         let d = decide(&a, &p, Some(&w));
         assert_eq!(
@@ -611,10 +664,87 @@ mod tests {
         p.enemies = vec![seen(2, 5.0, 0.0, 0.0)];
         assert_eq!(decide(&a, &p, Some(&w)).activity, Activity::Attack);
         let mut t = Agent::new(2, Some(0), 0x0100_2000, Vec2::ZERO);
-        t.order = Some(Vec2::ONE);
+        t.order = Some(Order::Move(Vec2::ONE));
         t.max_ore = 10.0;
         p.own_mines = vec![seen(5, 1.0, 1.0, 9.0)];
         assert_eq!(decide(&t, &p, None).activity, Activity::Move);
+    }
+
+    #[test]
+    fn an_attack_order_chases_its_target_beyond_radar_before_nearer_enemies() {
+        let w = Weapon::of(Role::Fighter).unwrap();
+        let mut a = Agent::new(1, Some(0), 0x0100_8000, Vec2::ZERO);
+        a.order = Some(Order::Attack(9));
+        let far = seen(9, w.radar * 3.0, 0.0, 0.0);
+        let p = Perception {
+            enemies: vec![seen(2, 5.0, 0.0, 0.0)],
+            ordered: Some(far),
+            ..Perception::default()
+        };
+        let d = decide(&a, &p, Some(&w));
+        assert_eq!(
+            (d.activity, d.goal, d.target),
+            (Activity::Attack, Some(far.at), Some(9))
+        );
+        // Within CLOSE_IN of the range it stands and fires.
+        let near = seen(9, w.range * CLOSE_IN * 0.5, 0.0, 0.0);
+        let p = Perception {
+            ordered: Some(near),
+            ..Perception::default()
+        };
+        assert_eq!(decide(&a, &p, Some(&w)).goal, None);
+        // Fleeing still comes first.
+        a.max_life = 100;
+        a.life = 10;
+        a.home = Vec2::new(100.0, 0.0);
+        assert_eq!(decide(&a, &p, Some(&w)).activity, Activity::Flee);
+        // Without its target (dead, gone) the order gives nothing: own choices apply.
+        let mut b = Agent::new(3, Some(0), 0x0100_8000, Vec2::ZERO);
+        b.order = Some(Order::Attack(9));
+        let d = decide(&b, &Perception::default(), Some(&w));
+        assert_eq!(d.activity, Activity::Patrol);
+    }
+
+    #[test]
+    fn a_patrol_order_moves_the_ring_centre_and_a_harvest_order_picks_the_mine() {
+        let w = Weapon::of(Role::Fighter).unwrap();
+        let mut a = Agent::new(1, Some(0), 0x0100_8000, Vec2::ZERO);
+        let centre = Vec2::new(50.0, -20.0);
+        a.order = Some(Order::Patrol(centre));
+        a.patrol_leg = 1;
+        let d = decide(&a, &Perception::default(), Some(&w));
+        assert_eq!(
+            (d.activity, d.goal),
+            (Activity::Patrol, Some(patrol_point(centre, 1)))
+        );
+        // An enemy in radar still comes first.
+        let p = Perception {
+            enemies: vec![seen(2, 5.0, 0.0, 0.0)],
+            ..Perception::default()
+        };
+        assert_eq!(decide(&a, &p, Some(&w)).activity, Activity::Attack);
+
+        let mut t = Agent::new(2, Some(0), 0x0100_2000, Vec2::ZERO);
+        t.max_ore = 10.0;
+        t.order = Some(Order::Harvest(7));
+        let far_mine = seen(7, 90.0, 0.0, 50.0);
+        let mut p = Perception {
+            own_mines: vec![seen(5, 1.0, 1.0, 50.0)],
+            ordered: Some(far_mine),
+            ..Perception::default()
+        };
+        let d = decide(&t, &p, None);
+        assert_eq!(
+            (d.activity, d.target, d.goal),
+            (Activity::Harvest, Some(7), Some(far_mine.at))
+        );
+        // An empty ordered mine is no destination: the nearest one with ore is.
+        p.ordered = Some(seen(7, 90.0, 0.0, 0.0));
+        assert_eq!(decide(&t, &p, None).target, Some(5));
+        // Full: it delivers, whatever the order.
+        t.ore = 10.0;
+        p.storages = vec![seen(8, -5.0, 0.0, 0.0)];
+        assert_eq!(decide(&t, &p, None).activity, Activity::Deliver);
     }
 
     #[test]

@@ -15,19 +15,29 @@
 //! a recorded input log replays identically at any frame rate): the camera
 //! ([`camera`]), selection by click (a ray through the pointer against the control
 //! service's proxies) or box (units projected into the window rectangle), orders sent
-//! to the AI's Behavior as its plugin messages (move; stop cancels), and possession —
-//! the first selected unit is driven by the player through the control service while
-//! Behavior leaves it alone, and `unit.possess` again hands it back. Once per tick the
-//! seat publishes the player's view and selection ([`iron3d_abi::Host::set_player_view`]):
-//! the engine draws and listens from it.
+//! to the AI's Behavior as its plugin messages, and possession — the first selected
+//! unit is driven by the player through the control service while Behavior leaves it
+//! alone (`unit.fire` fires its weapon where the view's centre points), and
+//! `unit.possess` again hands it back. Once per tick the seat publishes the player's
+//! view and selection ([`iron3d_abi::Host::set_player_view`]): the engine draws and
+//! listens from it.
+//!
+//! **Orders** (**PD-SEAT-ORDERS**), each to every selected unit (a unit that cannot
+//! obey refuses it on the AI's `Behavior.log`):
+//! * `order.move`: the ground point under the pointer;
+//! * `order.attack`: the object under the pointer when there is one that is not the
+//!   player's (attack it), else the ground point (a move: fighters answer any enemy on
+//!   the way);
+//! * `order.patrol`: patrol the ring about the ground point under the pointer;
+//! * `order.harvest`: the object under the pointer (a mine) — nothing without one;
+//! * `order.stop`: the orders are dropped.
 //!
 //! **PD-SEAT-CLAN** — the player's units are those whose `BehaviorClan` property (the
 //! AI publishes the clan's SuperAI slot + 1) equals the mission parameter
 //! `player-clan` + 1 (default: slot 0, the mission's first clan). Without that property
 //! (no AI plugin) every vehicle is the player's.
 //!
-//! Left for later (said, not faked): attack, patrol and harvest orders are reported as
-//! not supported yet; `unit.fire`. (The HUD is drawn by the engine: `iron3d-hud`.)
+//! (The HUD is drawn by the engine: `iron3d-hud`.)
 
 pub mod camera;
 pub mod devices;
@@ -60,6 +70,14 @@ pub const ORDER_CANCEL: MessageCode = MessageCode(0x1000_A101);
 pub const ORDER_POSSESS: MessageCode = MessageCode(0x1000_A102);
 /// The AI's order messages: Behavior drives the unit again.
 pub const ORDER_RELEASE: MessageCode = MessageCode(0x1000_A103);
+/// The AI's order messages: attack the object `object_b`.
+pub const ORDER_ATTACK: MessageCode = MessageCode(0x1000_A104);
+/// The AI's order messages: patrol about `point`.
+pub const ORDER_PATROL: MessageCode = MessageCode(0x1000_A105);
+/// The AI's order messages: harvest the mine `object_b`.
+pub const ORDER_HARVEST: MessageCode = MessageCode(0x1000_A106);
+/// The AI's order messages: the possessed unit fires at `point`.
+pub const ORDER_FIRE: MessageCode = MessageCode(0x1000_A107);
 /// The property the AI publishes each unit's clan in (slot + 1; 0: no clan).
 pub const BEHAVIOR_CLAN: &[u8] = b"BehaviorClan";
 /// The mission parameter naming the player's clan (a SuperAI slot; default 0).
@@ -126,8 +144,6 @@ pub struct InputPlugin {
     /// The property value of the player's units (PD-SEAT-CLAN).
     clan_value: u32,
     bodies: RVec<Body>,
-    /// Order kinds already reported as not supported.
-    unsupported: Vec<Order>,
 }
 
 impl InputPlugin {
@@ -141,7 +157,6 @@ impl InputPlugin {
             aspect: None,
             clan_value: 1,
             bodies: RVec::new(),
-            unsupported: Vec::new(),
         }
     }
 
@@ -215,9 +230,53 @@ impl InputPlugin {
         code: MessageCode,
         point: Vec3,
     ) -> Result<(), PluginError> {
+        Self::send_about(host, id, code, point, 0)
+    }
+
+    /// Sends order `code` to unit `id` with `point` and the object `about` (`object_b`).
+    fn send_about(
+        host: &mut Host<'_>,
+        id: u32,
+        code: MessageCode,
+        point: Vec3,
+        about: u32,
+    ) -> Result<(), PluginError> {
         let mut m = Message::new(code);
         m.point = point.into();
+        m.object_b = about;
         host.send(MessageTarget::object(id), &m)
+    }
+
+    /// The first object the segment `a..b` hits (skipping `ignore`); none without a
+    /// control plugin.
+    fn hit(
+        host: &mut Host<'_>,
+        a: Vec3,
+        b: Vec3,
+        ignore: Option<u32>,
+    ) -> Result<Option<iron3d_abi::RayHit>, PluginError> {
+        match host.control().ray(a.into(), b.into(), ignore) {
+            Ok(h) => Ok(h),
+            Err(e) if matches!(e.kind, ErrorKind::NO_PROVIDER | ErrorKind::UNSUPPORTED) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Where the segment `eye..end` (direction `dir`) meets the ground: the terrain
+    /// service's surface, or the plane z = 0 without terrain.
+    fn ground_hit(
+        host: &mut Host<'_>,
+        eye: Vec3,
+        end: Vec3,
+        dir: Vec3,
+    ) -> Result<Option<Vec3>, PluginError> {
+        match host.terrain().segment(eye.into(), end.into()) {
+            Ok(p) => Ok(p.map(Vec3::from)),
+            Err(e) if matches!(e.kind, ErrorKind::NO_PROVIDER | ErrorKind::NOT_FOUND) => {
+                Ok((dir.z < -1e-4).then(|| eye + dir * (-eye.z / dir.z)))
+            }
+            Err(e) => Err(e),
+        }
     }
 
     fn carry_out(
@@ -228,17 +287,10 @@ impl InputPlugin {
     ) -> Result<(), PluginError> {
         let pose = self.subject_pose(host)?;
         let (eye, yaw, pitch) = self.view(pose);
-        let ray_end = |at: Vec2| eye + pointer_ray(yaw, pitch, aspect, at.x, at.y) * PICK_RANGE;
+        let ray = |at: Vec2| pointer_ray(yaw, pitch, aspect, at.x, at.y);
         match intent {
             Intent::Pick { at, add } => {
-                let hit = host.control().ray(eye.into(), ray_end(at).into(), None);
-                let hit = match hit {
-                    Ok(h) => h,
-                    Err(e) if matches!(e.kind, ErrorKind::NO_PROVIDER | ErrorKind::UNSUPPORTED) => {
-                        None
-                    }
-                    Err(e) => return Err(e),
-                };
+                let hit = Self::hit(host, eye, eye + ray(at) * PICK_RANGE, None)?;
                 let mut picked = Vec::new();
                 if let Some(h) = hit {
                     if self.own(host, h.id)?.is_some() {
@@ -271,36 +323,55 @@ impl InputPlugin {
                 self.seat.select(picked, add);
                 tracing::debug!(target: "Input", selection = ?self.seat.selection, "box");
             }
-            Intent::Order {
-                kind: Order::Move,
-                at,
-            } => {
-                let ground = match host.terrain().segment(eye.into(), ray_end(at).into()) {
-                    Ok(p) => p.map(Vec3::from),
-                    Err(e) if matches!(e.kind, ErrorKind::NO_PROVIDER | ErrorKind::NOT_FOUND) => {
-                        // No terrain: the ground plane z = 0.
-                        let d = pointer_ray(yaw, pitch, aspect, at.x, at.y);
-                        (d.z < -1e-4).then(|| eye + d * (-eye.z / d.z))
-                    }
-                    Err(e) => return Err(e),
+            Intent::Order { kind, at } => {
+                let dir = ray(at);
+                let end = eye + dir * PICK_RANGE;
+                // The object under the pointer (attack and harvest aim at objects).
+                let object = match kind {
+                    Order::Attack | Order::Harvest => Self::hit(host, eye, end, None)?
+                        .map(|h| h.id)
+                        .filter(|&id| !self.seat.selection.contains(&id)),
+                    Order::Move | Order::Patrol => None,
                 };
-                match ground {
-                    Some(p) => {
-                        for id in self.seat.selection.clone() {
-                            Self::send(host, id, ORDER_MOVE, p)?;
-                        }
-                        tracing::debug!(target: "Input", point = ?p, units = self.seat.selection.len(), "move order");
+                let object = match (kind, object) {
+                    // The player's own units are no attack targets (PD-SEAT-ORDERS).
+                    (Order::Attack, Some(id)) if self.own(host, id)?.is_some() => None,
+                    (_, o) => o,
+                };
+                let ground = if object.is_none() {
+                    Self::ground_hit(host, eye, end, dir)?
+                } else {
+                    None
+                };
+                let (code, point, about) = match (kind, object, ground) {
+                    (Order::Attack, Some(id), _) => (ORDER_ATTACK, Vec3::ZERO, id),
+                    (Order::Harvest, Some(id), _) => (ORDER_HARVEST, Vec3::ZERO, id),
+                    (Order::Move | Order::Attack, None, Some(p)) => (ORDER_MOVE, p, 0),
+                    (Order::Patrol, None, Some(p)) => (ORDER_PATROL, p, 0),
+                    _ => {
+                        tracing::debug!(target: "Input", order = ?kind, "nothing under the pointer: no order");
+                        return Ok(());
                     }
-                    None => {
-                        tracing::debug!(target: "Input", "no ground under the pointer: no order")
-                    }
+                };
+                for id in self.seat.selection.clone() {
+                    Self::send_about(host, id, code, point, about)?;
                 }
+                tracing::debug!(target: "Input", order = ?kind, point = ?point, object = about,
+                    units = self.seat.selection.len(), "order");
             }
-            Intent::Order { kind, .. } => {
-                if !self.unsupported.contains(&kind) {
-                    self.unsupported.push(kind);
-                    tracing::info!(target: "Input", order = ?kind, "this order is not supported yet");
-                }
+            Intent::Fire => {
+                let Some(id) = self.seat.subject else {
+                    return Ok(());
+                };
+                // Where the view's centre points: the first object or the ground, else
+                // far along the view.
+                let dir = camera::forward(yaw, pitch);
+                let end = eye + dir * PICK_RANGE;
+                let point = match Self::hit(host, eye, end, Some(id))? {
+                    Some(h) => Vec3::from(h.point),
+                    None => Self::ground_hit(host, eye, end, dir)?.unwrap_or(end),
+                };
+                Self::send(host, id, ORDER_FIRE, point)?;
             }
             Intent::Stop => {
                 for id in self.seat.selection.clone() {
@@ -519,6 +590,10 @@ mod tests {
         assert_eq!(ORDER_CANCEL.0, 0x1000_A101);
         assert_eq!(ORDER_POSSESS.0, 0x1000_A102);
         assert_eq!(ORDER_RELEASE.0, 0x1000_A103);
+        assert_eq!(ORDER_ATTACK.0, 0x1000_A104);
+        assert_eq!(ORDER_PATROL.0, 0x1000_A105);
+        assert_eq!(ORDER_HARVEST.0, 0x1000_A106);
+        assert_eq!(ORDER_FIRE.0, 0x1000_A107);
     }
 
     #[test]

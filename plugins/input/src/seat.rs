@@ -120,6 +120,9 @@ pub enum Intent {
     Possess(u32),
     /// Leave the possessed unit.
     Release,
+    /// Fire the possessed unit's weapon where the view's centre points (every tick
+    /// `unit.fire` is held; the weapon's reload paces the shots).
+    Fire,
     /// Drive the possessed unit.
     Drive {
         /// Speed (world units per second, negative: reverse).
@@ -246,6 +249,9 @@ impl Seat {
                     speed: d.0,
                     turn: d.1,
                 });
+            }
+            if a.held("unit.fire") > 0.0 {
+                out.push(Intent::Fire);
             }
         }
         out
@@ -397,10 +403,22 @@ mod tests {
                 turn: 0.0
             }]
         );
+        // Fire while held, every tick (the weapon's reload paces the shots).
+        let mut a = Actions::default();
+        a.axes.insert(code("unit.throttle"), -0.5);
+        a.held.insert(code("unit.fire"));
+        assert_eq!(s.step(&a, 0.033), [Intent::Fire]);
+        assert_eq!(s.step(&a, 0.033), [Intent::Fire]);
+        a.held.clear();
+        assert_eq!(s.step(&a, 0.033), []);
         let mut a = Actions::default();
         a.pressed.insert(code("unit.possess"));
         assert_eq!(s.step(&a, 0.033), [Intent::Release]);
         s.released(None);
+        // Out of the unit the fire action does nothing.
+        let mut a = Actions::default();
+        a.held.insert(code("unit.fire"));
+        assert_eq!(s.step(&a, 0.033), []);
         assert_eq!(s.rig.mode, Mode::Overview);
     }
 

@@ -223,14 +223,16 @@ impl AiPlugin {
         };
         let mut agent = Agent::new(info.id, clan, class, ground(info.position));
         if agent.role.mobile() {
-            agent.order = record.and_then(|r| self.data.orders.get(&r).copied());
+            agent.order = record
+                .and_then(|r| self.data.orders.get(&r).copied())
+                .map(Order::Move);
         }
         if let Some(o) = self
             .saved
             .pending_orders
             .remove(&(object.slot, object.generation))
         {
-            agent.order = Some(o);
+            agent.order = Some(Order::Move(o));
         }
         let life = host.property(object, LIFE_STATE)?.map(|v| v[1]);
         agent.life = life.unwrap_or(0);

@@ -27,25 +27,34 @@ impl AiPlugin {
                         .is_some_and(|o| o.activity != Activity::Dead)
                 })
                 .map(|i| self.scratch.bodies[i]);
+            let up = Vec3::Z * MUZZLE_HEIGHT;
+            let from = Vec3::from(me.position) + up;
+            // A possessed unit aims where the player aims (a fire request this tick);
+            // Behavior's units at their target.
+            let aim = if a.manual {
+                a.fire_at
+            } else {
+                target.map(|t| Vec3::from(t.position) + up)
+            };
             let mut turret = a.turret;
             let mut fire = None;
-            if let Some(t) = target {
-                let d = ground(t.position) - ground(me.position);
+            if let Some(p) = aim {
+                let d = p.truncate() - from.truncate();
                 let bearing = d.y.atan2(d.x);
                 let (yaw, on) = combat::aim(turret, bearing, w.turret_rate, dt);
                 turret = yaw;
-                if on && reload <= 0.0 && d.length() <= w.range {
-                    fire = Some(t);
+                if on && reload <= 0.0 && (a.manual || d.length() <= w.range) {
+                    // The shot reaches at most the weapon's range.
+                    let reach = (p - from).clamp_length_max(w.range);
+                    fire = Some((from + reach, target.map_or(0, |t| t.id)));
                 }
             }
             if let Some((a, _)) = self.saved.agents.at_mut(pos) {
                 a.turret = turret;
                 a.reload = if fire.is_some() { w.reload } else { reload };
+                a.fire_at = None;
             }
-            let Some(t) = fire else { continue };
-            let up = Vec3::Z * MUZZLE_HEIGHT;
-            let from = Vec3::from(me.position) + up;
-            let to = Vec3::from(t.position) + up;
+            let Some((to, aimed)) = fire else { continue };
             let hit = match host.control().ray(from.into(), to.into(), Some(id)) {
                 Ok(h) => h,
                 Err(e) if matches!(e.kind, ErrorKind::NO_PROVIDER | ErrorKind::UNSUPPORTED) => {
@@ -54,7 +63,7 @@ impl AiPlugin {
                 Err(e) => return Err(e),
             };
             let Some(hit) = hit else { continue };
-            tracing::trace!(target: "ai.log", shooter = id, target = t.id, hit = hit.id, "shot");
+            tracing::trace!(target: "ai.log", shooter = id, target = aimed, hit = hit.id, "shot");
             self.damage(host, hit.id, w.damage)?;
         }
         Ok(())

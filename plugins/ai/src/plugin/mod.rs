@@ -25,12 +25,24 @@
 //! `ClanID` property; otherwise it has no clan. Clan `a` is hostile to clan `b` when
 //! `a`'s relation table gives `b`'s name a negative value.
 //!
-//! **Orders** (plugin messages to a unit): [`ORDER_MOVE`] (`point` = destination),
-//! [`ORDER_CANCEL`], and possession: [`ORDER_POSSESS`] (the player drives the unit:
-//! Behavior stops thinking and steering for it and drops its activity) and
-//! [`ORDER_RELEASE`] (Behavior takes it back at once). A player's seat or a mod sends
-//! them. Each unit's clan is published in its [`BEHAVIOR_CLAN`] property so a seat
-//! knows the player's own units.
+//! **Orders** (plugin messages to a unit; a player's seat or a mod sends them; the
+//! rules are PD-AI-ORDERS in [`crate::behavior`]):
+//!
+//! | message | fields | who obeys |
+//! |---|---|---|
+//! | [`ORDER_MOVE`] | `point` = destination | every mobile unit |
+//! | [`ORDER_ATTACK`] | `object_b` = target id | armed mobile units (fighters, animals) |
+//! | [`ORDER_PATROL`] | `point` = centre of the patrol ring | fighters, animals |
+//! | [`ORDER_HARVEST`] | `object_b` = mine id (its clan's or unowned) | transports |
+//! | [`ORDER_CANCEL`] | — | every mobile unit: the order is dropped |
+//! | [`ORDER_POSSESS`] | — | the player drives the unit: Behavior stops thinking and steering for it and drops its order |
+//! | [`ORDER_RELEASE`] | — | Behavior takes the unit back at once |
+//! | [`ORDER_FIRE`] | `point` = aim point | a possessed armed unit fires once at the next combat step (turret rate and reload apply) |
+//!
+//! An order a unit cannot obey (a truck told to attack, a tank told to harvest, a
+//! harvest at something that is not a mine, an attack on itself) is refused with a
+//! line on `Behavior.log` and changes nothing. Each unit's clan is published in its
+//! [`BEHAVIOR_CLAN`] property so a seat knows the player's own units.
 //!
 //! The work is split by responsibility: `data` (the mission's data and each new
 //! object's agent), `world` (the tick's bodies, grid, perception and the planner),
@@ -42,7 +54,7 @@
 //! v[`STATE_VERSION`]), so a hot swap keeps every unit's behaviour; what comes from the
 //! data (scripts, configuration, objectives, classes) is read again at mission start.
 
-use crate::behavior::{self, Activity, Agent, Decision, Perception, Role, Seen};
+use crate::behavior::{self, Activity, Agent, Decision, MIN_ORE, Order, Perception, Role, Seen};
 use crate::combat::{self, LIFE_STATE, MUZZLE_HEIGHT, Weapon};
 use crate::config::{BEHAVIOR_INI, BehaviorConfig};
 use crate::distributor::{Distributor, Totals, joins};
@@ -77,7 +89,7 @@ use world::HostPlanner;
 /// State blob format name.
 pub const STATE_FORMAT: &str = "iron3d-ai";
 /// State blob version.
-pub const STATE_VERSION: u32 = 3;
+pub const STATE_VERSION: u32 = 4;
 /// Plugin message: move to `point` (to the unit).
 pub const ORDER_MOVE: MessageCode = MessageCode(0x1000_A100);
 /// Plugin message: drop the order (to the unit).
@@ -86,6 +98,25 @@ pub const ORDER_CANCEL: MessageCode = MessageCode(0x1000_A101);
 pub const ORDER_POSSESS: MessageCode = MessageCode(0x1000_A102);
 /// Plugin message: the player left the unit; Behavior drives it again (to the unit).
 pub const ORDER_RELEASE: MessageCode = MessageCode(0x1000_A103);
+/// Plugin message: attack the object `object_b` until it is dead or gone (to the unit).
+pub const ORDER_ATTACK: MessageCode = MessageCode(0x1000_A104);
+/// Plugin message: patrol the ring about `point` (to the unit).
+pub const ORDER_PATROL: MessageCode = MessageCode(0x1000_A105);
+/// Plugin message: harvest the mine `object_b` (to the unit).
+pub const ORDER_HARVEST: MessageCode = MessageCode(0x1000_A106);
+/// Plugin message: a possessed unit fires at `point` (to the unit).
+pub const ORDER_FIRE: MessageCode = MessageCode(0x1000_A107);
+/// Every order message the plugin answers.
+pub const ORDERS: [MessageCode; 8] = [
+    ORDER_MOVE,
+    ORDER_CANCEL,
+    ORDER_POSSESS,
+    ORDER_RELEASE,
+    ORDER_ATTACK,
+    ORDER_PATROL,
+    ORDER_HARVEST,
+    ORDER_FIRE,
+];
 /// The shared RNG stream (Behavior's first steps).
 pub const SHARED_STREAM: &str = "shared";
 /// The property a created object's clan is read from.
@@ -379,7 +410,7 @@ impl Plugin for AiPlugin {
         object: Option<ObjectRef>,
         message: &Message,
     ) -> Result<(), PluginError> {
-        if ![ORDER_MOVE, ORDER_CANCEL, ORDER_POSSESS, ORDER_RELEASE].contains(&message.code) {
+        if !ORDERS.contains(&message.code) {
             return Ok(());
         }
         let Some(o) = object else { return Ok(()) };
@@ -468,14 +499,65 @@ impl AiPlugin {
         Ok(())
     }
 
-    /// An order to unit `id` (ignored for objects that do not drive).
+    /// An order to unit `id` (ignored for objects that do not drive; refused, with a
+    /// line on `Behavior.log`, when the unit cannot obey it).
     fn order(&mut self, id: u32, message: &Message) {
-        let Some(a) = self.saved.agents.get_mut(id) else {
+        let Some(a) = self.saved.agents.get(id) else {
             return;
         };
         if !a.role.mobile() || a.activity == Activity::Dead {
             return;
         }
+        let armed = Weapon::of(a.role).is_some();
+        let (role, clan) = (a.role, a.clan);
+        let point = Vec2::new(message.point.x, message.point.y);
+        let object = message.object_b;
+        let refuse = |why: &str| {
+            tracing::info!(target: "Behavior.log", object = id, order = message.code.0, why, "order refused");
+        };
+        let order = match message.code {
+            ORDER_MOVE => Some(Order::Move(point)),
+            ORDER_ATTACK => {
+                if !armed {
+                    return refuse("the unit has no weapon");
+                }
+                if object == id || self.saved.agents.get(object).is_none() {
+                    return refuse("no such target");
+                }
+                Some(Order::Attack(object))
+            }
+            ORDER_PATROL => {
+                if !matches!(role, Role::Fighter | Role::Animal) {
+                    return refuse("only fighters and animals patrol");
+                }
+                Some(Order::Patrol(point))
+            }
+            ORDER_HARVEST => {
+                if role != Role::Transport {
+                    return refuse("only transports harvest");
+                }
+                let mine = self.saved.agents.get(object).filter(|m| {
+                    profile_for(m.class_word) == Some(Profile::Mine)
+                        && (m.clan.is_none() || m.clan == clan)
+                });
+                if mine.is_none() {
+                    return refuse("not a mine of the unit's clan or an unowned one");
+                }
+                Some(Order::Harvest(object))
+            }
+            ORDER_FIRE => {
+                if let Some(a) = self.saved.agents.get_mut(id) {
+                    if a.manual && armed {
+                        a.fire_at = Some(Vec3::from(message.point));
+                    }
+                }
+                return;
+            }
+            _ => None,
+        };
+        let Some(a) = self.saved.agents.get_mut(id) else {
+            return;
+        };
         match message.code {
             ORDER_POSSESS => {
                 a.manual = true;
@@ -488,11 +570,11 @@ impl AiPlugin {
             }
             ORDER_RELEASE => {
                 a.manual = false;
+                a.fire_at = None;
                 a.next_think = 0;
             }
             _ => {
-                a.order = (message.code == ORDER_MOVE)
-                    .then(|| Vec2::new(message.point.x, message.point.y));
+                a.order = order;
                 a.next_think = 0;
             }
         }

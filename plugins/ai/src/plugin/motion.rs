@@ -106,6 +106,19 @@ impl AiPlugin {
             a.stuck_check(at, now);
             let a = &self.saved.agents.agents()[pos];
             let p = self.perceive(a, at);
+            // An attack or harvest order whose object is dead, gone or empty is done.
+            let done = match a.order {
+                Some(Order::Attack(_)) => p.ordered.is_none(),
+                Some(Order::Harvest(_)) => p.ordered.is_none_or(|m| m.ore < MIN_ORE),
+                _ => false,
+            };
+            if done {
+                if let Some((a, _)) = self.saved.agents.at_mut(pos) {
+                    tracing::debug!(target: "Behavior.log", object = id, order = ?a.order, "order done");
+                    a.order = None;
+                }
+            }
+            let a = &self.saved.agents.agents()[pos];
             let d = behavior::decide(a, &p, Weapon::of(a.role).as_ref());
             self.set_activity(host, id, handle, d)?;
         }

@@ -240,6 +240,18 @@ impl AiPlugin {
         if let Some(w) = Weapon::of(a.role) {
             p.enemies.extend(self.nearest_enemy(a.clan, at, w.radar));
         }
+        // The object of the order, while it lives.
+        p.ordered = a.order.and_then(|o| o.object()).and_then(|id| {
+            let pos = self.saved.agents.position(id)?;
+            let o = self.saved.agents.agents().get(pos)?;
+            let b = self.body_of(pos)?;
+            (o.activity != Activity::Dead).then(|| Seen {
+                id,
+                at: ground(b.position),
+                ore: o.ore,
+                room: o.max_ore - o.ore,
+            })
+        });
         if matches!(a.role, Role::Transport | Role::Builder) {
             for (pos, o) in self.saved.agents.agents().iter().enumerate() {
                 let Some(b) = self.body_of(pos) else { continue };
