@@ -2,7 +2,8 @@
 //! [`HudState`] the play loop fills each frame, and builds the frame's overlay in the
 //! frame preparer (so every renderer draws it, interface 2.4).
 
-use iron3d_hud::{Font, Hud, HudState, MissionText, Screen};
+use glam::{Vec3, Vec4};
+use iron3d_hud::{Font, Hud, HudState, Marker, MarkerKind, MissionText, Screen};
 use iron3d_kernel::{Kernel, RenderSnapshot};
 use iron3d_render_frame::FrameParams;
 use iron3d_vfs::{GamePath, Vfs};
@@ -16,6 +17,59 @@ const CURRENT_ORE: &[u8] = b"CurrentOre";
 const LIFE_STATE: &[u8] = b"Life state";
 /// The mission parameter naming the player's clan slot (as the input plugin reads it).
 const PLAYER_CLAN: &str = "player-clan";
+
+/// The world radius a selection marker brackets (units), and the smallest half side
+/// in pixels (far-away units keep a visible marker).
+const MARKER_RADIUS: f32 = 1.5;
+const MARKER_MIN_HALF: f32 = 6.0;
+
+/// The selection markers of a frame: each selected unit (and the followed or possessed
+/// one) of the snapshot's player view as the frame's camera projects it, in
+/// `params.target` pixels; units behind the eye get none.
+pub fn markers(snapshot: &RenderSnapshot, params: &FrameParams) -> Vec<Marker> {
+    let Some(view) = snapshot.view.as_ref() else {
+        return Vec::new();
+    };
+    if view.selected.is_empty() && view.subject == 0 {
+        return Vec::new();
+    }
+    let (w, h) = (params.target.width.max(1), params.target.height.max(1));
+    let cam = &params.camera;
+    let clip = cam.projection_matrix(w, h) * cam.view_matrix();
+    let right = cam.right();
+    let to_px = |p: Vec3| -> Option<[f32; 2]> {
+        let c = clip * Vec4::from((p, 1.0));
+        (c.w > cam.near * 0.5).then(|| {
+            [
+                (c.x / c.w * 0.5 + 0.5) * w as f32,
+                (0.5 - c.y / c.w * 0.5) * h as f32,
+            ]
+        })
+    };
+    let mut out = Vec::new();
+    for o in &snapshot.objects {
+        let id = o.id.raw();
+        let kind = if id == view.subject {
+            MarkerKind::Subject
+        } else if view.selected.binary_search(&id).is_ok() {
+            MarkerKind::Selected
+        } else {
+            continue;
+        };
+        // The bracket is centred half a marker radius above the object's origin.
+        let at = o.transform.position + Vec3::Z * MARKER_RADIUS * 0.5;
+        let (Some(c), Some(e)) = (to_px(at), to_px(at + right * MARKER_RADIUS)) else {
+            continue;
+        };
+        let half = ((e[0] - c[0]).hypot(e[1] - c[1])).max(MARKER_MIN_HALF);
+        out.push(Marker {
+            centre: c,
+            half,
+            kind,
+        });
+    }
+    out
+}
 
 /// The HUD of a play session.
 #[derive(Clone)]
@@ -186,7 +240,83 @@ impl HudView {
                     lines
                 }
             };
+            s.markers = markers(snapshot, params);
             Some(hud.overlay(&s, params.target.width, params.target.height))
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, reason = "tests fail loudly")]
+mod tests {
+    use super::*;
+    use iron3d_kernel::{OriginalObjectId, PlayerView, SnapshotObject};
+    use iron3d_render_frame::CameraState;
+
+    fn object(id: u32, at: Vec3) -> SnapshotObject {
+        SnapshotObject {
+            id: OriginalObjectId(id),
+            kind: 0,
+            transform: iron3d_kernel::Transform {
+                position: at,
+                ..Default::default()
+            },
+            prototype: Arc::from(&b""[..]),
+        }
+    }
+
+    #[test]
+    fn markers_follow_the_frame_camera_and_skip_units_behind_it() {
+        let camera =
+            CameraState::looking_at(Vec3::new(-20.0, 0.0, 0.75), Vec3::new(0.0, 0.0, 0.75));
+        let params = FrameParams {
+            camera,
+            target: iron3d_abi::RenderTarget {
+                width: 640,
+                height: 480,
+                window: iron3d_abi::abi_stable::std_types::ROption::RNone,
+                clear: [0; 4],
+            },
+            lighting: iron3d_abi::Lighting {
+                sun_direction: Vec3::Z.into(),
+                sun_colour: [1.0; 3],
+                ambient: [0.0; 3],
+            },
+        };
+        let snapshot = RenderSnapshot {
+            objects: vec![
+                object(7, Vec3::ZERO),
+                object(8, Vec3::new(0.0, 5.0, 0.0)),
+                // Behind the eye.
+                object(9, Vec3::new(-40.0, 0.0, 0.0)),
+                object(10, Vec3::new(0.0, -5.0, 0.0)),
+            ],
+            view: Some(PlayerView {
+                selected: vec![7, 8, 9],
+                subject: 10,
+                ..PlayerView::default()
+            }),
+            ..RenderSnapshot::default()
+        };
+        let m = markers(&snapshot, &params);
+        assert_eq!(m.len(), 3, "{m:?}");
+        // Unit 7 straight ahead: the centre of the target.
+        assert_eq!(m[0].kind, MarkerKind::Selected);
+        assert!((m[0].centre[0] - 320.0).abs() < 0.5 && (m[0].centre[1] - 240.0).abs() < 0.5);
+        // Unit 8 lies to the left (+Y when looking along +X), 10 to the right.
+        assert!(m[1].centre[0] < 320.0 && m[1].kind == MarkerKind::Selected);
+        assert!(m[2].centre[0] > 320.0 && m[2].kind == MarkerKind::Subject);
+        // The bracket grows as the unit comes closer.
+        let near = RenderSnapshot {
+            objects: vec![object(7, Vec3::new(-10.0, 0.0, 0.0))],
+            ..snapshot.clone()
+        };
+        assert!(markers(&near, &params)[0].half > m[0].half);
+        // Nothing selected, no subject: no markers.
+        let none = RenderSnapshot {
+            view: Some(PlayerView::default()),
+            ..snapshot
+        };
+        assert!(markers(&none, &params).is_empty());
     }
 }

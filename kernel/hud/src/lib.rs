@@ -17,7 +17,7 @@ pub mod text;
 
 pub use font::Font;
 pub use mission::MissionText;
-pub use screen::{Hud, HudState, MENU, MenuItem, Screen};
+pub use screen::{Hud, HudState, MENU, Marker, MarkerKind, MenuItem, Screen};
 
 /// Errors of the HUD's inputs: the font and the mission's text files.
 #[derive(Debug, thiserror::Error)]

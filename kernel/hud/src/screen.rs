@@ -2,8 +2,9 @@
 //!
 //! * **Briefing** (before the first tick): the briefing's heading and paragraphs, the
 //!   objectives, and how to start.
-//! * **Playing**: a top bar (mission, the player's resources, FPS and tick), the
-//!   objectives panel, the messages whose time has come, and the selection.
+//! * **Playing**: the selection markers (corner brackets around each selected unit as
+//!   the frame's camera sees it), a top bar (mission, the player's resources, FPS and
+//!   tick), the objectives panel, the messages whose time has come, and the selection.
 //! * **Paused**: the play screen dimmed under the pause menu ([`MENU`]).
 //! * **Outcome**: mission complete or failed, and what the keys do next.
 //!
@@ -54,6 +55,26 @@ pub enum Screen {
     },
 }
 
+/// What a [`Marker`] marks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkerKind {
+    /// A selected unit (green brackets).
+    Selected,
+    /// The followed or possessed unit (yellow brackets).
+    Subject,
+}
+
+/// A marker around a unit on screen (the frame's selection markers).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Marker {
+    /// The unit's centre in target pixels.
+    pub centre: [f32; 2],
+    /// Half the side of the bracketed square in pixels.
+    pub half: f32,
+    /// What it marks.
+    pub kind: MarkerKind,
+}
+
 /// What the HUD shows this frame (the launcher fills it from the session).
 #[derive(Clone, Debug, PartialEq)]
 pub struct HudState {
@@ -69,6 +90,8 @@ pub struct HudState {
     pub resources: Vec<(Vec<u8>, i64)>,
     /// Lines describing the selection (CP1251), empty when nothing is selected.
     pub selection: Vec<Vec<u8>>,
+    /// Markers around units on screen, drawn under the panels.
+    pub markers: Vec<Marker>,
 }
 
 impl Default for HudState {
@@ -80,6 +103,7 @@ impl Default for HudState {
             game_seconds: 0.0,
             resources: Vec::new(),
             selection: Vec::new(),
+            markers: Vec::new(),
         }
     }
 }
@@ -266,9 +290,46 @@ impl Hud {
         y
     }
 
+    /// Corner brackets around each marker that is on the target (bars `thick` wide).
+    fn markers(p: &mut Painter<'_>, markers: &[Marker], w: f32, h: f32, thick: f32) {
+        for m in markers {
+            let [x, y] = m.centre;
+            let half = m.half.max(2.0 * thick);
+            if !(x.is_finite() && y.is_finite() && half.is_finite())
+                || x + half < 0.0
+                || y + half < 0.0
+                || x - half > w
+                || y - half > h
+            {
+                continue;
+            }
+            let color = match m.kind {
+                MarkerKind::Selected => GREEN,
+                MarkerKind::Subject => YELLOW,
+            };
+            let len = (half * 0.5).max(thick);
+            let (x0, y0, x1, y1) = (x - half, y - half, x + half, y + half);
+            for (cx, cy, dx, dy) in [
+                (x0, y0, 1.0, 1.0),
+                (x1, y0, -1.0, 1.0),
+                (x0, y1, 1.0, -1.0),
+                (x1, y1, -1.0, -1.0),
+            ] {
+                // A horizontal and a vertical bar from the corner inwards.
+                let hx = if dx > 0.0 { cx } else { cx - len };
+                let vy = if dy > 0.0 { cy } else { cy - len };
+                let ty = if dy > 0.0 { cy } else { cy - thick };
+                let tx = if dx > 0.0 { cx } else { cx - thick };
+                p.rect(hx, ty, len, thick, color);
+                p.rect(tx, vy, thick, len, color);
+            }
+        }
+    }
+
     fn play_screen(&self, p: &mut Painter<'_>, state: &HudState, w: f32, h: f32) {
         let (cw, ch) = p.cell();
         let pad = (ch / 6.0).floor().max(1.0);
+        Self::markers(p, &state.markers, w, h, pad.max(1.0));
         // Top bar: mission left, resources and statistics right.
         p.rect(0.0, 0.0, w, ch + 2.0 * pad, PANEL);
         p.text(pad, pad, &self.text.title, WHITE);
@@ -416,6 +477,59 @@ mod tests {
         state.screen = Screen::Paused { item: 0 };
         let o = hud.overlay(&state, 640, 480);
         assert!(has(&o, b"Restart mission") && has(&o, b"Quit"));
+    }
+
+    #[test]
+    fn markers_bracket_units_on_the_target_and_skip_the_rest() {
+        let hud = hud();
+        let solid = |o: &Overlay, color: [u8; 4]| -> Vec<[f32; 4]> {
+            o.quads
+                .iter()
+                .filter(|q| q.texture == iron3d_abi::NO_TEXTURE && q.color == color)
+                .map(|q| q.rect)
+                .collect()
+        };
+        let mut state = HudState::default();
+        let bare = solid(&hud.overlay(&state, 640, 480), GREEN).len();
+        state.markers = vec![
+            Marker {
+                centre: [320.0, 240.0],
+                half: 20.0,
+                kind: MarkerKind::Selected,
+            },
+            // Off the target, and not finite: nothing.
+            Marker {
+                centre: [-100.0, 240.0],
+                half: 20.0,
+                kind: MarkerKind::Selected,
+            },
+            Marker {
+                centre: [f32::NAN, 240.0],
+                half: 20.0,
+                kind: MarkerKind::Selected,
+            },
+            Marker {
+                centre: [100.0, 100.0],
+                half: 10.0,
+                kind: MarkerKind::Subject,
+            },
+        ];
+        let o = hud.overlay(&state, 640, 480);
+        let green = solid(&o, GREEN);
+        assert_eq!(green.len() - bare, 8, "four corners of two bars each");
+        // Every bar of the on-screen marker lies on its square's outline.
+        for r in &green[..8] {
+            let (x0, y0, x1, y1) = (r[0], r[1], r[2], r[3]);
+            assert!(
+                x0 >= 300.0 && x1 <= 340.0 && y0 >= 220.0 && y1 <= 260.0,
+                "{r:?}"
+            );
+            let on_edge = x0 == 300.0 || x1 == 340.0 || y0 == 220.0 || y1 == 260.0;
+            assert!(on_edge, "{r:?}");
+        }
+        assert_eq!(solid(&o, YELLOW).len(), 8);
+        // Markers are drawn first: under the panels.
+        assert_eq!(o.quads[0].color, GREEN);
     }
 
     #[test]
