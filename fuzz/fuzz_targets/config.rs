@@ -1,8 +1,9 @@
 //! Fuzz target: the configuration parsers (INI family, `object`…`end` blocks,
-//! `BuildDat.lst`, `bindings.ini`) never panic and are lossless on whatever they
+//! `BuildDat.lst`, `bindings.ini`, `settings.toml`) never panic and are lossless on whatever they
 //! accept (bindings: a set laid over itself is accepted and unchanged).
 #![no_main]
 
+use iron3d_config::settings::Settings;
 use iron3d_config::{Bindings, BlockFile, BuildDat, IniDocument};
 use libfuzzer_sys::fuzz_target;
 
@@ -20,5 +21,9 @@ fuzz_target!(|data: &[u8]| {
         let mut again = b.clone();
         again.overlay(b.clone()).expect("a set laid over itself");
         assert_eq!(again.iter().count(), b.iter().count());
+    }
+    if let Ok(s) = Settings::parse(data, "fuzz.toml") {
+        let again = Settings::parse(s.to_toml().as_bytes(), "again").expect("written settings parse");
+        assert_eq!(again, s);
     }
 });

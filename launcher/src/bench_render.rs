@@ -28,24 +28,12 @@ fn bench_options(
     hud: bool,
 ) -> PlayOptions {
     PlayOptions {
-        game_dir: game_dir.into(),
-        mission: mission.into(),
         renderer: Some(renderer),
-        offscreen: true,
         frames,
-        screenshot: None,
         width,
         height,
-        camera: None,
-        seed: 7,
-        fps: 30,
-        registry: None,
-        plugin_dirs: Vec::new(),
-        switches: Vec::new(),
-        data_profile: crate::mission_cli::Profile::default(),
-        params: Default::default(),
         hud,
-        briefing: false,
+        ..PlayOptions::new(game_dir, mission)
     }
 }
 

@@ -182,6 +182,14 @@ impl HudView {
         self.lock().screen = screen;
     }
 
+    /// The settings screen's lines for `settings`.
+    pub fn set_settings(&self, settings: &iron3d_config::settings::Settings) {
+        self.lock().settings = iron3d_config::settings::ITEMS
+            .iter()
+            .map(|i| (i.label().to_owned(), i.value(settings)))
+            .collect();
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HudState> {
         self.state
             .lock()

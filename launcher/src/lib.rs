@@ -473,12 +473,12 @@ pub struct PlayArgs {
     /// After the last frame write a PNG (pixel renderers) or the JSON command list (capture).
     #[arg(long, value_name = "FILE")]
     pub screenshot: Option<PathBuf>,
-    /// Target width in pixels.
-    #[arg(long, default_value_t = 640)]
-    pub width: u32,
-    /// Target height in pixels.
-    #[arg(long, default_value_t = 480)]
-    pub height: u32,
+    /// Target width in pixels (default: the settings' in a window, 640 offscreen).
+    #[arg(long)]
+    pub width: Option<u32>,
+    /// Target height in pixels (default: the settings' in a window, 480 offscreen).
+    #[arg(long)]
+    pub height: Option<u32>,
     /// Camera at start: X,Y,Z,YAW,PITCH (world units, radians); default: an overview.
     #[arg(long, value_parser = play::parse_camera, allow_hyphen_values = true)]
     pub camera: Option<iron3d_render_frame::CameraState>,
@@ -595,15 +595,44 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 (Some(d), Some(m)) => (d, m),
                 _ => demo_cli::cached(&demo_cache_root(), a.seed, iron3d_demo::Profile::Demo, out)?,
             };
+            // The player's settings (PD-SETTINGS-BROKEN: a broken file is reported and
+            // the defaults apply); automation (offscreen) never reads them.
+            let settings_file = iron3d_config::settings::user_file();
+            let (settings, chosen) = match (&settings_file, a.offscreen) {
+                (Some(path), false) if path.is_file() => {
+                    match iron3d_config::settings::Settings::load(path) {
+                        Ok(s) => (s, true),
+                        Err(e) => {
+                            tracing::warn!(target: "Iron3D", error = %anyhow::Error::new(e),
+                                "settings left out: the defaults apply");
+                            (Default::default(), false)
+                        }
+                    }
+                }
+                _ => (iron3d_config::settings::Settings::default(), false),
+            };
+            let window_size = if a.offscreen {
+                (640, 480)
+            } else {
+                (settings.video.width, settings.video.height)
+            };
+            let renderer = a.renderer.or_else(|| {
+                chosen
+                    .then(|| play::parse_renderer(&settings.video.renderer))
+                    .and_then(|r| {
+                        r.map_err(|e| {
+                            tracing::warn!(target: "Iron3D", error = %e, "the settings' renderer is left out")
+                        })
+                        .ok()
+                    })
+            });
             let mut opts = play::PlayOptions {
-                game_dir,
-                mission,
-                renderer: a.renderer,
+                renderer,
                 offscreen: a.offscreen,
                 frames: a.frames,
                 screenshot: a.screenshot,
-                width: a.width,
-                height: a.height,
+                width: a.width.unwrap_or(window_size.0),
+                height: a.height.unwrap_or(window_size.1),
                 camera: a.camera,
                 seed: a.seed,
                 fps: a.fps,
@@ -615,6 +644,9 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 hud: !a.no_hud,
                 // Automation (offscreen, or a frame budget) plays at once unless asked.
                 briefing: a.briefing || (!a.no_briefing && !a.offscreen && a.frames.is_none()),
+                settings,
+                settings_file: (!a.offscreen).then_some(settings_file).flatten(),
+                ..play::PlayOptions::new(game_dir, mission)
             };
             if !opts.offscreen {
                 match window::run(&opts, out) {

@@ -138,9 +138,46 @@ pub struct LiveInput {
     pub pressed: Vec<u32>,
     /// Input plugin failures so far (each logged).
     pub failures: u64,
+    /// Mouse motion scale and direction (the player's settings).
+    pub mouse: MouseTuning,
+}
+
+/// How mouse motion is passed on (the settings' `mouse_sensitivity` and `invert_y`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MouseTuning {
+    /// Motion is multiplied by this.
+    pub sensitivity: f32,
+    /// Vertical motion changes sign.
+    pub invert_y: bool,
+}
+
+impl Default for MouseTuning {
+    fn default() -> Self {
+        Self {
+            sensitivity: 1.0,
+            invert_y: false,
+        }
+    }
+}
+
+impl From<&iron3d_config::settings::Input> for MouseTuning {
+    fn from(i: &iron3d_config::settings::Input) -> Self {
+        Self {
+            sensitivity: i.mouse_sensitivity,
+            invert_y: i.invert_y,
+        }
+    }
 }
 
 impl LiveInput {
+    /// Live input passing mouse motion on with `mouse`.
+    pub fn with_mouse(mouse: MouseTuning) -> Self {
+        Self {
+            mouse,
+            ..Self::default()
+        }
+    }
+
     /// A key went down or up (repeats of a held key are not events).
     pub fn key(&mut self, code: KeyCode, down: bool) {
         if let Some(name) = key_input(code) {
@@ -193,6 +230,9 @@ impl LiveInput {
             y / h,
         ));
         if let Some((dx, dy)) = delta {
+            let m = self.mouse;
+            let dy = if m.invert_y { -dy } else { dy };
+            let (dx, dy) = (dx * m.sensitivity, dy * m.sensitivity);
             for (axis, d) in [("MouseAxis:X", dx), ("MouseAxis:Y", dy)] {
                 if d != 0.0 {
                     self.pending
@@ -333,6 +373,34 @@ mod tests {
         );
         l.focus_lost();
         assert_eq!(l.pending.len(), 4);
+    }
+
+    #[test]
+    fn mouse_motion_follows_the_sensitivity_and_invert_y() {
+        let motion = |l: &LiveInput| -> Vec<(String, f32)> {
+            l.pending
+                .iter()
+                .filter(|d| d.kind == DeviceInputKind::MOTION)
+                .map(|d| (d.input.to_string(), d.x))
+                .collect()
+        };
+        let mut l = LiveInput::default();
+        l.pointer(10.0, 10.0, 100, 100, Some((4.0, -2.0)));
+        assert_eq!(
+            motion(&l),
+            [("MouseAxis:X".into(), 4.0), ("MouseAxis:Y".into(), -2.0)]
+        );
+        let mut l = LiveInput::with_mouse(MouseTuning {
+            sensitivity: 2.5,
+            invert_y: true,
+        });
+        l.pointer(10.0, 10.0, 100, 100, Some((4.0, -2.0)));
+        assert_eq!(
+            motion(&l),
+            [("MouseAxis:X".into(), 10.0), ("MouseAxis:Y".into(), 5.0)]
+        );
+        // The pointer's place is not scaled (picking stays under the cursor).
+        assert_eq!(l.pending[0].x, 0.1);
     }
 
     #[test]

@@ -195,6 +195,40 @@ pub struct PlayOptions {
     pub hud: bool,
     /// Open on the briefing screen: the mission starts when the player leaves it.
     pub briefing: bool,
+    /// The player's settings (the settings screen shows and changes them).
+    pub settings: iron3d_config::settings::Settings,
+    /// Where the settings screen saves them (`None`: changes last for this run only).
+    pub settings_file: Option<PathBuf>,
+}
+
+impl PlayOptions {
+    /// Options for `mission` of `game_dir` as automation uses them: offscreen, 640 × 480,
+    /// the registry's renderer, seed 7 at 30 frames per second, the HUD on without the
+    /// briefing, default settings that are not saved. Set the fields that differ.
+    pub fn new(game_dir: impl Into<PathBuf>, mission: impl Into<String>) -> Self {
+        Self {
+            game_dir: game_dir.into(),
+            mission: mission.into(),
+            renderer: None,
+            offscreen: true,
+            frames: None,
+            screenshot: None,
+            width: 640,
+            height: 480,
+            camera: None,
+            seed: 7,
+            fps: 30,
+            registry: None,
+            plugin_dirs: Vec::new(),
+            switches: Vec::new(),
+            data_profile: crate::mission_cli::Profile::default(),
+            params: Default::default(),
+            hud: true,
+            briefing: false,
+            settings: Default::default(),
+            settings_file: None,
+        }
+    }
 }
 
 /// What a play run ended with.
@@ -299,8 +333,12 @@ pub enum MenuKey {
     Down,
     /// Enter: the highlighted entry, or leave the briefing.
     Accept,
-    /// Escape on the outcome screen.
+    /// Escape on the outcome and settings screens.
     Back,
+    /// Left arrow: the highlighted setting steps down.
+    Left,
+    /// Right arrow: the highlighted setting steps up.
+    Right,
     /// A left click at target pixel `(x, y)` of a `width × height` window.
     Click {
         /// Pixel.
@@ -323,6 +361,9 @@ pub enum MenuAction {
     Restart,
     /// Leave the game.
     Quit,
+    /// A setting changed (already saved and in [`PlaySession::settings`]); the window
+    /// applies what is its own (size, fullscreen, renderer).
+    Setting(iron3d_config::settings::Item),
 }
 
 /// A mission running with a renderer: the kernel on a manual clock, the plugin host, the
@@ -350,6 +391,10 @@ pub struct PlaySession {
     pub paused: bool,
     /// The HUD (`None` with `--no-hud`).
     pub hud: Option<crate::hud_view::HudView>,
+    /// The player's settings as the settings screen left them.
+    pub settings: iron3d_config::settings::Settings,
+    /// Where changed settings are saved.
+    settings_file: Option<PathBuf>,
     /// Game-clock time of the last presented frame (the HUD's frames per second).
     last_frame_ns: Option<u64>,
     /// Presented frames per second, smoothed over the last frames.
@@ -452,9 +497,11 @@ impl PlaySession {
             events,
             host_events: Vec::new(),
             frames: 0,
-            input: crate::live_input::LiveInput::default(),
+            input: crate::live_input::LiveInput::with_mouse((&opts.settings.input).into()),
             paused: false,
             hud,
+            settings: opts.settings.clone(),
+            settings_file: opts.settings_file.clone(),
             last_frame_ns: None,
             frame_rate: 0.0,
             pending: None,
@@ -613,7 +660,7 @@ impl PlaySession {
                 h.set_screen(Screen::Paused { item: 0 });
                 self.set_clock(false);
             }
-            Screen::Paused { .. } | Screen::Briefing => {
+            Screen::Paused { .. } | Screen::Settings { .. } | Screen::Briefing => {
                 h.set_screen(Screen::Playing);
                 self.set_clock(true);
             }
@@ -649,6 +696,11 @@ impl PlaySession {
                     self.toggle_pause();
                     MenuAction::None
                 }
+                MenuItem::Settings => {
+                    h.set_settings(&self.settings);
+                    h.set_screen(Screen::Settings { item: 0 });
+                    MenuAction::None
+                }
                 MenuItem::Restart => MenuAction::Restart,
                 MenuItem::Quit => MenuAction::Quit,
             },
@@ -667,10 +719,66 @@ impl PlaySession {
                 }
                 None => MenuAction::None,
             },
+            (Screen::Settings { item }, key) => self.settings_key(&h, item, key),
             (Screen::Outcome { .. }, MenuKey::Accept) => MenuAction::Restart,
             (Screen::Outcome { .. }, MenuKey::Back) => MenuAction::Quit,
             _ => MenuAction::None,
         }
+    }
+
+    /// A key on the settings screen (line `item` highlighted; the last line is Back).
+    fn settings_key(
+        &mut self,
+        h: &crate::hud_view::HudView,
+        item: usize,
+        key: MenuKey,
+    ) -> MenuAction {
+        use iron3d_config::settings::ITEMS;
+        let lines = ITEMS.len() + 1;
+        let step = match key {
+            MenuKey::Up => {
+                h.set_screen(Screen::Settings {
+                    item: (item + lines - 1) % lines,
+                });
+                return MenuAction::None;
+            }
+            MenuKey::Down => {
+                h.set_screen(Screen::Settings {
+                    item: (item + 1) % lines,
+                });
+                return MenuAction::None;
+            }
+            MenuKey::Click {
+                x,
+                y,
+                width,
+                height,
+            } => {
+                let Some(k) = h.hud.settings_item_at(width, height, ITEMS.len(), x, y) else {
+                    return MenuAction::None;
+                };
+                h.set_screen(Screen::Settings { item: k });
+                return self.settings_key(h, k, MenuKey::Accept);
+            }
+            MenuKey::Left => -1,
+            MenuKey::Right | MenuKey::Accept => 1,
+            MenuKey::Back => 0,
+        };
+        let Some(&changed) = ITEMS.get(item).filter(|_| step != 0) else {
+            // Back (the last line, or Escape): the pause menu again.
+            h.set_screen(Screen::Paused { item: 1 });
+            return MenuAction::None;
+        };
+        changed.adjust(&mut self.settings, step);
+        self.input.mouse = (&self.settings.input).into();
+        h.set_settings(&self.settings);
+        if let Some(path) = &self.settings_file {
+            if let Err(e) = self.settings.save(path) {
+                tracing::warn!(target: "Iron3D", error = %anyhow::Error::new(e), "settings not saved");
+            }
+        }
+        tracing::info!(target: "Iron3D", setting = changed.label(), value = %changed.value(&self.settings), "setting changed");
+        MenuAction::Setting(changed)
     }
 
     /// Whether the seat (the input plugin) publishes the player's view: the camera, the

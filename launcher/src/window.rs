@@ -120,6 +120,7 @@ impl App<'_> {
     fn act(&mut self, event_loop: &ActiveEventLoop, action: MenuAction) {
         match action {
             MenuAction::None => {}
+            MenuAction::Setting(item) => self.apply_setting(item),
             MenuAction::Quit => {
                 self.done = true;
                 event_loop.exit();
@@ -144,6 +145,36 @@ impl App<'_> {
         }
     }
 
+    /// Applies a changed setting that belongs to the window: its size, fullscreen, the
+    /// renderer (switched live). Volumes wait for an audio plugin; the mouse settings
+    /// are the session's.
+    fn apply_setting(&mut self, item: iron3d_config::settings::Item) {
+        use iron3d_config::settings::Item;
+        let v = self.session.settings.video.clone();
+        match item {
+            Item::Resolution => {
+                if let Some(p) = &self.presenter {
+                    let _ = p
+                        .window
+                        .request_inner_size(PhysicalSize::new(v.width, v.height));
+                }
+            }
+            Item::Fullscreen => {
+                if let Some(p) = &self.presenter {
+                    p.window.set_fullscreen(
+                        v.fullscreen
+                            .then_some(winit::window::Fullscreen::Borderless(None)),
+                    );
+                }
+            }
+            Item::Renderer => match crate::play::parse_renderer(&v.renderer) {
+                Ok(r) => self.switch_async(r),
+                Err(e) => tracing::warn!(error = %e, "renderer setting not applied"),
+            },
+            Item::Volume(_) | Item::Sensitivity | Item::InvertY => {}
+        }
+    }
+
     /// A key while a HUD screen other than the game is up: the menus take Enter, the
     /// arrows and (on the outcome screen) Escape; `true` when the key was theirs.
     fn menu_key(&mut self, event_loop: &ActiveEventLoop, code: KeyCode) -> bool {
@@ -155,7 +186,13 @@ impl App<'_> {
             KeyCode::Enter | KeyCode::NumpadEnter => MenuKey::Accept,
             KeyCode::ArrowUp => MenuKey::Up,
             KeyCode::ArrowDown => MenuKey::Down,
-            KeyCode::Escape if matches!(screen, Screen::Outcome { .. }) => MenuKey::Back,
+            KeyCode::ArrowLeft if matches!(screen, Screen::Settings { .. }) => MenuKey::Left,
+            KeyCode::ArrowRight if matches!(screen, Screen::Settings { .. }) => MenuKey::Right,
+            KeyCode::Escape
+                if matches!(screen, Screen::Outcome { .. } | Screen::Settings { .. }) =>
+            {
+                MenuKey::Back
+            }
             _ => return false,
         };
         let action = self.session.menu(key);
@@ -422,7 +459,14 @@ impl ApplicationHandler for App<'_> {
         }
         let attrs = Window::default_attributes()
             .with_title(format!("Iron3D-rs — {}", self.opts.mission))
-            .with_inner_size(PhysicalSize::new(self.opts.width, self.opts.height));
+            .with_inner_size(PhysicalSize::new(self.opts.width, self.opts.height))
+            .with_fullscreen(
+                self.opts
+                    .settings
+                    .video
+                    .fullscreen
+                    .then_some(winit::window::Fullscreen::Borderless(None)),
+            );
         match event_loop.create_window(attrs) {
             Ok(w) => {
                 let window = Arc::new(w);

@@ -229,29 +229,19 @@ fn a_broken_font_file_is_an_error_naming_it() {
 }
 
 #[test]
-fn the_menus_start_pause_resume_restart_and_quit_as_their_keys_say() {
+fn the_menus_start_pause_resume_restart_change_settings_and_quit_as_their_keys_say() {
+    use iron3d_config::settings::{ITEMS, Item, Settings};
     use iron3d_hud::Screen;
     use iron3d_launcher::play::{MenuAction, MenuKey, PlayOptions, PlaySession, Renderer};
     let game = battle(Some("clan 0\nlose time 1\n"));
+    let settings_dir = tempfile::tempdir().unwrap();
+    let settings_file = settings_dir.path().join("iron3d").join("settings.toml");
     let opts = PlayOptions {
-        game_dir: game.path().to_owned(),
-        mission: "BATTLE".into(),
         renderer: Some(Renderer::Capture),
-        offscreen: true,
-        frames: None,
-        screenshot: None,
-        width: 640,
-        height: 480,
-        camera: None,
         seed: 1,
-        fps: 30,
-        registry: None,
-        plugin_dirs: Vec::new(),
-        switches: Vec::new(),
-        data_profile: Default::default(),
-        params: Default::default(),
-        hud: true,
         briefing: true,
+        settings_file: Some(settings_file.clone()),
+        ..PlayOptions::new(game.path(), "BATTLE")
     };
     let mut s = PlaySession::start(&opts, &mut Vec::new()).unwrap();
     let ns = 1_000_000_000 / 30;
@@ -282,12 +272,72 @@ fn the_menus_start_pause_resume_restart_and_quit_as_their_keys_say() {
     frames(&mut s, 5);
     assert_eq!(s.run.kernel.tick(), ticks, "paused");
     s.menu(MenuKey::Up);
-    assert_eq!(s.screen(), Screen::Paused { item: 2 });
+    assert_eq!(s.screen(), Screen::Paused { item: 3 });
     assert_eq!(s.menu(MenuKey::Accept), MenuAction::Quit);
     s.menu(MenuKey::Down);
     s.menu(MenuKey::Down);
-    assert_eq!(s.screen(), Screen::Paused { item: 1 });
+    s.menu(MenuKey::Down);
+    assert_eq!(s.screen(), Screen::Paused { item: 2 });
     assert_eq!(s.menu(MenuKey::Accept), MenuAction::Restart);
+    // Settings: the lines with their values; a change is applied, shown and saved to
+    // the user's file at once; Escape goes back to the pause menu.
+    s.menu(MenuKey::Up);
+    assert_eq!(s.menu(MenuKey::Accept), MenuAction::None);
+    assert_eq!(s.screen(), Screen::Settings { item: 0 });
+    let hud = s.hud.clone().unwrap();
+    let lines = hud.state.lock().unwrap().settings.clone();
+    assert_eq!(lines.len(), ITEMS.len());
+    assert_eq!(lines[0], ("Resolution".to_owned(), "1280 x 720".to_owned()));
+    assert!(!settings_file.exists(), "nothing saved before a change");
+    // Down to "Mouse sensitivity", two steps right; "Invert Y" toggled with Enter.
+    let at = |item: Item| ITEMS.iter().position(|&i| i == item).unwrap();
+    for _ in 0..at(Item::Sensitivity) {
+        s.menu(MenuKey::Down);
+    }
+    assert_eq!(
+        s.menu(MenuKey::Right),
+        MenuAction::Setting(Item::Sensitivity)
+    );
+    s.menu(MenuKey::Right);
+    s.menu(MenuKey::Down);
+    assert_eq!(s.menu(MenuKey::Accept), MenuAction::Setting(Item::InvertY));
+    assert_eq!(s.settings.input.mouse_sensitivity, 1.2);
+    assert!(s.settings.input.invert_y);
+    assert_eq!(
+        s.input.mouse,
+        iron3d_launcher::live_input::MouseTuning {
+            sensitivity: 1.2,
+            invert_y: true
+        }
+    );
+    let saved = Settings::load(&settings_file).unwrap();
+    assert_eq!(saved, s.settings, "saved as changed");
+    let lines = hud.state.lock().unwrap().settings.clone();
+    assert_eq!(lines[at(Item::InvertY)].1, "on");
+    // A click on the music line steps it up; the last line ("Back") returns.
+    let (w, h) = (640, 480);
+    let row = |k: usize| {
+        (0..h)
+            .map(|y| y as f32)
+            .find(|&y| hud.hud.settings_item_at(w, h, ITEMS.len(), 320.0, y) == Some(k))
+            .unwrap()
+    };
+    let music = at(Item::Volume(4));
+    let click = |k: usize| MenuKey::Click {
+        x: 320.0,
+        y: row(k),
+        width: w,
+        height: h,
+    };
+    assert_eq!(s.menu(click(music)), MenuAction::Setting(Item::Volume(4)));
+    assert_eq!(s.settings.audio.music, 0.9);
+    assert_eq!(s.menu(click(ITEMS.len())), MenuAction::None);
+    assert_eq!(s.screen(), Screen::Paused { item: 1 });
+    s.menu(MenuKey::Accept);
+    assert_eq!(s.menu(MenuKey::Back), MenuAction::None);
+    assert_eq!(s.screen(), Screen::Paused { item: 1 });
+    assert_eq!(Settings::load(&settings_file).unwrap().audio.music, 0.9);
+    s.menu(MenuKey::Up);
     // A click on the first entry resumes.
     let hud = s.hud.clone().unwrap();
     let (w, h) = (640, 480);

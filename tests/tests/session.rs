@@ -147,24 +147,12 @@ fn an_interactive_renderer_switch_is_prepared_off_the_frame_loop() {
     let dir = tempfile::tempdir().unwrap();
     iron3d_demo::build(dir.path(), 3, iron3d_demo::Profile::Demo).unwrap();
     let opts = PlayOptions {
-        game_dir: dir.path().to_owned(),
-        mission: "DEMO1".into(),
         renderer: Some(Renderer::Soft),
-        offscreen: true,
-        frames: None,
-        screenshot: None,
         width: 64,
         height: 48,
-        camera: None,
         seed: 3,
-        fps: 30,
-        registry: None,
-        plugin_dirs: Vec::new(),
-        switches: Vec::new(),
-        data_profile: Default::default(),
-        params: Default::default(),
         hud: false,
-        briefing: false,
+        ..PlayOptions::new(dir.path(), "DEMO1")
     };
     let mut out = Vec::new();
     let mut s = PlaySession::start(&opts, &mut out).unwrap();

@@ -6,6 +6,8 @@
 //!   the frame's camera sees it), a top bar (mission, the player's resources, FPS and
 //!   tick), the objectives panel, the messages whose time has come, and the selection.
 //! * **Paused**: the play screen dimmed under the pause menu ([`MENU`]).
+//! * **Settings**: the play screen dimmed under the settings list (the lines the
+//!   launcher gives in [`HudState::settings`], then "Back").
 //! * **Outcome**: mission complete or failed, and what the keys do next.
 //!
 //! The layout is a pure function of the [`HudState`], the mission's text and the
@@ -23,6 +25,8 @@ use iron3d_config::objectives::Side;
 pub enum MenuItem {
     /// Back to the game.
     Resume,
+    /// The settings screen.
+    Settings,
     /// The mission again from its start.
     Restart,
     /// Leave the game.
@@ -30,8 +34,9 @@ pub enum MenuItem {
 }
 
 /// The pause menu, top to bottom.
-pub const MENU: [(MenuItem, &str); 3] = [
+pub const MENU: [(MenuItem, &str); 4] = [
     (MenuItem::Resume, "Resume"),
+    (MenuItem::Settings, "Settings"),
     (MenuItem::Restart, "Restart mission"),
     (MenuItem::Quit, "Quit"),
 ];
@@ -46,6 +51,11 @@ pub enum Screen {
     /// The pause menu with entry `item` of [`MENU`] highlighted.
     Paused {
         /// Highlighted entry.
+        item: usize,
+    },
+    /// The settings list with line `item` highlighted (the last line is "Back").
+    Settings {
+        /// Highlighted line.
         item: usize,
     },
     /// The mission is decided.
@@ -92,6 +102,8 @@ pub struct HudState {
     pub selection: Vec<Vec<u8>>,
     /// Markers around units on screen, drawn under the panels.
     pub markers: Vec<Marker>,
+    /// The settings screen's lines: label and value.
+    pub settings: Vec<(String, String)>,
 }
 
 impl Default for HudState {
@@ -104,6 +116,7 @@ impl Default for HudState {
             resources: Vec::new(),
             selection: Vec::new(),
             markers: Vec::new(),
+            settings: Vec::new(),
         }
     }
 }
@@ -172,14 +185,43 @@ impl Hud {
         ((width as f32 - w) * 0.5, top, w, row)
     }
 
-    /// The pause-menu entry under the pixel `(x, y)` of a `width × height` target.
-    pub fn menu_item_at(&self, width: u32, height: u32, x: f32, y: f32) -> Option<usize> {
-        let (left, top, w, row) = self.menu_rows(width, height);
-        if x < left || x >= left + w || y < top {
+    /// The settings list's rows for a `width × height` target: left, top, width, row
+    /// height.
+    fn settings_rows(&self, width: u32, height: u32) -> (f32, f32, f32, f32) {
+        let s = Self::scale(height) as f32;
+        let (_, ch) = self.font.cell();
+        let row = (ch as f32 * s * 1.5).floor();
+        let top = (height as f32 * 0.15).floor();
+        let w = width as f32 * 0.7;
+        ((width as f32 - w) * 0.5, top, w, row)
+    }
+
+    /// The row of `rows` laid out as `(left, top, width, row)` under pixel `(x, y)`.
+    fn row_at(layout: (f32, f32, f32, f32), rows: usize, x: f32, y: f32) -> Option<usize> {
+        let (left, top, w, row) = layout;
+        if x < left || x >= left + w || y < top || row <= 0.0 {
             return None;
         }
         let k = ((y - top) / row) as usize;
-        (k < MENU.len()).then_some(k)
+        (k < rows).then_some(k)
+    }
+
+    /// The pause-menu entry under the pixel `(x, y)` of a `width × height` target.
+    pub fn menu_item_at(&self, width: u32, height: u32, x: f32, y: f32) -> Option<usize> {
+        Self::row_at(self.menu_rows(width, height), MENU.len(), x, y)
+    }
+
+    /// The settings line under the pixel `(x, y)` of a `width × height` target, for a
+    /// list of `lines` settings (the line after them is "Back").
+    pub fn settings_item_at(
+        &self,
+        width: u32,
+        height: u32,
+        lines: usize,
+        x: f32,
+        y: f32,
+    ) -> Option<usize> {
+        Self::row_at(self.settings_rows(width, height), lines + 1, x, y)
     }
 
     /// The overlay of one frame for a `width × height` target.
@@ -216,7 +258,7 @@ impl Hud {
                 quads.extend(big.finish());
                 return self.finish(quads);
             }
-            Screen::Playing | Screen::Paused { .. } => {
+            Screen::Playing | Screen::Paused { .. } | Screen::Settings { .. } => {
                 self.play_screen(&mut p, state, w, h);
             }
             Screen::Outcome { .. } => {}
@@ -233,6 +275,29 @@ impl Hud {
                     }
                     p.text_centred(w * 0.5, y + (row - ch) * 0.5, label.as_bytes(), WHITE);
                 }
+            }
+            Screen::Settings { item } => {
+                p.rect(0.0, 0.0, w, h, DIM);
+                let (left, top, mw, row) = self.settings_rows(width, height);
+                p.text_centred(w * 0.5, top - 2.0 * ch, b"SETTINGS", YELLOW);
+                let back = (String::from("Back"), String::new());
+                for (k, (label, value)) in state.settings.iter().chain([&back]).enumerate() {
+                    let y = top + k as f32 * row;
+                    if k == item {
+                        p.rect(left, y, mw, row, HIGHLIGHT);
+                    }
+                    let ty = y + (row - ch) * 0.5;
+                    p.text(left + cw, ty, &cp1251(label), WHITE);
+                    let v = cp1251(value);
+                    p.text(left + mw - cw * (v.len() as f32 + 1.0), ty, &v, GREEN);
+                }
+                let y = top + (state.settings.len() + 1) as f32 * row + ch;
+                p.text_centred(
+                    w * 0.5,
+                    y.min(h - 2.0 * ch),
+                    b"Up/Down choose, Left/Right change, Esc back",
+                    GREY,
+                );
             }
             Screen::Outcome { complete } => {
                 p.rect(0.0, 0.0, w, h, DIM);
@@ -476,7 +541,31 @@ mod tests {
         assert!(has(&hud.overlay(&state, 640, 480), b"MISSION FAILED"));
         state.screen = Screen::Paused { item: 0 };
         let o = hud.overlay(&state, 640, 480);
-        assert!(has(&o, b"Restart mission") && has(&o, b"Quit"));
+        assert!(has(&o, b"Restart mission") && has(&o, b"Settings") && has(&o, b"Quit"));
+        state.screen = Screen::Settings { item: 1 };
+        state.settings = vec![
+            ("Resolution".into(), "1280 x 720".into()),
+            ("Invert Y".into(), "off".into()),
+        ];
+        let o = hud.overlay(&state, 640, 480);
+        assert!(has(&o, b"SETTINGS") && has(&o, b"1280 x 720") && has(&o, b"Invert Y"));
+        assert!(has(&o, b"Back"));
+    }
+
+    #[test]
+    fn settings_hits_follow_the_drawn_rows() {
+        let hud = hud();
+        let (w, h) = (800, 600);
+        let (left, top, mw, row) = hud.settings_rows(w, h);
+        for k in 0..=10 {
+            let y = top + (k as f32 + 0.5) * row;
+            assert_eq!(hud.settings_item_at(w, h, 10, left + mw * 0.5, y), Some(k));
+        }
+        assert_eq!(
+            hud.settings_item_at(w, h, 10, left + 1.0, top + 11.0 * row + 1.0),
+            None
+        );
+        assert_eq!(hud.settings_item_at(w, h, 10, left - 1.0, top + 1.0), None);
     }
 
     #[test]
@@ -544,7 +633,7 @@ mod tests {
         assert_eq!(hud.menu_item_at(w, h, left - 1.0, top + 1.0), None);
         assert_eq!(hud.menu_item_at(w, h, left + 1.0, top - 1.0), None);
         assert_eq!(
-            hud.menu_item_at(w, h, left + 1.0, top + 3.0 * row + 1.0),
+            hud.menu_item_at(w, h, left + 1.0, top + MENU.len() as f32 * row + 1.0),
             None
         );
     }
@@ -557,6 +646,7 @@ mod tests {
                 Screen::Briefing,
                 Screen::Playing,
                 Screen::Paused { item: 2 },
+                Screen::Settings { item: 3 },
             ] {
                 let state = HudState {
                     screen,

@@ -166,6 +166,12 @@ pub const BINDINGS_FILE: &str = "bindings.ini";
 /// The user's bindings file: `$XDG_CONFIG_HOME/iron3d/bindings.ini`, else
 /// `$HOME/.config/iron3d/bindings.ini` (`None` when neither variable is set).
 pub fn user_file() -> Option<std::path::PathBuf> {
+    user_dir().map(|d| d.join(BINDINGS_FILE))
+}
+
+/// The user's configuration directory of the engine: `$XDG_CONFIG_HOME/iron3d`, else
+/// `~/.config/iron3d` (`None` when neither variable is set).
+pub fn user_dir() -> Option<std::path::PathBuf> {
     use std::path::PathBuf;
     let base = std::env::var_os("XDG_CONFIG_HOME")
         .filter(|v| !v.is_empty())
@@ -175,7 +181,7 @@ pub fn user_file() -> Option<std::path::PathBuf> {
                 .filter(|v| !v.is_empty())
                 .map(|h| PathBuf::from(h).join(".config"))
         })?;
-    Some(base.join("iron3d").join(BINDINGS_FILE))
+    Some(base.join("iron3d"))
 }
 
 /// The action called `name`.

@@ -23,6 +23,7 @@ pub mod ini;
 pub mod lines;
 pub mod objectives;
 pub mod orders;
+pub mod settings;
 
 pub use bindings::Bindings;
 pub use blocks::{Block, BlockFile, Param};

@@ -1,6 +1,7 @@
 //! Replays `fuzz/corpus/config/` (when present) and built-in seeds through the same checks
 //! as the `config` fuzz target.
 
+use iron3d_config::settings::Settings;
 use iron3d_config::{Bindings, BlockFile, BuildDat, IniDocument};
 
 fn check(data: &[u8]) {
@@ -18,11 +19,17 @@ fn check(data: &[u8]) {
         again.overlay(b.clone()).expect("a set laid over itself");
         assert_eq!(again.iter().count(), b.iter().count());
     }
+    if let Ok(s) = Settings::parse(data, "c.toml") {
+        let again =
+            Settings::parse(s.to_toml().as_bytes(), "again").expect("written settings parse");
+        assert_eq!(again, s);
+    }
 }
 
 #[test]
 fn seeds_and_saved_inputs_stay_lossless() {
-    let seeds: [&[u8]; 6] = [
+    let seeds: [&[u8]; 7] = [
+        b"[video]\nwidth = 800\n[input]\ninvert_y = true\n",
         b"camera.left = Key:Left, Pad:DPadLeft\r\ncamera.pan_x = PadAxis:LeftStickX ; c\r\n",
         b"unit.forward = Key:W\ncamera.pan_forward = Key:W\norder.stop =\n",
         b"[CS]\r\nDISPLAY_WIDTH=640\r\nWINDOW_MODE = 0 // windowed\r\n",

@@ -1,0 +1,520 @@
+//! The player's settings: `$XDG_CONFIG_HOME/iron3d/settings.toml` (else
+//! `~/.config/iron3d/settings.toml`), written by the settings screen and read at start.
+//!
+//! ```toml
+//! [video]
+//! width = 1280          # 320..=7680
+//! height = 720          # 240..=4320
+//! fullscreen = false
+//! renderer = "vulkan"   # vulkan | soft | capture | LIBRARY[:FACTORY]
+//!
+//! [audio]               # bus volumes, 0.0..=1.0
+//! master = 1.0
+//! effects = 1.0
+//! ambient = 1.0
+//! voice = 1.0
+//! music = 0.8
+//!
+//! [input]
+//! mouse_sensitivity = 1.0   # 0.1..=5.0, scales mouse motion (mouse look, aiming)
+//! invert_y = false          # mouse motion up looks down
+//! ```
+//!
+//! **Strict**: an unknown table or key, a value of the wrong type or out of its range is
+//! an error naming the file, line and column. Every key may be left out (its default
+//! applies). **PD-SETTINGS-BROKEN**: a file that does not parse is reported and the
+//! defaults apply; it is never overwritten — saving first moves it aside to
+//! `settings.toml.broken`, so nothing the player wrote is lost.
+
+use crate::error::ConfigError;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The file name in the user's configuration directory.
+pub const SETTINGS_FILE: &str = "settings.toml";
+
+/// Everything the settings screen changes.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Settings {
+    /// Window and renderer.
+    pub video: Video,
+    /// Bus volumes.
+    pub audio: Audio,
+    /// Mouse.
+    pub input: Input,
+}
+
+/// Window and renderer settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Video {
+    /// Window width in pixels.
+    pub width: u32,
+    /// Window height in pixels.
+    pub height: u32,
+    /// Borderless fullscreen on the current monitor.
+    pub fullscreen: bool,
+    /// The renderer at start (`vulkan`, `soft`, `capture` or `LIBRARY[:FACTORY]`).
+    pub renderer: String,
+}
+
+impl Default for Video {
+    fn default() -> Self {
+        Self {
+            width: 1280,
+            height: 720,
+            fullscreen: false,
+            renderer: "vulkan".to_owned(),
+        }
+    }
+}
+
+/// Bus volumes, each `0.0..=1.0`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Audio {
+    /// Everything.
+    pub master: f32,
+    /// Weapons, engines, explosions.
+    pub effects: f32,
+    /// Weather and surroundings.
+    pub ambient: f32,
+    /// Mission voice lines.
+    pub voice: f32,
+    /// Ambient music.
+    pub music: f32,
+}
+
+impl Default for Audio {
+    fn default() -> Self {
+        Self {
+            master: 1.0,
+            effects: 1.0,
+            ambient: 1.0,
+            voice: 1.0,
+            music: 0.8,
+        }
+    }
+}
+
+/// Mouse settings.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Input {
+    /// Scale of mouse motion, `0.1..=5.0`.
+    pub mouse_sensitivity: f32,
+    /// Mouse motion up looks down.
+    pub invert_y: bool,
+}
+
+impl Default for Input {
+    fn default() -> Self {
+        Self {
+            mouse_sensitivity: 1.0,
+            invert_y: false,
+        }
+    }
+}
+
+/// Window sizes the settings screen steps through.
+pub const RESOLUTIONS: [(u32, u32); 7] = [
+    (640, 480),
+    (800, 600),
+    (1024, 768),
+    (1280, 720),
+    (1600, 900),
+    (1920, 1080),
+    (2560, 1440),
+];
+/// Renderers the settings screen steps through.
+pub const RENDERERS: [&str; 2] = ["vulkan", "soft"];
+/// Width range.
+pub const WIDTH: (u32, u32) = (320, 7680);
+/// Height range.
+pub const HEIGHT: (u32, u32) = (240, 4320);
+/// Sensitivity range.
+pub const SENSITIVITY: (f32, f32) = (0.1, 5.0);
+
+/// 1-based line and column of byte `offset` in `text`.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text.as_bytes()[..offset.min(text.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    (line, before.len() - start + 1)
+}
+
+/// The line and column of `key = ` under `[table]` in `text` (for range errors), else
+/// the start of the file.
+fn key_position(text: &str, table: &str, key: &str) -> (usize, usize) {
+    let mut in_table = false;
+    for (n, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        if t.starts_with('[') {
+            in_table = t
+                .trim_end()
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .trim()
+                == table;
+        } else if in_table
+            && t.strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        {
+            return (n + 1, line.len() - t.len() + 1);
+        }
+    }
+    (1, 1)
+}
+
+impl Settings {
+    /// Parses and checks a settings file (`origin` names it in errors).
+    pub fn parse(bytes: &[u8], origin: &str) -> Result<Self, ConfigError> {
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            let (line, column) = line_column(
+                &String::from_utf8_lossy(&bytes[..e.valid_up_to()]),
+                e.valid_up_to(),
+            );
+            ConfigError::at(origin, line, column, "not UTF-8 text".to_owned())
+        })?;
+        let s: Settings = toml::from_str(text).map_err(|e| {
+            let (line, column) = e.span().map_or((1, 1), |r| line_column(text, r.start));
+            ConfigError::at(origin, line, column, e.message().to_owned())
+        })?;
+        s.check().map_err(|(table, key, why)| {
+            let (line, column) = key_position(text, table, key);
+            ConfigError::at(origin, line, column, format!("[{table}] {key}: {why}"))
+        })?;
+        Ok(s)
+    }
+
+    /// Range checks: `(table, key, why)` of the first value out of range.
+    fn check(&self) -> Result<(), (&'static str, &'static str, String)> {
+        let v = &self.video;
+        if !(WIDTH.0..=WIDTH.1).contains(&v.width) {
+            return Err((
+                "video",
+                "width",
+                format!("{} is not in {}..={}", v.width, WIDTH.0, WIDTH.1),
+            ));
+        }
+        if !(HEIGHT.0..=HEIGHT.1).contains(&v.height) {
+            return Err((
+                "video",
+                "height",
+                format!("{} is not in {}..={}", v.height, HEIGHT.0, HEIGHT.1),
+            ));
+        }
+        if v.renderer.trim().is_empty() {
+            return Err(("video", "renderer", "empty".to_owned()));
+        }
+        let a = &self.audio;
+        for (key, value) in [
+            ("master", a.master),
+            ("effects", a.effects),
+            ("ambient", a.ambient),
+            ("voice", a.voice),
+            ("music", a.music),
+        ] {
+            if !(0.0..=1.0).contains(&value) {
+                return Err(("audio", key, format!("{value} is not in 0.0..=1.0")));
+            }
+        }
+        let m = self.input.mouse_sensitivity;
+        if !(SENSITIVITY.0..=SENSITIVITY.1).contains(&m) {
+            return Err((
+                "input",
+                "mouse_sensitivity",
+                format!("{m} is not in {}..={}", SENSITIVITY.0, SENSITIVITY.1),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The file's text (every key written, so the player sees what can be changed).
+    pub fn to_toml(&self) -> String {
+        let body = toml::to_string(self).unwrap_or_default();
+        format!(
+            "# Iron3D-rs settings (the settings screen writes this file; see the README)\n\n{body}"
+        )
+    }
+
+    /// Reads `path`: the defaults when it does not exist; an error when it cannot be
+    /// read or does not parse.
+    pub fn load(path: &Path) -> Result<Self, SettingsError> {
+        match std::fs::read(path) {
+            Ok(bytes) => Ok(Self::parse(&bytes, &path.display().to_string())?),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
+            Err(e) => Err(SettingsError::Io {
+                path: path.to_owned(),
+                source: e,
+            }),
+        }
+    }
+
+    /// Writes the settings to `path` atomically (a temporary file renamed over it),
+    /// creating the directory. A file there that does not parse is first moved aside to
+    /// `<path>.broken` (PD-SETTINGS-BROKEN).
+    pub fn save(&self, path: &Path) -> Result<(), SettingsError> {
+        let io = |source| SettingsError::Io {
+            path: path.to_owned(),
+            source,
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        if let Ok(old) = std::fs::read(path) {
+            if Self::parse(&old, "").is_err() {
+                let mut aside = path.as_os_str().to_owned();
+                aside.push(".broken");
+                std::fs::rename(path, &aside).map_err(io)?;
+            }
+        }
+        let mut tmp = path.as_os_str().to_owned();
+        tmp.push(".tmp");
+        std::fs::write(&tmp, self.to_toml()).map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(io)
+    }
+}
+
+/// The user's settings file (`None` without `XDG_CONFIG_HOME` and `HOME`).
+pub fn user_file() -> Option<PathBuf> {
+    crate::bindings::user_dir().map(|d| d.join(SETTINGS_FILE))
+}
+
+/// Why the settings could not be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    /// The file does not parse.
+    #[error(transparent)]
+    Parse(#[from] ConfigError),
+    /// The file could not be read or written.
+    #[error("settings file {path}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// One line of the settings screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// Window size (steps through [`RESOLUTIONS`]).
+    Resolution,
+    /// Fullscreen on / off.
+    Fullscreen,
+    /// Renderer (steps through [`RENDERERS`]).
+    Renderer,
+    /// A bus volume (0: master, 1: effects, 2: ambient, 3: voice, 4: music).
+    Volume(u8),
+    /// Mouse sensitivity.
+    Sensitivity,
+    /// Invert Y on / off.
+    InvertY,
+}
+
+/// The settings screen's lines, top to bottom.
+pub const ITEMS: [Item; 10] = [
+    Item::Resolution,
+    Item::Fullscreen,
+    Item::Renderer,
+    Item::Volume(0),
+    Item::Volume(1),
+    Item::Volume(2),
+    Item::Volume(3),
+    Item::Volume(4),
+    Item::Sensitivity,
+    Item::InvertY,
+];
+
+fn on_off(v: bool) -> String {
+    if v { "on" } else { "off" }.to_owned()
+}
+
+impl Item {
+    /// What the line is called.
+    pub fn label(self) -> &'static str {
+        match self {
+            Item::Resolution => "Resolution",
+            Item::Fullscreen => "Fullscreen",
+            Item::Renderer => "Renderer",
+            Item::Volume(0) => "Master volume",
+            Item::Volume(1) => "Effects volume",
+            Item::Volume(2) => "Ambient volume",
+            Item::Volume(3) => "Voice volume",
+            Item::Volume(_) => "Music volume",
+            Item::Sensitivity => "Mouse sensitivity",
+            Item::InvertY => "Invert Y",
+        }
+    }
+
+    fn volume(s: &mut Settings, bus: u8) -> &mut f32 {
+        match bus {
+            0 => &mut s.audio.master,
+            1 => &mut s.audio.effects,
+            2 => &mut s.audio.ambient,
+            3 => &mut s.audio.voice,
+            _ => &mut s.audio.music,
+        }
+    }
+
+    /// The line's value as shown.
+    pub fn value(self, s: &Settings) -> String {
+        match self {
+            Item::Resolution => format!("{} x {}", s.video.width, s.video.height),
+            Item::Fullscreen => on_off(s.video.fullscreen),
+            Item::Renderer => s.video.renderer.clone(),
+            Item::Volume(bus) => {
+                let mut c = s.clone();
+                format!("{:.0}%", *Self::volume(&mut c, bus) * 100.0)
+            }
+            Item::Sensitivity => format!("{:.1}", s.input.mouse_sensitivity),
+            Item::InvertY => on_off(s.input.invert_y),
+        }
+    }
+
+    /// Steps the value by `step` (left: −1, right / Enter: +1), staying in range: the
+    /// next resolution or renderer (wrapping), a tenth of a volume or sensitivity
+    /// (clamped), a switch toggled.
+    pub fn adjust(self, s: &mut Settings, step: i32) {
+        let cycle = |at: Option<usize>, len: usize| -> usize {
+            let len = len as i64;
+            let from = at.map_or(if step > 0 { -1 } else { 0 }, |i| i as i64);
+            (from + i64::from(step.signum())).rem_euclid(len) as usize
+        };
+        match self {
+            Item::Resolution => {
+                let at = RESOLUTIONS
+                    .iter()
+                    .position(|&r| r == (s.video.width, s.video.height));
+                (s.video.width, s.video.height) = RESOLUTIONS[cycle(at, RESOLUTIONS.len())];
+            }
+            Item::Fullscreen => s.video.fullscreen = !s.video.fullscreen,
+            Item::Renderer => {
+                let at = RENDERERS.iter().position(|&r| r == s.video.renderer);
+                s.video.renderer = RENDERERS[cycle(at, RENDERERS.len())].to_owned();
+            }
+            Item::Volume(bus) => {
+                let v = Self::volume(s, bus);
+                // Whole tenths, so repeated steps do not drift.
+                *v = ((*v * 10.0).round() + step.signum() as f32).clamp(0.0, 10.0) / 10.0;
+            }
+            Item::Sensitivity => {
+                let m = &mut s.input.mouse_sensitivity;
+                *m = (((*m * 10.0).round() + step.signum() as f32) / 10.0)
+                    .clamp(SENSITIVITY.0, SENSITIVITY.1);
+            }
+            Item::InvertY => s.input.invert_y = !s.input.invert_y,
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, reason = "tests fail loudly")]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_documented_example_parses_and_an_empty_file_is_the_defaults() {
+        let doc = include_str!("settings.rs")
+            .lines()
+            .skip_while(|l| !l.starts_with("//! ```toml"))
+            .skip(1)
+            .take_while(|l| !l.starts_with("//! ```"))
+            .map(|l| l.trim_start_matches("//!").trim_start_matches(' '))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert_eq!(
+            Settings::parse(doc.as_bytes(), "doc").unwrap(),
+            Settings::default()
+        );
+        assert_eq!(Settings::parse(b"", "empty").unwrap(), Settings::default());
+        let s = Settings::parse(b"[input]\ninvert_y = true\n", "f").unwrap();
+        assert!(s.input.invert_y && s.video == Video::default());
+    }
+
+    #[test]
+    fn errors_name_the_file_line_and_column() {
+        let e = Settings::parse(b"[video]\nwidth = 800\nheigth = 600\n", "s.toml").unwrap_err();
+        assert_eq!((e.origin(), e.line(), e.column()), ("s.toml", 3, 1), "{e}");
+        assert!(e.message().contains("heigth"), "{e}");
+        let e = Settings::parse(b"[video]\nwidth = \"wide\"\n", "s.toml").unwrap_err();
+        assert_eq!((e.line(), e.column()), (2, 9), "{e}");
+        let e = Settings::parse(b"[sound]\n", "s.toml").unwrap_err();
+        assert_eq!(e.line(), 1, "{e}");
+        let e = Settings::parse(b"[audio]\nmaster = 0.5\n  music = 1.5\n", "s.toml").unwrap_err();
+        assert_eq!((e.line(), e.column()), (3, 3), "{e}");
+        assert!(
+            e.message().contains("music") && e.message().contains("1.5"),
+            "{e}"
+        );
+        let e = Settings::parse(b"[video]\nwidth = 100000\n", "s.toml").unwrap_err();
+        assert_eq!(e.line(), 2, "{e}");
+        let e = Settings::parse(b"[input]\nmouse_sensitivity = nan\n", "s.toml").unwrap_err();
+        assert_eq!(e.line(), 2, "{e}");
+        let e = Settings::parse(b"[video]\nrenderer = \"\xff\"\n", "s.toml").unwrap_err();
+        assert_eq!((e.line(), e.column()), (2, 13), "{e}");
+    }
+
+    #[test]
+    fn saved_settings_read_back_and_a_broken_file_is_kept_aside() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("iron3d").join(SETTINGS_FILE);
+        assert_eq!(Settings::load(&path).unwrap(), Settings::default());
+        let mut s = Settings::default();
+        s.video.renderer = "soft".into();
+        s.audio.music = 0.3;
+        s.input.mouse_sensitivity = 2.5;
+        s.save(&path).unwrap();
+        assert_eq!(Settings::load(&path).unwrap(), s);
+        std::fs::write(&path, b"[video\nbroken").unwrap();
+        assert!(matches!(
+            Settings::load(&path),
+            Err(SettingsError::Parse(_))
+        ));
+        s.save(&path).unwrap();
+        assert_eq!(Settings::load(&path).unwrap(), s);
+        let aside = dir.path().join("iron3d").join("settings.toml.broken");
+        assert_eq!(std::fs::read(aside).unwrap(), b"[video\nbroken");
+    }
+
+    #[test]
+    fn items_step_within_their_ranges() {
+        let mut s = Settings::default();
+        Item::Resolution.adjust(&mut s, 1);
+        assert_eq!((s.video.width, s.video.height), (1600, 900));
+        Item::Resolution.adjust(&mut s, -1);
+        Item::Resolution.adjust(&mut s, -1);
+        assert_eq!((s.video.width, s.video.height), (1024, 768));
+        // A size off the list steps onto it.
+        s.video.width = 1111;
+        Item::Resolution.adjust(&mut s, 1);
+        assert_eq!((s.video.width, s.video.height), RESOLUTIONS[0]);
+        Item::Renderer.adjust(&mut s, 1);
+        assert_eq!(s.video.renderer, "soft");
+        Item::Renderer.adjust(&mut s, 1);
+        assert_eq!(s.video.renderer, "vulkan");
+        for _ in 0..15 {
+            Item::Volume(4).adjust(&mut s, 1);
+        }
+        assert_eq!(s.audio.music, 1.0);
+        for _ in 0..3 {
+            Item::Volume(4).adjust(&mut s, -1);
+        }
+        assert_eq!(Item::Volume(4).value(&s), "70%");
+        for _ in 0..100 {
+            Item::Sensitivity.adjust(&mut s, -1);
+        }
+        assert_eq!(s.input.mouse_sensitivity, SENSITIVITY.0);
+        Item::InvertY.adjust(&mut s, 1);
+        assert_eq!(Item::InvertY.value(&s), "on");
+        // Whatever the steps, the result is valid.
+        assert!(Settings::parse(s.to_toml().as_bytes(), "round trip").is_ok());
+    }
+}
