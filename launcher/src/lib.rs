@@ -473,6 +473,14 @@ pub struct PlayArgs {
     /// After the last frame write a PNG (pixel renderers) or the JSON command list (capture).
     #[arg(long, value_name = "FILE")]
     pub screenshot: Option<PathBuf>,
+    /// Write a JSON Lines trace (sampled object states and every tick's events, as
+    /// `iron3d run --trace`) into FILE; a restarted mission starts it afresh.
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+    /// Sample the objects into the trace every K ticks (events are written every tick).
+    #[arg(long, value_name = "K", default_value_t = 1, requires = "trace",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub trace_every: u64,
     /// Target width in pixels (default: the settings' in a window, 640 offscreen).
     #[arg(long)]
     pub width: Option<u32>,
@@ -646,6 +654,8 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 briefing: a.briefing || (!a.no_briefing && !a.offscreen && a.frames.is_none()),
                 settings,
                 settings_file: (!a.offscreen).then_some(settings_file).flatten(),
+                trace: a.trace,
+                trace_every: a.trace_every,
                 ..play::PlayOptions::new(game_dir, mission)
             };
             if !opts.offscreen {

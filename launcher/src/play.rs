@@ -199,6 +199,11 @@ pub struct PlayOptions {
     pub settings: iron3d_config::settings::Settings,
     /// Where the settings screen saves them (`None`: changes last for this run only).
     pub settings_file: Option<PathBuf>,
+    /// Write the JSON Lines trace of `iron3d-trace` into this file (a restarted mission
+    /// starts it afresh).
+    pub trace: Option<PathBuf>,
+    /// Sample the objects into the trace every this many ticks.
+    pub trace_every: u64,
 }
 
 impl PlayOptions {
@@ -227,8 +232,18 @@ impl PlayOptions {
             briefing: false,
             settings: Default::default(),
             settings_file: None,
+            trace: None,
+            trace_every: 1,
         }
     }
+}
+
+/// The `--trace` output of a play session.
+struct Tracer {
+    writer: iron3d_trace::TraceWriter<std::io::BufWriter<std::fs::File>>,
+    path: PathBuf,
+    /// The first write error (reported at the frame's end).
+    error: Option<iron3d_trace::TraceError>,
 }
 
 /// What a play run ended with.
@@ -395,6 +410,8 @@ pub struct PlaySession {
     pub settings: iron3d_config::settings::Settings,
     /// Where changed settings are saved.
     settings_file: Option<PathBuf>,
+    /// The trace being written (`--trace`).
+    tracer: Option<Tracer>,
     /// Game-clock time of the last presented frame (the HUD's frames per second).
     last_frame_ns: Option<u64>,
     /// Presented frames per second, smoothed over the last frames.
@@ -502,10 +519,27 @@ impl PlaySession {
             hud,
             settings: opts.settings.clone(),
             settings_file: opts.settings_file.clone(),
+            tracer: None,
             last_frame_ns: None,
             frame_rate: 0.0,
             pending: None,
         };
+        if let Some(path) = &opts.trace {
+            let label = path.display().to_string();
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("creating the trace file {label}"))?;
+            let mut writer =
+                iron3d_trace::TraceWriter::new(std::io::BufWriter::new(file), opts.trace_every)
+                    .with_context(|| format!("trace {label}"))?;
+            writer
+                .start(&mut session.run.kernel)
+                .with_context(|| format!("trace {label}"))?;
+            session.tracer = Some(Tracer {
+                writer,
+                path: path.clone(),
+                error: None,
+            });
+        }
         // The briefing holds the clock until the player leaves it.
         if session.screen() == Screen::Briefing {
             session.paused = true;
@@ -616,7 +650,20 @@ impl PlaySession {
             h.update(&self.run.kernel, self.frame_rate);
         }
         self.input.poll(&self.run.host);
-        self.run.kernel.frame(&mut self.input, None)?;
+        let tracer = &mut self.tracer;
+        self.run
+            .kernel
+            .frame_observed(&mut self.input, None, &mut |k| {
+                if let Some(t) = tracer.as_mut().filter(|t| t.error.is_none()) {
+                    t.error = t.writer.after_tick(k).err();
+                }
+            })?;
+        if let Some(t) = self.tracer.as_mut() {
+            if let Some(e) = t.error.take() {
+                let label = t.path.display().to_string();
+                return Err(anyhow::Error::new(e).context(format!("trace {label}")));
+            }
+        }
         // Pausing is the shell's: while the game clock stands no tick could read it.
         let pause = ["game.pause", "game.menu"]
             .iter()
@@ -856,6 +903,13 @@ impl PlaySession {
                     "host: fault in {slot} ({instance}): {reason}; now {fallback}"
                 )?;
             }
+        }
+        if let Some(t) = self.tracer.take() {
+            let label = t.path.display().to_string();
+            t.writer
+                .finish(&self.run.kernel)
+                .with_context(|| format!("trace {label}"))?;
+            writeln!(out, "trace={label}")?;
         }
         let draw_items = self.draw_items();
         let fps = self.frames as f64 / elapsed.as_secs_f64().max(1e-9);

@@ -167,3 +167,49 @@ fn swapping_in_the_same_build_mid_run_leaves_the_trace_unchanged() {
     let (_, _, plain) = traced(&["--ticks", "200"], &dir.path().join("p.jsonl"));
     assert!(swapped == plain, "the trace is the same across a hot swap");
 }
+
+#[test]
+fn play_writes_the_same_trace_format_for_the_ticks_it_ran() {
+    let dir = tempfile::tempdir().unwrap();
+    iron3d_demo::build(dir.path(), 1, iron3d_demo::Profile::Demo).unwrap();
+    let game = dir.path().to_str().unwrap();
+    let file = dir.path().join("play.jsonl");
+    let out = run_ok(&[
+        "play",
+        "--game-dir",
+        game,
+        "--mission",
+        "BATTLE",
+        "--offscreen",
+        "--renderer",
+        "capture",
+        "--frames",
+        "45",
+        "--trace",
+        file.to_str().unwrap(),
+        "--trace-every",
+        "10",
+    ]);
+    assert!(out.contains(&format!("trace={}", file.display())), "{out}");
+    let ticks: u64 = out
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("ticks="))
+        .and_then(|t| t.parse().ok())
+        .expect("the summary names the ticks");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["format"], "iron3d-trace");
+    assert_eq!(lines[0]["every"], 10);
+    let sampled: BTreeSet<u64> = lines
+        .iter()
+        .filter(|l| l["type"] == "object")
+        .map(|l| l["tick"].as_u64().unwrap())
+        .collect();
+    let expected: BTreeSet<u64> = (0..=ticks).filter(|t| t % 10 == 0).collect();
+    assert_eq!(sampled, expected, "{ticks} ticks");
+    // Behaviour changes are there (the battle's units set off).
+    assert!(lines.iter().any(|l| l["type"] == "state"));
+}
