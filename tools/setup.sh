@@ -8,8 +8,9 @@ set -euo pipefail
 #   libudev-dev                 - gilrs gamepads
 #   libvulkan1, mesa-vulkan-drivers - Vulkan loader and llvmpipe (software Vulkan)
 #   xvfb, xauth                 - windows in tests without a display
+#   xdotool                     - synthetic X input (keys, clicks) for the window tests
 #   python3                     - small helper scripts
-PACKAGES=(pkg-config libasound2-dev libudev-dev libvulkan1 mesa-vulkan-drivers xvfb xauth python3)
+PACKAGES=(pkg-config libasound2-dev libudev-dev libvulkan1 mesa-vulkan-drivers xvfb xauth xdotool python3)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -170,6 +170,11 @@ impl Seat {
         } else {
             c.turn -= a.axis("camera.look_x");
             c.tilt -= a.axis("camera.look_y");
+            // The mouse turns the view only while camera.drag is held.
+            if a.held("camera.drag") > 0.0 {
+                c.turn -= a.axis("camera.drag_x");
+                c.tilt -= a.axis("camera.drag_y");
+            }
             c.pan_forward =
                 a.held("camera.pan_forward") - a.held("camera.pan_back") + a.axis("camera.pan_y");
             c.pan_right =
@@ -457,6 +462,19 @@ mod tests {
         assert_eq!((s.rig.mode, s.subject), (Mode::Free, None));
         s.step(&a, 0.0);
         assert_eq!(s.rig.mode, Mode::Overview);
+    }
+
+    #[test]
+    fn the_mouse_turns_the_overview_only_while_the_drag_button_is_held() {
+        let mut s = Seat::default();
+        let yaw = s.rig.yaw;
+        let mut a = at(0.5, 0.5);
+        a.axes.insert(code("camera.drag_x"), 0.8);
+        s.step(&a, 0.1);
+        assert_eq!(s.rig.yaw, yaw, "a pointer move alone leaves the view");
+        a.held.insert(code("camera.drag"));
+        s.step(&a, 0.1);
+        assert!(s.rig.yaw != yaw, "dragging turns it");
     }
 
     #[test]

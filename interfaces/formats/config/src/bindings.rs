@@ -158,6 +158,10 @@ pub const ACTIONS: &[Action] = &[
     axis("unit.aim_y", "possessed unit: gun pitch"),
     button("game.pause", "pause and resume"),
     button("game.menu", "the pause menu"),
+    // Appended (action codes are positions: earlier ones keep theirs).
+    button("camera.drag", "hold: the mouse turns and tilts the camera"),
+    axis("camera.drag_x", "turn the camera while camera.drag is held"),
+    axis("camera.drag_y", "tilt the camera while camera.drag is held"),
 ];
 
 /// The file name of the bindings (`config/bindings.ini`, the user's overlay).

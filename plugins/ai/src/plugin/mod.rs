@@ -416,6 +416,16 @@ impl Plugin for AiPlugin {
         let Some(o) = object else { return Ok(()) };
         let id = host.object(o)?.id;
         self.order(id, message);
+        // A possessed unit is idle for Behavior: its state says so at once (traces).
+        if message.code == ORDER_POSSESS
+            && self
+                .saved
+                .agents
+                .get(id)
+                .is_some_and(|a| a.manual && a.activity == Activity::Idle)
+        {
+            host.set_behaviour_state(o, Activity::Idle.number())?;
+        }
         Ok(())
     }
 
