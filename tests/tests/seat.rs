@@ -16,7 +16,7 @@
 use glam::{Vec3, Vec4};
 use iron3d_e2e::plugins::library_dir;
 use iron3d_input::{POINTER_X, POINTER_Y, VIEW_ASPECT, action_code};
-use iron3d_kernel::{InputEvent, InputSource, ManualTimeSource, PlayerView, StateHash};
+use iron3d_kernel::{GameObject, InputEvent, InputSource, ManualTimeSource, PlayerView, StateHash};
 use iron3d_plugin_host::SearchPaths;
 use iron3d_registry::{Dialect, Registry};
 use iron3d_render_frame::CameraState;
@@ -99,6 +99,18 @@ impl Driver {
         }
     }
 
+    /// A driver at 30 fps whose window reported its aspect, three ticks in (the seat has
+    /// placed the overview).
+    fn started(shadow: &Path) -> Self {
+        let mut d = Self::new(shadow, 30);
+        d.tick_with(vec![InputEvent::Axis {
+            axis: VIEW_ASPECT,
+            value: W as f32 / H as f32,
+        }]);
+        d.ticks(3);
+        d
+    }
+
     /// Presents frames until `ticks` more ticks ran.
     fn ticks(&mut self, ticks: u64) {
         let target = self.s.kernel.tick() + ticks;
@@ -125,13 +137,18 @@ impl Driver {
             .expect("the seat publishes a view")
     }
 
-    fn position(&self, id: u32) -> Option<Vec3> {
+    /// Object `id` of the world.
+    fn object(&self, id: u32) -> Option<&GameObject> {
         self.s
             .kernel
             .world()
             .iter_registered()
             .find(|(_, o)| o.id.raw() == id)
-            .map(|(_, o)| o.transform.position)
+            .map(|(_, o)| o)
+    }
+
+    fn position(&self, id: u32) -> Option<Vec3> {
+        self.object(id).map(|o| o.transform.position)
     }
 }
 
@@ -208,12 +225,7 @@ fn hash_at(d: &Driver) -> StateHash {
 #[test]
 fn the_player_selects_orders_possesses_and_the_input_replays_at_any_frame_rate() {
     let shadow = tempfile::tempdir().unwrap();
-    let mut d = Driver::new(shadow.path(), 30);
-    d.tick_with(vec![InputEvent::Axis {
-        axis: VIEW_ASPECT,
-        value: W as f32 / H as f32,
-    }]);
-    d.ticks(3);
+    let mut d = Driver::started(shadow.path());
     let v = d.view();
     assert_eq!(v.mode, iron3d_abi::ViewMode::OVERVIEW.0);
     assert!(v.selected.is_empty());
@@ -367,20 +379,13 @@ fn the_host_polls_the_input_plugin_with_window_events_through_the_bindings() {
 
 /// Word 1 of property `name` of object `id`.
 fn prop(d: &Driver, id: u32, name: &[u8]) -> Option<u32> {
-    d.s.kernel
-        .world()
-        .iter_registered()
-        .find(|(_, o)| o.id.raw() == id)
-        .and_then(|(_, o)| o.props.first(name).map(|p| p.raw_value[1]))
+    d.object(id)
+        .and_then(|o| o.props.first(name).map(|p| p.raw_value[1]))
 }
 
 /// The behaviour state (the AI's activity number) of object `id`.
 fn activity(d: &Driver, id: u32) -> Option<u32> {
-    d.s.kernel
-        .world()
-        .iter_registered()
-        .find(|(_, o)| o.id.raw() == id)
-        .map(|(_, o)| o.behaviour_state)
+    d.object(id).map(|o| o.behaviour_state)
 }
 
 /// Objects of clan value `clan` (slot + 1) made from a prototype ending in `suffix`,
@@ -412,13 +417,7 @@ fn order_at(d: &mut Driver, action: &str, at: (f32, f32)) {
 
 /// The heading (yaw of the rotated +X axis) of object `id`.
 fn heading(d: &Driver, id: u32) -> f32 {
-    let q =
-        d.s.kernel
-            .world()
-            .iter_registered()
-            .find(|(_, o)| o.id.raw() == id)
-            .map(|(_, o)| o.transform.orientation)
-            .unwrap();
+    let q = d.object(id).unwrap().transform.orientation;
     let x = q * Vec3::X;
     x.y.atan2(x.x)
 }
@@ -430,12 +429,7 @@ const ACTIVITY_ATTACK: u32 = 6;
 #[test]
 fn the_player_orders_attack_patrol_and_harvest_and_fires_from_a_possessed_tank() {
     let shadow = tempfile::tempdir().unwrap();
-    let mut d = Driver::new(shadow.path(), 30);
-    d.tick_with(vec![InputEvent::Axis {
-        axis: VIEW_ASPECT,
-        value: W as f32 / H as f32,
-    }]);
-    d.ticks(3);
+    let mut d = Driver::started(shadow.path());
     let tanks = clan_objects(&d, 1, b"Tank.dat");
     let enemies: Vec<u32> = [&b"Tank.dat"[..], b"Tower.dat", b"Storage.dat", b"Plant.dat"]
         .iter()
