@@ -44,9 +44,14 @@ impl AiPlugin {
                 let (yaw, on) = combat::aim(turret, bearing, w.turret_rate, dt);
                 turret = yaw;
                 if on && reload <= 0.0 && (a.manual || d.length() <= w.range) {
-                    // The shot reaches at most the weapon's range.
-                    let reach = (p - from).clamp_length_max(w.range);
-                    fire = Some((from + reach, target.map_or(0, |t| t.id)));
+                    // The player's shot reaches at most the weapon's range; Behavior
+                    // fires only at a target within it.
+                    let to = if a.manual {
+                        from + (p - from).clamp_length_max(w.range)
+                    } else {
+                        p
+                    };
+                    fire = Some((to, target.map_or(0, |t| t.id)));
                 }
             }
             if let Some((a, _)) = self.saved.agents.at_mut(pos) {
