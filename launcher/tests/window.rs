@@ -61,6 +61,8 @@ fn play_in_xvfb(shot: &Path, camera: &str, extra: &[&str]) -> String {
         .arg("--screenshot")
         .arg(shot)
         .env_remove("WAYLAND_DISPLAY")
+        // The defaults, not this machine's player settings.
+        .env("XDG_CONFIG_HOME", shot.with_extension("config"))
         .output()
         .expect("xvfb-run (Debian package xvfb, installed by tools/setup.sh)");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -85,7 +87,9 @@ fn play_in_a_window_under_xvfb_renders_and_follows_the_camera() {
     assert!(out.contains("frames=120 "), "{out}");
     play_in_xvfb(&b, "300,300,80,4.0,-0.6", &[]);
     let (pa, pb) = (pixels(&a), pixels(&b));
-    assert_eq!(pa.len(), 640 * 480 * 4);
+    // A window without --width/--height opens at the settings' default size.
+    let v = iron3d_config::settings::Video::default();
+    assert_eq!(pa.len(), (v.width * v.height * 4) as usize);
     let colours: std::collections::BTreeSet<&[u8]> = pa.chunks(4).collect();
     assert!(colours.len() > 50, "not blank: {} colours", colours.len());
     let differing = pa
