@@ -81,6 +81,22 @@ pub struct HeadlessOutcome {
 /// The `scenario` field of a mission replay header (the mission itself is in `mission`).
 pub const MISSION_SCENARIO: &str = "mission";
 
+/// The trace file of `--trace`: created, its header written and the loaded world
+/// (tick 0) sampled from `kernel` (`iron3d run` and `iron3d play` alike).
+pub fn open_trace(
+    path: &std::path::Path,
+    every: u64,
+    kernel: &mut Kernel,
+) -> anyhow::Result<iron3d_trace::TraceWriter<std::io::BufWriter<std::fs::File>>> {
+    let label = path.display();
+    let file =
+        std::fs::File::create(path).with_context(|| format!("creating the trace file {label}"))?;
+    let mut t = iron3d_trace::TraceWriter::new(std::io::BufWriter::new(file), every)
+        .with_context(|| format!("trace {label}"))?;
+    t.start(kernel).with_context(|| format!("trace {label}"))?;
+    Ok(t)
+}
+
 /// The plugin set of a run as recorded in replay headers: `slot=name version factory`
 /// per slot, in slot order (no machine paths). Plugins are part of the simulation.
 fn plugin_set(host: &iron3d_plugin_host::PluginHost) -> Vec<String> {
@@ -402,16 +418,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         .map(|p| p.display().to_string())
         .unwrap_or_default();
     let mut tracer = match &opts.trace {
-        Some(path) => {
-            let file = std::fs::File::create(path)
-                .with_context(|| format!("creating the trace file {trace_label}"))?;
-            let mut t =
-                iron3d_trace::TraceWriter::new(std::io::BufWriter::new(file), opts.trace_every)
-                    .with_context(|| format!("trace {trace_label}"))?;
-            t.start(kernel)
-                .with_context(|| format!("trace {trace_label}"))?;
-            Some(t)
-        }
+        Some(path) => Some(open_trace(path, opts.trace_every, kernel)?),
         None => None,
     };
     let mut trace_error: Option<iron3d_trace::TraceError> = None;

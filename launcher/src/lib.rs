@@ -603,21 +603,12 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 (Some(d), Some(m)) => (d, m),
                 _ => demo_cli::cached(&demo_cache_root(), a.seed, iron3d_demo::Profile::Demo, out)?,
             };
-            // The player's settings (PD-SETTINGS-BROKEN: a broken file is reported and
-            // the defaults apply); automation (offscreen) never reads them.
+            // Automation (offscreen) never reads the player's settings.
             let settings_file = iron3d_config::settings::user_file();
-            let (settings, chosen) = match (&settings_file, a.offscreen) {
-                (Some(path), false) if path.is_file() => {
-                    match iron3d_config::settings::Settings::load(path) {
-                        Ok(s) => (s, true),
-                        Err(e) => {
-                            tracing::warn!(target: "Iron3D", error = %anyhow::Error::new(e),
-                                "settings left out: the defaults apply");
-                            (Default::default(), false)
-                        }
-                    }
-                }
-                _ => (iron3d_config::settings::Settings::default(), false),
+            let (settings, chosen) = if a.offscreen {
+                Default::default()
+            } else {
+                play::player_settings(settings_file.as_deref())
             };
             let window_size = if a.offscreen {
                 (640, 480)

@@ -238,6 +238,23 @@ impl PlayOptions {
     }
 }
 
+/// The player's settings from `path` and whether they came from the file: the defaults
+/// when there is no file, or — reported, rule PD-SETTINGS-BROKEN — when it does not
+/// parse.
+pub fn player_settings(path: Option<&Path>) -> (iron3d_config::settings::Settings, bool) {
+    let Some(path) = path.filter(|p| p.is_file()) else {
+        return Default::default();
+    };
+    match iron3d_config::settings::Settings::load(path) {
+        Ok(s) => (s, true),
+        Err(e) => {
+            tracing::warn!(target: "Iron3D", error = %anyhow::Error::new(e),
+                "settings left out: the defaults apply");
+            Default::default()
+        }
+    }
+}
+
 /// The `--trace` output of a play session.
 struct Tracer {
     writer: iron3d_trace::TraceWriter<std::io::BufWriter<std::fs::File>>,
@@ -525,17 +542,12 @@ impl PlaySession {
             pending: None,
         };
         if let Some(path) = &opts.trace {
-            let label = path.display().to_string();
-            let file = std::fs::File::create(path)
-                .with_context(|| format!("creating the trace file {label}"))?;
-            let mut writer =
-                iron3d_trace::TraceWriter::new(std::io::BufWriter::new(file), opts.trace_every)
-                    .with_context(|| format!("trace {label}"))?;
-            writer
-                .start(&mut session.run.kernel)
-                .with_context(|| format!("trace {label}"))?;
             session.tracer = Some(Tracer {
-                writer,
+                writer: crate::headless::open_trace(
+                    path,
+                    opts.trace_every,
+                    &mut session.run.kernel,
+                )?,
                 path: path.clone(),
                 error: None,
             });

@@ -93,6 +93,20 @@ fn sleep(seconds: f32) {
     std::thread::sleep(Duration::from_secs_f32(seconds));
 }
 
+/// Asks `ready` every 0.2 s until it answers, for at most `seconds`.
+fn poll<T>(seconds: u64, mut ready: impl FnMut() -> Option<T>) -> Option<T> {
+    let started = Instant::now();
+    loop {
+        if let Some(v) = ready() {
+            return Some(v);
+        }
+        if started.elapsed() > Duration::from_secs(seconds) {
+            return None;
+        }
+        sleep(0.2);
+    }
+}
+
 /// The trace's lines of `kind`.
 fn of<'a>(lines: &'a [Value], kind: &str) -> impl Iterator<Item = &'a Value> {
     lines.iter().filter(move |l| l["type"] == kind)
@@ -156,27 +170,25 @@ fn a_player_selects_orders_possesses_and_pauses_with_synthetic_x_input() {
         .unwrap();
 
     // The window appears.
-    let started = Instant::now();
-    let window = loop {
-        let out = Command::new("xdotool")
-            .args(["search", "--name", "Iron3D-rs"])
-            .env("DISPLAY", &x.display)
-            .output()
-            .unwrap();
-        let id = String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .next()
-            .map(str::to_owned);
-        if let Some(id) = id {
-            break id;
-        }
+    let window = poll(90, || {
         assert!(
             play.try_wait().unwrap().is_none(),
             "iron3d exited early: {}",
             std::fs::read_to_string(&log).unwrap_or_default()
         );
-        assert!(started.elapsed() < Duration::from_secs(90), "no window");
-        sleep(0.2);
+        let out = Command::new("xdotool")
+            .args(["search", "--name", "Iron3D-rs"])
+            .env("DISPLAY", &x.display)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .next()
+            .map(str::to_owned)
+    });
+    let Some(window) = window else {
+        let _ = play.kill();
+        panic!("no window");
     };
     let w = window.as_str();
     // No window manager: give the window the keyboard focus ourselves.
@@ -217,16 +229,12 @@ fn a_player_selects_orders_possesses_and_pauses_with_synthetic_x_input() {
     sleep(0.5);
     // Leave the game (F10).
     x.xdo(&["key", "F10"]);
-    let waited = Instant::now();
-    while play.try_wait().unwrap().is_none() {
-        if waited.elapsed() > Duration::from_secs(60) {
-            let _ = play.kill();
-            panic!(
-                "iron3d did not quit: {}",
-                std::fs::read_to_string(&log).unwrap_or_default()
-            );
-        }
-        sleep(0.2);
+    if poll(60, || play.try_wait().unwrap().map(|_| ())).is_none() {
+        let _ = play.kill();
+        panic!(
+            "iron3d did not quit: {}",
+            std::fs::read_to_string(&log).unwrap_or_default()
+        );
     }
     let status = play.wait().unwrap();
     let stderr = std::fs::read_to_string(&log).unwrap();

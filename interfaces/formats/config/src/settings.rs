@@ -354,6 +354,17 @@ impl Item {
         }
     }
 
+    fn volume_of(s: &Settings, bus: u8) -> f32 {
+        let a = &s.audio;
+        match bus {
+            0 => a.master,
+            1 => a.effects,
+            2 => a.ambient,
+            3 => a.voice,
+            _ => a.music,
+        }
+    }
+
     fn volume(s: &mut Settings, bus: u8) -> &mut f32 {
         match bus {
             0 => &mut s.audio.master,
@@ -370,10 +381,7 @@ impl Item {
             Item::Resolution => format!("{} x {}", s.video.width, s.video.height),
             Item::Fullscreen => on_off(s.video.fullscreen),
             Item::Renderer => s.video.renderer.clone(),
-            Item::Volume(bus) => {
-                let mut c = s.clone();
-                format!("{:.0}%", *Self::volume(&mut c, bus) * 100.0)
-            }
+            Item::Volume(bus) => format!("{:.0}%", Self::volume_of(s, bus) * 100.0),
             Item::Sensitivity => format!("{:.1}", s.input.mouse_sensitivity),
             Item::InvertY => on_off(s.input.invert_y),
         }
