@@ -1,0 +1,244 @@
+//! [`ModError`]: the one error type of the crate.
+//!
+//! Every variant names the file it is about (a manifest, the mod list, an archive and the
+//! entry inside it), and variants caused by an I/O error or a nested parse error keep it
+//! as their [`std::error::Error::source`], so `{err:#}` through `anyhow` prints the whole
+//! chain. The `Display` text of a variant never repeats its source.
+
+use std::io;
+use std::path::PathBuf;
+
+/// Everything that can go wrong reading, writing, packing or installing mods.
+///
+/// Resolution problems (a missing dependency, a conflict, …) are not errors but
+/// [`crate::Refusal`]s: one refused mod never stops the others.
+#[derive(Debug, thiserror::Error)]
+pub enum ModError {
+    /// A TOML file (manifest or mod list) does not parse or has an unknown/mistyped field.
+    #[error("{}:{line}:{column}: {message}", file.display())]
+    Parse {
+        /// The file as given to the parser.
+        file: PathBuf,
+        /// 1-based line of the problem.
+        line: usize,
+        /// 1-based column (in characters) of the problem.
+        column: usize,
+        /// What is wrong, from the TOML parser.
+        message: String,
+    },
+    /// A field parsed but its value is not acceptable (bad id, bad version, bad path, …).
+    #[error("{}:{line}:{column}: {field}: {message}", file.display())]
+    Invalid {
+        /// The file as given to the parser.
+        file: PathBuf,
+        /// 1-based line of the offending value (1 when unknown).
+        line: usize,
+        /// 1-based column of the offending value (1 when unknown).
+        column: usize,
+        /// The field, as a TOML path (`dependencies.base`, `plugin[0].slot`, …).
+        field: String,
+        /// What is wrong and what would be accepted.
+        message: String,
+    },
+    /// Reading or writing a file or directory failed.
+    #[error("{}: cannot {action}", path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What was being done ("read", "write", "rename into place", …).
+        action: &'static str,
+        /// The operating system's error.
+        #[source]
+        source: io::Error,
+    },
+    /// A file is larger than the crate is willing to read into memory.
+    #[error("{}: is {size} bytes, more than the {limit} bytes accepted for it", path.display())]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        size: u64,
+        /// The largest size accepted.
+        limit: u64,
+    },
+    /// A mod id given on the command line or to [`crate::ModList`] is not a valid id.
+    #[error("\"{id}\" is not a valid mod id: {why}")]
+    BadId {
+        /// The id as given.
+        id: String,
+        /// Why it is rejected.
+        why: String,
+    },
+    /// [`crate::ModList::move_to`] was asked to move a mod that is not in the list.
+    #[error("mod \"{id}\" is not in the mod list; run `iron3d mods enable {id}` first")]
+    NotInList {
+        /// The id as given.
+        id: String,
+    },
+    /// A mod directory cannot be packed (no manifest, a symlink inside, …).
+    #[error("{}: cannot pack: {why}", path.display())]
+    Unpackable {
+        /// The offending file or directory.
+        path: PathBuf,
+        /// Why, and what to do about it.
+        why: String,
+    },
+    /// The archive cannot be read: not gzip, truncated, corrupt tar structure.
+    #[error("archive {}: {entry}: cannot read the archive (damaged or truncated download?)", archive.display())]
+    ArchiveRead {
+        /// The archive file.
+        archive: PathBuf,
+        /// The entry being read, or where in the archive the problem was met.
+        entry: String,
+        /// The decoder's error.
+        #[source]
+        source: io::Error,
+    },
+    /// Writing an entry into the temporary install folder failed.
+    #[error("archive {}: entry {entry}: cannot write it to {}", archive.display(), path.display())]
+    InstallWrite {
+        /// The archive file.
+        archive: PathBuf,
+        /// The entry's name.
+        entry: String,
+        /// The file or folder being written.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: io::Error,
+    },
+    /// An entry would write outside the mod's folder or is not a plain file or directory.
+    #[error("archive {}: entry {entry}: {why}; the archive is refused", archive.display())]
+    UnsafeEntry {
+        /// The archive file.
+        archive: PathBuf,
+        /// The entry's name as stored.
+        entry: String,
+        /// What makes it unsafe (absolute path, `..`, symlink, device, …).
+        why: String,
+    },
+    /// An entry decompresses to more bytes than [`crate::InstallLimits::max_entry`].
+    #[error("archive {}: entry {entry}: larger than the limit of {limit} bytes", archive.display())]
+    EntryTooLarge {
+        /// The archive file.
+        archive: PathBuf,
+        /// The entry's name.
+        entry: String,
+        /// The limit that was exceeded.
+        limit: u64,
+    },
+    /// The archive decompresses to more bytes than [`crate::InstallLimits::max_total`].
+    #[error("archive {}: entry {entry}: the archive unpacks to more than the limit of {limit} bytes", archive.display())]
+    ArchiveTooLarge {
+        /// The archive file.
+        archive: PathBuf,
+        /// The entry being read when the limit was reached.
+        entry: String,
+        /// The limit that was exceeded.
+        limit: u64,
+    },
+    /// The archive has more entries than [`crate::InstallLimits::max_entries`].
+    #[error("archive {}: entry {entry}: more than the limit of {limit} entries", archive.display())]
+    TooManyEntries {
+        /// The archive file.
+        archive: PathBuf,
+        /// The first entry over the limit.
+        entry: String,
+        /// The limit that was exceeded.
+        limit: usize,
+    },
+    /// A file the archive must contain is absent (`mod.toml`, `HASHES.sha256`, or a file
+    /// `HASHES.sha256` lists).
+    #[error("archive {}: entry {entry}: missing; {why}", archive.display())]
+    ArchiveMissing {
+        /// The archive file.
+        archive: PathBuf,
+        /// The entry that should be there.
+        entry: String,
+        /// Why it is needed.
+        why: String,
+    },
+    /// `HASHES.sha256` is malformed or does not list an entry of the archive.
+    #[error("archive {}: entry {entry}: {why}", archive.display())]
+    BadHashes {
+        /// The archive file.
+        archive: PathBuf,
+        /// The entry concerned (`<id>/HASHES.sha256` or an unlisted file).
+        entry: String,
+        /// What is wrong.
+        why: String,
+    },
+    /// An entry's SHA-256 differs from the one `HASHES.sha256` lists.
+    #[error("archive {}: entry {entry}: sha256 is {found} but HASHES.sha256 says {expected}; the archive is damaged or was altered", archive.display())]
+    HashMismatch {
+        /// The archive file.
+        archive: PathBuf,
+        /// The entry's name.
+        entry: String,
+        /// The hash from `HASHES.sha256`.
+        expected: String,
+        /// The hash of the entry's bytes.
+        found: String,
+    },
+    /// The archive's `mod.toml` does not parse or validate.
+    #[error("archive {}: entry {entry}: the manifest is broken", archive.display())]
+    ArchiveManifest {
+        /// The archive file.
+        archive: PathBuf,
+        /// The manifest entry.
+        entry: String,
+        /// The parse or validation error.
+        #[source]
+        source: Box<ModError>,
+    },
+    /// The manifest's id differs from the archive's top-level folder.
+    #[error("archive {}: entry {entry}: declares id \"{id}\" but the archive's folder is \"{folder}\"; the archive is refused", archive.display())]
+    ArchiveIdMismatch {
+        /// The archive file.
+        archive: PathBuf,
+        /// The manifest entry.
+        entry: String,
+        /// The id the manifest declares.
+        id: String,
+        /// The top-level folder of the archive.
+        folder: String,
+    },
+    /// A mod with the archive's id is already installed.
+    #[error("archive {}: entry {entry}: mod \"{id}\" is already installed at {}; remove that folder first to install this archive", archive.display(), path.display())]
+    AlreadyInstalled {
+        /// The archive file.
+        archive: PathBuf,
+        /// The archive's top-level folder entry.
+        entry: String,
+        /// The mod id.
+        id: String,
+        /// Where the installed mod is.
+        path: PathBuf,
+    },
+}
+
+impl ModError {
+    /// The file, 1-based line and column of a [`ModError::Parse`] or
+    /// [`ModError::Invalid`]; `None` for the other variants.
+    #[must_use]
+    pub fn location(&self) -> Option<(&std::path::Path, usize, usize)> {
+        match self {
+            ModError::Parse {
+                file, line, column, ..
+            }
+            | ModError::Invalid {
+                file, line, column, ..
+            } => Some((file, *line, *column)),
+            _ => None,
+        }
+    }
+
+    /// An [`ModError::Io`] for `path`.
+    pub(crate) fn io(path: impl Into<PathBuf>, action: &'static str, source: io::Error) -> Self {
+        Self::Io {
+            path: path.into(),
+            action,
+            source,
+        }
+    }
+}
