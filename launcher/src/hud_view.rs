@@ -6,7 +6,7 @@ use glam::{Vec3, Vec4};
 use iron3d_hud::{Font, Hud, HudState, Marker, MarkerKind, MissionText, Screen};
 use iron3d_kernel::{Kernel, RenderSnapshot};
 use iron3d_render_frame::FrameParams;
-use iron3d_vfs::{GamePath, Vfs};
+use iron3d_vfs::{ArchiveCache, GamePath, ReadMode, Vfs, VfsError};
 use std::sync::{Arc, Mutex};
 
 /// The property the AI publishes with a unit's clan (its SuperAI slot + 1).
@@ -95,37 +95,27 @@ fn mission_file(vfs: &Vfs, mission: &str, name: &str) -> anyhow::Result<Option<V
 }
 
 /// The HUD font of the game directory (**PD-HUD-FONT**), or the built-in one when the
-/// directory has none. A font file that is there but broken is an error.
+/// directory has none. A font file that is there but broken is an error. The entry is
+/// read through the VFS's per-entry overlays, so a mod may replace the font entry alone.
 pub fn load_font(vfs: &Vfs) -> anyhow::Result<Font> {
     let archive = iron3d_hud::font::FONT_ARCHIVE;
-    let r = match vfs.resolve(&GamePath::parse(archive)?) {
-        Ok(r) => r,
-        Err(iron3d_vfs::VfsError::FileMissing { .. }) => {
+    let entry = iron3d_hud::font::FONT_ENTRY;
+    let cache = ArchiveCache::new(ReadMode::Strict, FONT_CACHE_BUDGET);
+    let bytes = match vfs.read_entry(&GamePath::parse(archive)?, entry.as_bytes(), &cache) {
+        Ok(bytes) => bytes,
+        Err(VfsError::FileMissing { .. }) => {
             tracing::info!(target: "Iron3D", "no {archive}: the HUD uses the built-in font");
             return Ok(Font::builtin());
         }
-        Err(e) => return Err(e.into()),
+        Err(e) => {
+            return Err(anyhow::Error::new(e).context(format!("HUD font archive {archive}")));
+        }
     };
-    let bytes = std::fs::read(&r.path)?;
-    let nres = iron3d_nres::Nres::parse(&bytes)
-        .map_err(|e| anyhow::Error::new(e).context(format!("HUD font archive {archive}")))?;
-    let entry = nres
-        .entries()
-        .find(|e| {
-            e.name()
-                .eq_ignore_ascii_case(iron3d_hud::font::FONT_ENTRY.as_bytes())
-        })
-        .ok_or_else(|| {
-            anyhow::anyhow!(
-                "HUD font archive {archive} has no entry {}",
-                iron3d_hud::font::FONT_ENTRY
-            )
-        })?;
-    Ok(Font::from_texm(
-        entry.data(),
-        &format!("{archive}:{}", iron3d_hud::font::FONT_ENTRY),
-    )?)
+    Ok(Font::from_texm(&bytes, &format!("{archive}:{entry}"))?)
 }
+
+/// Blob budget of the font loader's own archive cache (one entry is read).
+const FONT_CACHE_BUDGET: u64 = 16 << 20;
 
 impl HudView {
     /// The HUD of `mission` in the game directory `vfs`: its font and its briefing,

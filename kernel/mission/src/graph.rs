@@ -25,7 +25,7 @@ use crate::control_data::{
 };
 use crate::error::{MissionError, Stage};
 use crate::source::{GameData, OBJECTS_RLB};
-use iron3d_material::{FallbackRule, Mat0, Wear, resolve_material_with};
+use iron3d_material::{FallbackRule, Mat0, Wear};
 use iron3d_msh::Msh;
 use iron3d_nres::Family;
 use iron3d_tma::Tma;
@@ -607,41 +607,35 @@ impl<'a, 'd> Walker<'a, 'd> {
                 return out;
             }
         };
-        let lib = self
-            .data
-            .archive_path(MATERIAL_LIB.as_bytes())
-            .and_then(|p| self.data.cache.open(&p).map(|h| (p, h)));
         for row in wear.materials() {
             out.slots += 1;
-            let (path, handle) = match &lib {
-                Ok(x) => x,
+            let found = match self
+                .data
+                .resolve_material(MATERIAL_LIB.as_bytes(), row.name())
+            {
+                Ok(Some(found)) => found,
+                Ok(None) => {
+                    problem(
+                        &mut out,
+                        MATERIAL_LIB,
+                        row.name(),
+                        "no MAT0 of that name, no DEFAULT and an empty material archive".into(),
+                    );
+                    continue;
+                }
                 Err(e) => {
                     problem(&mut out, MATERIAL_LIB, row.name(), e.to_string());
                     continue;
                 }
             };
-            let Some(found) = resolve_material_with(
-                row.name(),
-                |n| handle.find(n),
-                || (!handle.is_empty()).then_some(0),
-            ) else {
-                problem(
-                    &mut out,
-                    MATERIAL_LIB,
-                    row.name(),
-                    "no MAT0 of that name, no DEFAULT and an empty material archive".into(),
-                );
-                continue;
-            };
             if found.rule != FallbackRule::Named {
                 tracing::debug!(material = %text(row.name()), rule = ?found.rule, "material fallback");
             }
-            let name = handle.name(found.entry).unwrap_or_default().to_vec();
-            let version = handle.attrs(found.entry).map_or(0, |a| a[2]);
+            let name = found.entry.name;
+            let version = found.entry.attrs[2];
             let mat = self
                 .data
-                .cache
-                .read_as(path, &name, Family::mat0())
+                .entry_as(MATERIAL_LIB.as_bytes(), &name, Family::mat0())
                 .map_err(|e| e.to_string())
                 .and_then(|b| Mat0::parse(&b, version).map_err(|e| e.to_string()));
             let mat = match mat {
@@ -677,9 +671,6 @@ impl<'a, 'd> Walker<'a, 'd> {
                     Err(e) => problem(&mut out, TEXTURES_LIB, tex, e.to_string()),
                 }
             }
-        }
-        if let Ok((p, _)) = &lib {
-            self.data.cache.close(p);
         }
         out.lightmaps += wear.lightmaps().len();
         self.materials.insert(key, out.clone());
@@ -749,15 +740,13 @@ pub fn mission_graph(data: &GameData<'_>, mission: &str, tma: &Tma) -> GraphRepo
 /// no mission reaches are reported here, separately from mission failures).
 pub fn archive_health(data: &GameData<'_>) -> Result<GraphReport, MissionError> {
     let _scope = data.cache.scope();
-    let path = data
-        .archive_path(OBJECTS_RLB.as_bytes())
+    let path = GamePath::parse(OBJECTS_RLB)
         .map_err(|e| MissionError::new(Stage::WorldFoundation, "<archives>", e.to_string()))?;
-    let handle = data
-        .cache
-        .open(&path)
+    // Every key the mounts provide: the game's, then those overlays add.
+    let keys = data
+        .vfs
+        .entry_names(&path, data.cache)
         .map_err(|e| MissionError::new(Stage::WorldFoundation, "<archives>", e.to_string()))?;
-    let keys: Vec<Vec<u8>> = handle.names().map(<[u8]>::to_vec).collect();
-    data.cache.close(&path);
     let mut w = Walker::new(data, "<archives>");
     for key in keys {
         w.request(None, &key, None, &key, None);

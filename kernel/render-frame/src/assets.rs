@@ -9,7 +9,7 @@ use abi_stable::std_types::{RString, RVec};
 use iron3d_abi::{
     MeshResource, NO_TEXTURE, RenderResources, TextureKind, TextureLevel, TextureResource,
 };
-use iron3d_material::{Mat0, MaterialHandle, Surface, Wear, resolve_material_with};
+use iron3d_material::{Mat0, MaterialHandle, Surface, Wear};
 use iron3d_mission::{GameData, LoadedMission, MissionRef};
 use iron3d_msh::{Batch20, Msh};
 use iron3d_nres::Family;
@@ -296,29 +296,19 @@ impl Loader<'_, '_> {
         if let Some(m) = self.materials.get(&key) {
             return Ok(m.clone());
         }
-        let path = match self.data.archive_path(MATERIAL_LIB) {
-            Ok(p) => p,
-            Err(_) => {
+        let found = match self.data.resolve_material(MATERIAL_LIB, name) {
+            Ok(found) => found,
+            Err(iron3d_vfs::VfsError::FileMissing { .. } | iron3d_vfs::VfsError::Path(_)) => {
                 self.materials.insert(key, None);
                 return Ok(None);
             }
+            Err(e) => return Err(self.read_err(text(MATERIAL_LIB), e)),
         };
-        let handle = self
-            .data
-            .cache
-            .open(&path)
-            .map_err(|e| self.read_err(text(MATERIAL_LIB), e))?;
-        let found = resolve_material_with(
-            name,
-            |n| handle.find(n),
-            || (!handle.is_empty()).then_some(0),
-        );
         let result = match found {
             None => None,
             Some(r) => {
-                let entry = r.entry;
-                let entry_name = handle.name(entry).unwrap_or_default().to_vec();
-                let version = handle.attrs(entry).map_or(0, |a| a[2]);
+                let entry_name = r.entry.name;
+                let version = r.entry.attrs[2];
                 let what = format!(
                     "{}:{} (WEAR name {})",
                     text(MATERIAL_LIB),
@@ -327,14 +317,12 @@ impl Loader<'_, '_> {
                 );
                 let bytes = self
                     .data
-                    .cache
-                    .read_as(&path, &entry_name, Family::mat0())
+                    .entry_as(MATERIAL_LIB, &entry_name, Family::mat0())
                     .map_err(|e| self.read_err(what.clone(), e))?;
                 let mat = Mat0::parse(&bytes, version).map_err(|e| self.parse_err(what, e))?;
                 Some(Arc::new(mat))
             }
         };
-        self.data.cache.close(&path);
         self.materials.insert(key, result.clone());
         Ok(result)
     }

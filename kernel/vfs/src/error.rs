@@ -23,7 +23,7 @@ pub enum VfsError {
         entry: String,
     },
     /// The file is neither NRes nor RsLi.
-    #[error("{path}: not an archive (magic {magic:02X?})")]
+    #[error("{path}: not an archive (no NRes or RsLi magic at offset 0: {magic:02X?})")]
     NotAnArchive {
         /// The file.
         path: String,

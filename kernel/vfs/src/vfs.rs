@@ -1,9 +1,11 @@
 //! The game-directory VFS: mounted roots (the game directory first, data overlays after:
 //! the last mounted wins), legacy-path resolution through case-insensitive indexes, and
-//! mission-context paths.
+//! mission-context paths. Per-entry archive overlays, provenance and conflicts are in
+//! [`crate::overlay`].
 
 use crate::error::VfsError;
 use crate::index::DirIndex;
+use crate::overlay::{EntryMemo, Provider};
 use crate::path::GamePath;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -14,7 +16,7 @@ use std::sync::Mutex;
 pub struct Mount {
     /// Name used in diagnostics (`game`, a mod id, …).
     pub name: String,
-    index: DirIndex,
+    pub(crate) index: DirIndex,
 }
 
 impl Mount {
@@ -40,15 +42,39 @@ pub struct VfsStats {
     pub resolves: u64,
     /// Resolutions answered from the memo (no file-system access).
     pub memo_hits: u64,
-    /// File checks made (each one `stat`).
+    /// File checks made (each one `stat`): whole files, archive paths (once per path
+    /// and mount that has it) and loose entries.
     pub file_checks: u64,
+    /// Calls of [`Vfs::resolve_entry`] (directly or through the entry reads).
+    pub entry_resolves: u64,
+    /// Entry resolutions answered from the memo (one map lookup, no archive opened).
+    pub entry_memo_hits: u64,
 }
 
 #[derive(Debug, Default)]
-struct Memo {
+pub(crate) struct Memo {
     /// Lower-case components → the resolution (`None`: no mount has the file).
-    resolved: BTreeMap<Vec<String>, Option<Resolved>>,
-    stats: VfsStats,
+    pub(crate) resolved: BTreeMap<Vec<String>, Option<Resolved>>,
+    /// Lower-case components of an archive path → the mounts providing it, top first.
+    pub(crate) providers: BTreeMap<Vec<String>, Vec<Provider>>,
+    /// (lower-case archive components, upper-case entry name) → the entry resolution.
+    pub(crate) entries: BTreeMap<(Vec<String>, Vec<u8>), EntryMemo>,
+    /// The archive cache's invalidation count the entry memo was filled under: a
+    /// replaced archive (noticed by the cache) makes the entry memo start over.
+    pub(crate) entry_generation: u64,
+    /// Files entry resolutions opened or read (real path → mount), for fingerprints.
+    pub(crate) touched: BTreeMap<PathBuf, String>,
+    pub(crate) stats: VfsStats,
+}
+
+impl Memo {
+    /// Forgets every resolution (listings are the indexes' business).
+    fn forget(&mut self) {
+        self.resolved.clear();
+        self.providers.clear();
+        self.entries.clear();
+        self.touched.clear();
+    }
 }
 
 /// Layered, case-insensitive view of the game directory and its overlays.
@@ -58,15 +84,15 @@ struct Memo {
 /// [`Vfs::refresh`] after files were added or removed.
 #[derive(Debug, Default)]
 pub struct Vfs {
-    mounts: Vec<Mount>,
+    pub(crate) mounts: Vec<Mount>,
     memo: Mutex<Memo>,
 }
 
 impl Vfs {
-    /// A VFS over the game directory `root`.
+    /// A VFS over the game directory `root`, mounted as [`crate::BASE_MOUNT`] (`game`).
     pub fn new(root: impl Into<PathBuf>) -> Self {
         let mut v = Self::default();
-        v.mount("game", root);
+        v.mount(crate::overlay::BASE_MOUNT, root);
         v
     }
 
@@ -76,10 +102,10 @@ impl Vfs {
             name: name.to_owned(),
             index: DirIndex::new(root),
         });
-        self.memo_lock().resolved.clear();
+        self.memo_lock().forget();
     }
 
-    fn memo_lock(&self) -> std::sync::MutexGuard<'_, Memo> {
+    pub(crate) fn memo_lock(&self) -> std::sync::MutexGuard<'_, Memo> {
         self.memo
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -92,27 +118,30 @@ impl Vfs {
 
     /// Every file resolved so far (since the last [`Vfs::refresh`]), as `(mount name,
     /// path relative to that mount with `/` separators, real path)`, sorted: what a
-    /// mission load read, for fingerprints.
+    /// mission load read, for fingerprints. Entry resolutions add the archive files they
+    /// opened and the loose entry files they chose.
     pub fn resolved_files(&self) -> Vec<(String, String, PathBuf)> {
         let memo = self.memo_lock();
         let mut out: Vec<(String, String, PathBuf)> = memo
             .resolved
             .values()
             .flatten()
-            .map(|r| {
+            .map(|r| (&r.mount, &r.path))
+            .chain(memo.touched.iter().map(|(path, mount)| (mount, path)))
+            .map(|(mount, path)| {
                 let root = self
                     .mounts
                     .iter()
-                    .find(|m| m.name == r.mount)
+                    .find(|m| &m.name == mount)
                     .map(Mount::root);
                 let rel = root
-                    .and_then(|root| r.path.strip_prefix(root).ok())
-                    .unwrap_or(&r.path)
+                    .and_then(|root| path.strip_prefix(root).ok())
+                    .unwrap_or(path)
                     .components()
                     .map(|c| c.as_os_str().to_string_lossy().into_owned())
                     .collect::<Vec<_>>()
                     .join("/");
-                (r.mount.clone(), rel, r.path.clone())
+                (mount.clone(), rel, path.clone())
             })
             .collect();
         out.sort();
@@ -125,12 +154,13 @@ impl Vfs {
         &self.mounts
     }
 
-    /// Forgets cached directory listings and resolutions (files were added or removed).
+    /// Forgets cached directory listings and resolutions, of whole files and of archive
+    /// entries alike (files were added or removed).
     pub fn refresh(&self) {
         for m in &self.mounts {
             m.index.refresh();
         }
-        self.memo_lock().resolved.clear();
+        self.memo_lock().forget();
     }
 
     /// Resolves a game-root-relative path: the last mount that has the file wins.
@@ -175,7 +205,12 @@ impl Vfs {
         if let Some(r) = found {
             return Ok(r);
         }
-        Err(VfsError::FileMissing {
+        Err(self.file_missing(path))
+    }
+
+    /// The [`VfsError::FileMissing`] of `path`: every mount root searched, top first.
+    pub(crate) fn file_missing(&self, path: &GamePath) -> VfsError {
+        VfsError::FileMissing {
             path: path.original().to_owned(),
             searched: self
                 .mounts
@@ -183,7 +218,7 @@ impl Vfs {
                 .rev()
                 .map(|m| m.root().display().to_string())
                 .collect(),
-        })
+        }
     }
 
     /// Resolves `path` relative to the mission directory `mission` first, then to the

@@ -1,0 +1,1302 @@
+//! Per-entry archive overlays with provenance: mods override single entries of the
+//! game's archives instead of whole archive files.
+//!
+//! # Providing an archive path
+//!
+//! Every mount (the game directory and each overlay, see [`Vfs::mount`]) may provide an
+//! archive path such as `Textures.lib` in one of two ways:
+//!
+//! * **(a) as an archive file** (NRes or RsLi): each entry it has overrides the entry of
+//!   the same name in lower mounts; an entry it lacks falls through to lower mounts.
+//! * **(b) as a directory of that name** (`Textures.lib/`): each regular file directly
+//!   inside is a *loose entry* (file name = entry name), overriding that entry; entries
+//!   without a file fall through to lower mounts.
+//!
+//! [`Vfs::resolve_entry`] walks the mounts from the top: the first mount whose archive
+//! has the entry, or whose directory has the loose file, wins. Entry names match
+//! ASCII-case-insensitively, as [`crate::OpenArchive::find`] does for archives and
+//! [`crate::DirIndex`] for file names. Only an entry name that is a valid single file
+//! name (UTF-8, no `/`, `\` or NUL, not `.` or `..`) can be provided loose.
+//!
+//! No mount provides the archive path: [`VfsError::FileMissing`]. Some do, none has the
+//! entry: [`VfsError::EntryMissing`] naming the topmost provider. With only the game
+//! directory mounted this is exactly what reading the archive file through
+//! [`crate::ArchiveCache::read`] answers.
+//!
+//! # Loose entries carry no tag
+//!
+//! **PD-LOOSE-ENTRY-UNTAGGED** (project decision): a loose entry is bare bytes, with no
+//! NRes `type_id` and no attributes. A typed read ([`Vfs::read_entry_as`]) of a loose
+//! entry skips the tag check, and [`ResolvedEntry::attrs`] of a loose entry is all zeros
+//! (readers that take a format version from `attr2`, such as MAT0, see version 0).
+//!
+//! # Memo
+//!
+//! Archive providers are found once per archive path and entries resolved once per
+//! (archive, entry), until [`Vfs::refresh`]: a repeated lookup is one map lookup. When
+//! the archive cache notices a replaced archive file, the entry memo starts over; an
+//! entry read that finds its remembered source gone re-resolves once.
+//!
+//! # Provenance and conflicts
+//!
+//! [`Vfs::explain`] names the mount a file or an entry comes from and the mounts it
+//! shadows; [`Vfs::conflicts`] lists every file and every archive entry provided by two
+//! or more mounts.
+
+use crate::cache::{ArchiveCache, ArchiveKind};
+use crate::error::VfsError;
+use crate::path::GamePath;
+use crate::vfs::Vfs;
+use iron3d_nres::Family;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The name [`Vfs::new`] gives the game directory's mount; provenance shows it bare
+/// (`game`) and every other mount as `mod "name"`.
+pub const BASE_MOUNT: &str = "game";
+
+/// How deep [`Vfs::conflicts`] descends below a mount root; deeper directories are
+/// skipped (and logged).
+pub const MAX_WALK_DEPTH: usize = 32;
+
+/// Where the bytes of a resolved entry are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EntrySource {
+    /// Entry `index` of the archive file `path`.
+    Archive {
+        /// The archive file.
+        path: PathBuf,
+        /// The entry's index in that archive's directory.
+        index: usize,
+    },
+    /// A loose file in a directory standing for the archive (untagged,
+    /// PD-LOOSE-ENTRY-UNTAGGED).
+    Loose {
+        /// The file.
+        path: PathBuf,
+    },
+}
+
+impl EntrySource {
+    /// The real file: the archive or the loose file.
+    pub fn path(&self) -> &Path {
+        match self {
+            EntrySource::Archive { path, .. } | EntrySource::Loose { path } => path,
+        }
+    }
+
+    /// True for a loose entry.
+    pub fn is_loose(&self) -> bool {
+        matches!(self, EntrySource::Loose { .. })
+    }
+}
+
+/// An archive entry found through the mounts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResolvedEntry {
+    /// The mount that provides it (the topmost one that has it).
+    pub mount: String,
+    /// Where its bytes are.
+    pub source: EntrySource,
+    /// Its name as stored: the archive directory's spelling, or the loose file's name.
+    pub name: Vec<u8>,
+    /// NRes `[type_id, attr1, attr2, attr3]`; zeros for RsLi entries and for loose
+    /// entries (PD-LOOSE-ENTRY-UNTAGGED).
+    pub attrs: [u32; 4],
+}
+
+/// Where a file or an archive entry comes from ([`Vfs::explain`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Provenance {
+    /// The path as asked.
+    pub path: String,
+    /// The entry as asked (`None`: the whole file).
+    pub entry: Option<String>,
+    /// The mount it comes from.
+    pub winner: String,
+    /// The winner's real file (the archive, the loose entry file or the whole file).
+    pub source: PathBuf,
+    /// The other mounts that also provide it, top to bottom.
+    pub shadowed: Vec<String>,
+}
+
+/// `game`, or `mod "name"` for an overlay.
+fn label(mount: &str) -> String {
+    if mount == BASE_MOUNT {
+        mount.to_owned()
+    } else {
+        format!("mod \"{mount}\"")
+    }
+}
+
+fn labels(mounts: &[String]) -> String {
+    mounts
+        .iter()
+        .map(|m| label(m))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `Textures.lib:GRASS.0 comes from mod "hd-textures" (mods/hd-textures/data/Textures.lib);
+/// it shadows mod "old-pack", game` (without the `; it shadows …` part when nothing is
+/// shadowed, without `:entry` for a whole file).
+impl fmt::Display for Provenance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.path)?;
+        if let Some(e) = &self.entry {
+            write!(f, ":{e}")?;
+        }
+        write!(
+            f,
+            " comes from {} ({})",
+            label(&self.winner),
+            self.source.display()
+        )?;
+        if !self.shadowed.is_empty() {
+            write!(f, "; it shadows {}", labels(&self.shadowed))?;
+        }
+        Ok(())
+    }
+}
+
+/// A file or an archive entry provided by two or more mounts ([`Vfs::conflicts`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conflict {
+    /// The path relative to the mount roots, `/`-separated, as the lowest provider
+    /// spells it.
+    pub path: String,
+    /// The archive entry, as the lowest provider spells it (`None`: a whole file).
+    pub entry: Option<String>,
+    /// The mounts providing it, bottom to top: the last one wins.
+    pub providers: Vec<String>,
+}
+
+/// `Textures.lib:GRASS.0: game, mod "a", mod "b" (the last wins)`.
+impl fmt::Display for Conflict {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.path)?;
+        if let Some(e) = &self.entry {
+            write!(f, ":{e}")?;
+        }
+        write!(f, ": {} (the last wins)", labels(&self.providers))
+    }
+}
+
+/// How a mount provides an archive path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ProviderKind {
+    /// A file (an archive, to be opened as one).
+    File,
+    /// A directory of loose entries.
+    Directory,
+}
+
+/// One mount providing an archive path.
+#[derive(Clone, Debug)]
+pub(crate) struct Provider {
+    /// Index into the mounts.
+    pub(crate) mount: usize,
+    pub(crate) kind: ProviderKind,
+    /// The archive file or the directory.
+    pub(crate) path: PathBuf,
+}
+
+/// A remembered entry resolution.
+#[derive(Clone, Debug)]
+pub(crate) enum EntryMemo {
+    Found(ResolvedEntry),
+    /// No mount provides the archive path.
+    NoArchive,
+    /// Some do, none has the entry; the topmost provider's real path.
+    NoEntry {
+        archive: String,
+    },
+}
+
+/// The lookup key of a path: lower-case components.
+fn path_key(path: &GamePath) -> Vec<String> {
+    path.components()
+        .iter()
+        .map(|c| c.to_ascii_lowercase())
+        .collect()
+}
+
+/// The entry name as a loose file name, when it can be one.
+fn loose_name(entry: &[u8]) -> Option<&str> {
+    let name = std::str::from_utf8(entry).ok()?;
+    let bad = name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\', '\0']);
+    (!bad).then_some(name)
+}
+
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+impl Vfs {
+    /// The mounts providing `archive` (as a file or a directory), top first; memoised.
+    fn providers(&self, archive: &GamePath) -> Vec<Provider> {
+        let key = path_key(archive);
+        if let Some(known) = self.memo_lock().providers.get(&key) {
+            return known.clone();
+        }
+        let mut checks = 0;
+        let mut out = Vec::new();
+        for (i, m) in self.mounts.iter().enumerate().rev() {
+            let Some(path) = m.index.find(archive.components()) else {
+                continue;
+            };
+            checks += 1;
+            let Ok(meta) = std::fs::metadata(&path) else {
+                continue;
+            };
+            let kind = if meta.is_file() {
+                ProviderKind::File
+            } else if meta.is_dir() {
+                ProviderKind::Directory
+            } else {
+                continue;
+            };
+            out.push(Provider {
+                mount: i,
+                kind,
+                path,
+            });
+        }
+        let mut memo = self.memo_lock();
+        memo.stats.file_checks += checks;
+        memo.providers.insert(key, out.clone());
+        out
+    }
+
+    /// Records that an archive file was read (for [`Vfs::resolved_files`]).
+    fn touch(&self, provider: &Provider) {
+        if let Some(m) = self.mounts.get(provider.mount) {
+            self.memo_lock()
+                .touched
+                .insert(provider.path.clone(), m.name.clone());
+        }
+    }
+
+    /// What `provider` holds of `entry` (`None`: not there).
+    fn provider_entry(
+        &self,
+        provider: &Provider,
+        archive: &GamePath,
+        entry: &[u8],
+        cache: &ArchiveCache,
+    ) -> Result<Option<ResolvedEntry>, VfsError> {
+        let Some(mount) = self.mounts.get(provider.mount) else {
+            return Ok(None);
+        };
+        match provider.kind {
+            ProviderKind::File => {
+                let handle = cache.open(&provider.path)?;
+                let found = handle.find(entry).map(|index| ResolvedEntry {
+                    mount: mount.name.clone(),
+                    source: EntrySource::Archive {
+                        path: provider.path.clone(),
+                        index,
+                    },
+                    name: handle.name(index).unwrap_or_default().to_vec(),
+                    attrs: handle.attrs(index).unwrap_or_default(),
+                });
+                drop(handle);
+                cache.close(&provider.path);
+                Ok(found)
+            }
+            ProviderKind::Directory => {
+                let Some(name) = loose_name(entry) else {
+                    return Ok(None);
+                };
+                let mut components = archive.components().to_vec();
+                components.push(name.to_owned());
+                let Some(path) = mount.index.find(&components) else {
+                    return Ok(None);
+                };
+                self.memo_lock().stats.file_checks += 1;
+                if !path.is_file() {
+                    return Ok(None);
+                }
+                let stored = path
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned().into_bytes())
+                    .unwrap_or_else(|| entry.to_vec());
+                Ok(Some(ResolvedEntry {
+                    mount: mount.name.clone(),
+                    source: EntrySource::Loose { path },
+                    name: stored,
+                    attrs: [0; 4],
+                }))
+            }
+        }
+    }
+
+    /// Walks the providers of `archive` from the top for `entry`.
+    fn walk_entry(
+        &self,
+        archive: &GamePath,
+        entry: &[u8],
+        cache: &ArchiveCache,
+    ) -> Result<EntryMemo, VfsError> {
+        let providers = self.providers(archive);
+        let Some(top) = providers.first() else {
+            return Ok(EntryMemo::NoArchive);
+        };
+        for p in &providers {
+            let found = self.provider_entry(p, archive, entry, cache)?;
+            if p.kind == ProviderKind::File {
+                self.touch(p);
+            }
+            if let Some(found) = found {
+                if found.source.is_loose() {
+                    self.memo_lock()
+                        .touched
+                        .insert(found.source.path().to_owned(), found.mount.clone());
+                }
+                return Ok(EntryMemo::Found(found));
+            }
+        }
+        Ok(EntryMemo::NoEntry {
+            archive: top.path.display().to_string(),
+        })
+    }
+
+    /// Resolves entry `entry` of the archive path `archive` (game-root-relative) through
+    /// the mounts, top first (see the [module docs](crate::overlay)): the first mount
+    /// whose archive file has the entry, or whose directory of that name has the loose
+    /// file, wins. [`VfsError::FileMissing`] when no mount provides the archive path,
+    /// [`VfsError::EntryMissing`] (naming the topmost provider) when none has the entry;
+    /// a provider that is not a valid archive is an error. Memoised per (archive,
+    /// entry) until [`Vfs::refresh`]: a repeated lookup is one map lookup.
+    pub fn resolve_entry(
+        &self,
+        archive: &GamePath,
+        entry: &[u8],
+        cache: &ArchiveCache,
+    ) -> Result<ResolvedEntry, VfsError> {
+        let key = (path_key(archive), entry.to_ascii_uppercase());
+        let generation = cache.stats().invalidations;
+        let known = {
+            let mut memo = self.memo_lock();
+            memo.stats.entry_resolves += 1;
+            if memo.entry_generation != generation {
+                memo.entries.clear();
+                memo.entry_generation = generation;
+            }
+            let known = memo.entries.get(&key).cloned();
+            if known.is_some() {
+                memo.stats.entry_memo_hits += 1;
+            }
+            known
+        };
+        let outcome = match known {
+            Some(k) => k,
+            None => {
+                let outcome = self.walk_entry(archive, entry, cache)?;
+                self.memo_lock().entries.insert(key, outcome.clone());
+                outcome
+            }
+        };
+        match outcome {
+            EntryMemo::Found(found) => Ok(found),
+            EntryMemo::NoArchive => Err(self.file_missing(archive)),
+            EntryMemo::NoEntry { archive } => Err(VfsError::EntryMissing {
+                archive,
+                entry: lossy(entry),
+            }),
+        }
+    }
+
+    /// Forgets the resolution of `entry` and the providers of `archive` (a remembered
+    /// source turned out to be gone).
+    fn forget_entry(&self, archive: &GamePath, entry: &[u8]) {
+        let key = path_key(archive);
+        let mut memo = self.memo_lock();
+        memo.providers.remove(&key);
+        memo.entries.remove(&(key, entry.to_ascii_uppercase()));
+    }
+
+    fn read_entry_with(
+        &self,
+        archive: &GamePath,
+        entry: &[u8],
+        family: Option<&Family>,
+        cache: &ArchiveCache,
+    ) -> Result<Arc<[u8]>, VfsError> {
+        // One scope: the resolution and the read share one mapping of the archive.
+        let _scope = cache.scope();
+        let mut retried = false;
+        loop {
+            let found = self.resolve_entry(archive, entry, cache)?;
+            let result = match (&found.source, family) {
+                (EntrySource::Archive { path, .. }, Some(family)) => {
+                    cache.read_as(path, entry, family)
+                }
+                (EntrySource::Archive { path, .. }, None) => cache.read(path, entry),
+                // PD-LOOSE-ENTRY-UNTAGGED: no tag to check.
+                (EntrySource::Loose { path }, _) => {
+                    std::fs::read(path)
+                        .map(Arc::from)
+                        .map_err(|source| VfsError::Io {
+                            path: path.display().to_string(),
+                            source,
+                        })
+                }
+            };
+            let gone = match &result {
+                Err(VfsError::EntryMissing { .. } | VfsError::FileMissing { .. }) => true,
+                Err(VfsError::Io { source, .. }) => source.kind() == std::io::ErrorKind::NotFound,
+                _ => false,
+            };
+            if gone && !retried {
+                retried = true;
+                self.forget_entry(archive, entry);
+                continue;
+            }
+            return result;
+        }
+    }
+
+    /// The decoded bytes of entry `entry` of the archive path `archive`, from the mount
+    /// [`Vfs::resolve_entry`] chooses (no `type_id` check; errors as there).
+    pub fn read_entry(
+        &self,
+        archive: &GamePath,
+        entry: &[u8],
+        cache: &ArchiveCache,
+    ) -> Result<Arc<[u8]>, VfsError> {
+        self.read_entry_with(archive, entry, None, cache)
+    }
+
+    /// [`Vfs::read_entry`] of an entry of `family`: an archive entry's `type_id` is
+    /// checked as [`ArchiveCache::read_as`] does (strict: [`VfsError::TypeTag`];
+    /// compatible: a diagnostic); a loose entry has no tag and is not checked
+    /// (PD-LOOSE-ENTRY-UNTAGGED).
+    pub fn read_entry_as(
+        &self,
+        archive: &GamePath,
+        entry: &[u8],
+        family: &Family,
+        cache: &ArchiveCache,
+    ) -> Result<Arc<[u8]>, VfsError> {
+        self.read_entry_with(archive, entry, Some(family), cache)
+    }
+
+    /// Every entry name the mounts provide for the archive path `archive`: the lowest
+    /// provider's names in directory order, then the names each higher provider adds
+    /// (loose entries in file-name order), each name once (ASCII case ignored, first
+    /// spelling kept). With only the game directory: the archive's directory.
+    /// [`VfsError::FileMissing`] when no mount provides the path. The archive files read
+    /// count as resolved ([`Vfs::resolved_files`]).
+    pub fn entry_names(
+        &self,
+        archive: &GamePath,
+        cache: &ArchiveCache,
+    ) -> Result<Vec<Vec<u8>>, VfsError> {
+        let providers = self.providers(archive);
+        if providers.is_empty() {
+            return Err(self.file_missing(archive));
+        }
+        let _scope = cache.scope();
+        let mut seen = std::collections::BTreeSet::new();
+        let mut out = Vec::new();
+        for p in providers.iter().rev() {
+            if p.kind == ProviderKind::File {
+                self.touch(p);
+            }
+            for name in provider_names(p, cache)? {
+                if seen.insert(name.to_ascii_uppercase()) {
+                    out.push(name);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Where `path` (a whole file, `entry` `None`) or entry `entry` of the archive path
+    /// `path` comes from: the winning mount (the one [`Vfs::resolve`] or
+    /// [`Vfs::resolve_entry`] chooses), its real file, and every other mount that also
+    /// provides it, top to bottom. Errors as those two functions.
+    pub fn explain(
+        &self,
+        path: &GamePath,
+        entry: Option<&[u8]>,
+        cache: &ArchiveCache,
+    ) -> Result<Provenance, VfsError> {
+        let mut found: Vec<(String, PathBuf)> = Vec::new();
+        match entry {
+            None => {
+                for m in self.mounts.iter().rev() {
+                    if let Some(p) = m.index.find(path.components()) {
+                        if p.is_file() {
+                            found.push((m.name.clone(), p));
+                        }
+                    }
+                }
+                if found.is_empty() {
+                    return Err(self.file_missing(path));
+                }
+            }
+            Some(entry) => {
+                let providers = self.providers(path);
+                let Some(top) = providers.first() else {
+                    return Err(self.file_missing(path));
+                };
+                let _scope = cache.scope();
+                for p in &providers {
+                    if let Some(r) = self.provider_entry(p, path, entry, cache)? {
+                        found.push((r.mount, r.source.path().to_owned()));
+                    }
+                }
+                if found.is_empty() {
+                    return Err(VfsError::EntryMissing {
+                        archive: top.path.display().to_string(),
+                        entry: lossy(entry),
+                    });
+                }
+            }
+        }
+        let mut found = found.into_iter();
+        let Some((winner, source)) = found.next() else {
+            return Err(self.file_missing(path));
+        };
+        Ok(Provenance {
+            path: path.original().to_owned(),
+            entry: entry.map(lossy),
+            winner,
+            source,
+            shadowed: found.map(|(m, _)| m).collect(),
+        })
+    }
+
+    /// Everything provided by two or more mounts, sorted by path then entry:
+    ///
+    /// * every file path (not an archive path) two or more mounts have as a file
+    ///   (`entry` `None`);
+    /// * for every archive path two or more mounts provide (as an archive file or a
+    ///   directory, at least one of them an archive file, NRes or RsLi by its magic),
+    ///   every entry two or more of them have (a directory's files directly inside are
+    ///   its entries and are not reported as files).
+    ///
+    /// The trees are walked at most [`MAX_WALK_DEPTH`] levels deep; symbolic links are
+    /// neither followed nor reported. Unreadable directories are skipped, as the
+    /// indexes do; a provider of an archive path that is not a valid archive is an error.
+    pub fn conflicts(&self, cache: &ArchiveCache) -> Result<Vec<Conflict>, VfsError> {
+        // Lower-case key → (mount index, spelling, real path, kind), bottom to top.
+        let mut by_key: BTreeMap<String, Vec<(usize, String, PathBuf, ProviderKind)>> =
+            BTreeMap::new();
+        for (i, m) in self.mounts.iter().enumerate() {
+            for (key, (rel, real, kind)) in walk(m.root()) {
+                by_key.entry(key).or_default().push((i, rel, real, kind));
+            }
+        }
+        let mount_name = |i: usize| self.mounts.get(i).map(|m| m.name.clone());
+        let archive_keys: std::collections::BTreeSet<String> = by_key
+            .iter()
+            .filter(|(_, ps)| ps.len() >= 2)
+            .filter(|(_, ps)| {
+                ps.iter()
+                    .any(|(_, _, real, kind)| *kind == ProviderKind::File && is_archive(real))
+            })
+            .map(|(k, _)| k.clone())
+            .collect();
+        let _scope = cache.scope();
+        let mut out = Vec::new();
+        for (key, ps) in &by_key {
+            if archive_keys.contains(key) {
+                // Upper-case entry → (spelling, providers bottom to top).
+                let mut entries: BTreeMap<Vec<u8>, (Vec<u8>, Vec<String>)> = BTreeMap::new();
+                for (i, _, real, kind) in ps {
+                    let provider = Provider {
+                        mount: *i,
+                        kind: *kind,
+                        path: real.clone(),
+                    };
+                    let Some(name) = mount_name(*i) else {
+                        continue;
+                    };
+                    for entry in provider_names(&provider, cache)? {
+                        let slot = entries
+                            .entry(entry.to_ascii_uppercase())
+                            .or_insert_with(|| (entry.clone(), Vec::new()));
+                        slot.1.push(name.clone());
+                    }
+                }
+                let path = ps.first().map(|p| p.1.clone()).unwrap_or_default();
+                for (_, (entry, providers)) in entries {
+                    if providers.len() >= 2 {
+                        out.push(Conflict {
+                            path: path.clone(),
+                            entry: Some(lossy(&entry)),
+                            providers,
+                        });
+                    }
+                }
+                continue;
+            }
+            let parent = key.rsplit_once('/').map(|(p, _)| p);
+            if parent.is_some_and(|p| archive_keys.contains(p)) {
+                continue; // a loose entry, reported with its archive
+            }
+            let files: Vec<&(usize, String, PathBuf, ProviderKind)> =
+                ps.iter().filter(|p| p.3 == ProviderKind::File).collect();
+            if let (true, Some(lowest)) = (files.len() >= 2, files.first()) {
+                out.push(Conflict {
+                    path: lowest.1.clone(),
+                    entry: None,
+                    providers: files.iter().filter_map(|p| mount_name(p.0)).collect(),
+                });
+            }
+        }
+        out.sort_by(|a, b| (&a.path, &a.entry).cmp(&(&b.path, &b.entry)));
+        Ok(out)
+    }
+}
+
+/// The entry names a provider has: an archive's directory, or the regular files directly
+/// inside a directory (sorted, case clashes resolved as [`crate::DirIndex`] does).
+fn provider_names(p: &Provider, cache: &ArchiveCache) -> Result<Vec<Vec<u8>>, VfsError> {
+    match p.kind {
+        ProviderKind::File => {
+            let handle = cache.open(&p.path)?;
+            let names = handle.names().map(<[u8]>::to_vec).collect();
+            drop(handle);
+            cache.close(&p.path);
+            Ok(names)
+        }
+        ProviderKind::Directory => {
+            let Ok(rd) = std::fs::read_dir(&p.path) else {
+                return Ok(Vec::new());
+            };
+            let mut names: Vec<String> = rd
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|n| loose_name(n.as_bytes()).is_some())
+                .collect();
+            names.sort();
+            let mut seen = std::collections::BTreeSet::new();
+            names.retain(|n| seen.insert(n.to_ascii_lowercase()));
+            Ok(names.into_iter().map(String::into_bytes).collect())
+        }
+    }
+}
+
+/// Whether the file starts with an archive magic.
+fn is_archive(path: &Path) -> bool {
+    let mut head = [0u8; 4];
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut n = 0;
+    while n < head.len() {
+        match f.read(&mut head[n..]) {
+            Ok(0) | Err(_) => break,
+            Ok(k) => n += k,
+        }
+    }
+    ArchiveKind::sniff(&head[..n]).is_some()
+}
+
+/// Every regular file (kind `File`) and directory (kind `Directory`) under `root`, by
+/// lower-case `/`-joined relative path → (spelling, real path, kind); at most
+/// [`MAX_WALK_DEPTH`] levels, symbolic links skipped, case clashes resolved as
+/// [`crate::DirIndex`] does (the byte-wise smallest name).
+fn walk(root: &Path) -> BTreeMap<String, (String, PathBuf, ProviderKind)> {
+    let mut out = BTreeMap::new();
+    let mut stack: Vec<(PathBuf, String, usize)> = vec![(root.to_owned(), String::new(), 0)];
+    while let Some((dir, rel, depth)) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut items: Vec<(std::ffi::OsString, std::fs::FileType)> = rd
+            .filter_map(Result::ok)
+            .filter_map(|e| e.file_type().ok().map(|t| (e.file_name(), t)))
+            .collect();
+        items.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut seen = std::collections::BTreeSet::new();
+        for (name, ty) in items {
+            let shown = name.to_string_lossy().into_owned();
+            if !seen.insert(shown.to_ascii_lowercase()) || ty.is_symlink() {
+                continue;
+            }
+            let rel = if rel.is_empty() {
+                shown
+            } else {
+                format!("{rel}/{shown}")
+            };
+            let real = dir.join(&name);
+            let kind = if ty.is_file() {
+                ProviderKind::File
+            } else if ty.is_dir() {
+                ProviderKind::Directory
+            } else {
+                continue;
+            };
+            if kind == ProviderKind::Directory {
+                if depth + 1 < MAX_WALK_DEPTH {
+                    stack.push((real.clone(), rel.clone(), depth + 1));
+                } else {
+                    tracing::warn!(target: "iron3d::vfs", dir = %real.display(), "conflict walk: deeper than {MAX_WALK_DEPTH} levels, skipped");
+                }
+            }
+            out.insert(rel.to_ascii_lowercase(), (rel, real, kind));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cache::ReadMode;
+    use iron3d_nres::{NewEntry, NresWriter};
+    use iron3d_rsli::{Method, RsliBuilder};
+
+    fn p(s: &str) -> GamePath {
+        GamePath::parse(s).unwrap()
+    }
+
+    fn texm() -> u32 {
+        Family::texm().tag.value()
+    }
+
+    /// Writes an NRes archive of `(name, type_id, payload)` at `dir/name`.
+    fn nres(dir: &Path, name: &str, entries: &[(&str, u32, &[u8])]) -> PathBuf {
+        let mut w = NresWriter::new();
+        for (n, t, d) in entries {
+            w.push(NewEntry::new(n.as_bytes(), *t, d.to_vec()).unwrap());
+        }
+        std::fs::create_dir_all(dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, w.finish().unwrap()).unwrap();
+        path
+    }
+
+    fn rsli(dir: &Path, name: &str, entries: &[(&str, &[u8])]) -> PathBuf {
+        let mut b = RsliBuilder::new();
+        for (n, d) in entries {
+            b.add(n, Method::Lzss, d.to_vec());
+        }
+        std::fs::create_dir_all(dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, b.build().unwrap()).unwrap();
+        path
+    }
+
+    fn loose(dir: &Path, name: &str, data: &[u8]) -> PathBuf {
+        std::fs::create_dir_all(dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, data).unwrap();
+        path
+    }
+
+    fn cache() -> ArchiveCache {
+        ArchiveCache::new(ReadMode::Strict, 1 << 20)
+    }
+
+    /// The game directory with `Textures.lib` (GRASS.0, ROCK.0) and two mods under
+    /// `mods/<id>/data`, not mounted.
+    struct Setup {
+        root: tempfile::TempDir,
+    }
+
+    impl Setup {
+        fn new() -> Self {
+            let root = tempfile::tempdir().unwrap();
+            nres(
+                root.path(),
+                "Textures.lib",
+                &[
+                    ("GRASS.0", texm(), b"base grass"),
+                    ("ROCK.0", texm(), b"base rock"),
+                ],
+            );
+            Self { root }
+        }
+
+        fn game(&self) -> &Path {
+            self.root.path()
+        }
+
+        fn mod_dir(&self, id: &str) -> PathBuf {
+            self.root.path().join("mods").join(id).join("data")
+        }
+
+        fn vfs(&self, mods: &[&str]) -> Vfs {
+            let mut vfs = Vfs::new(self.game());
+            for id in mods {
+                vfs.mount(id, self.mod_dir(id));
+            }
+            vfs
+        }
+    }
+
+    #[test]
+    fn an_entry_overridden_by_two_mods_comes_from_the_last_and_others_fall_through() {
+        let s = Setup::new();
+        // An RsLi archive may override NRes entries: an archive is an archive.
+        rsli(
+            &s.mod_dir("old-pack"),
+            "TEXTURES.LIB",
+            &[("GRASS.0", b"old grass")],
+        );
+        let hd = nres(
+            &s.mod_dir("hd-textures"),
+            "textures.lib",
+            &[
+                ("grass.0", texm(), b"hd grass"),
+                ("SAND.0", texm(), b"hd sand"),
+            ],
+        );
+        let cache = cache();
+        let vfs = s.vfs(&["old-pack", "hd-textures"]);
+        let lib = p("Textures.lib");
+        assert_eq!(
+            &*vfs
+                .read_entry_as(&lib, b"GRASS.0", Family::texm(), &cache)
+                .unwrap(),
+            b"hd grass"
+        );
+        let r = vfs.resolve_entry(&lib, b"Grass.0", &cache).unwrap();
+        assert_eq!(r.mount, "hd-textures");
+        assert_eq!(
+            r.source,
+            EntrySource::Archive {
+                path: hd.clone(),
+                index: 0
+            }
+        );
+        assert_eq!((r.name.as_slice(), r.attrs[0]), (&b"grass.0"[..], texm()));
+        // Only in the base: falls through both mods.
+        assert_eq!(
+            &*vfs.read_entry(&lib, b"rock.0", &cache).unwrap(),
+            b"base rock"
+        );
+        assert_eq!(
+            vfs.resolve_entry(&lib, b"ROCK.0", &cache).unwrap().mount,
+            "game"
+        );
+        // Only in a mod: new entries are entries too.
+        assert_eq!(
+            &*vfs.read_entry(&lib, b"sand.0", &cache).unwrap(),
+            b"hd sand"
+        );
+        // Mount order decides, not the archive kind.
+        let reversed = s.vfs(&["hd-textures", "old-pack"]);
+        assert_eq!(
+            &*reversed.read_entry(&lib, b"GRASS.0", &cache).unwrap(),
+            b"old grass"
+        );
+        assert_eq!(
+            vfs.entry_names(&lib, &cache).unwrap(),
+            vec![b"GRASS.0".to_vec(), b"ROCK.0".to_vec(), b"SAND.0".to_vec()],
+            "the base's directory order, then what the mods add"
+        );
+    }
+
+    #[test]
+    fn a_typed_read_checks_the_tag_of_the_winning_archive_entry() {
+        let s = Setup::new();
+        let bad = nres(
+            &s.mod_dir("bad-tags"),
+            "Textures.lib",
+            &[("GRASS.0", 0, b"untagged")],
+        );
+        let vfs = s.vfs(&["bad-tags"]);
+        let e = vfs
+            .read_entry_as(&p("textures.lib"), b"grass.0", Family::texm(), &cache())
+            .unwrap_err();
+        assert!(matches!(e, VfsError::TypeTag { .. }), "{e}");
+        assert!(
+            e.to_string().starts_with(&bad.display().to_string()),
+            "names the mod's archive: {e}"
+        );
+    }
+
+    #[test]
+    fn a_mod_archive_without_the_entry_lets_it_fall_through() {
+        let s = Setup::new();
+        nres(
+            &s.mod_dir("sand"),
+            "Textures.lib",
+            &[("SAND.0", texm(), b"sand")],
+        );
+        let cache = cache();
+        let vfs = s.vfs(&["sand"]);
+        let lib = p("Textures.lib");
+        assert_eq!(
+            &*vfs.read_entry(&lib, b"GRASS.0", &cache).unwrap(),
+            b"base grass"
+        );
+        let why = vfs.explain(&lib, Some(b"GRASS.0"), &cache).unwrap();
+        assert_eq!((why.winner.as_str(), why.shadowed.len()), ("game", 0));
+    }
+
+    #[test]
+    fn a_directory_of_loose_entries_overrides_single_entries() {
+        let s = Setup::new();
+        let file = loose(
+            &s.mod_dir("loose").join("textures.LIB"),
+            "grass.0",
+            b"loose grass",
+        );
+        let cache = cache();
+        let vfs = s.vfs(&["loose"]);
+        let lib = p("TEXTURES.lib");
+        let r = vfs.resolve_entry(&lib, b"GRASS.0", &cache).unwrap();
+        assert_eq!(
+            (r.mount.as_str(), &r.source, r.name.as_slice(), r.attrs),
+            (
+                "loose",
+                &EntrySource::Loose { path: file.clone() },
+                &b"grass.0"[..],
+                [0; 4]
+            )
+        );
+        assert_eq!(
+            &*vfs.read_entry(&lib, b"Grass.0", &cache).unwrap(),
+            b"loose grass"
+        );
+        assert_eq!(
+            &*vfs.read_entry(&lib, b"ROCK.0", &cache).unwrap(),
+            b"base rock",
+            "entries without a file fall through"
+        );
+        // A name that is not a file name is never looked for loose.
+        loose(&s.mod_dir("loose"), "evil", b"x");
+        assert!(matches!(
+            vfs.read_entry(&lib, b"../evil", &cache),
+            Err(VfsError::EntryMissing { .. })
+        ));
+        // The whole-file view ignores the directory: the base archive file.
+        assert_eq!(vfs.resolve(&lib).unwrap().mount, "game");
+    }
+
+    /// PD-LOOSE-ENTRY-UNTAGGED: a loose entry has no type tag, so a typed read of it
+    /// skips the tag check, even in the strict profile, even where the entry it shadows
+    /// carries the family's tag.
+    #[test]
+    fn pd_loose_entry_untagged_typed_reads_skip_the_tag_check() {
+        let s = Setup::new();
+        loose(
+            &s.mod_dir("loose").join("Textures.lib"),
+            "GRASS.0",
+            b"not a TEXM at all",
+        );
+        let strict = cache();
+        let vfs = s.vfs(&["loose"]);
+        assert_eq!(
+            &*vfs
+                .read_entry_as(&p("Textures.lib"), b"GRASS.0", Family::wear(), &strict)
+                .unwrap(),
+            b"not a TEXM at all"
+        );
+        let compat = ArchiveCache::new(ReadMode::Compatible, 1 << 20);
+        vfs.read_entry_as(&p("Textures.lib"), b"GRASS.0", Family::wear(), &compat)
+            .unwrap();
+        assert!(compat.tag_diagnostics().is_empty(), "nothing to report");
+        // The same read of the base's tagged entry is checked.
+        assert!(matches!(
+            Vfs::new(s.game()).read_entry_as(
+                &p("Textures.lib"),
+                b"GRASS.0",
+                Family::wear(),
+                &strict
+            ),
+            Err(VfsError::TypeTag { .. })
+        ));
+    }
+
+    #[test]
+    fn explain_names_the_winner_its_file_and_what_it_shadows() {
+        let s = Setup::new();
+        nres(
+            &s.mod_dir("old-pack"),
+            "Textures.lib",
+            &[("GRASS.0", texm(), b"old")],
+        );
+        nres(
+            &s.mod_dir("hd-textures"),
+            "Textures.lib",
+            &[("GRASS.0", texm(), b"hd")],
+        );
+        std::fs::write(s.game().join("Iron_3D.ini"), b"game").unwrap();
+        loose(&s.mod_dir("old-pack"), "IRON_3D.INI", b"mod");
+        let root = s.game().display().to_string();
+        let cache = cache();
+        let vfs = s.vfs(&["old-pack", "hd-textures"]);
+        let why = vfs
+            .explain(&p("Textures.lib"), Some(b"GRASS.0"), &cache)
+            .unwrap();
+        assert_eq!(
+            why.to_string(),
+            format!(
+                "Textures.lib:GRASS.0 comes from mod \"hd-textures\" ({root}/mods/hd-textures/data/Textures.lib); it shadows mod \"old-pack\", game"
+            )
+        );
+        assert_eq!(why.shadowed, ["old-pack", "game"]);
+        assert_eq!(
+            vfs.explain(&p("Textures.lib"), Some(b"ROCK.0"), &cache)
+                .unwrap()
+                .to_string(),
+            format!("Textures.lib:ROCK.0 comes from game ({root}/Textures.lib)")
+        );
+        assert_eq!(
+            vfs.explain(&p("iron_3d.ini"), None, &cache)
+                .unwrap()
+                .to_string(),
+            format!(
+                "iron_3d.ini comes from mod \"old-pack\" ({root}/mods/old-pack/data/IRON_3D.INI); it shadows game"
+            )
+        );
+        // The whole archive file: the topmost file wins, as `resolve` says.
+        let whole = vfs.explain(&p("Textures.lib"), None, &cache).unwrap();
+        assert_eq!(
+            (whole.winner.as_str(), whole.shadowed.clone()),
+            (
+                "hd-textures",
+                vec!["old-pack".to_owned(), "game".to_owned()]
+            )
+        );
+        assert!(matches!(
+            vfs.explain(&p("Textures.lib"), Some(b"NONE.0"), &cache),
+            Err(VfsError::EntryMissing { .. })
+        ));
+        assert!(matches!(
+            vfs.explain(&p("none.lib"), None, &cache),
+            Err(VfsError::FileMissing { .. })
+        ));
+    }
+
+    #[test]
+    fn conflicts_list_files_and_entries_two_mounts_provide() {
+        let s = Setup::new();
+        std::fs::write(s.game().join("Iron_3D.ini"), b"game").unwrap();
+        std::fs::write(s.game().join("only_game.txt"), b"g").unwrap();
+        nres(
+            &s.mod_dir("old-pack"),
+            "TEXTURES.LIB",
+            &[("grass.0", texm(), b"old"), ("SAND.0", texm(), b"old")],
+        );
+        loose(&s.mod_dir("old-pack"), "iron_3d.ini", b"mod");
+        let hd = s.mod_dir("hd-textures").join("Textures.lib");
+        loose(&hd, "GRASS.0", b"hd");
+        loose(&hd, "rock.0", b"hd");
+        loose(&hd, "new.0", b"hd");
+        loose(&s.mod_dir("hd-textures"), "readme.txt", b"r");
+        // Deeper than the walk goes: not reported.
+        let mut deep_game = s.game().to_owned();
+        let mut deep_mod = s.mod_dir("hd-textures");
+        for _ in 0..MAX_WALK_DEPTH + 2 {
+            deep_game.push("d");
+            deep_mod.push("d");
+        }
+        loose(&deep_game, "deep.txt", b"1");
+        loose(&deep_mod, "deep.txt", b"2");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(s.game(), s.mod_dir("old-pack").join("loop")).unwrap();
+
+        let vfs = s.vfs(&["old-pack", "hd-textures"]);
+        let c = vfs.conflicts(&cache()).unwrap();
+        let shown: Vec<String> = c.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            shown,
+            [
+                "Iron_3D.ini: game, mod \"old-pack\" (the last wins)",
+                "Textures.lib:GRASS.0: game, mod \"old-pack\", mod \"hd-textures\" (the last wins)",
+                "Textures.lib:ROCK.0: game, mod \"hd-textures\" (the last wins)",
+            ]
+        );
+        assert_eq!(
+            c[1],
+            Conflict {
+                path: "Textures.lib".into(),
+                entry: Some("GRASS.0".into()),
+                providers: vec!["game".into(), "old-pack".into(), "hd-textures".into()],
+            }
+        );
+        // The last provider is the one resolution picks.
+        let cache = cache();
+        for conflict in &c {
+            let path = p(&conflict.path);
+            let winner = match &conflict.entry {
+                Some(e) => {
+                    vfs.resolve_entry(&path, e.as_bytes(), &cache)
+                        .unwrap()
+                        .mount
+                }
+                None => vfs.resolve(&path).unwrap().mount,
+            };
+            assert_eq!(Some(&winner), conflict.providers.last());
+        }
+        assert!(Vfs::new(s.game()).conflicts(&cache).unwrap().is_empty());
+    }
+
+    #[test]
+    fn removing_a_mod_restores_the_base_entry() {
+        let s = Setup::new();
+        nres(
+            &s.mod_dir("hd-textures"),
+            "Textures.lib",
+            &[("GRASS.0", texm(), b"hd grass")],
+        );
+        let cache = cache();
+        let lib = p("Textures.lib");
+        let with = s.vfs(&["hd-textures"]);
+        assert_eq!(
+            &*with.read_entry(&lib, b"GRASS.0", &cache).unwrap(),
+            b"hd grass"
+        );
+        let without = s.vfs(&[]);
+        assert_eq!(
+            &*without.read_entry(&lib, b"GRASS.0", &cache).unwrap(),
+            b"base grass",
+            "same archive cache, the base entry again"
+        );
+        assert_eq!(
+            without
+                .resolve_entry(&lib, b"GRASS.0", &cache)
+                .unwrap()
+                .mount,
+            "game"
+        );
+    }
+
+    #[test]
+    fn file_missing_and_entry_missing_stay_apart() {
+        let s = Setup::new();
+        loose(&s.mod_dir("loose").join("Only.lib"), "a.0", b"a");
+        let cache = cache();
+        let vfs = s.vfs(&["loose"]);
+        let e = vfs.read_entry(&p("none.lib"), b"x", &cache).unwrap_err();
+        assert!(
+            matches!(&e, VfsError::FileMissing { path, searched } if path == "none.lib" && searched.len() == 2),
+            "{e}"
+        );
+        let e = vfs
+            .read_entry(&p("Textures.lib"), b"nope.0", &cache)
+            .unwrap_err();
+        assert!(
+            matches!(&e, VfsError::EntryMissing { entry, .. } if entry == "nope.0"),
+            "{e}"
+        );
+        // An archive path only a directory provides: its entries or EntryMissing.
+        assert_eq!(
+            &*vfs.read_entry(&p("only.lib"), b"A.0", &cache).unwrap(),
+            b"a"
+        );
+        let e = vfs.read_entry(&p("only.lib"), b"b.0", &cache).unwrap_err();
+        assert!(e.to_string().contains("Only.lib"), "{e}");
+        assert!(matches!(e, VfsError::EntryMissing { .. }));
+
+        // The base alone answers exactly what the archive cache answers.
+        let base = Vfs::new(s.game());
+        let real = s.game().join("Textures.lib");
+        let ours = base
+            .read_entry(&p("textures.lib"), b"nope.0", &cache)
+            .unwrap_err();
+        let theirs = cache.read(&real, b"nope.0").unwrap_err();
+        assert_eq!(ours.to_string(), theirs.to_string());
+        assert_eq!(
+            base.resolve(&p("x.lib")).unwrap_err().to_string(),
+            base.read_entry(&p("x.lib"), b"e", &cache)
+                .unwrap_err()
+                .to_string()
+        );
+    }
+
+    #[test]
+    fn a_mod_archive_that_is_not_an_archive_is_an_error() {
+        let s = Setup::new();
+        loose(&s.mod_dir("junk"), "Textures.lib", b"JUNKJUNK");
+        let e = s
+            .vfs(&["junk"])
+            .read_entry(&p("Textures.lib"), b"GRASS.0", &cache())
+            .unwrap_err();
+        assert!(matches!(e, VfsError::NotAnArchive { .. }), "{e}");
+    }
+
+    #[test]
+    fn entry_lookups_are_memoised_until_refresh() {
+        let s = Setup::new();
+        nres(
+            &s.mod_dir("hd-textures"),
+            "Textures.lib",
+            &[("GRASS.0", texm(), b"hd grass")],
+        );
+        let cache = cache();
+        let vfs = s.vfs(&["hd-textures"]);
+        let lib = p("Textures.lib");
+        for spelling in [&b"GRASS.0"[..], b"grass.0", b"Grass.0"] {
+            vfs.resolve_entry(&lib, spelling, &cache).unwrap();
+        }
+        assert!(vfs.resolve_entry(&lib, b"late.0", &cache).is_err());
+        assert!(vfs.resolve_entry(&lib, b"late.0", &cache).is_err());
+        let st = vfs.stats();
+        assert_eq!(
+            (st.entry_resolves, st.entry_memo_hits, st.file_checks),
+            (5, 3, 2),
+            "the archive path checked once per mount: {st:?}"
+        );
+        // What the lookups read is part of the fingerprint set.
+        let files: Vec<(String, String)> = vfs
+            .resolved_files()
+            .into_iter()
+            .map(|(m, rel, _)| (m, rel))
+            .collect();
+        assert_eq!(
+            files,
+            [
+                ("game".to_owned(), "Textures.lib".to_owned()),
+                ("hd-textures".to_owned(), "Textures.lib".to_owned())
+            ]
+        );
+        loose(&s.mod_dir("late").join("textures.lib"), "LATE.0", b"late");
+        let mut vfs = vfs;
+        vfs.mount("late", s.mod_dir("late"));
+        assert_eq!(&*vfs.read_entry(&lib, b"late.0", &cache).unwrap(), b"late");
+        std::fs::write(s.mod_dir("late").join("textures.lib").join("other.0"), b"o").unwrap();
+        assert!(vfs.read_entry(&lib, b"other.0", &cache).is_err());
+        assert!(
+            vfs.read_entry(&lib, b"other.0", &cache).is_err(),
+            "remembered"
+        );
+        vfs.refresh();
+        assert_eq!(&*vfs.read_entry(&lib, b"other.0", &cache).unwrap(), b"o");
+    }
+
+    #[test]
+    fn an_entry_gone_from_a_replaced_mod_archive_falls_through() {
+        let s = Setup::new();
+        let modded = nres(
+            &s.mod_dir("hd-textures"),
+            "Textures.lib",
+            &[("GRASS.0", texm(), b"hd grass")],
+        );
+        let cache = cache();
+        let vfs = s.vfs(&["hd-textures"]);
+        let lib = p("Textures.lib");
+        assert_eq!(
+            &*vfs.read_entry(&lib, b"GRASS.0", &cache).unwrap(),
+            b"hd grass"
+        );
+        nres(
+            &s.mod_dir("hd-textures"),
+            "Textures.lib",
+            &[("SAND.0", texm(), b"sand, and a longer archive")],
+        );
+        assert_eq!(
+            &*vfs.read_entry(&lib, b"GRASS.0", &cache).unwrap(),
+            b"base grass"
+        );
+        assert_eq!(
+            &*vfs.read_entry(&lib, b"SAND.0", &cache).unwrap(),
+            b"sand, and a longer archive"
+        );
+        assert!(modded.exists());
+    }
+}
