@@ -79,6 +79,11 @@ pub fn content_hash(mod_dir: &ModDir, platform: &str) -> Result<String, ModError
     }
     for (i, plugin) in mod_dir.manifest.plugins.iter().enumerate() {
         field(&mut h, b"plugin", i.to_string().as_bytes());
+        // A source build (PD-MOD-SOURCE-PLUGIN) is named, not hashed: its bytes depend on
+        // the local compiler; replays of source builds compare the name only.
+        if let Some(build) = &plugin.build {
+            field(&mut h, b"build", build.as_bytes());
+        }
         for (key, lib) in &plugin.libraries {
             field(&mut h, b"platform", key.as_bytes());
             field(&mut h, b"path", lib.path.as_bytes());

@@ -199,8 +199,24 @@ pub struct PluginDecl {
     pub target: PluginTarget,
     /// The factory name inside the library (not empty).
     pub factory: String,
-    /// Builds by platform key `<os>-<arch>` (at least one).
+    /// Builds by platform key `<os>-<arch>` (at least one unless [`PluginDecl::build`]
+    /// is given).
     pub libraries: BTreeMap<String, PluginLibrary>,
+    /// **PD-MOD-SOURCE-PLUGIN**: the cargo library name of a plugin built from source in
+    /// a checkout (`build = "my_mod_ai"`). Where no [`PluginDecl::libraries`] entry exists
+    /// for the platform, the engine loads `lib<build>.so` from its plugin search paths
+    /// (the checkout's `target/` folder), with no hash to check: every listing marks such
+    /// a plugin "built from source, not verified", and `iron3d mods pack` replaces it with
+    /// the built library and its SHA-256.
+    pub build: Option<String>,
+}
+
+impl PluginDecl {
+    /// Whether this platform is served: a library for `platform`, or a source build.
+    #[must_use]
+    pub fn serves(&self, platform: &str) -> bool {
+        self.libraries.contains_key(platform) || self.build.is_some()
+    }
 }
 
 /// A `[conflicts]` entry.
@@ -317,6 +333,8 @@ struct RawPlugin {
     factory: Spanned<String>,
     #[serde(default)]
     library: BTreeMap<Spanned<String>, RawLibrary>,
+    #[serde(default)]
+    build: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -330,6 +348,14 @@ struct RawLibrary {
 #[serde(deny_unknown_fields)]
 struct RawOverlay {
     path: Spanned<String>,
+}
+
+/// A cargo `[lib]` name: `[a-z0-9_]{1,64}`.
+fn is_crate_lib_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 64
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
 /// Builds located errors for one file.
@@ -639,11 +665,25 @@ impl Manifest {
                 "is empty",
             ));
         }
-        if raw.library.is_empty() {
+        let build = match &raw.build {
+            Some(b) if !is_crate_lib_name(b.get_ref()) => {
+                return Err(loc.invalid(
+                    b.span().start,
+                    format!("plugin[{i}].build"),
+                    format!(
+                        "\"{}\" is not a cargo library name; use [a-z0-9_]{{1,64}} (the [lib] name of the plugin crate)",
+                        b.get_ref()
+                    ),
+                ));
+            }
+            Some(b) => Some(b.get_ref().clone()),
+            None => None,
+        };
+        if raw.library.is_empty() && build.is_none() {
             return Err(loc.invalid(
                 at,
                 format!("plugin[{i}].library"),
-                "no library given; add a [plugin.library.<os>-<arch>] table with path and sha256",
+                "no library given; add a [plugin.library.<os>-<arch>] table with path and sha256 (or build = \"<cargo lib name>\" for a plugin built from source)",
             ));
         }
         let mut libraries = BTreeMap::new();
@@ -679,6 +719,7 @@ impl Manifest {
             target,
             factory: raw.factory.get_ref().clone(),
             libraries,
+            build,
         })
     }
 

@@ -170,7 +170,7 @@ impl<'a> Resolver<'a> {
                 if let Some(p) = m
                     .plugins
                     .iter()
-                    .find(|p| !p.libraries.contains_key(&env.platform))
+                    .find(|p| !p.serves(&env.platform))
                 {
                     reasons.push(RefusalReason::NoLibrary {
                         platform: env.platform.clone(),

@@ -9,15 +9,32 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
-/// A plugin whose library for this platform has the SHA-256 the manifest declares.
+/// A plugin ready to load: its library for this platform has the SHA-256 the manifest
+/// declares, or it is a source build (PD-MOD-SOURCE-PLUGIN).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifiedPlugin {
     /// The plugin as declared.
     pub decl: PluginDecl,
-    /// The library file for the platform (inside the mod folder).
-    pub library_path: PathBuf,
-    /// The file's SHA-256, lowercase hex (equal to the manifest's).
-    pub sha256: String,
+    /// What will be loaded.
+    pub binary: PluginBinary,
+}
+
+/// The code of a [`VerifiedPlugin`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PluginBinary {
+    /// A library shipped in the mod folder, hash checked.
+    Shipped {
+        /// The library file for the platform (inside the mod folder).
+        library_path: PathBuf,
+        /// The file's SHA-256, lowercase hex (equal to the manifest's).
+        sha256: String,
+    },
+    /// Built from source in a checkout: `lib<library>.so` from the engine's plugin search
+    /// paths, not verified.
+    Source {
+        /// The cargo library name ([`PluginDecl::build`]).
+        library: String,
+    },
 }
 
 /// SHA-256 of everything `reader` yields, as lowercase hex.
@@ -54,6 +71,15 @@ pub fn verify_plugins(mod_dir: &ModDir, platform: &str) -> Result<Vec<VerifiedPl
     let mut out = Vec::with_capacity(m.plugins.len());
     for decl in &m.plugins {
         let Some(lib) = decl.libraries.get(platform) else {
+            if let Some(library) = &decl.build {
+                out.push(VerifiedPlugin {
+                    decl: decl.clone(),
+                    binary: PluginBinary::Source {
+                        library: library.clone(),
+                    },
+                });
+                continue;
+            }
             return Err(Refusal::new(
                 m.id.clone(),
                 RefusalReason::NoLibrary {
@@ -84,8 +110,10 @@ pub fn verify_plugins(mod_dir: &ModDir, platform: &str) -> Result<Vec<VerifiedPl
         }
         out.push(VerifiedPlugin {
             decl: decl.clone(),
-            library_path,
-            sha256: found,
+            binary: PluginBinary::Shipped {
+                library_path,
+                sha256: found,
+            },
         });
     }
     Ok(out)
@@ -130,8 +158,13 @@ mod tests {
         let m = mod_with(tmp.path(), EMPTY_SHA);
         let v = verify_plugins(&m, "linux-x86_64").unwrap();
         assert_eq!(v.len(), 1);
-        assert_eq!(v[0].library_path, tmp.path().join("lib").join("libx.so"));
-        assert_eq!(v[0].sha256, EMPTY_SHA);
+        assert_eq!(
+            v[0].binary,
+            PluginBinary::Shipped {
+                library_path: tmp.path().join("lib").join("libx.so"),
+                sha256: EMPTY_SHA.to_owned(),
+            }
+        );
         assert_eq!(v[0].decl.factory, "ai");
     }
 
@@ -163,5 +196,31 @@ mod tests {
             e.to_string(),
             "mod \"a\" has no plugin library for macos-aarch64 (it provides: linux-x86_64, windows-x86_64); ask its author for a macos-aarch64 build"
         );
+    }
+
+    #[test]
+    fn a_source_plugin_verifies_as_source_and_a_shipped_library_still_wins() {
+        let tmp = tempfile::tempdir().unwrap();
+        let text = "id = \"a\"\nversion = \"1.0.0\"\nname = \"A\"\nengine = \"*\"\ninterface = 2\n\
+             [[plugin]]\nslot = \"ai\"\nfactory = \"ai\"\nbuild = \"my_ai\"\n\
+             [plugin.library.windows-x86_64]\npath = \"lib/x.dll\"\nsha256 = \"{sha}\"\n"
+            .replace("{sha}", EMPTY_SHA);
+        let m = ModDir {
+            root: tmp.path().to_path_buf(),
+            manifest: Manifest::parse(&text, &tmp.path().join("mod.toml")).unwrap(),
+        };
+        let v = verify_plugins(&m, "linux-x86_64").unwrap();
+        assert_eq!(
+            v[0].binary,
+            PluginBinary::Source {
+                library: "my_ai".to_owned()
+            }
+        );
+        // The windows build is shipped: it is hash checked (and missing here).
+        let e = verify_plugins(&m, "windows-x86_64").unwrap_err();
+        assert!(e.to_string().contains("lib/x.dll"), "{e}");
+        let bad = text.replace("my_ai", "My-AI");
+        let e = Manifest::parse(&bad, &tmp.path().join("mod.toml")).unwrap_err();
+        assert!(e.to_string().contains("plugin[0].build"), "{e}");
     }
 }
