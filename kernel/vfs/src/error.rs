@@ -70,4 +70,14 @@ pub enum VfsError {
         #[source]
         source: std::io::Error,
     },
+    /// A loose PNG texture (PD-MOD-PNG-TEXTURE) could not become a Texm entry.
+    #[error("{path}: loose PNG texture for entry '{entry}': {reason}")]
+    LoosePng {
+        /// The PNG file.
+        path: String,
+        /// The entry it stands for.
+        entry: String,
+        /// What was wrong (decoding, size, encoding).
+        reason: String,
+    },
 }

@@ -224,6 +224,77 @@ fn path_key(path: &GamePath) -> Vec<String> {
         .collect()
 }
 
+/// Largest side of a loose PNG texture (PD-MOD-PNG-TEXTURE): bounds what a PNG header
+/// can make us allocate.
+pub const MAX_PNG_SIDE: u32 = 4096;
+
+/// Whether `path` is a `.png` file standing for `entry` (whose own name is not `.png`).
+fn is_png_stand_in(path: &Path, entry: &[u8]) -> bool {
+    let png = |n: &[u8]| n.len() > 4 && n[n.len() - 4..].eq_ignore_ascii_case(b".png");
+    path.file_name()
+        .is_some_and(|n| png(n.to_string_lossy().as_bytes()))
+        && !png(entry)
+}
+
+/// **PD-MOD-PNG-TEXTURE**: a loose file `<entry>.png` in a folder standing for an archive
+/// provides `entry` as a Texm texture: the image (any PNG colour type, 8 or 16 bits,
+/// expanded to RGBA8) encoded as `Argb8888` with a full mip chain, so modders ship
+/// textures without a Texm encoder. Sides above [`MAX_PNG_SIDE`] are refused.
+///
+/// # Errors
+/// [`VfsError::Io`] when the file cannot be read; [`VfsError::LoosePng`] when it is not a
+/// PNG this rule accepts.
+pub fn png_to_texm(path: &Path, entry: &[u8]) -> Result<Vec<u8>, VfsError> {
+    let fail = |reason: String| VfsError::LoosePng {
+        path: path.display().to_string(),
+        entry: lossy(entry),
+        reason,
+    };
+    let file = std::fs::File::open(path).map_err(|source| VfsError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+    decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
+    let mut reader = decoder
+        .read_info()
+        .map_err(|e| fail(format!("not a readable PNG ({e})")))?;
+    let (w, h) = {
+        let info = reader.info();
+        (info.width, info.height)
+    };
+    if w == 0 || h == 0 || w > MAX_PNG_SIDE || h > MAX_PNG_SIDE {
+        return Err(fail(format!(
+            "{w}x{h} pixels; sides must be 1 to {MAX_PNG_SIDE}"
+        )));
+    }
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let frame = reader
+        .next_frame(&mut buf)
+        .map_err(|e| fail(format!("pixels not decoded ({e})")))?;
+    let data = &buf[..frame.buffer_size()];
+    let rgba: Vec<u8> = match frame.color_type {
+        png::ColorType::Rgba => data.to_vec(),
+        png::ColorType::Rgb => data
+            .chunks_exact(3)
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        png::ColorType::GrayscaleAlpha => data
+            .chunks_exact(2)
+            .flat_map(|p| [p[0], p[0], p[0], p[1]])
+            .collect(),
+        png::ColorType::Grayscale => data.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+        png::ColorType::Indexed => {
+            return Err(fail("indexed pixels were not expanded".to_owned()));
+        }
+    };
+    let image = iron3d_texm::RgbaImage::new(w, h, rgba).map_err(|e| fail(e.to_string()))?;
+    let mips = w.max(h).ilog2() + 1;
+    iron3d_texm::TexmWriter::new(iron3d_texm::PixelFormat::Argb8888)
+        .write(&image.mip_chain(mips))
+        .map_err(|e| fail(format!("not encoded as Texm ({e})")))
+}
+
 /// The entry name as a loose file name, when it can be one.
 fn loose_name(entry: &[u8]) -> Option<&str> {
     let name = std::str::from_utf8(entry).ok()?;
@@ -313,7 +384,13 @@ impl Vfs {
                 };
                 let mut components = archive.components().to_vec();
                 components.push(name.to_owned());
-                let Some(path) = mount.index.find(&components) else {
+                // The entry under its own name, else PD-MOD-PNG-TEXTURE: `<entry>.png`.
+                let found = mount.index.find(&components).or_else(|| {
+                    let last = components.len() - 1;
+                    components[last] = format!("{name}.png");
+                    mount.index.find(&components)
+                });
+                let Some(path) = found else {
                     return Ok(None);
                 };
                 self.memo_lock().stats.file_checks += 1;
@@ -436,6 +513,10 @@ impl Vfs {
                     cache.read_as(path, entry, family)
                 }
                 (EntrySource::Archive { path, .. }, None) => cache.read(path, entry),
+                // PD-MOD-PNG-TEXTURE: a PNG standing for a non-PNG entry.
+                (EntrySource::Loose { path }, _) if is_png_stand_in(path, entry) => {
+                    png_to_texm(path, entry).map(Arc::from)
+                }
                 // PD-LOOSE-ENTRY-UNTAGGED: no tag to check.
                 (EntrySource::Loose { path }, _) => {
                     std::fs::read(path)
@@ -676,6 +757,13 @@ fn provider_names(p: &Provider, cache: &ArchiveCache) -> Result<Vec<Vec<u8>>, Vf
                 .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
                 .map(|e| e.file_name().to_string_lossy().into_owned())
                 .filter(|n| loose_name(n.as_bytes()).is_some())
+                // PD-MOD-PNG-TEXTURE: `X.png` stands for entry `X`.
+                .map(|n| match n.len().checked_sub(4) {
+                    Some(cut) if cut > 0 && n[cut..].eq_ignore_ascii_case(".png") => {
+                        n[..cut].to_owned()
+                    }
+                    _ => n,
+                })
                 .collect();
             names.sort();
             let mut seen = std::collections::BTreeSet::new();
@@ -1298,5 +1386,46 @@ mod tests {
             b"sand, and a longer archive"
         );
         assert!(modded.exists());
+    }
+
+    #[test]
+    fn a_loose_png_stands_for_a_texture_entry() {
+        let game = tempfile::tempdir().unwrap();
+        let modd = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(modd.path().join("Textures.lib")).unwrap();
+        let png_path = modd.path().join("Textures.lib").join("GRASS.0.png");
+        {
+            let f = std::fs::File::create(&png_path).unwrap();
+            let mut enc = png::Encoder::new(std::io::BufWriter::new(f), 4, 2);
+            enc.set_color(png::ColorType::Rgb);
+            enc.set_depth(png::BitDepth::Eight);
+            let mut w = enc.write_header().unwrap();
+            let px: Vec<u8> = (0..8u8).flat_map(|i| [i * 30, 200, 7]).collect();
+            w.write_image_data(&px).unwrap();
+        }
+        let mut vfs = Vfs::new(game.path());
+        vfs.mount("mod:pack", modd.path());
+        let cache = ArchiveCache::new(crate::ReadMode::Strict, 1 << 20);
+        let a = GamePath::parse("textures.lib").unwrap();
+        let bytes = vfs.read_entry(&a, b"grass.0", &cache).unwrap();
+        let t = iron3d_texm::Texm::parse(&bytes).unwrap();
+        assert_eq!((t.width(), t.height(), t.mip_count()), (4, 2, 3));
+        assert_eq!(t.format(), iron3d_texm::PixelFormat::Argb8888);
+        let level = t.decode_level(0).unwrap();
+        assert_eq!(level.pixel(1, 0), Some([30, 200, 7, 255]));
+        assert_eq!(level.pixel(3, 1), Some([210, 200, 7, 255]));
+        // Listed under the entry's name; a broken PNG is a located error.
+        let names = vfs.entry_names(&a, &cache).unwrap();
+        assert_eq!(names, vec![b"GRASS.0".to_vec()]);
+        std::fs::write(&png_path, b"not a png").unwrap();
+        vfs.refresh();
+        let e = vfs
+            .read_entry(&a, b"GRASS.0", &cache)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("GRASS.0.png") && e.contains("loose PNG texture for entry 'GRASS.0'"),
+            "{e}"
+        );
     }
 }
