@@ -47,8 +47,13 @@
 //!   (else the nearest unowned one), delivers to the nearest storage of its clan with
 //!   room when full, or when loaded and no mine has ore; with nowhere to go it idles;
 //! * "nearest" is by straight distance, ties broken by the lower id.
+//!
+//! An alternative AI built on this crate may change how far a fighter looks for an
+//! enemy and when it flees: [`decide_with`] under a [`crate::doctrine::Doctrine`];
+//! [`decide`] is the standard doctrine.
 
 use crate::combat::Weapon;
+use crate::doctrine::Doctrine;
 use crate::path::{ErrorState, PathState};
 use crate::schedule::FirstStep;
 use crate::wizard::Wizard;
@@ -421,14 +426,26 @@ pub fn patrol_point(home: Vec2, leg: u32) -> Vec2 {
 }
 
 /// The thinking step (PD-AI-DECIDE): what `agent` does next, given what it perceives
-/// and its weapon (`None`: unarmed).
+/// and its weapon (`None`: unarmed) — [`decide_with`] under [`Doctrine::STANDARD`].
 pub fn decide(agent: &Agent, p: &Perception, weapon: Option<&Weapon>) -> Decision {
+    decide_with(agent, p, weapon, &Doctrine::STANDARD)
+}
+
+/// The thinking step under `doctrine` (PD-AI-DOCTRINE in [`crate::doctrine`]): the
+/// rules of [`decide`] with a fighter's sight (instead of its radar) and flee threshold
+/// (instead of [`FLEE_LIFE`]) taken from the doctrine.
+pub fn decide_with(
+    agent: &Agent,
+    p: &Perception,
+    weapon: Option<&Weapon>,
+    doctrine: &Doctrine,
+) -> Decision {
     if agent.activity == Activity::Dead {
         return Decision::stand(Activity::Dead);
     }
     let enemy = || {
-        let w = weapon?;
-        nearest(p.at, &p.enemies, |s| s.at.distance(p.at) <= w.radar)
+        let sight = doctrine.sight(agent.role, weapon?);
+        nearest(p.at, &p.enemies, |s| s.at.distance(p.at) <= sight)
     };
     match agent.role {
         Role::Inert => Decision::stand(Activity::Idle),
@@ -446,8 +463,7 @@ pub fn decide(agent: &Agent, p: &Perception, weapon: Option<&Weapon>) -> Decisio
             None => Decision::stand(Activity::Idle),
         },
         Role::Fighter | Role::Animal => {
-            let hurt =
-                agent.max_life > 0 && (agent.life as f32) < FLEE_LIFE * agent.max_life as f32;
+            let hurt = doctrine.hurt(agent.life, agent.max_life);
             let home_far = p.at.distance(agent.home) > HOME_RADIUS;
             if hurt && home_far {
                 return Decision {
@@ -588,6 +604,56 @@ mod tests {
         assert_eq!(decide(&a, &p, Some(&w)).goal, None);
         // Unarmed: no attack.
         assert_eq!(decide(&a, &p, None).activity, Activity::Patrol);
+    }
+
+    #[test]
+    fn a_doctrine_changes_a_fighters_sight_and_flight_only() {
+        let w = Weapon::of(Role::Fighter).unwrap();
+        let mut a = Agent::new(1, Some(0), 0x0100_8000, Vec2::new(0.0, -50.0));
+        a.max_life = 100;
+        a.life = 10;
+        a.order = Some(Order::Move(Vec2::new(3.0, 4.0)));
+        let far = seen(9, w.radar * 10.0, 0.0, 0.0);
+        let p = Perception {
+            enemies: vec![far],
+            ..Perception::default()
+        };
+        // The standard doctrine is `decide`: hurt, it flees; healthy, it ignores an
+        // enemy beyond radar and obeys its order.
+        let standard = Doctrine::default();
+        assert_eq!(
+            decide_with(&a, &p, Some(&w), &standard),
+            decide(&a, &p, Some(&w))
+        );
+        assert_eq!(decide(&a, &p, Some(&w)).activity, Activity::Flee);
+        a.life = 100;
+        assert_eq!(decide(&a, &p, Some(&w)).activity, Activity::Move);
+        // A long sight and no flight: it closes in on the far enemy, hurt or not.
+        let hunt = Doctrine {
+            fighter_sight: Some(1.0e6),
+            flee_life: 0.0,
+            fighter_speed: None,
+        };
+        for life in [100, 10, 1] {
+            a.life = life;
+            let d = decide_with(&a, &p, Some(&w), &hunt);
+            assert_eq!(
+                (d.activity, d.goal, d.target),
+                (Activity::Attack, Some(far.at), Some(9))
+            );
+        }
+        // Towers keep their radar; transports never attack.
+        let t = Agent::new(2, Some(0), 0x8010_0000, Vec2::ZERO);
+        let tw = Weapon::of(Role::Tower).unwrap();
+        assert_eq!(
+            decide_with(&t, &p, Some(&tw), &hunt).activity,
+            Activity::Idle
+        );
+        let truck = Agent::new(3, Some(0), 0x0100_2000, Vec2::ZERO);
+        assert_eq!(
+            decide_with(&truck, &p, None, &hunt).activity,
+            Activity::Idle
+        );
     }
 
     #[test]

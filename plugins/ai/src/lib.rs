@@ -13,6 +13,8 @@
 //!   `CurrentOre`.
 //! * [`evaluator`] — the script condition evaluator (tags 1–5, the index-equals-length
 //!   exception).
+//! * [`doctrine`] — how fighters pick their fights (sight, flight, speed): the knobs an
+//!   alternative AI turns; the default is the standard rules.
 //! * [`path`] — Behavior's global path (areals), local path (the funnel through the
 //!   corridor) and the six error states of tome VI.
 //! * [`grid`] — the tick's neighbour grid (what is within `r`, the nearest acceptable
@@ -30,6 +32,7 @@ pub mod behavior;
 pub mod combat;
 pub mod config;
 pub mod distributor;
+pub mod doctrine;
 pub mod economy;
 pub mod error;
 pub mod evaluator;

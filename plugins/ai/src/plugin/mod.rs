@@ -44,6 +44,15 @@
 //! line on `Behavior.log` and changes nothing. Each unit's clan is published in its
 //! [`BEHAVIOR_CLAN`] property so a seat knows the player's own units.
 //!
+//! **Doctrine** (**PD-AI-DOCTRINE**, [`crate::doctrine`]): how far fighters look for an
+//! enemy, when they flee and how fast they drive. [`AiPlugin::default`] (what the `ai`
+//! factory creates) follows the standard doctrine; an alternative AI links this crate
+//! as a library and exports [`AiPlugin::with_doctrine`] under a plugin name of its own,
+//! declaring [`CALLBACKS`] for its factory. This crate's own root module is in that
+//! library too, under the same loader symbol as the alternative's: the alternative
+//! links with its own definition first and the duplicate allowed (`mods/rush-ai`'s
+//! build script), so its library exports exactly one root module, its own.
+//!
 //! The work is split by responsibility: `data` (the mission's data and each new
 //! object's agent), `world` (the tick's bodies, grid, perception and the planner),
 //! `motion` (thinking, paths, Wizard, motion requests), `fight` (combat) and
@@ -58,6 +67,7 @@ use crate::behavior::{self, Activity, Agent, Decision, MIN_ORE, Order, Perceptio
 use crate::combat::{self, LIFE_STATE, MUZZLE_HEIGHT, Weapon};
 use crate::config::{BEHAVIOR_INI, BehaviorConfig};
 use crate::distributor::{Distributor, Totals, joins};
+use crate::doctrine::Doctrine;
 use crate::economy::{self, Plant, Production, StagedLedger};
 use crate::grid::Grid;
 use crate::objectives::{OBJECTIVES_FILE, Objectives, Progress, Scoreboard, Side};
@@ -138,15 +148,15 @@ const ROUTE_CACHE_MAX: usize = 4096;
 /// Life of a unit a plant builds.
 pub const BUILT_LIFE: u32 = 100;
 
+/// The callbacks the `ai` factory implements (what a plugin exporting an [`AiPlugin`]
+/// declares for its factory).
+pub const CALLBACKS: u32 = callbacks::UPDATE | callbacks::OBJECTS | callbacks::MESSAGES;
+
 fn describe() -> PluginDescription {
     PluginDescription::current(
         "iron3d-ai",
         env!("CARGO_PKG_VERSION"),
-        vec![FactoryDescription::new(
-            "ai",
-            SlotKind::Ai,
-            callbacks::UPDATE | callbacks::OBJECTS | callbacks::MESSAGES,
-        )],
+        vec![FactoryDescription::new("ai", SlotKind::Ai, CALLBACKS)],
     )
 }
 
@@ -289,6 +299,27 @@ pub struct AiPlugin {
     data: Data,
     scratch: Scratch,
     auto_demo: bool,
+    /// How fighters pick their fights (not saved: part of the plugin, not its state).
+    doctrine: Doctrine,
+}
+
+impl AiPlugin {
+    /// An instance whose fighters follow `doctrine` (**PD-AI-DOCTRINE**,
+    /// [`crate::doctrine`]); `AiPlugin::with_doctrine(Doctrine::default())` is
+    /// `AiPlugin::default()`, the standard AI. Everything else — data, state blob,
+    /// orders, economy, objectives — is the standard AI's, so an alternative AI is this
+    /// instance under a plugin description of its own.
+    pub fn with_doctrine(doctrine: Doctrine) -> Self {
+        Self {
+            doctrine,
+            ..Self::default()
+        }
+    }
+
+    /// The doctrine the instance's fighters follow.
+    pub fn doctrine(&self) -> &Doctrine {
+        &self.doctrine
+    }
 }
 
 struct Rng<'a>(&'a mut PluginRng);

@@ -119,7 +119,7 @@ impl AiPlugin {
                 }
             }
             let a = &self.saved.agents.agents()[pos];
-            let d = behavior::decide(a, &p, Weapon::of(a.role).as_ref());
+            let d = behavior::decide_with(a, &p, Weapon::of(a.role).as_ref(), &self.doctrine);
             self.set_activity(host, id, handle, d)?;
         }
         self.saved.rng = rng.to_bytes().to_vec();
@@ -201,7 +201,7 @@ impl AiPlugin {
             };
             a.path.steer(at, &mut planner, params)
         };
-        let speed = cruise_speed(a.role);
+        let speed = self.doctrine.cruise_speed(a.role);
         let request = match steer {
             Steer::Idle => MotionRequest::stop(),
             Steer::Arrived => {

@@ -238,7 +238,8 @@ impl AiPlugin {
             ..Perception::default()
         };
         if let Some(w) = Weapon::of(a.role) {
-            p.enemies.extend(self.nearest_enemy(a.clan, at, w.radar));
+            let sight = self.doctrine.sight(a.role, &w);
+            p.enemies.extend(self.nearest_enemy(a.clan, at, sight));
         }
         // The object of the order, while it lives.
         p.ordered = a.order.and_then(|o| o.object()).and_then(|id| {
