@@ -62,6 +62,7 @@ pub fn battle(game: &std::path::Path) -> MissionSpec {
         mode: iron3d_vfs::ReadMode::Strict,
         relax_mesh_tag: false,
         parameters: Default::default(),
+        overlays: Vec::new(),
     }
 }
 

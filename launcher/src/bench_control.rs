@@ -63,6 +63,7 @@ fn measure(game: &std::path::Path, units: u32) -> anyhow::Result<Figure> {
             mode: iron3d_vfs::ReadMode::Strict,
             relax_mesh_tag: false,
             parameters: Default::default(),
+            overlays: Vec::new(),
         },
         Box::new(ManualTimeSource::new()),
     )

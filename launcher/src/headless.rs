@@ -63,6 +63,8 @@ pub struct HeadlessOptions {
     pub data_profile: crate::mission_cli::Profile,
     /// Mission parameters for the plugins (`--param`).
     pub params: BTreeMap<String, String>,
+    /// `--mods` (automation: none unless named; a replay enables the recorded ones).
+    pub mods: crate::mods::ModArgs,
 }
 
 /// Outcome of a headless run.
@@ -146,6 +148,20 @@ fn plugin_set_differences(
         out.push(format!("plugin set: slot {slot} not recorded, here '{h}'"));
     }
     out
+}
+
+/// How the recorded mod set (`params.mods`) differs from this run's, one line per
+/// difference (empty: the same mods, versions and simulation content).
+fn mod_set_differences(
+    params: &BTreeMap<String, serde_json::Value>,
+    mods: &crate::mods::ActiveMods,
+) -> Vec<String> {
+    let recorded = crate::mods::recorded_fingerprint(params).unwrap_or_default();
+    recorded
+        .diff(&mods.fingerprint)
+        .into_iter()
+        .map(|d| format!("mods: {d}"))
+        .collect()
 }
 
 /// The key of a mission replay's parameters in the header's `params`.
@@ -301,11 +317,20 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
             plugins::locate_registry_named(opts.registry.as_deref(), plugins::SCENARIO_REGISTRY)?
         }
     };
-    let registry = plugins::load_registry(&registry_path)?;
+    let recorded_mods = replay
+        .as_ref()
+        .map(|l| crate::mods::recorded_ids(&l.header.params))
+        .unwrap_or_default();
+    let mods = crate::mods::ActiveMods::for_run(&opts.mods, true, &recorded_mods)?;
+    mods.report(out)?;
+    let registry = mods.apply_registry(plugins::load_registry(&registry_path)?)?;
     let spec = plugins::session_spec(&opts.plugin_dirs, registry, seed, tick_hz, true);
     // Plugins that read mission data (terrain) get the mission's files through the host.
     let mission_spec = match (&opts.game_dir, &mission_name) {
-        (Some(dir), Some(name)) => opts.data_profile.mission(dir, name, &mission_params),
+        (Some(dir), Some(name)) => opts
+            .data_profile
+            .mission(dir, name, &mission_params)
+            .with_overlays(mods.overlays()),
         (None, None) => MissionSpec::Synthetic {
             name: scenario::SCENARIO_NAME.to_owned(),
             parameters: scenario::parameters(params),
@@ -368,6 +393,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
             differences.extend(recorded.differences(here));
         }
         differences.extend(plugin_set_differences(&log.header.params, &plugin_set));
+        differences.extend(mod_set_differences(&log.header.params, &mods));
         if !differences.is_empty() {
             bail!(
                 "replay refused: this run differs from the recording:\n  {}",
@@ -385,7 +411,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     );
 
     let mut recording = opts.record.as_ref().map(|_| {
-        let (scenario, params) = match &identity {
+        let (scenario, mut params) = match &identity {
             Some(_) => (
                 MISSION_SCENARIO.to_owned(),
                 BTreeMap::from([
@@ -401,6 +427,12 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
                 params_to_json(params, &plugin_set),
             ),
         };
+        if !mods.fingerprint.mods.is_empty() {
+            params.insert(
+                crate::mods::REPLAY_MODS_KEY.to_owned(),
+                serde_json::json!(mods.fingerprint),
+            );
+        }
         ReplayLog::new(ReplayHeader {
             format: REPLAY_FORMAT.into(),
             version: REPLAY_VERSION,

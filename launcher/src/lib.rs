@@ -20,6 +20,8 @@ pub mod headless;
 pub mod hud_view;
 pub mod live_input;
 pub mod mission_cli;
+pub mod mods;
+pub mod mods_cli;
 pub mod play;
 pub mod plugins;
 pub mod scenario;
@@ -89,6 +91,15 @@ pub enum Command {
     /// Input bindings.
     #[command(subcommand)]
     Bindings(BindingsCommand),
+    /// Mods: list, check, enable, disable, order, explain, conflicts, new, pack, install.
+    Mods {
+        /// What to do.
+        #[command(subcommand)]
+        command: mods_cli::ModsCommand,
+        /// Where.
+        #[command(flatten)]
+        at: mods_cli::ModsWhere,
+    },
     /// Runs every parser on every file of a game directory and reports by family (exit 1 when anything fails).
     Corpus {
         /// The game directory.
@@ -434,6 +445,9 @@ pub struct RunArgs {
     /// recording keeps them; a replay uses the recorded ones.
     #[arg(long = "param", value_name = "KEY=VALUE", value_parser = plugins::parse_param)]
     pub params: Vec<(String, String)>,
+    /// Mods for this run (a replay enables the mods it recorded).
+    #[command(flatten)]
+    pub mods: mods::ModArgs,
 }
 
 /// `iron3d play` options.
@@ -508,6 +522,9 @@ pub struct PlayArgs {
     /// A mission parameter for the plugins (repeatable), e.g. `auto-demo=1` (see `run`).
     #[arg(long = "param", value_name = "KEY=VALUE", value_parser = plugins::parse_param)]
     pub params: Vec<(String, String)>,
+    /// Mods for this run (see `iron3d mods`).
+    #[command(flatten)]
+    pub mods: mods::ModArgs,
 }
 
 /// `iron3d bench` options.
@@ -647,6 +664,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 settings_file: (!a.offscreen).then_some(settings_file).flatten(),
                 trace: a.trace,
                 trace_every: a.trace_every,
+                mods: std::sync::Arc::new(mods::ActiveMods::for_run(&a.mods, a.offscreen, &[])?),
                 ..play::PlayOptions::new(game_dir, mission)
             };
             if !opts.offscreen {
@@ -706,6 +724,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 mission: a.mission,
                 data_profile: a.data_profile.into(),
                 params: plugins::param_map(&a.params)?,
+                mods: a.mods,
             };
             let outcome = headless::run(&opts, out)?;
             if let Some(d) = outcome.divergence {
@@ -758,6 +777,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 ExitCode::FAILURE
             })
         }
+        Command::Mods { command, at } => mods_cli::run(command, &at, out),
         Command::Bindings(BindingsCommand::List { file, user }) => {
             bindings_cli::list(file.as_deref(), user.as_deref(), out)?;
             Ok(ExitCode::SUCCESS)

@@ -123,6 +123,7 @@ impl Profile {
             },
             relax_mesh_tag: self.relax_mesh_tag,
             parameters: parameters.clone(),
+            overlays: Vec::new(),
         }
     }
 

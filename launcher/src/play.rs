@@ -116,6 +116,22 @@ impl Renderer {
     }
 }
 
+/// `r` itself, or — when it names a renderer of an enabled mod (its factory or the mod's
+/// id) — that mod's render plugin.
+pub fn mod_renderer(mods: &crate::mods::ActiveMods, r: Renderer) -> Renderer {
+    let Renderer::Plugin { library, factory } = r else {
+        return r;
+    };
+    let name = factory.map_or(library.to_owned(), |f| format!("{library}:{f}"));
+    match mods.renderer(&name).or_else(|| mods.renderer(library)) {
+        Some((lib, fac)) => Renderer::Plugin {
+            library: Box::leak(lib.into_boxed_str()),
+            factory: Some(Box::leak(fac.into_boxed_str())),
+        },
+        None => r,
+    }
+}
+
 /// Parses `--renderer` (see [`Renderer::from_name`]).
 pub fn parse_renderer(s: &str) -> Result<Renderer, String> {
     Renderer::from_name(s).ok_or_else(|| {
@@ -204,6 +220,8 @@ pub struct PlayOptions {
     pub trace: Option<PathBuf>,
     /// Sample the objects into the trace every this many ticks.
     pub trace_every: u64,
+    /// The enabled mods: their data overlays, plugins and renderers.
+    pub mods: std::sync::Arc<crate::mods::ActiveMods>,
 }
 
 impl PlayOptions {
@@ -234,6 +252,7 @@ impl PlayOptions {
             settings_file: None,
             trace: None,
             trace_every: 1,
+            mods: std::sync::Arc::new(crate::mods::ActiveMods::none()),
         }
     }
 }
@@ -438,6 +457,8 @@ pub struct PlaySession {
         Renderer,
         std::thread::JoinHandle<Result<(), iron3d_plugin_host::HostError>>,
     )>,
+    /// The enabled mods (their renderers join the switchable ones).
+    mods: std::sync::Arc<crate::mods::ActiveMods>,
 }
 
 impl PlaySession {
@@ -450,9 +471,13 @@ impl PlaySession {
         }
         let clock = ManualTimeSource::new();
         let registry_path = plugins::locate_registry(opts.registry.as_deref())?;
-        let registry = plugins::load_registry(&registry_path)?;
+        opts.mods.report(out)?;
+        let registry = opts
+            .mods
+            .apply_registry(plugins::load_registry(&registry_path)?)?;
         let wanted = opts
             .renderer
+            .map(|r| mod_renderer(&opts.mods, r))
             .or_else(|| Renderer::from_registry(&registry))
             .unwrap_or(Renderer::Vulkan);
         let tick_hz = KernelConfig::default().tick_hz;
@@ -460,7 +485,8 @@ impl PlaySession {
         let run = Session::open(
             &spec,
             opts.data_profile
-                .mission(&opts.game_dir, &opts.mission, &opts.params),
+                .mission(&opts.game_dir, &opts.mission, &opts.params)
+                .with_overlays(opts.mods.overlays()),
             Box::new(clock.clone()),
         )?;
         let game = run
@@ -536,6 +562,7 @@ impl PlaySession {
             hud,
             settings: opts.settings.clone(),
             settings_file: opts.settings_file.clone(),
+            mods: opts.mods.clone(),
             tracer: None,
             last_frame_ns: None,
             frame_rate: 0.0,
@@ -574,6 +601,7 @@ impl PlaySession {
     /// result, and the new renderer draws from the frame after it is ready. A switch
     /// still being prepared is superseded.
     pub fn switch_async(&mut self, r: Renderer) -> anyhow::Result<()> {
+        let r = mod_renderer(&self.mods, r);
         let (lib, factory) = r.plugin();
         let job = self
             .run
@@ -616,6 +644,7 @@ impl PlaySession {
     /// Asks for renderer `r` (active from the next calculation boundary); `false` with a
     /// printed reason when its plugin is unavailable (the current one keeps running).
     pub fn switch(&mut self, r: Renderer, out: &mut dyn Write) -> anyhow::Result<bool> {
+        let r = mod_renderer(&self.mods, r);
         let ok = switch_renderer(&self.run.host, r, out)?;
         if ok {
             self.renderer = r;
@@ -828,7 +857,8 @@ impl PlaySession {
             h.set_screen(Screen::Paused { item: 1 });
             return MenuAction::None;
         };
-        changed.adjust(&mut self.settings, step);
+        let extra: Vec<String> = self.mods.renderers().into_iter().map(|r| r.0).collect();
+        changed.adjust_with(&mut self.settings, step, &extra);
         self.input.mouse = (&self.settings.input).into();
         h.set_settings(&self.settings);
         if let Some(path) = &self.settings_file {

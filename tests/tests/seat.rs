@@ -49,6 +49,7 @@ fn session(shadow: &Path, clock: &ManualTimeSource) -> Session {
             mode: ReadMode::Strict,
             relax_mesh_tag: false,
             parameters: Default::default(),
+            overlays: Vec::new(),
         },
         Box::new(clock.clone()),
     )

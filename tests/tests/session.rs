@@ -40,6 +40,7 @@ fn game(dir: &Path, mission: &str) -> MissionSpec {
         mode: ReadMode::Strict,
         relax_mesh_tag: false,
         parameters: Default::default(),
+        overlays: Vec::new(),
     }
 }
 

@@ -167,11 +167,7 @@ impl<'a> Resolver<'a> {
                         minor: env.interface_minor,
                     });
                 }
-                if let Some(p) = m
-                    .plugins
-                    .iter()
-                    .find(|p| !p.serves(&env.platform))
-                {
+                if let Some(p) = m.plugins.iter().find(|p| !p.serves(&env.platform)) {
                     reasons.push(RefusalReason::NoLibrary {
                         platform: env.platform.clone(),
                         provided: p.libraries.keys().cloned().collect(),

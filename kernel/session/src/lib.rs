@@ -92,10 +92,41 @@ pub enum MissionSpec {
         /// Parameters for the plugins (`Host::mission_parameter`), e.g. the AI's
         /// `auto-demo`.
         parameters: BTreeMap<String, String>,
+        /// Data overlays mounted over the game directory in this order (the last wins):
+        /// the enabled mods' data folders. Plugins and loaders see the same layers.
+        overlays: Vec<DataOverlay>,
     },
 }
 
+/// A data folder mounted over the game directory (see [`iron3d_vfs::Vfs::mount`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DataOverlay {
+    /// The mount's name in provenance and fingerprints (the mod id).
+    pub name: String,
+    /// The folder.
+    pub root: PathBuf,
+}
+
+/// The layered view of `game_dir` with `overlays` mounted over it in order.
+pub fn game_vfs(game_dir: &std::path::Path, overlays: &[DataOverlay]) -> Vfs {
+    let mut vfs = Vfs::new(game_dir);
+    for o in overlays {
+        vfs.mount(&o.name, &o.root);
+    }
+    vfs
+}
+
 impl MissionSpec {
+    /// This mission with `overlays` mounted over its game directory (a synthetic
+    /// mission has no game directory: unchanged).
+    #[must_use]
+    pub fn with_overlays(mut self, layers: Vec<DataOverlay>) -> Self {
+        if let MissionSpec::Game { overlays, .. } = &mut self {
+            *overlays = layers;
+        }
+        self
+    }
+
     /// The mission's name.
     pub fn name(&self) -> &str {
         match self {
@@ -159,9 +190,10 @@ impl Session {
                 game_dir,
                 mission,
                 parameters,
+                overlays,
                 ..
             } => {
-                let vfs = Vfs::new(game_dir);
+                let vfs = game_vfs(game_dir, overlays);
                 let mref = MissionRef::locate(&vfs, mission).map_err(|e| SessionError::Locate {
                     mission: mission.clone(),
                     source: Box::new(e),
@@ -195,9 +227,10 @@ impl Session {
                 mission,
                 mode,
                 relax_mesh_tag,
+                overlays,
                 ..
             } => {
-                let vfs = Vfs::new(game_dir);
+                let vfs = game_vfs(game_dir, overlays);
                 let cache = ArchiveCache::new(*mode, CACHE_BUDGET);
                 let cache = if *relax_mesh_tag {
                     cache.relax_mesh_tag()

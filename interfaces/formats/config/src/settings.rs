@@ -391,6 +391,12 @@ impl Item {
     /// next resolution or renderer (wrapping), a tenth of a volume or sensitivity
     /// (clamped), a switch toggled.
     pub fn adjust(self, s: &mut Settings, step: i32) {
+        self.adjust_with(s, step, &[]);
+    }
+
+    /// [`Item::adjust`] where the renderer also steps through `extra_renderers` after
+    /// [`RENDERERS`] (the renderers of enabled mods).
+    pub fn adjust_with(self, s: &mut Settings, step: i32, extra_renderers: &[String]) {
         let cycle = |at: Option<usize>, len: usize| -> usize {
             let len = len as i64;
             let from = at.map_or(if step > 0 { -1 } else { 0 }, |i| i as i64);
@@ -405,8 +411,13 @@ impl Item {
             }
             Item::Fullscreen => s.video.fullscreen = !s.video.fullscreen,
             Item::Renderer => {
-                let at = RENDERERS.iter().position(|&r| r == s.video.renderer);
-                s.video.renderer = RENDERERS[cycle(at, RENDERERS.len())].to_owned();
+                let all: Vec<&str> = RENDERERS
+                    .iter()
+                    .copied()
+                    .chain(extra_renderers.iter().map(String::as_str))
+                    .collect();
+                let at = all.iter().position(|&r| r == s.video.renderer);
+                s.video.renderer = all[cycle(at, all.len())].to_owned();
             }
             Item::Volume(bus) => {
                 let v = Self::volume(s, bus);

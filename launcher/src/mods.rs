@@ -1,0 +1,405 @@
+//! The mods of a run: which are enabled (`--mods` or the user's list), their resolved
+//! order, the plugins they provide (hash checked), the data overlays they mount and the
+//! fingerprint that goes into replay headers. The `iron3d mods` commands live in
+//! [`crate::mods_cli`]; this module is what `run` and `play` share.
+//!
+//! **PD-MODS-AUTOMATION**: `--mods` wins; otherwise a run in a window reads the user's
+//! list (`$XDG_CONFIG_HOME/iron3d/mods.toml`), while automation (`run --headless`,
+//! `play --offscreen`) runs without mods unless `--mods` names them, so scripted runs
+//! never depend on a person's configuration. A replay without `--mods` enables the mods
+//! its header recorded.
+
+use anyhow::Context;
+use clap::Args;
+use iron3d_mods::{
+    Discovery, Environment, ModDir, ModList, ModSetFingerprint, PluginBinary, PluginTarget,
+    Refusal, Slot, VerifiedPlugin,
+};
+use iron3d_registry::{Entry, Registry, SlotKey, SlotName};
+use iron3d_session::DataOverlay;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The user's mod list file name (in the user's configuration directory).
+pub const MOD_LIST_FILE: &str = "mods.toml";
+
+/// Environment variable naming the folder of installed mods.
+pub const MODS_DIR_ENV: &str = "IRON3D_MODS_DIR";
+
+/// The key of the mod-set fingerprint in replay headers' `params`.
+pub const REPLAY_MODS_KEY: &str = "mods";
+
+/// Mod options shared by `run` and `play`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Args)]
+pub struct ModArgs {
+    /// Mods to enable for this run, comma-separated, in your preferred order (dependencies
+    /// still load first). Default: the list in $XDG_CONFIG_HOME/iron3d/mods.toml for a
+    /// windowed run, none for automation; `--mods ""` runs without mods.
+    #[arg(long, value_name = "ID,ID,...", value_delimiter = ',')]
+    pub mods: Option<Vec<String>>,
+    /// Folder of installed mods (default: $IRON3D_MODS_DIR, else the `mods/` folder found
+    /// beside `config/` from the current directory or the executable).
+    #[arg(long, value_name = "DIR")]
+    pub mods_dir: Option<PathBuf>,
+}
+
+impl ModArgs {
+    /// The ids named by `--mods` (empty names dropped), `None` when it was not given.
+    pub fn requested(&self) -> Option<Vec<String>> {
+        self.mods.as_ref().map(|v| {
+            v.iter()
+                .map(|s| s.trim().to_owned())
+                .filter(|s| !s.is_empty())
+                .collect()
+        })
+    }
+}
+
+/// The user's mod list path: `$XDG_CONFIG_HOME/iron3d/mods.toml` (`None` without a
+/// configuration directory).
+pub fn user_list_path() -> Option<PathBuf> {
+    iron3d_config::bindings::user_dir().map(|d| d.join(MOD_LIST_FILE))
+}
+
+/// The folder of installed mods: `explicit`, else `$IRON3D_MODS_DIR`, else the first
+/// `mods/` beside a `config/` folder found from the current directory or the executable
+/// (a fresh clone finds the repository's `mods/`), else `./mods`.
+pub fn locate_mods_dir(explicit: Option<&Path>) -> PathBuf {
+    if let Some(p) = explicit {
+        return p.to_owned();
+    }
+    if let Some(p) = std::env::var_os(MODS_DIR_ENV).filter(|v| !v.is_empty()) {
+        return PathBuf::from(p);
+    }
+    match crate::plugins::locate_registry(None) {
+        Ok(registry) => registry
+            .parent()
+            .and_then(Path::parent)
+            .map_or_else(|| PathBuf::from("mods"), |root| root.join("mods")),
+        Err(_) => PathBuf::from("mods"),
+    }
+}
+
+/// The engine as mods see it: this build's version, the plugin-interface version and
+/// the platform key.
+pub fn environment() -> Environment {
+    let engine = semver::Version::parse(env!("CARGO_PKG_VERSION"))
+        .unwrap_or_else(|_| semver::Version::new(0, 0, 0));
+    Environment::current(engine, iron3d_abi::ABI_MAJOR, iron3d_abi::ABI_MINOR)
+}
+
+/// A plugin of an enabled mod, ready for the registry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModPlugin {
+    /// The mod.
+    pub mod_id: String,
+    /// The plugin as declared and checked.
+    pub plugin: VerifiedPlugin,
+}
+
+impl ModPlugin {
+    /// The registry's library token: the shipped file's path, or the source build's
+    /// cargo library name (found through the plugin search paths).
+    pub fn library(&self) -> String {
+        match &self.plugin.binary {
+            PluginBinary::Shipped { library_path, .. } => library_path.display().to_string(),
+            PluginBinary::Source { library } => library.clone(),
+        }
+    }
+
+    /// How listings describe the code: `sha256 ok` or `built from source, not verified`.
+    pub fn trust(&self) -> &'static str {
+        match &self.plugin.binary {
+            PluginBinary::Shipped { .. } => "native code, sha256 checked",
+            PluginBinary::Source { .. } => "native code, built from source, not verified",
+        }
+    }
+}
+
+/// The enabled mods of a run, resolved and checked.
+#[derive(Debug)]
+pub struct ActiveMods {
+    /// The folder the mods were found in.
+    pub root: PathBuf,
+    /// Every mod found there (and the broken ones).
+    pub discovery: Discovery,
+    /// Load order: indices into `discovery.mods`, the last wins.
+    pub order: Vec<usize>,
+    /// Mods refused, each with its reason and fix.
+    pub refused: Vec<Refusal>,
+    /// Warnings of the resolution (contradicting hints, skipped service plugins).
+    pub warnings: Vec<String>,
+    /// The plugins of the loaded mods, in load order.
+    pub plugins: Vec<ModPlugin>,
+    /// The fingerprint of the loaded set.
+    pub fingerprint: ModSetFingerprint,
+}
+
+/// Mods refused in one pass of [`ActiveMods::load`] at most this many times (each pass
+/// refuses at least one mod, so the loop always ends; the cap bounds a hostile folder).
+const MAX_PASSES: usize = 64;
+
+impl ActiveMods {
+    /// No mods.
+    pub fn none() -> Self {
+        Self {
+            root: PathBuf::new(),
+            discovery: Discovery::default(),
+            order: Vec::new(),
+            refused: Vec::new(),
+            warnings: Vec::new(),
+            plugins: Vec::new(),
+            fingerprint: ModSetFingerprint::default(),
+        }
+    }
+
+    /// Discovers the mods of `root` and resolves `requested` (the user's order). A mod
+    /// whose plugin fails its hash check is refused and the set resolved again without it
+    /// (so what depended on it is refused too); a broken mod never stops the others.
+    ///
+    /// # Errors
+    /// Only when the fingerprint of the loaded mods cannot be read (an I/O error).
+    pub fn load(root: &Path, requested: &[String]) -> anyhow::Result<Self> {
+        let discovery = iron3d_mods::discover(root);
+        let env = environment();
+        let mut wanted: Vec<String> = requested.to_vec();
+        let mut refused_by_check: Vec<Refusal> = Vec::new();
+        let mut pass = 0;
+        let (resolution, plugins) = loop {
+            pass += 1;
+            let resolution = discovery.resolve(&wanted, &env);
+            let mut plugins = Vec::new();
+            let mut failed = None;
+            for &i in &resolution.order {
+                let m = &discovery.mods[i];
+                match iron3d_mods::verify_plugins(m, &env.platform) {
+                    Ok(list) => plugins.extend(list.into_iter().map(|plugin| ModPlugin {
+                        mod_id: m.manifest.id.clone(),
+                        plugin,
+                    })),
+                    Err(r) => {
+                        failed = Some(r);
+                        break;
+                    }
+                }
+            }
+            match failed {
+                Some(r) if pass < MAX_PASSES => {
+                    wanted.retain(|id| *id != r.id);
+                    refused_by_check.push(r);
+                }
+                _ => break (resolution, plugins),
+            }
+        };
+        let mut refused = refused_by_check;
+        refused.extend(resolution.refused);
+        let mut warnings = resolution.warnings;
+        let plugins: Vec<ModPlugin> = plugins
+            .into_iter()
+            .filter(|p| match &p.plugin.decl.target {
+                PluginTarget::Slot(_) => true,
+                PluginTarget::Service(name) => {
+                    warnings.push(format!(
+                        "mod \"{}\": its service plugin \"{name}\" is not loaded: this engine loads slot plugins from mods, not services",
+                        p.mod_id
+                    ));
+                    false
+                }
+            })
+            .collect();
+        let fingerprint =
+            ModSetFingerprint::compute(&discovery.mods, &resolution.order, &env.platform)
+                .context("fingerprint of the enabled mods")?;
+        Ok(Self {
+            root: root.to_owned(),
+            discovery,
+            order: resolution.order,
+            refused,
+            warnings,
+            plugins,
+            fingerprint,
+        })
+    }
+
+    /// The mods of a run: `--mods` when given, else (outside automation) the user's list;
+    /// see PD-MODS-AUTOMATION. `fallback` is used when `--mods` is absent and the run is
+    /// automation (a replay's recorded ids, or none).
+    ///
+    /// # Errors
+    /// A user list that does not parse (with file, line and column).
+    pub fn for_run(args: &ModArgs, automation: bool, fallback: &[String]) -> anyhow::Result<Self> {
+        let requested = match args.requested() {
+            Some(r) => r,
+            None if automation => fallback.to_vec(),
+            None => match user_list_path() {
+                Some(p) => ModList::load(&p)?.enabled().to_vec(),
+                None => Vec::new(),
+            },
+        };
+        if requested.is_empty() {
+            return Ok(Self::none());
+        }
+        let root = locate_mods_dir(args.mods_dir.as_deref());
+        Self::load(&root, &requested)
+    }
+
+    /// The loaded mods in load order.
+    pub fn loaded(&self) -> impl Iterator<Item = &ModDir> {
+        self.order.iter().map(|&i| &self.discovery.mods[i])
+    }
+
+    /// The data overlays of the loaded mods, in load order (mounts named by mod id).
+    pub fn overlays(&self) -> Vec<DataOverlay> {
+        self.loaded()
+            .flat_map(|m| {
+                m.manifest.overlays.iter().map(|o| DataOverlay {
+                    name: m.manifest.id.clone(),
+                    root: o.resolve(&m.root),
+                })
+            })
+            .collect()
+    }
+
+    /// `registry` with the slots the loaded mods fill replaced by their plugins (the last
+    /// mod in load order wins). Render plugins are not put in the registry: they are
+    /// offered as renderers ([`ActiveMods::renderer`]).
+    ///
+    /// # Errors
+    /// A plugin path the registry cannot hold (e.g. a space in the mods folder's path).
+    pub fn apply_registry(&self, registry: Registry) -> anyhow::Result<Registry> {
+        let overrides: Vec<(SlotName, &ModPlugin)> = self
+            .plugins
+            .iter()
+            .filter_map(|p| match &p.plugin.decl.target {
+                PluginTarget::Slot(Slot::Render) => None,
+                PluginTarget::Slot(s) => slot_name(*s).map(|n| (n, p)),
+                PluginTarget::Service(_) => None,
+            })
+            .collect();
+        if overrides.is_empty() {
+            return Ok(registry);
+        }
+        let mut entries: Vec<Entry> = registry.entries().cloned().collect();
+        for (slot, p) in &overrides {
+            let entry = Entry {
+                line: 0,
+                key: SlotKey::Slot(*slot),
+                library: p.library(),
+                factory: p.plugin.decl.factory.clone(),
+                comment: Some(format!("mod {}", p.mod_id).into_bytes()),
+            };
+            match entries.iter_mut().find(|e| e.key == entry.key) {
+                Some(e) => *e = entry,
+                None => entries.push(entry),
+            }
+            tracing::info!(target: "Iron3D", slot = %slot, mod_id = p.mod_id.as_str(), "slot filled by a mod");
+        }
+        Registry::from_entries(registry.origin(), registry.dialect(), entries)
+            .context("the registry with the mods' plugins")
+    }
+
+    /// The renderers the loaded mods provide: `(name, library, factory)`; the name is the
+    /// factory, which `--renderer` and the settings use.
+    pub fn renderers(&self) -> Vec<(String, String, String)> {
+        self.plugins
+            .iter()
+            .filter(|p| matches!(p.plugin.decl.target, PluginTarget::Slot(Slot::Render)))
+            .map(|p| {
+                (
+                    p.plugin.decl.factory.clone(),
+                    p.library(),
+                    p.plugin.decl.factory.clone(),
+                )
+            })
+            .collect()
+    }
+
+    /// The mod renderer called `name` (its factory or its mod's id): `(library, factory)`.
+    pub fn renderer(&self, name: &str) -> Option<(String, String)> {
+        self.plugins
+            .iter()
+            .filter(|p| matches!(p.plugin.decl.target, PluginTarget::Slot(Slot::Render)))
+            .find(|p| p.plugin.decl.factory == name || p.mod_id == name)
+            .map(|p| (p.library(), p.plugin.decl.factory.clone()))
+    }
+
+    /// Writes what was loaded and refused (one line each) to `out`, and logs refusals and
+    /// warnings as warnings on the `Iron3D` channel.
+    pub fn report(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        for m in self.loaded() {
+            writeln!(
+                out,
+                "mod {} {} loaded{}",
+                m.manifest.id,
+                m.manifest.version,
+                if m.manifest.simulation {
+                    " (changes the simulation)"
+                } else {
+                    ""
+                }
+            )?;
+        }
+        for p in &self.plugins {
+            writeln!(
+                out,
+                "mod {} plugin {} {} ({})",
+                p.mod_id,
+                target_name(&p.plugin.decl.target),
+                p.plugin.decl.factory,
+                p.trust()
+            )?;
+        }
+        for r in &self.refused {
+            writeln!(out, "mod refused: {r}")?;
+            tracing::warn!(target: "Iron3D", "{r}");
+        }
+        for w in &self.warnings {
+            writeln!(out, "mod warning: {w}")?;
+            tracing::warn!(target: "Iron3D", "{w}");
+        }
+        Ok(())
+    }
+
+    /// The ids of the loaded mods in load order.
+    pub fn ids(&self) -> Vec<String> {
+        self.loaded().map(|m| m.manifest.id.clone()).collect()
+    }
+}
+
+/// `slot` of a manifest as the registry names it.
+pub fn slot_name(slot: Slot) -> Option<SlotName> {
+    Some(match slot {
+        Slot::Terrain => SlotName::Terrain,
+        Slot::Ai => SlotName::Ai,
+        Slot::Control => SlotName::Control,
+        Slot::Effects => SlotName::Effects,
+        Slot::Audio => SlotName::Audio,
+        Slot::Render => SlotName::Render,
+        Slot::Net => SlotName::Net,
+        Slot::Input => SlotName::Input,
+    })
+}
+
+/// `slot ai` / `service name`.
+pub fn target_name(t: &PluginTarget) -> String {
+    match t {
+        PluginTarget::Slot(s) => format!("slot {}", s.as_str()),
+        PluginTarget::Service(n) => format!("service {n}"),
+    }
+}
+
+/// The mod ids a replay header recorded (`params.mods`), in their order.
+pub fn recorded_ids(params: &std::collections::BTreeMap<String, serde_json::Value>) -> Vec<String> {
+    recorded_fingerprint(params)
+        .map(|f| f.mods.into_iter().map(|m| m.id).collect())
+        .unwrap_or_default()
+}
+
+/// The mod-set fingerprint a replay header recorded (`None`: the log records none).
+pub fn recorded_fingerprint(
+    params: &std::collections::BTreeMap<String, serde_json::Value>,
+) -> Option<ModSetFingerprint> {
+    params
+        .get(REPLAY_MODS_KEY)
+        .and_then(|v| serde_json::from_value(v.clone()).ok())
+}
