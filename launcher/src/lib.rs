@@ -10,6 +10,7 @@ pub mod bench_assets;
 pub mod bench_control;
 pub mod bench_demo;
 pub mod bench_input;
+pub mod bench_mods;
 pub mod bench_plugins;
 pub mod bench_render;
 pub mod bench_terrain;
@@ -563,6 +564,9 @@ pub struct BenchArgs {
     /// Skip the input figures (input-to-photon latency in frames at 30 / 60 / 144 fps).
     #[arg(long)]
     pub no_input: bool,
+    /// Skip the mod figures (mission load with 0/10/100 overlay mods, `mods check`).
+    #[arg(long)]
+    pub no_mods: bool,
 }
 
 fn init_logging(filter: &str) {
@@ -895,6 +899,9 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             }
             if !a.no_demo {
                 bench_demo::run(out)?;
+            }
+            if !a.no_mods {
+                bench_mods::run(out)?;
             }
             Ok(ExitCode::SUCCESS)
         }

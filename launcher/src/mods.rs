@@ -93,17 +93,32 @@ pub fn environment() -> Environment {
 pub struct ModPlugin {
     /// The mod.
     pub mod_id: String,
+    /// The mod's folder.
+    pub mod_root: PathBuf,
     /// The plugin as declared and checked.
     pub plugin: VerifiedPlugin,
 }
 
 impl ModPlugin {
-    /// The registry's library token: the shipped file's path, or the source build's
-    /// cargo library name (found through the plugin search paths).
+    /// The registry's library token: the shipped file's path; for a source build the
+    /// library in the mod's own `target/release` or `target/debug` (a crate with its own
+    /// workspace, as `iron3d mods new` makes), else its cargo library name, found through
+    /// the plugin search paths (a crate of the engine's workspace).
     pub fn library(&self) -> String {
         match &self.plugin.binary {
             PluginBinary::Shipped { library_path, .. } => library_path.display().to_string(),
-            PluginBinary::Source { library } => library.clone(),
+            PluginBinary::Source { library } => {
+                let file = format!(
+                    "{}{library}{}",
+                    std::env::consts::DLL_PREFIX,
+                    std::env::consts::DLL_SUFFIX
+                );
+                ["release", "debug"]
+                    .iter()
+                    .map(|p| self.mod_root.join("target").join(p).join(&file))
+                    .find(|p| p.is_file())
+                    .map_or_else(|| library.clone(), |p| p.display().to_string())
+            }
         }
     }
 
@@ -175,6 +190,7 @@ impl ActiveMods {
                 match iron3d_mods::verify_plugins(m, &env.platform) {
                     Ok(list) => plugins.extend(list.into_iter().map(|plugin| ModPlugin {
                         mod_id: m.manifest.id.clone(),
+                        mod_root: m.root.clone(),
                         plugin,
                     })),
                     Err(r) => {

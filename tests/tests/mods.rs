@@ -446,3 +446,56 @@ fn the_alternative_ai_changes_the_outcome_of_the_battle() {
         "deterministic"
     );
 }
+
+#[test]
+fn a_mod_for_another_interface_major_is_refused_and_the_rest_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("mods");
+    let write = |id: &str, extra: &str| {
+        std::fs::create_dir_all(root.join(id)).unwrap();
+        std::fs::write(
+            root.join(id).join("mod.toml"),
+            format!("id = \"{id}\"\nversion = \"1.0.0\"\nname = \"{id}\"\nengine = \"*\"\n{extra}"),
+        )
+        .unwrap();
+    };
+    write(
+        "old-ai",
+        "interface = 1\n[[plugin]]\nslot = \"ai\"\nfactory = \"ai\"\nbuild = \"old_ai\"\n",
+    );
+    write("fine", "[[overlay]]\npath = \"data\"\n");
+    write("needs-old", "[dependencies]\nold-ai = \"^1\"\n");
+    let list = dir.path().join("mods.toml");
+    let (code, out) = iron3d(&["mods", "--mods-dir", s(&root), "--list", s(&list), "order"]);
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    for id in ["old-ai", "fine", "needs-old"] {
+        let (code, out) = iron3d(&[
+            "mods",
+            "--mods-dir",
+            s(&root),
+            "--list",
+            s(&list),
+            "enable",
+            id,
+        ]);
+        assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    }
+    let (code, out) = iron3d(&["mods", "--mods-dir", s(&root), "--list", s(&list), "check"]);
+    assert_ne!(code, ExitCode::SUCCESS, "{out}");
+    assert!(out.contains(&format!(
+        "mod refused: mod \"old-ai\" was built for plugin interface 1, this engine provides {}.{}; rebuild it against iron3d-abi {}",
+        iron3d_abi::ABI_MAJOR,
+        iron3d_abi::ABI_MINOR,
+        iron3d_abi::ABI_MAJOR
+    )), "{out}");
+    assert!(
+        out.contains(
+            "mod refused: mod \"needs-old\" needs \"old-ai\", which was refused (see above)"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("mod fine 1.0.0 loaded"),
+        "the rest loads: {out}"
+    );
+}
