@@ -242,13 +242,21 @@ impl ActiveMods {
     /// automation (a replay's recorded ids, or none).
     ///
     /// # Errors
-    /// A user list that does not parse (with file, line and column).
+    /// Only as [`ActiveMods::load`]; a user list that does not parse is reported as a
+    /// warning and the run has no mods.
     pub fn for_run(args: &ModArgs, automation: bool, fallback: &[String]) -> anyhow::Result<Self> {
         let requested = match args.requested() {
             Some(r) => r,
             None if automation => fallback.to_vec(),
-            None => match user_list_path() {
-                Some(p) => ModList::load(&p)?.enabled().to_vec(),
+            // A list that does not parse never stops the game: it is reported and the
+            // run goes on without mods (`iron3d mods check` shows the same error).
+            None => match user_list_path().map(|p| ModList::load(&p)) {
+                Some(Ok(list)) => list.enabled().to_vec(),
+                Some(Err(e)) => {
+                    tracing::warn!(target: "Iron3D", error = %anyhow::Error::new(e),
+                        "your mod list is not read: playing without mods");
+                    Vec::new()
+                }
                 None => Vec::new(),
             },
         };
@@ -288,7 +296,7 @@ impl ActiveMods {
             .iter()
             .filter_map(|p| match &p.plugin.decl.target {
                 PluginTarget::Slot(Slot::Render) => None,
-                PluginTarget::Slot(s) => slot_name(*s).map(|n| (n, p)),
+                PluginTarget::Slot(s) => Some((*s, p)),
                 PluginTarget::Service(_) => None,
             })
             .collect();
@@ -380,20 +388,6 @@ impl ActiveMods {
     pub fn ids(&self) -> Vec<String> {
         self.loaded().map(|m| m.manifest.id.clone()).collect()
     }
-}
-
-/// `slot` of a manifest as the registry names it.
-pub fn slot_name(slot: Slot) -> Option<SlotName> {
-    Some(match slot {
-        Slot::Terrain => SlotName::Terrain,
-        Slot::Ai => SlotName::Ai,
-        Slot::Control => SlotName::Control,
-        Slot::Effects => SlotName::Effects,
-        Slot::Audio => SlotName::Audio,
-        Slot::Render => SlotName::Render,
-        Slot::Net => SlotName::Net,
-        Slot::Input => SlotName::Input,
-    })
 }
 
 /// `slot ai` / `service name`.

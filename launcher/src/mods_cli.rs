@@ -576,7 +576,7 @@ fn copy_tree(from: &Path, to: &Path, depth: usize) -> anyhow::Result<()> {
 pub fn new_mod(root: &Path, id: &str, plugin: Option<&str>) -> anyhow::Result<PathBuf> {
     iron3d_mods::check_id(id).map_err(|e| anyhow::anyhow!("bad mod id \"{id}\": {e}"))?;
     let slot = match plugin {
-        Some(s) => Some(iron3d_mods::Slot::from_name(s).with_context(|| {
+        Some(s) => Some(s.parse::<iron3d_mods::Slot>().ok().with_context(|| {
             format!("unknown slot \"{s}\"; expected one of terrain, ai, control, effects, audio, render, net, input")
         })?),
         None => None,

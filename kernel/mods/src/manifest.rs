@@ -93,68 +93,9 @@ pub fn check_id(id: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// A subsystem slot a plugin can fill (the names of `config/plugins.ini`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Slot {
-    /// `terrain`
-    Terrain,
-    /// `ai`
-    Ai,
-    /// `control`
-    Control,
-    /// `effects`
-    Effects,
-    /// `audio`
-    Audio,
-    /// `render`
-    Render,
-    /// `net`
-    Net,
-    /// `input`
-    Input,
-}
-
-impl Slot {
-    /// Every slot, in registry order.
-    pub const ALL: [Slot; 8] = [
-        Slot::Terrain,
-        Slot::Ai,
-        Slot::Control,
-        Slot::Effects,
-        Slot::Audio,
-        Slot::Render,
-        Slot::Net,
-        Slot::Input,
-    ];
-
-    /// The name as written in `mod.toml`; `Slot::from_name(s.as_str()) == Some(s)`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Slot::Terrain => "terrain",
-            Slot::Ai => "ai",
-            Slot::Control => "control",
-            Slot::Effects => "effects",
-            Slot::Audio => "audio",
-            Slot::Render => "render",
-            Slot::Net => "net",
-            Slot::Input => "input",
-        }
-    }
-
-    /// The slot named exactly `name` (lowercase, no trimming), if any.
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Slot> {
-        Slot::ALL.into_iter().find(|s| s.as_str() == name)
-    }
-}
-
-impl fmt::Display for Slot {
-    /// Writes [`Slot::as_str`].
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// A subsystem slot a plugin can fill: the registry's slot names (`config/plugins.ini`),
+/// written the same way in `mod.toml` (`"ai"`, `"render"`, …).
+pub use iron3d_registry::SlotName as Slot;
 
 /// What a plugin provides: a slot implementation or a named service.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -634,7 +575,7 @@ impl Manifest {
                     "has neither slot nor service; write slot = \"ai\" (or another slot) or service = \"name\"",
                 ));
             }
-            (Some(slot), None) => PluginTarget::Slot(Slot::from_name(slot.get_ref()).ok_or_else(|| {
+            (Some(slot), None) => PluginTarget::Slot(slot.get_ref().parse::<Slot>().ok().ok_or_else(|| {
                 loc.invalid(
                     slot.span().start,
                     format!("plugin[{i}].slot"),
@@ -1064,11 +1005,6 @@ path = "data/hd"
         assert!(!is_platform_key("linux"));
         assert!(!is_platform_key("-x86"));
         assert!(!is_platform_key("Linux-x86_64"));
-        assert_eq!(Slot::from_name("render"), Some(Slot::Render));
-        assert!(
-            Slot::ALL
-                .iter()
-                .all(|s| Slot::from_name(s.as_str()) == Some(*s))
-        );
+        assert_eq!("render".parse::<Slot>(), Ok(Slot::Render));
     }
 }
