@@ -207,8 +207,20 @@ impl ActiveMods {
                 _ => break (resolution, plugins),
             }
         };
+        // A mod refused by its hash check was left out of the resolution; what needs it
+        // is refused because of that refusal, not told to enable it.
         let mut refused = refused_by_check;
-        refused.extend(resolution.refused);
+        let checked: Vec<String> = refused.iter().map(|r| r.id.clone()).collect();
+        refused.extend(resolution.refused.into_iter().map(|mut r| {
+            if let iron3d_mods::RefusalReason::MissingDependency { dependency, .. } = &r.reason {
+                if checked.contains(dependency) {
+                    r.reason = iron3d_mods::RefusalReason::DependencyRefused {
+                        dependency: dependency.clone(),
+                    };
+                }
+            }
+            r
+        }));
         let mut warnings = resolution.warnings;
         let plugins: Vec<ModPlugin> = plugins
             .into_iter()

@@ -348,7 +348,18 @@ fn pack_install_check_on_a_fresh_folder_and_a_tampered_library_is_refused() {
     ]);
     assert!(out.contains("sha256 checked"), "{out}");
 
-    // Tamper with the installed library: check refuses it with both hashes.
+    // A data mod that needs the renderer mod.
+    std::fs::create_dir_all(fresh.join("needs-wire")).unwrap();
+    std::fs::write(
+        fresh.join("needs-wire/mod.toml"),
+        "id = \"needs-wire\"\nversion = \"1.0.0\"\nname = \"n\"\nengine = \"*\"\n[dependencies]\nwireframe = \"^1\"\n",
+    )
+    .unwrap();
+    let (code, out) = on_fresh(&["enable", "needs-wire"]);
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+
+    // Tamper with the installed library: check refuses it with both hashes, and what
+    // needs it is refused because of it.
     let lib = std::fs::read_dir(fresh.join("wireframe/lib/linux-x86_64"))
         .unwrap()
         .next()
@@ -364,6 +375,12 @@ fn pack_install_check_on_a_fresh_folder_and_a_tampered_library_is_refused() {
         out.contains("mod \"wireframe\" plugin lib/linux-x86_64/")
             && out.contains("its manifest says")
             && out.contains("reinstall the mod"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "mod refused: mod \"needs-wire\" needs \"wireframe\", which was refused (see above)"
+        ),
         "{out}"
     );
 }
