@@ -107,18 +107,8 @@ impl ModPlugin {
     pub fn library(&self) -> String {
         match &self.plugin.binary {
             PluginBinary::Shipped { library_path, .. } => library_path.display().to_string(),
-            PluginBinary::Source { library } => {
-                let file = format!(
-                    "{}{library}{}",
-                    std::env::consts::DLL_PREFIX,
-                    std::env::consts::DLL_SUFFIX
-                );
-                ["release", "debug"]
-                    .iter()
-                    .map(|p| self.mod_root.join("target").join(p).join(&file))
-                    .find(|p| p.is_file())
-                    .map_or_else(|| library.clone(), |p| p.display().to_string())
-            }
+            PluginBinary::Source { library } => built_in_mod(&self.mod_root, library)
+                .map_or_else(|| library.clone(), |p| p.display().to_string()),
         }
     }
 
@@ -400,6 +390,20 @@ impl ActiveMods {
     pub fn ids(&self) -> Vec<String> {
         self.loaded().map(|m| m.manifest.id.clone()).collect()
     }
+}
+
+/// A source plugin's library built in the mod's own `target/release` or `target/debug`
+/// (PD-MOD-SOURCE-PLUGIN), if there is one.
+pub fn built_in_mod(mod_root: &Path, library: &str) -> Option<PathBuf> {
+    let file = format!(
+        "{}{library}{}",
+        std::env::consts::DLL_PREFIX,
+        std::env::consts::DLL_SUFFIX
+    );
+    ["release", "debug"]
+        .iter()
+        .map(|p| mod_root.join("target").join(p).join(&file))
+        .find(|p| p.is_file())
 }
 
 /// `slot ai` / `service name`.

@@ -461,15 +461,7 @@ fn check(at: &ModsWhere, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
 /// The built library of a source plugin: in the mod's own `target/` (a crate built on
 /// its own) or on the engine's plugin search paths (a crate of this workspace).
 pub fn source_library(mod_root: &Path, library: &str) -> Option<PathBuf> {
-    let file = format!(
-        "{}{library}{}",
-        std::env::consts::DLL_PREFIX,
-        std::env::consts::DLL_SUFFIX
-    );
-    ["release", "debug"]
-        .iter()
-        .map(|p| mod_root.join("target").join(p).join(&file))
-        .find(|p| p.is_file())
+    crate::mods::built_in_mod(mod_root, library)
         .or_else(|| crate::plugins::search_paths(&[]).resolve(library).ok())
 }
 
@@ -511,7 +503,8 @@ fn pack(m: &ModDir, output: &Path) -> anyhow::Result<iron3d_mods::PackReport> {
         }
         std::fs::copy(&built, &dest)
             .with_context(|| format!("copying {} into the package", built.display()))?;
-        let sha = sha256_hex(&dest)?;
+        let sha = iron3d_mods::sha256_file(&dest)
+            .with_context(|| format!("hashing {}", dest.display()))?;
         // The plugin table gains `library.<platform>` right after its `build` line: a
         // dotted key inside the same [[plugin]] table (a shipped library wins over the
         // source build).
@@ -533,15 +526,6 @@ fn pack(m: &ModDir, output: &Path) -> anyhow::Result<iron3d_mods::PackReport> {
         .context("the packed manifest (with the built libraries)")?;
     std::fs::write(&manifest_path, text)?;
     Ok(iron3d_mods::pack(&stage, output)?)
-}
-
-fn sha256_hex(path: &Path) -> anyhow::Result<String> {
-    use sha2::Digest;
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    Ok(sha2::Sha256::digest(&bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
 }
 
 /// Copies a mod folder for packing: no `target/`, no dotfiles, no symlinks, at most 32

@@ -40,4 +40,4 @@ pub use modlist::ModList;
 pub use package::{HASHES_FILE, InstallLimits, Installed, PackReport, install, pack};
 pub use refusal::{Refusal, RefusalReason};
 pub use resolve::{Environment, Resolution, current_platform, resolve};
-pub use verify::{PluginBinary, VerifiedPlugin, verify_plugins};
+pub use verify::{PluginBinary, VerifiedPlugin, sha256_file, verify_plugins};

@@ -54,7 +54,10 @@ pub(crate) fn sha256_reader(mut reader: impl Read) -> io::Result<String> {
 }
 
 /// SHA-256 of the file at `path`, as lowercase hex (streamed, any size).
-pub(crate) fn sha256_file(path: &Path) -> io::Result<String> {
+///
+/// # Errors
+/// The file cannot be opened or read.
+pub fn sha256_file(path: &Path) -> io::Result<String> {
     sha256_reader(File::open(path)?)
 }
 
