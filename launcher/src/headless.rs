@@ -324,7 +324,8 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     let mods = crate::mods::ActiveMods::for_run(&opts.mods, true, &recorded_mods)?;
     mods.report(out)?;
     let registry = mods.apply_registry(plugins::load_registry(&registry_path)?)?;
-    let spec = plugins::session_spec(&opts.plugin_dirs, registry, seed, tick_hz, true);
+    let mut spec = plugins::session_spec(&opts.plugin_dirs, registry, seed, tick_hz, true);
+    spec.services = mods.services();
     // Plugins that read mission data (terrain) get the mission's files through the host.
     let mission_spec = match (&opts.game_dir, &mission_name) {
         (Some(dir), Some(name)) => opts
@@ -619,6 +620,21 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
                 instance,
                 reason,
             } => writeln!(out, "host: retiring {slot} ({instance}) failed: {reason}")?,
+            HostEvent::ServiceLoaded { service, instance } => {
+                writeln!(out, "host: service {service} loaded: {instance}")?
+            }
+            HostEvent::ServiceLoadFailed { service, reason } => writeln!(
+                out,
+                "host: service {service} could not load: {reason}; the mission goes on without it"
+            )?,
+            HostEvent::ServiceShutdownFailed {
+                service,
+                instance,
+                reason,
+            } => writeln!(
+                out,
+                "host: retiring service {service} ({instance}) failed: {reason}"
+            )?,
             HostEvent::Loaded { .. } => {}
         }
     }

@@ -132,7 +132,7 @@ pub struct ActiveMods {
     pub order: Vec<usize>,
     /// Mods refused, each with its reason and fix.
     pub refused: Vec<Refusal>,
-    /// Warnings of the resolution (contradicting hints, skipped service plugins).
+    /// Warnings of the resolution (contradicting hints).
     pub warnings: Vec<String>,
     /// The plugins of the loaded mods, in load order.
     pub plugins: Vec<ModPlugin>,
@@ -211,20 +211,7 @@ impl ActiveMods {
             }
             r
         }));
-        let mut warnings = resolution.warnings;
-        let plugins: Vec<ModPlugin> = plugins
-            .into_iter()
-            .filter(|p| match &p.plugin.decl.target {
-                PluginTarget::Slot(_) => true,
-                PluginTarget::Service(name) => {
-                    warnings.push(format!(
-                        "mod \"{}\": its service plugin \"{name}\" is not loaded: this engine loads slot plugins from mods, not services",
-                        p.mod_id
-                    ));
-                    false
-                }
-            })
-            .collect();
+        let warnings = resolution.warnings;
         let fingerprint =
             ModSetFingerprint::compute(&discovery.mods, &resolution.order, &env.platform)
                 .context("fingerprint of the enabled mods")?;
@@ -322,6 +309,23 @@ impl ActiveMods {
         }
         Registry::from_entries(registry.origin(), registry.dialect(), entries)
             .context("the registry with the mods' plugins")
+    }
+
+    /// The service plugins of the loaded mods, in load order (for a name provided twice
+    /// the later mod wins, as for slots).
+    pub fn services(&self) -> Vec<iron3d_plugin_host::ServiceSpec> {
+        self.plugins
+            .iter()
+            .filter_map(|p| match &p.plugin.decl.target {
+                PluginTarget::Service(name) => Some(iron3d_plugin_host::ServiceSpec {
+                    name: name.clone(),
+                    library: p.library(),
+                    factory: p.plugin.decl.factory.clone(),
+                    origin: format!("mod {}", p.mod_id),
+                }),
+                PluginTarget::Slot(_) => None,
+            })
+            .collect()
     }
 
     /// The renderers the loaded mods provide: `(name, library, factory)`; the name is the

@@ -481,7 +481,8 @@ impl PlaySession {
             .or_else(|| Renderer::from_registry(&registry))
             .unwrap_or(Renderer::Vulkan);
         let tick_hz = KernelConfig::default().tick_hz;
-        let spec = plugins::session_spec(&opts.plugin_dirs, registry, opts.seed, tick_hz, true);
+        let mut spec = plugins::session_spec(&opts.plugin_dirs, registry, opts.seed, tick_hz, true);
+        spec.services = opts.mods.services();
         let run = Session::open(
             &spec,
             opts.data_profile

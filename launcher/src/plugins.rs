@@ -149,6 +149,7 @@ pub fn session_spec(
         search_paths: search_paths(extra),
         shadow_dir: shadow_dir(),
         debounce: Duration::from_millis(300),
+        services: Vec::new(),
     }
 }
 

@@ -516,3 +516,66 @@ fn a_mod_for_another_interface_major_is_refused_and_the_rest_loads() {
         "the rest loads: {out}"
     );
 }
+
+#[test]
+fn a_service_mod_answers_the_wanderer_and_a_broken_one_is_reported() {
+    let wanderers = |root: &Path, mods: &str| {
+        run_ok(&[
+            "run",
+            "--headless",
+            "--seed",
+            "3",
+            "--ticks",
+            "300",
+            "--mods-dir",
+            s(root),
+            "--mods",
+            mods,
+        ])
+    };
+    let root = mods_dir();
+    let calm = wanderers(&root, "");
+    let gusty = wanderers(&root, "gusty-wind");
+    assert!(
+        gusty.contains("mod gusty-wind plugin service wind gusts (native code, built from source, not verified)"),
+        "{gusty}"
+    );
+    assert!(
+        gusty
+            .lines()
+            .any(|l| l.starts_with("host: service wind loaded: gusty-wind ")),
+        "{gusty}"
+    );
+    assert_ne!(
+        last_state_hash(&calm),
+        last_state_hash(&gusty),
+        "the wanderers drift with the gusts"
+    );
+    assert_eq!(
+        last_state_hash(&gusty),
+        last_state_hash(&wanderers(&root, "gusty-wind")),
+        "deterministic"
+    );
+
+    // A service whose factory does not exist: reported, and the game plays as without it.
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken-wind");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(
+        broken.join("mod.toml"),
+        "id = \"broken-wind\"\nversion = \"1.0.0\"\nname = \"Broken wind\"\nengine = \"*\"\n\
+         interface = 2\nsimulation = true\n[[plugin]]\nservice = \"wind\"\n\
+         factory = \"no-such-factory\"\nbuild = \"iron3d_mod_gusty_wind\"\n",
+    )
+    .unwrap();
+    let out = wanderers(dir.path(), "broken-wind");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("host: service wind could not load: "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.contains("no-such-factory") && line.ends_with("the mission goes on without it"),
+        "{line}"
+    );
+    assert_eq!(last_state_hash(&out), last_state_hash(&calm));
+}

@@ -40,6 +40,7 @@ fn session(shadow: &Path, clock: &ManualTimeSource) -> Session {
         search_paths: SearchPaths::new(vec![library_dir(), library_dir().join("..")]),
         shadow_dir: shadow.to_owned(),
         debounce: Duration::from_millis(50),
+        services: Vec::new(),
     };
     Session::open(
         &spec,

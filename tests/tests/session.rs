@@ -30,6 +30,7 @@ fn spec(shadow: &Path) -> SessionSpec {
         search_paths: SearchPaths::new(vec![library_dir(), library_dir().join("..")]),
         shadow_dir: shadow.to_owned(),
         debounce: Duration::from_millis(50),
+        services: Vec::new(),
     }
 }
 

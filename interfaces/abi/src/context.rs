@@ -230,6 +230,21 @@ impl<'a> Host<'a> {
             .into_result()
             .map(ROption::into_option)
     }
+
+    /// (2.5) Calls `method` of the service plugin named `service` (see
+    /// [`crate::service`]): the answer's bytes, or the service's error;
+    /// [`crate::ErrorKind::NO_PROVIDER`] when no such service is loaded.
+    pub fn call_service(
+        &mut self,
+        service: &str,
+        method: &str,
+        request: &[u8],
+    ) -> Result<Vec<u8>, PluginError> {
+        self.raw
+            .call_service(service.into(), method.into(), RSlice::from_slice(request))
+            .into_result()
+            .map(RVec::into_vec)
+    }
 }
 
 /// The control service as a consumer sees it (see [`Host::control`]). Answers reflect

@@ -449,6 +449,18 @@ pub trait HostApi {
         let _ = (view, selected);
         older_engine("set_player_view", 3)
     }
+
+    /// (2.5) Calls method `method` of the service plugin named `service` with `request`
+    /// and returns its answer (simulation phases only; the rules of [`crate::service`]).
+    fn call_service(
+        &mut self,
+        service: RStr<'_>,
+        method: RStr<'_>,
+        request: RSlice<'_, u8>,
+    ) -> RResult<RVec<u8>, PluginError> {
+        let _ = (service, method, request);
+        older_engine("call_service", 5)
+    }
 }
 
 /// A mission's outcome as a plugin reports it to the engine (an open number: compare

@@ -12,7 +12,8 @@
 //! original codes or your own, [`MessageCode::plugin`]), read the clocks and the whole
 //! input snapshot, seed your own RNG streams ([`rng::PluginRng`]), read the mission's
 //! game files through the engine's VFS, and call other plugins' services (terrain and
-//! control) — always the provider active *now*, fetched per call. You never write
+//! control) and named services of service plugins ([`service`]) — always the provider
+//! active *now*, fetched per call. You never write
 //! `extern "C"` code or `catch_unwind`: the generated layer guards every entry point, so
 //! a panic anywhere in your plugin (a callback, a service method, a getter, `drop`)
 //! becomes an error the host handles by rolling back; the mission goes on. See
@@ -58,6 +59,7 @@ pub mod plugin;
 pub mod render;
 pub mod rng;
 pub mod root;
+pub mod service;
 pub mod types;
 
 pub use abi_stable;
@@ -92,6 +94,7 @@ pub use render::{
 pub use root::{
     ABI_MAJOR, ABI_MINOR, HostContext, LogMode, PluginRootV2, PluginRootV2Ref, ROOT_VERSION,
 };
+pub use service::{MAX_SERVICE_PAYLOAD, NamedService, NamedService_TO, ServiceProvider};
 pub use types::{
     AreaLink, ErrorKind, FactoryDescription, ImageRgba8, MissionInfo, Passage, PluginDescription,
     PluginError, Portal, RenderStats, SlotKind, StateBlob, callbacks, error_chain,

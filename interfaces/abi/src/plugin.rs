@@ -17,6 +17,7 @@ use crate::math::Vec3f;
 use crate::message::Message;
 use crate::overlay::Overlay;
 use crate::render::RenderFrame;
+use crate::service::{NamedService, NamedService_TO, ServiceProvider};
 use crate::types::{
     AreaLink, ErrorKind, ImageRgba8, MissionInfo, Passage, PluginError, Portal, RenderStats,
     StateBlob,
@@ -135,6 +136,11 @@ pub trait Plugin: Send {
 
     /// (2.3) The input service, for input plugins.
     fn input(&mut self) -> Option<&mut dyn InputProvider> {
+        None
+    }
+
+    /// (2.5) The named service, for service plugins (see [`crate::service`]).
+    fn service(&mut self) -> Option<&mut dyn ServiceProvider> {
         None
     }
 }
@@ -377,6 +383,11 @@ pub trait PluginInstance: Send {
     /// (2.3) The input service, when the plugin provides one (an older plugin: none).
     #[allow(clippy::type_complexity)]
     fn input(&mut self) -> RResult<ROption<InputService_TO<'_, RMut<'_, ()>>>, PluginError> {
+        ROk(ROption::RNone)
+    }
+    /// (2.5) The named service, when the plugin provides one (an older plugin: none).
+    #[allow(clippy::type_complexity)]
+    fn service(&mut self) -> RResult<ROption<NamedService_TO<'_, RMut<'_, ()>>>, PluginError> {
         ROk(ROption::RNone)
     }
 }
@@ -667,6 +678,14 @@ impl PluginInstance for Adapter {
             |a| InputService_TO::from_ptr(RMut::new(a), TD_Opaque),
         )
     }
+
+    fn service(&mut self) -> RResult<ROption<NamedService_TO<'_, RMut<'_, ()>>>, PluginError> {
+        self.offer(
+            "service",
+            |p| p.service().is_some(),
+            |a| NamedService_TO::from_ptr(RMut::new(a), TD_Opaque),
+        )
+    }
 }
 
 impl Adapter {
@@ -801,6 +820,24 @@ impl InputService for Adapter {
             match inner.input() {
                 Some(i) => i.poll(window.as_slice()).map(RVec::from),
                 None => unsupported("the input service"),
+            }
+            .into()
+        })
+    }
+}
+
+impl NamedService for Adapter {
+    fn call(
+        &mut self,
+        method: abi_stable::std_types::RStr<'_>,
+        request: RSlice<'_, u8>,
+    ) -> RResult<RVec<u8>, PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call("service call", || {
+            match inner.service() {
+                Some(s) => s.call(method.as_str(), request.as_slice()).map(RVec::from),
+                None => unsupported("the named service"),
             }
             .into()
         })

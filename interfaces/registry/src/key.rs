@@ -263,3 +263,36 @@ mod tests {
         );
     }
 }
+
+/// Whether `name` is an acceptable service name: `[a-z0-9][a-z0-9._-]{0,63}` — the rule
+/// of mod manifests and of the plugin host's service plugins.
+pub fn is_service_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.len() <= 64
+        && matches!(b.first(), Some(c) if c.is_ascii_lowercase() || c.is_ascii_digit())
+        && b.iter().all(|&c| {
+            c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, b'.' | b'_' | b'-')
+        })
+}
+
+#[cfg(test)]
+mod service_name_tests {
+    #[test]
+    fn service_names_follow_the_manifest_rule() {
+        for ok in ["pathfinding", "a", "0x", "net.lobby-2_b", &"a".repeat(64)] {
+            assert!(super::is_service_name(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "Path",
+            "-a",
+            ".a",
+            "a b",
+            "a/b",
+            &"a".repeat(65),
+            "\u{e9}",
+        ] {
+            assert!(!super::is_service_name(bad), "{bad}");
+        }
+    }
+}

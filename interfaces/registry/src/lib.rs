@@ -35,7 +35,7 @@ mod registry;
 mod writer;
 
 pub use error::{Diagnostic, RegistryError, TokenRole};
-pub use key::{Cid, SlotKey, SlotName, UnknownSlotName};
+pub use key::{Cid, SlotKey, SlotName, UnknownSlotName, is_service_name};
 pub use library::library_stem;
 pub use parse::MAX_LINE_LEN;
 pub use registry::{Dialect, Entry, Line, LineEnding, LineKind, Registry, UnknownEntry};

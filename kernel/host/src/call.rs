@@ -53,6 +53,10 @@ pub struct HostShared {
     pub model_bounds: std::sync::RwLock<BTreeMap<Vec<u8>, ModelBounds>>,
     /// The mission's outcome, once a plugin reported it (the first report stands).
     pub outcome: Mutex<Option<ReportedOutcome>>,
+    /// The running service plugins by name (`Host::call_service`).
+    pub services: Mutex<BTreeMap<String, SlotCell>>,
+    /// Services stopped after a panic, with the reason later calls are told.
+    pub stopped_services: Mutex<BTreeMap<String, String>>,
 }
 
 /// A mission outcome as reported by a plugin; displayed as the launcher's outcome line,
@@ -83,9 +87,19 @@ impl HostShared {
 
     /// A seed for `stream` of `slot` (BLAKE3 of the mission seed, slot and stream).
     pub fn rng_seed(&self, slot: SlotKind, stream: &str) -> u64 {
+        self.scoped_seed(slot.as_str(), stream)
+    }
+
+    /// A seed for `stream` of the service plugin `service` (its scope is
+    /// `service:<name>`, so it never equals a slot's).
+    pub fn service_seed(&self, service: &str, stream: &str) -> u64 {
+        self.scoped_seed(&format!("service:{service}"), stream)
+    }
+
+    fn scoped_seed(&self, scope: &str, stream: &str) -> u64 {
         let mut h = blake3::Hasher::new();
         h.update(&self.seed.to_le_bytes());
-        h.update(slot.as_str().as_bytes());
+        h.update(scope.as_bytes());
         h.update(&[0]);
         h.update(stream.as_bytes());
         let mut b = [0u8; 8];
@@ -382,6 +396,120 @@ impl HostCall<'_, '_> {
             RResult::RErr(e) => Err(e),
         })
         .into()
+    }
+
+    /// Routes a call to the service plugin `name` (the rules of `iron3d_abi::service`).
+    fn named_service(
+        &mut self,
+        name: &str,
+        method: &str,
+        request: RSlice<'_, u8>,
+    ) -> Result<RVec<u8>, PluginError> {
+        let what = format!("service {name:?} method {method:?}");
+        if !simulation_phase(self.ctx.phase()) {
+            return Err(PluginError::new(
+                ErrorKind::FORBIDDEN,
+                format!(
+                    "{what}: services are available in simulation phases, not in {}",
+                    self.ctx.phase()
+                ),
+            ));
+        }
+        if request.len() > iron3d_abi::MAX_SERVICE_PAYLOAD {
+            return Err(PluginError::new(
+                ErrorKind::INVALID,
+                format!(
+                    "{what}: a request of {} bytes (at most {})",
+                    request.len(),
+                    iron3d_abi::MAX_SERVICE_PAYLOAD
+                ),
+            ));
+        }
+        let cell = self
+            .shared
+            .services
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(name)
+            .cloned();
+        let Some(cell) = cell else {
+            let stopped = self
+                .shared
+                .stopped_services
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .get(name)
+                .cloned();
+            return Err(PluginError::new(
+                ErrorKind::NO_PROVIDER,
+                match stopped {
+                    Some(why) => format!("{what}: the service was stopped: {why}"),
+                    None => format!("{what}: no service of that name is loaded"),
+                },
+            ));
+        };
+        let mut guard = match cell.try_lock() {
+            Ok(g) => g,
+            Err(std::sync::TryLockError::WouldBlock) => {
+                return Err(PluginError::new(
+                    ErrorKind::REENTRY,
+                    format!(
+                        "{what}: the service is answering another call (called from {}): re-entry refused",
+                        self.slot
+                    ),
+                ));
+            }
+            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+        };
+        let Some(instance) = guard.as_mut() else {
+            return Err(PluginError::new(
+                ErrorKind::NO_PROVIDER,
+                format!("{what}: the service was stopped"),
+            ));
+        };
+        let label = instance.label();
+        let answer = match instance.object.service() {
+            RResult::ROk(ROption::RSome(mut s)) => s.call(method.into(), request).into_result(),
+            RResult::ROk(ROption::RNone) => Err(PluginError::new(
+                ErrorKind::NO_PROVIDER,
+                format!("{what}: the plugin {label} provides no named service"),
+            )),
+            RResult::RErr(e) => Err(e),
+        };
+        match answer {
+            Ok(bytes) if bytes.len() > iron3d_abi::MAX_SERVICE_PAYLOAD => Err(PluginError::new(
+                ErrorKind::INVALID,
+                format!(
+                    "{what}: an answer of {} bytes (at most {})",
+                    bytes.len(),
+                    iron3d_abi::MAX_SERVICE_PAYLOAD
+                ),
+            )),
+            Ok(bytes) => Ok(bytes),
+            Err(e) => {
+                if e.kind == ErrorKind::PANICKED {
+                    // A panicking service is stopped (it has no fallback to roll back
+                    // to); the caller gets this error, later callers NO_PROVIDER.
+                    let why = format!("{what} called from {} panicked: {e}", self.slot);
+                    tracing::error!(target: "Iron3D", service = name, instance = %label, reason = %why, "service stopped");
+                    if let Some(mut dead) = guard.take() {
+                        let _ = dead.finish(self.shared, self.slot);
+                    }
+                    drop(guard);
+                    self.shared
+                        .services
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .remove(name);
+                    self.shared
+                        .stopped_services
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .insert(name.to_owned(), why);
+                }
+                Err(e)
+            }
+        }
     }
 
     /// The original id of a live handle, for the control service (which works on ids).
@@ -918,6 +1046,16 @@ impl HostApi for HostCall<'_, '_> {
         };
         self.ctx.set_player_view(v).map_err(kernel_err).into()
     }
+
+    fn call_service(
+        &mut self,
+        service: RStr<'_>,
+        method: RStr<'_>,
+        request: RSlice<'_, u8>,
+    ) -> RResult<RVec<u8>, PluginError> {
+        self.named_service(service.as_str(), method.as_str(), request)
+            .into()
+    }
 }
 
 /// The context of calls made outside a kernel phase (instance start-up, swap
@@ -928,6 +1066,8 @@ pub struct DetachedCall<'c> {
     pub shared: &'c HostShared,
     /// The slot the instance is for.
     pub slot: SlotKind,
+    /// The service the instance is for (its seeds are the service's, not the slot's).
+    pub service: Option<&'c str>,
 }
 
 fn detached<T>(what: &str) -> RResult<T, PluginError> {
@@ -1031,7 +1171,10 @@ impl HostApi for DetachedCall<'_> {
         detached("send")
     }
     fn rng_seed(&self, stream: RStr<'_>) -> u64 {
-        self.shared.rng_seed(self.slot, stream.as_str())
+        match self.service {
+            Some(service) => self.shared.service_seed(service, stream.as_str()),
+            None => self.shared.rng_seed(self.slot, stream.as_str()),
+        }
     }
     fn read_mission_file(&self, name: RStr<'_>) -> RResult<RVec<u8>, PluginError> {
         self.shared
@@ -1103,5 +1246,13 @@ impl HostApi for DetachedCall<'_> {
         _: RSlice<'_, u32>,
     ) -> RResult<(), PluginError> {
         detached("set_player_view")
+    }
+    fn call_service(
+        &mut self,
+        service: RStr<'_>,
+        _: RStr<'_>,
+        _: RSlice<'_, u8>,
+    ) -> RResult<RVec<u8>, PluginError> {
+        detached(&format!("call_service {service}"))
     }
 }

@@ -86,6 +86,20 @@ pub enum HostError {
         /// Factories the library describes.
         offered: String,
     },
+    /// The library has no factory of the name a service plugin asks for.
+    #[error(
+        "plugin '{plugin}' ({path}) has no factory '{factory}' for a service; it offers: {offered}"
+    )]
+    NoServiceFactory {
+        /// Plugin name.
+        plugin: String,
+        /// The file.
+        path: PathBuf,
+        /// Requested factory.
+        factory: String,
+        /// Factories the library describes.
+        offered: String,
+    },
     /// The plugin's factory or `init` failed (or panicked, caught inside the plugin).
     #[error("plugin '{plugin}' ({path}), factory '{factory}': {stage} failed: {reason}")]
     Instance {

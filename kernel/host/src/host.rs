@@ -111,6 +111,8 @@ impl PluginHost {
             provider_faults: Mutex::new(BTreeMap::new()),
             model_bounds: std::sync::RwLock::new(BTreeMap::new()),
             outcome: Mutex::new(None),
+            services: Mutex::new(BTreeMap::new()),
+            stopped_services: Mutex::new(BTreeMap::new()),
         });
         let mut host = Self {
             config,
@@ -165,6 +167,26 @@ impl PluginHost {
     /// contents (a changed file always gets a new image from a new shadow copy).
     fn load_library(&self, path: &Path) -> Result<Arc<LoadedLibrary>, HostError> {
         load_library(&self.libraries, &self.config.shadow_dir, path)
+    }
+
+    /// [`PluginHost::load_library`] for the service loader.
+    pub(crate) fn load_plugin_library(&self, path: &Path) -> Result<Arc<LoadedLibrary>, HostError> {
+        self.load_library(path)
+    }
+
+    /// Where library names are resolved.
+    pub(crate) fn search_paths(&self) -> &SearchPaths {
+        &self.config.search_paths
+    }
+
+    /// What every call of this host shares.
+    pub(crate) fn shared(&self) -> &Arc<HostShared> {
+        &self.shared
+    }
+
+    /// Where host events are sent.
+    pub(crate) fn events_sender(&self) -> &Sender<HostEvent> {
+        &self.events_tx
     }
 
     /// The mission's outcome once a plugin reported it ([`iron3d_abi::Host::mission_outcome`]).

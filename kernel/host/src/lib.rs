@@ -11,6 +11,7 @@ pub mod host;
 pub mod input;
 pub mod library;
 pub mod log_sink;
+pub mod service;
 pub mod slot;
 pub mod watch;
 
@@ -18,4 +19,5 @@ pub use call::{MissionFiles, ReportedOutcome};
 pub use error::HostError;
 pub use host::{ComponentFactory, HostConfig, MissionSetup, NULL_LIBRARY, PluginHost, SlotReport};
 pub use library::{LoadedLibrary, SearchPaths};
+pub use service::{ServiceSpec, ServiceSystem};
 pub use slot::{Capture, CaptureKind, HostEvent, Instance, PluginSlot};

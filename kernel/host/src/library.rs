@@ -50,6 +50,30 @@ impl LoadedLibrary {
         self.description.version.as_str()
     }
 
+    /// The factory named `wanted`, whatever slot it declares (service plugins).
+    ///
+    /// # Errors
+    /// [`HostError::NoServiceFactory`] listing the factories the library offers.
+    pub fn factory_named(&self, wanted: &str) -> Result<String, HostError> {
+        self.description
+            .factories
+            .iter()
+            .find(|f| f.name.as_str() == wanted)
+            .map(|f| f.name.to_string())
+            .ok_or_else(|| HostError::NoServiceFactory {
+                plugin: self.name().to_owned(),
+                path: self.source.clone(),
+                factory: wanted.to_owned(),
+                offered: self
+                    .description
+                    .factories
+                    .iter()
+                    .map(|f| format!("{} ({})", f.name, f.slot))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+
     /// The factory `wanted` if given and present for `slot`, else the first factory for `slot`.
     pub fn factory_for(&self, slot: SlotKind, wanted: Option<&str>) -> Result<String, HostError> {
         let mut matching = self.description.factories.iter().filter(|f| f.slot == slot);

@@ -37,6 +37,9 @@ pub struct Instance {
     pub factory: String,
     /// The callbacks the factory declared (`iron3d_abi::callbacks` bits).
     pub callbacks: u32,
+    /// The service name, when the instance is a service plugin (its seeds are scoped to
+    /// the service).
+    pub service: Option<String>,
 }
 
 /// The active instance of a slot, shared for service routing.
@@ -50,6 +53,28 @@ impl Instance {
         library: Arc<LoadedLibrary>,
         factory: &str,
         slot: SlotKind,
+        host: &HostShared,
+    ) -> Result<Self, crate::HostError> {
+        Self::start(library, factory, slot, None, host)
+    }
+
+    /// Creates the service plugin `service` from `factory` of `library` and starts it on
+    /// the mission of `host` (as [`Instance::create`]; its seeds are the service's).
+    pub fn create_service(
+        library: Arc<LoadedLibrary>,
+        factory: &str,
+        service: &str,
+        host: &HostShared,
+    ) -> Result<Self, crate::HostError> {
+        // The slot of a service's detached calls only names the caller in messages.
+        Self::start(library, factory, SlotKind::Ai, Some(service), host)
+    }
+
+    fn start(
+        library: Arc<LoadedLibrary>,
+        factory: &str,
+        slot: SlotKind,
+        service: Option<&str>,
         host: &HostShared,
     ) -> Result<Self, crate::HostError> {
         let context = HostContext {
@@ -75,7 +100,11 @@ impl Instance {
             load_number: host.load_number,
             has_game_data: host.files.is_some(),
         };
-        let mut call = DetachedCall { shared: host, slot };
+        let mut call = DetachedCall {
+            shared: host,
+            slot,
+            service,
+        };
         let ctx: HostRef<'_> = HostApi_TO::from_ptr(RMut::new(&mut call), TD_Opaque);
         if let RResult::RErr(e) = object.mission_start(ctx, &info) {
             let _ = object.shutdown();
@@ -92,6 +121,7 @@ impl Instance {
             library,
             factory: factory.to_owned(),
             callbacks,
+            service: service.map(str::to_owned),
         })
     }
 
@@ -111,14 +141,22 @@ impl Instance {
     /// and returned for a [`HostEvent::ShutdownFailed`].
     pub fn finish(&mut self, host: &HostShared, slot: SlotKind) -> Vec<String> {
         let mut failures = Vec::new();
-        let mut call = DetachedCall { shared: host, slot };
+        let mut call = DetachedCall {
+            shared: host,
+            slot,
+            service: self.service.as_deref(),
+        };
         let ctx: HostRef<'_> = HostApi_TO::from_ptr(RMut::new(&mut call), TD_Opaque);
+        let owner = self
+            .service
+            .as_ref()
+            .map_or_else(|| slot.to_string(), |s| format!("service {s}"));
         if let RResult::RErr(e) = self.object.mission_end(ctx) {
-            tracing::warn!(%slot, instance = %self.label(), error = %e, "mission_end failed");
+            tracing::warn!(%owner, instance = %self.label(), error = %e, "mission_end failed");
             failures.push(e.to_string());
         }
         if let RResult::RErr(e) = self.object.shutdown() {
-            tracing::warn!(%slot, instance = %self.label(), error = %e, "shutdown failed");
+            tracing::warn!(%owner, instance = %self.label(), error = %e, "shutdown failed");
             failures.push(e.to_string());
         }
         failures
@@ -208,6 +246,29 @@ pub enum HostEvent {
         fallback: String,
         /// Which state the slot resumed from (never silently a half-updated one).
         state: String,
+    },
+    /// A service plugin was loaded at start-up.
+    ServiceLoaded {
+        /// The service name.
+        service: String,
+        /// `name version factory (path)`.
+        instance: String,
+    },
+    /// A service plugin could not be loaded; the mission goes on without it.
+    ServiceLoadFailed {
+        /// The service name.
+        service: String,
+        /// Why.
+        reason: String,
+    },
+    /// A service plugin failed in `mission_end`, `shutdown` or its destructor.
+    ServiceShutdownFailed {
+        /// The service name.
+        service: String,
+        /// The instance.
+        instance: String,
+        /// The plugin's message.
+        reason: String,
     },
 }
 

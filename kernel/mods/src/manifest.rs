@@ -384,14 +384,6 @@ fn is_platform_key(key: &str) -> bool {
     matches!(key.split_once('-'), Some((os, arch)) if part(os) && part(arch))
 }
 
-/// Whether `name` is an acceptable service name: `[a-z0-9][a-z0-9._-]{0,63}`.
-fn is_service_name(name: &str) -> bool {
-    let mut bytes = name.bytes();
-    matches!(bytes.next(), Some(b) if b.is_ascii_lowercase() || b.is_ascii_digit())
-        && name.len() <= MAX_ID_LEN
-        && bytes.all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"._-".contains(&b))
-}
-
 impl Manifest {
     /// Parses and validates a `mod.toml`; `origin` is only used in error messages.
     ///
@@ -586,7 +578,7 @@ impl Manifest {
                 )
             })?),
             (None, Some(service)) => {
-                if !is_service_name(service.get_ref()) {
+                if !iron3d_registry::is_service_name(service.get_ref()) {
                     return Err(loc.invalid(
                         service.span().start,
                         format!("plugin[{i}].service"),

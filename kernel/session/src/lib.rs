@@ -66,6 +66,8 @@ pub struct SessionSpec {
     pub shadow_dir: PathBuf,
     /// Quiet time of the library watcher.
     pub debounce: Duration,
+    /// Service plugins to load beside the slots (mods' `service = "…"` plugins).
+    pub services: Vec<iron3d_plugin_host::ServiceSpec>,
 }
 
 /// Which mission a session runs.
@@ -219,6 +221,9 @@ impl Session {
         });
         for system in host.systems_from_registry(&spec.registry) {
             kernel.add_system(system)?;
+        }
+        if !spec.services.is_empty() {
+            kernel.add_system(Box::new(host.start_services(&spec.services)))?;
         }
         let game = match &mission {
             MissionSpec::Synthetic { .. } => None,

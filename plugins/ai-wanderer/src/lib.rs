@@ -2,8 +2,12 @@
 //! behaviour state; at zero it picks a new heading from the plugin's own RNG stream
 //! (seeded through the host from the mission seed) and asks the control service to drive
 //! that way (or, without a control service, sets the velocity itself), plus a wind set
-//! by input command `CMD_WIND`. The RNG position, the wind and a command counter are its
-//! saved state.
+//! by input command `CMD_WIND` — or, when a service plugin named [`WIND_SERVICE`] is
+//! loaded (e.g. the `gusty-wind` mod), the wind that service answers at the object's
+//! place and tick (the contract is [`wind_request`] / [`parse_wind`]). A wind service
+//! that fails is reported once and the commanded wind is used instead: a broken mod
+//! never stops the AI. The RNG position, the wind and a command counter are its saved
+//! state.
 
 use glam::{Quat, Vec3};
 use iron3d_abi::rng::{PLUGIN_RNG_BYTES, PluginRng};
@@ -22,6 +26,45 @@ pub const STATE_FORMAT: &str = "iron3d-ai-wanderer";
 pub const STATE_VERSION: u32 = 2;
 /// Name of the RNG stream headings come from.
 pub const RNG_STREAM: &str = "headings";
+/// The service the wanderer asks for the wind, when one is loaded.
+pub const WIND_SERVICE: &str = "wind";
+/// The wind service's method: the wind at a place and tick.
+pub const WIND_METHOD: &str = "at";
+
+/// The request of [`WIND_METHOD`]: position x, y, z as `f32` then the tick as `u64`,
+/// little-endian (20 bytes).
+pub fn wind_request(position: Vec3, tick: u64) -> [u8; 20] {
+    let mut b = [0u8; 20];
+    for (i, v) in position.to_array().into_iter().enumerate() {
+        b[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
+    }
+    b[12..].copy_from_slice(&tick.to_le_bytes());
+    b
+}
+
+/// The answer of [`WIND_METHOD`]: the wind velocity x, y, z as `f32` little-endian (12
+/// bytes, finite), in units per second.
+///
+/// # Errors
+/// [`ErrorKind::INVALID`] for another size or a non-finite component.
+pub fn parse_wind(answer: &[u8]) -> Result<Vec3, PluginError> {
+    let words: Option<Vec<f32>> = (answer.len() == 12).then(|| {
+        answer
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    });
+    match words {
+        Some(w) if w.iter().all(|v| v.is_finite()) => Ok(Vec3::new(w[0], w[1], w[2])),
+        _ => Err(PluginError::new(
+            ErrorKind::INVALID,
+            format!(
+                "the {WIND_SERVICE} service answered {} bytes, not 3 finite f32",
+                answer.len()
+            ),
+        )),
+    }
+}
 
 fn describe() -> PluginDescription {
     PluginDescription::current(
@@ -43,6 +86,7 @@ fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
         rng: PluginRng::new(0),
         wind: 0,
         commands_seen: 0,
+        wind_service_failed: false,
     }))
 }
 
@@ -53,6 +97,35 @@ pub struct Wanderer {
     rng: PluginRng,
     wind: i32,
     commands_seen: u32,
+    /// The wind service failed once (reported; the commanded wind is used since).
+    wind_service_failed: bool,
+}
+
+impl Wanderer {
+    /// The wind at `position` now: the wind service's when one answers, else the
+    /// commanded wind along +X.
+    fn wind_at(&mut self, host: &mut Host<'_>, position: Vec3) -> Vec3 {
+        let commanded = Vec3::X * (self.wind as f32 * 0.5);
+        if self.wind_service_failed {
+            return commanded;
+        }
+        let request = wind_request(position, host.clock().tick);
+        match host
+            .call_service(WIND_SERVICE, WIND_METHOD, &request)
+            .and_then(|a| parse_wind(&a))
+        {
+            Ok(w) => w,
+            // No wind service in this game (or an engine before 2.5): the commanded wind.
+            Err(e) if matches!(e.kind, ErrorKind::NO_PROVIDER | ErrorKind::UNSUPPORTED) => {
+                commanded
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "the wind service failed: using the commanded wind from now on");
+                self.wind_service_failed = true;
+                commanded
+            }
+        }
+    }
 }
 
 impl Plugin for Wanderer {
@@ -78,7 +151,8 @@ impl Plugin for Wanderer {
         let heading = self.rng.next_unit() * std::f32::consts::TAU;
         let next = 15 + self.rng.below(45);
         let orientation = Quat::from_rotation_z(heading);
-        let velocity = orientation * Vec3::X * SPEED + Vec3::X * (self.wind as f32 * 0.5);
+        let wind = self.wind_at(host, o.position.into());
+        let velocity = orientation * Vec3::X * SPEED + wind;
         // Through the control service when the control plugin offers one (it drives the
         // unit within its limits on the terrain); else the velocity is set directly
         // (the built-in scenario's arena integrates it).

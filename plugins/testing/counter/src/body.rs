@@ -5,7 +5,14 @@
 //! `terrain-reentry` and `collide-delete` (AI slot: drives every object to the origin
 //! through the control service and, on `GMSG_COLLISION_DETECTED`, deletes the pair's
 //! lower-id object from inside its own collision callback) and `grow` (AI slot: scales
-//! the first object up at tick 10 and reports its collision radius as behaviour state).
+//! the first object up at tick 10 and reports its collision radius as behaviour state),
+//! `service-echo` (a service plugin, 2.5: method `echo` answers the request, `count` the
+//! number of calls so far as `u64`, `big` an answer over the payload limit, `panic`
+//! panics; its state is the call count) and `service-caller` (AI slot, `update`: a
+//! scripted call per tick to the service named `echo`, see [`SERVICE_SCRIPT`], writing
+//! each outcome on the first object's property `Svc` + the tick as
+//! `[error kind or u32::MAX, answer length, first answer byte, 0]`; the outcome of a
+//! call from `mission_start` goes to `Svc0` on the first tick).
 //!
 //! State: `count` (advanced by `STEP` once per tick, at the tick's first object),
 //! `last_tick` and `ticks_seen`. Every object's `behaviour_state` is set to `count`, so
@@ -52,9 +59,25 @@ pub enum Mode {
     /// bits of that object's collision radius (the control service's physical state) as
     /// its behaviour state, so a trace shows when the proxy was rebuilt.
     Grow,
+    /// A service plugin (see the module docs).
+    ServiceEcho,
+    /// AI slot: calls the `echo` service by [`SERVICE_SCRIPT`].
+    ServiceCaller,
 }
 
-const FACTORIES: [(&str, Mode); 10] = [
+/// What `service-caller` asks the service `echo` at ticks 1, 2, …: `(service, method,
+/// request length)`; the request bytes are `0, 1, 2, …` (mod 256).
+pub const SERVICE_SCRIPT: [(&str, &str, usize); 7] = [
+    ("echo", "echo", 3),
+    ("no-such-service", "echo", 1),
+    ("echo", "echo", iron3d_abi::MAX_SERVICE_PAYLOAD + 1),
+    ("echo", "big", 0),
+    ("echo", "count", 0),
+    ("echo", "panic", 0),
+    ("echo", "echo", 2),
+];
+
+const FACTORIES: [(&str, Mode); 12] = [
     ("counter", Mode::Normal),
     ("counter-bad-restore", Mode::BadRestore),
     ("counter-panic-init", Mode::PanicInit),
@@ -65,6 +88,8 @@ const FACTORIES: [(&str, Mode); 10] = [
     ("terrain-reentry", Mode::Reentry),
     ("collide-delete", Mode::CollideDelete),
     ("grow", Mode::Grow),
+    ("service-echo", Mode::ServiceEcho),
+    ("service-caller", Mode::ServiceCaller),
 ];
 
 fn describe() -> PluginDescription {
@@ -80,9 +105,10 @@ fn describe() -> PluginDescription {
                 Mode::Reentry => {
                     FactoryDescription::new(name, SlotKind::Terrain, iron3d_abi::callbacks::UPDATE)
                 }
-                Mode::Grow => {
+                Mode::Grow | Mode::ServiceCaller => {
                     FactoryDescription::new(name, SlotKind::Ai, iron3d_abi::callbacks::UPDATE)
                 }
+                Mode::ServiceEcho => FactoryDescription::new(name, SlotKind::Ai, 0),
                 Mode::CollideDelete => FactoryDescription::new(
                     name,
                     SlotKind::Ai,
@@ -109,6 +135,7 @@ fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
         count: 0,
         last_tick: 0,
         ticks_seen: 0,
+        start_call: u32::MAX,
     }))
 }
 
@@ -120,16 +147,23 @@ pub struct Counter {
     count: u64,
     last_tick: u64,
     ticks_seen: u64,
+    /// `service-caller`: the error kind of its call from `mission_start`.
+    start_call: u32,
 }
 
 impl Plugin for Counter {
     fn mission_start(
         &mut self,
-        _host: &mut Host<'_>,
+        host: &mut Host<'_>,
         mission: &MissionInfo,
     ) -> Result<(), PluginError> {
         if self.mode == Mode::PanicInit {
             panic!("counter-panic-init refuses to start");
+        }
+        if self.mode == Mode::ServiceCaller {
+            self.start_call = host
+                .call_service("echo", "echo", b"x")
+                .map_or_else(|e| e.kind.0, |_| u32::MAX);
         }
         tracing::info!(
             step = STEP,
@@ -180,6 +214,9 @@ impl Plugin for Counter {
     }
 
     fn update(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+        if self.mode == Mode::ServiceCaller {
+            return self.call_by_script(host);
+        }
         if self.mode == Mode::Grow {
             let Some(first) = host.objects().next() else {
                 return Ok(());
@@ -226,6 +263,10 @@ impl Plugin for Counter {
         self.encode()
     }
 
+    fn service(&mut self) -> Option<&mut dyn iron3d_abi::ServiceProvider> {
+        (self.mode == Mode::ServiceEcho).then_some(self as &mut dyn iron3d_abi::ServiceProvider)
+    }
+
     fn terrain(&self) -> Option<&dyn iron3d_abi::TerrainProvider> {
         (self.mode == Mode::Reentry).then_some(self as &dyn iron3d_abi::TerrainProvider)
     }
@@ -244,7 +285,51 @@ impl iron3d_abi::TerrainProvider for Counter {
     }
 }
 
+impl iron3d_abi::ServiceProvider for Counter {
+    fn call(&mut self, method: &str, request: &[u8]) -> Result<Vec<u8>, PluginError> {
+        self.count += 1;
+        match method {
+            "echo" => Ok(request.to_vec()),
+            "count" => Ok(self.count.to_le_bytes().to_vec()),
+            "big" => Ok(vec![0; iron3d_abi::MAX_SERVICE_PAYLOAD + 1]),
+            "panic" => panic!("service-echo was asked to panic"),
+            other => Err(PluginError::new(
+                ErrorKind::UNSUPPORTED,
+                format!("service-echo has no method {other:?}"),
+            )),
+        }
+    }
+}
+
 impl Counter {
+    /// `service-caller`'s call of this tick (see [`SERVICE_SCRIPT`]).
+    fn call_by_script(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+        let Some(first) = host.objects().next() else {
+            return Ok(());
+        };
+        let tick = host.clock().tick;
+        if tick == 1 {
+            host.set_property(first, b"Svc0", [self.start_call, 0, 0, 0])?;
+        }
+        let Some(&(service, method, len)) = usize::try_from(tick)
+            .ok()
+            .and_then(|t| SERVICE_SCRIPT.get(t.wrapping_sub(1)))
+        else {
+            return Ok(());
+        };
+        let request: Vec<u8> = (0..len).map(|i| i as u8).collect();
+        let outcome = match host.call_service(service, method, &request) {
+            Ok(a) => [
+                u32::MAX,
+                a.len() as u32,
+                u32::from(a.first().copied().unwrap_or(0)),
+                0,
+            ],
+            Err(e) => [e.kind.0, 0, 0, 0],
+        };
+        host.set_property(first, format!("Svc{tick}").as_bytes(), outcome)
+    }
+
     fn encode(&self) -> Result<StateBlob, PluginError> {
         let mut bytes = Vec::with_capacity(24);
         for v in [self.count, self.last_tick, self.ticks_seen] {

@@ -1,0 +1,175 @@
+//! Service plugins (interface 2.5): plugins loaded by name beside the slots, answering
+//! `Host::call_service` from the other plugins (see `iron3d_abi::service`).
+//!
+//! [`PluginHost::start_services`] loads them and returns one kernel system that owns
+//! them for the mission: it puts their states in the state hash (in name order) and
+//! finishes them at shutdown. A service that cannot be loaded is reported and left out;
+//! the mission starts without it (its callers get `NO_PROVIDER` naming it).
+
+use crate::call::HostShared;
+use crate::error::HostError;
+use crate::host::PluginHost;
+use crate::slot::{HostEvent, Instance, SlotCell};
+use abi_stable::std_types::RResult;
+use crossbeam_channel::Sender;
+use iron3d_kernel::System;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+/// One service plugin to load.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServiceSpec {
+    /// The name callers use (`[a-z0-9][a-z0-9._-]{0,63}`, `iron3d_registry::is_service_name`).
+    pub name: String,
+    /// A registry library name or a library file, resolved like a registry entry.
+    pub library: String,
+    /// The factory to create (looked up by name; its declared slot is not used).
+    pub factory: String,
+    /// Who asked for it (e.g. `mod quick-path`), for reports.
+    pub origin: String,
+}
+
+/// The kernel system that owns a host's service plugins (see the module docs).
+pub struct ServiceSystem {
+    host: Arc<HostShared>,
+    cells: Vec<(String, SlotCell)>,
+    events: Sender<HostEvent>,
+}
+
+impl PluginHost {
+    /// Loads `specs` in order (a later spec of the same name replaces an earlier one)
+    /// and returns the system that owns them; add it to the kernel. Each load is
+    /// reported as [`HostEvent::ServiceLoaded`] or [`HostEvent::ServiceLoadFailed`].
+    pub fn start_services(&mut self, specs: &[ServiceSpec]) -> ServiceSystem {
+        let mut chosen: BTreeMap<&str, &ServiceSpec> = BTreeMap::new();
+        for s in specs {
+            chosen.insert(s.name.as_str(), s);
+        }
+        let mut cells = Vec::new();
+        for (name, spec) in chosen {
+            match self.service_instance(spec) {
+                Ok(instance) => {
+                    let label = instance.label();
+                    tracing::info!(target: "Iron3D", service = name, instance = %label, origin = spec.origin.as_str(), "service loaded");
+                    let _ = self.events_sender().send(HostEvent::ServiceLoaded {
+                        service: name.to_owned(),
+                        instance: label,
+                    });
+                    let cell: SlotCell = Arc::new(Mutex::new(Some(instance)));
+                    self.shared()
+                        .services
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .insert(name.to_owned(), cell.clone());
+                    cells.push((name.to_owned(), cell));
+                }
+                Err(e) => {
+                    tracing::warn!(target: "Iron3D", service = name, origin = spec.origin.as_str(), error = %e, "service not loaded; the mission goes on without it");
+                    let _ = self.events_sender().send(HostEvent::ServiceLoadFailed {
+                        service: name.to_owned(),
+                        reason: e.to_string(),
+                    });
+                }
+            }
+        }
+        ServiceSystem {
+            host: self.shared().clone(),
+            cells,
+            events: self.events_sender().clone(),
+        }
+    }
+
+    fn service_instance(&self, spec: &ServiceSpec) -> Result<Instance, HostError> {
+        if !iron3d_registry::is_service_name(&spec.name) {
+            return Err(HostError::Registry(format!(
+                "\"{}\" is not a valid service name; use [a-z0-9][a-z0-9._-]{{0,63}}",
+                spec.name
+            )));
+        }
+        let path = self.search_paths().resolve(&spec.library)?;
+        let lib = self.load_plugin_library(&path)?;
+        let factory = lib.factory_named(&spec.factory)?;
+        Instance::create_service(lib, &factory, &spec.name, self.shared())
+    }
+
+    /// The loaded services by name with their instance labels, in name order.
+    pub fn service_report(&self) -> Vec<(String, String)> {
+        let services = self
+            .shared()
+            .services
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        services
+            .into_iter()
+            .map(|(name, cell)| {
+                let label = cell
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .as_ref()
+                    .map_or_else(|| "stopped".to_owned(), Instance::label);
+                (name, label)
+            })
+            .collect()
+    }
+}
+
+impl System for ServiceSystem {
+    fn name(&self) -> &str {
+        "services"
+    }
+
+    fn state_digest(&self) -> Option<[u8; 32]> {
+        if self.cells.is_empty() {
+            return None;
+        }
+        let mut h = blake3::Hasher::new();
+        for (name, cell) in &self.cells {
+            h.update(name.as_bytes());
+            h.update(&[0]);
+            let guard = cell
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            match guard.as_ref().map(|i| i.object.save_state()) {
+                Some(RResult::ROk(b)) => {
+                    h.update(b.format.as_bytes());
+                    h.update(&b.version.to_le_bytes());
+                    h.update(&(b.bytes.len() as u64).to_le_bytes());
+                    h.update(&b.bytes);
+                }
+                Some(RResult::RErr(e)) => {
+                    h.update(b"save_state failed:");
+                    h.update(e.message.as_bytes());
+                }
+                None => {
+                    h.update(b"stopped");
+                }
+            }
+        }
+        Some(*h.finalize().as_bytes())
+    }
+
+    fn shutdown(&mut self) {
+        for (name, cell) in self.cells.drain(..) {
+            let taken = cell
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .take();
+            if let Some(mut instance) = taken {
+                let label = instance.label();
+                for reason in instance.finish(&self.host, iron3d_abi::SlotKind::Ai) {
+                    let _ = self.events.send(HostEvent::ServiceShutdownFailed {
+                        service: name.clone(),
+                        instance: label.clone(),
+                        reason,
+                    });
+                }
+            }
+            self.host
+                .services
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(&name);
+        }
+    }
+}
