@@ -46,6 +46,7 @@
 //! * abi_stable's own version check uses [`ROOT_VERSION`], not the crate version, so the
 //!   crate version of `iron3d-abi` can move without locking out older plugins.
 
+pub mod audio;
 pub mod context;
 pub mod control;
 pub mod guard;
@@ -63,6 +64,10 @@ pub mod service;
 pub mod types;
 
 pub use abi_stable;
+pub use audio::{
+    AudioFrame, AudioMix, AudioOutput, AudioProvider, AudioReport, AudioService, AudioService_TO,
+    Listener, MAX_SOUND_NAME, SoundBus, SoundEvent, SoundKind,
+};
 pub use control::{
     GroundSample, ModelBounds, MotionMode, MotionRequest, PhysicalState, RayHit, physical_flags,
 };

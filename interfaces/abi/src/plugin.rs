@@ -9,6 +9,7 @@
 //! does.
 #![allow(non_local_definitions)]
 
+use crate::audio::{AudioFrame, AudioProvider, AudioReport, AudioService, AudioService_TO};
 use crate::control::{GroundSample, MotionRequest, PhysicalState, RayHit};
 use crate::guard::PluginRuntime;
 use crate::host::{HostRef, ObjectRef};
@@ -141,6 +142,11 @@ pub trait Plugin: Send {
 
     /// (2.5) The named service, for service plugins (see [`crate::service`]).
     fn service(&mut self) -> Option<&mut dyn ServiceProvider> {
+        None
+    }
+
+    /// (2.6) The audio service, for audio plugins (see [`crate::audio`]).
+    fn audio(&mut self) -> Option<&mut dyn AudioProvider> {
         None
     }
 }
@@ -388,6 +394,11 @@ pub trait PluginInstance: Send {
     /// (2.5) The named service, when the plugin provides one (an older plugin: none).
     #[allow(clippy::type_complexity)]
     fn service(&mut self) -> RResult<ROption<NamedService_TO<'_, RMut<'_, ()>>>, PluginError> {
+        ROk(ROption::RNone)
+    }
+    /// (2.6) The audio service, when the plugin provides one (an older plugin: none).
+    #[allow(clippy::type_complexity)]
+    fn audio(&mut self) -> RResult<ROption<AudioService_TO<'_, RMut<'_, ()>>>, PluginError> {
         ROk(ROption::RNone)
     }
 }
@@ -686,6 +697,14 @@ impl PluginInstance for Adapter {
             |a| NamedService_TO::from_ptr(RMut::new(a), TD_Opaque),
         )
     }
+
+    fn audio(&mut self) -> RResult<ROption<AudioService_TO<'_, RMut<'_, ()>>>, PluginError> {
+        self.offer(
+            "audio",
+            |p| p.audio().is_some(),
+            |a| AudioService_TO::from_ptr(RMut::new(a), TD_Opaque),
+        )
+    }
 }
 
 impl Adapter {
@@ -838,6 +857,20 @@ impl NamedService for Adapter {
             match inner.service() {
                 Some(s) => s.call(method.as_str(), request.as_slice()).map(RVec::from),
                 None => unsupported("the named service"),
+            }
+            .into()
+        })
+    }
+}
+
+impl AudioService for Adapter {
+    fn frame(&mut self, frame: &AudioFrame) -> RResult<AudioReport, PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call("audio frame", || {
+            match inner.audio() {
+                Some(a) => a.frame(frame),
+                None => unsupported("the audio service"),
             }
             .into()
         })

@@ -57,6 +57,33 @@ pub struct HostShared {
     pub services: Mutex<BTreeMap<String, SlotCell>>,
     /// Services stopped after a panic, with the reason later calls are told.
     pub stopped_services: Mutex<BTreeMap<String, String>>,
+    /// The audio slot's presentation state (2.6).
+    pub audio: Mutex<AudioState>,
+}
+
+/// What the host keeps for the audio slot (2.6): the mix it hands the plugin every
+/// frame, and what the plugin reported last.
+#[derive(Debug, Default)]
+pub struct AudioState {
+    /// The player's mix.
+    pub mix: iron3d_abi::AudioMix,
+    /// Whether the plugin is asked for its event trace.
+    pub trace: bool,
+    /// Trace lines reported and not taken yet.
+    pub lines: Vec<String>,
+    /// The last report's output and reason.
+    pub status: Option<AudioStatus>,
+}
+
+/// The audio plugin's last report, as the launcher shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AudioStatus {
+    /// Device, mock or none.
+    pub output: iron3d_abi::AudioOutput,
+    /// Why there is no device (empty otherwise).
+    pub reason: String,
+    /// Sources playing.
+    pub active_sources: u32,
 }
 
 /// A mission outcome as reported by a plugin; displayed as the launcher's outcome line,
@@ -398,6 +425,18 @@ impl HostCall<'_, '_> {
         .into()
     }
 
+    /// Refuses `what` from the audio slot: presentation reads the world, never changes
+    /// it, so a sound card (or its absence) cannot change the simulation (2.6).
+    fn may_write(&self, what: &str) -> Result<(), PluginError> {
+        if self.slot == SlotKind::Audio {
+            return Err(PluginError::new(
+                ErrorKind::FORBIDDEN,
+                format!("{what}: the audio slot reads the world and never changes it"),
+            ));
+        }
+        Ok(())
+    }
+
     /// Routes a call to the service plugin `name` (the rules of `iron3d_abi::service`).
     fn named_service(
         &mut self,
@@ -586,6 +625,9 @@ impl HostApi for HostCall<'_, '_> {
         orientation: Quatf,
         scale: Vec3f,
     ) -> RResult<(), PluginError> {
+        if let Err(e) = self.may_write("set_transform") {
+            return RErr(e);
+        }
         if !finite(position) || !finite_q(orientation) || !finite(scale) {
             return RErr(PluginError::new(
                 ErrorKind::INVALID,
@@ -607,6 +649,9 @@ impl HostApi for HostCall<'_, '_> {
     }
 
     fn set_velocity(&mut self, object: ObjectRef, velocity: Vec3f) -> RResult<(), PluginError> {
+        if let Err(e) = self.may_write("set_velocity") {
+            return RErr(e);
+        }
         if !finite(velocity) {
             return RErr(PluginError::new(
                 ErrorKind::INVALID,
@@ -622,12 +667,18 @@ impl HostApi for HostCall<'_, '_> {
     }
 
     fn set_behaviour_state(&mut self, object: ObjectRef, state: u32) -> RResult<(), PluginError> {
+        if let Err(e) = self.may_write("set_behaviour_state") {
+            return RErr(e);
+        }
         self.writable(object)
             .map(|o| o.behaviour_state = state)
             .into()
     }
 
     fn set_active(&mut self, object: ObjectRef, active: bool) -> RResult<(), PluginError> {
+        if let Err(e) = self.may_write("set_active") {
+            return RErr(e);
+        }
         self.writable(object).map(|o| o.active = active).into()
     }
 
@@ -647,6 +698,9 @@ impl HostApi for HostCall<'_, '_> {
         name: RSlice<'_, u8>,
         value: &[u32; 4],
     ) -> RResult<(), PluginError> {
+        if let Err(e) = self.may_write("set_property") {
+            return RErr(e);
+        }
         let value = *value;
         self.writable(object)
             .map(|o| match o.props.first_mut(name.as_slice()) {
@@ -662,6 +716,9 @@ impl HostApi for HostCall<'_, '_> {
         name: RSlice<'_, u8>,
         value: &[u32; 4],
     ) -> RResult<(), PluginError> {
+        if let Err(e) = self.may_write("append_property") {
+            return RErr(e);
+        }
         let value = *value;
         self.writable(object)
             .map(|o| o.props.push(name.to_vec(), value))
@@ -689,6 +746,9 @@ impl HostApi for HostCall<'_, '_> {
     }
 
     fn create(&mut self, object: &NewObject) -> RResult<ObjectRef, PluginError> {
+        if let Err(e) = self.may_write("create") {
+            return RErr(e);
+        }
         self.order.replace(None);
         if !finite(object.position)
             || !finite_q(object.orientation)
@@ -749,6 +809,9 @@ impl HostApi for HostCall<'_, '_> {
     }
 
     fn delete(&mut self, object: ObjectRef) -> RResult<(), PluginError> {
+        if let Err(e) = self.may_write("delete") {
+            return RErr(e);
+        }
         self.order.replace(None);
         if let Err(e) = self.get(object) {
             return RErr(e);
@@ -761,6 +824,9 @@ impl HostApi for HostCall<'_, '_> {
     }
 
     fn kill(&mut self, object: ObjectRef) -> RResult<(), PluginError> {
+        if let Err(e) = self.may_write("kill") {
+            return RErr(e);
+        }
         self.order.replace(None);
         if let Err(e) = self.get(object) {
             return RErr(e);
@@ -795,6 +861,9 @@ impl HostApi for HostCall<'_, '_> {
     }
 
     fn write_bodies(&mut self, bodies: RSlice<'_, BodyWrite>) -> RResult<u32, PluginError> {
+        if let Err(e) = self.may_write("write_bodies") {
+            return RErr(e);
+        }
         // Validate everything first: on any error nothing is written.
         for b in bodies.iter() {
             let o = match self.get(b.handle) {
@@ -842,6 +911,9 @@ impl HostApi for HostCall<'_, '_> {
     }
 
     fn send(&mut self, target: MessageTarget, message: &Message) -> RResult<(), PluginError> {
+        if let Err(e) = self.may_write("send") {
+            return RErr(e);
+        }
         let (kernel_target, to_system) = match target.kind {
             0 => match self.ctx.world().handle_of(OriginalObjectId(target.object)) {
                 Some(h) => (Target::Object(h), None),
@@ -934,6 +1006,9 @@ impl HostApi for HostCall<'_, '_> {
         object: ObjectRef,
         request: &MotionRequest,
     ) -> RResult<(), PluginError> {
+        if let Err(e) = self.may_write("control_set_motion") {
+            return RErr(e);
+        }
         if !finite(request.target) || !request.speed.is_finite() || !request.turn.is_finite() {
             return RErr(PluginError::new(
                 ErrorKind::INVALID,
@@ -980,6 +1055,9 @@ impl HostApi for HostCall<'_, '_> {
     }
 
     fn mission_outcome(&mut self, outcome: MissionOutcome) -> RResult<(), PluginError> {
+        if let Err(e) = self.may_write("mission_outcome") {
+            return RErr(e);
+        }
         if !simulation_phase(self.ctx.phase()) {
             return RErr(PluginError::new(
                 ErrorKind::FORBIDDEN,
@@ -1023,6 +1101,9 @@ impl HostApi for HostCall<'_, '_> {
         view: &iron3d_abi::PlayerView,
         selected: RSlice<'_, u32>,
     ) -> RResult<(), PluginError> {
+        if let Err(e) = self.may_write("set_player_view") {
+            return RErr(e);
+        }
         if selected.len() > iron3d_abi::MAX_SELECTED {
             return RErr(PluginError::new(
                 ErrorKind::INVALID,
@@ -1053,6 +1134,9 @@ impl HostApi for HostCall<'_, '_> {
         method: RStr<'_>,
         request: RSlice<'_, u8>,
     ) -> RResult<RVec<u8>, PluginError> {
+        if let Err(e) = self.may_write("call_service") {
+            return RErr(e);
+        }
         self.named_service(service.as_str(), method.as_str(), request)
             .into()
     }

@@ -148,7 +148,12 @@ pub fn game_message(
     }
     let data = v.payload.to_vec();
     let id = |raw| OriginalObjectId(raw);
-    if v.code.is_plugin_defined() {
+    // Sound events (2.6, PD-MSG-SOUND) travel as the kernel's plugin messages, checked
+    // here so the audio plugin only ever gets well-formed ones.
+    if v.code == MessageCode::SOUND {
+        iron3d_abi::SoundEvent::from_message(v)?;
+    }
+    if v.code.is_plugin_defined() || v.code == MessageCode::SOUND {
         return Ok(GameMessage::Plugin(PluginMessage {
             code: v.code.0,
             to_system,

@@ -113,6 +113,7 @@ impl PluginHost {
             outcome: Mutex::new(None),
             services: Mutex::new(BTreeMap::new()),
             stopped_services: Mutex::new(BTreeMap::new()),
+            audio: Mutex::new(crate::call::AudioState::default()),
         });
         let mut host = Self {
             config,
@@ -187,6 +188,39 @@ impl PluginHost {
     /// Where host events are sent.
     pub(crate) fn events_sender(&self) -> &Sender<HostEvent> {
         &self.events_tx
+    }
+
+    /// Sets the mix the audio slot's plugin gets from the next frame on (2.6).
+    pub fn set_audio_mix(&self, mix: iron3d_abi::AudioMix) {
+        self.audio_state().mix = mix;
+    }
+
+    /// The mix the audio slot's plugin gets.
+    pub fn audio_mix(&self) -> iron3d_abi::AudioMix {
+        self.audio_state().mix
+    }
+
+    /// Asks the audio slot's plugin for its event trace from the next frame on.
+    pub fn set_audio_trace(&self, on: bool) {
+        self.audio_state().trace = on;
+    }
+
+    /// The audio trace lines reported since the last call, in order.
+    pub fn take_audio_trace(&self) -> Vec<String> {
+        std::mem::take(&mut self.audio_state().lines)
+    }
+
+    /// What the audio slot's plugin reported last (`None`: no report yet, e.g. a null
+    /// audio plugin).
+    pub fn audio_status(&self) -> Option<crate::call::AudioStatus> {
+        self.audio_state().status.clone()
+    }
+
+    fn audio_state(&self) -> std::sync::MutexGuard<'_, crate::call::AudioState> {
+        self.shared
+            .audio
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// The mission's outcome once a plugin reported it ([`iron3d_abi::Host::mission_outcome`]).

@@ -15,7 +15,7 @@ pub mod service;
 pub mod slot;
 pub mod watch;
 
-pub use call::{MissionFiles, ReportedOutcome};
+pub use call::{AudioStatus, MissionFiles, ReportedOutcome};
 pub use error::HostError;
 pub use host::{ComponentFactory, HostConfig, MissionSetup, NULL_LIBRARY, PluginHost, SlotReport};
 pub use library::{LoadedLibrary, SearchPaths};

@@ -446,6 +446,71 @@ impl PluginSlot {
         }
     }
 
+    /// The audio slot's frame (2.6): the listener from the camera of the frame being
+    /// drawn (else the player's view), the mix, the outcome; the report is kept on the
+    /// host for the launcher.
+    fn audio_frame(&mut self, snapshot: &RenderSnapshot) -> SystemResult {
+        let prepared = snapshot.prepared.as_ref();
+        let camera = prepared
+            .and_then(|p| p.get::<iron3d_abi::RenderFrame>())
+            .map(|f| f.camera)
+            .or_else(|| {
+                prepared
+                    .and_then(|p| p.get::<iron3d_abi::FrameWithOverlay>())
+                    .map(|f| f.frame.camera)
+            });
+        let listener = camera
+            .map(|c| iron3d_abi::Listener::from_angles(c.position, c.yaw, c.pitch))
+            .or_else(|| {
+                snapshot.view.as_ref().map(|v| {
+                    let eye = iron3d_abi::Vec3f {
+                        x: v.eye[0],
+                        y: v.eye[1],
+                        z: v.eye[2],
+                    };
+                    iron3d_abi::Listener::from_angles(eye, v.yaw, v.pitch)
+                })
+            });
+        let (mix, trace) = {
+            let a = lock(&self.host.audio);
+            (a.mix, a.trace)
+        };
+        let outcome = lock(&self.host.outcome).map(|o| o.outcome);
+        let frame = iron3d_abi::AudioFrame {
+            frame: snapshot.frame,
+            tick: snapshot.tick,
+            listener: listener.into(),
+            mix,
+            outcome: outcome.into(),
+            trace,
+        };
+        let r = match lock(&self.cell).as_mut() {
+            Some(a) => match a.object.audio() {
+                RResult::ROk(ROption::RSome(mut audio)) => audio.frame(&frame).map(Some),
+                RResult::ROk(ROption::RNone) => RResult::ROk(None),
+                RResult::RErr(e) => RResult::RErr(e),
+            },
+            None => RResult::ROk(None),
+        };
+        match r {
+            RResult::ROk(Some(report)) => {
+                let mut a = lock(&self.host.audio);
+                if trace {
+                    a.lines
+                        .extend(report.trace.into_iter().map(|l| l.into_string()));
+                }
+                a.status = Some(crate::call::AudioStatus {
+                    output: report.output,
+                    reason: report.reason.into_string(),
+                    active_sources: report.active_sources,
+                });
+                Ok(())
+            }
+            RResult::ROk(None) => Ok(()),
+            RResult::RErr(e) => Err(self.fault(Phase::RenderWorld, &e)),
+        }
+    }
+
     /// Rolls back after `reason`: previous instance (with the failed instance's state
     /// when it can still save it), else a null instance, else vacant. The event says
     /// which state the slot resumed from.
@@ -657,6 +722,9 @@ impl System for PluginSlot {
     }
 
     fn render(&mut self, snapshot: &RenderSnapshot) -> SystemResult {
+        if self.shared.slot == SlotKind::Audio {
+            return self.audio_frame(snapshot);
+        }
         // A renderer is not part of the simulation: a swap of the render slot also takes
         // effect at the frame's render phase, so a new renderer draws the very next frame
         // even when that frame runs no tick.
@@ -756,9 +824,10 @@ impl System for PluginSlot {
     }
 
     fn state_digest(&self) -> Option<[u8; 32]> {
-        // Presentation is not simulation: whichever renderer is active (and its own state)
-        // never enters the state hash, so switching renderers cannot change it.
-        if self.shared.slot == SlotKind::Render {
+        // Presentation is not simulation: whichever renderer or audio plugin is active
+        // (and its own state) never enters the state hash, so switching renderers or
+        // playing with or without a sound card cannot change it.
+        if matches!(self.shared.slot, SlotKind::Render | SlotKind::Audio) {
             return None;
         }
         let cell = lock(&self.cell);

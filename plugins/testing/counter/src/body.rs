@@ -12,7 +12,11 @@
 //! scripted call per tick to the service named `echo`, see [`SERVICE_SCRIPT`], writing
 //! each outcome on the first object's property `Svc` + the tick as
 //! `[error kind or u32::MAX, answer length, first answer byte, 0]`; the outcome of a
-//! call from `mission_start` goes to `Svc0` on the first tick).
+//! call from `mission_start` goes to `Svc0` on the first tick) and `audio-writer` (audio
+//! slot, 2.6: every tick tries to change the first object, create one, send a sound
+//! event and call a service — all refused for the audio slot — and counts the refusals;
+//! its audio service reports `NO_DEVICE` with the refusal count as the reason and one
+//! trace line per frame naming the listener's x).
 //!
 //! State: `count` (advanced by `STEP` once per tick, at the tick's first object),
 //! `last_tick` and `ticks_seen`. Every object's `behaviour_state` is set to `count`, so
@@ -63,6 +67,8 @@ pub enum Mode {
     ServiceEcho,
     /// AI slot: calls the `echo` service by [`SERVICE_SCRIPT`].
     ServiceCaller,
+    /// Audio slot: tries to write the world (see the module docs).
+    AudioWriter,
 }
 
 /// What `service-caller` asks the service `echo` at ticks 1, 2, …: `(service, method,
@@ -77,7 +83,7 @@ pub const SERVICE_SCRIPT: [(&str, &str, usize); 7] = [
     ("echo", "echo", 2),
 ];
 
-const FACTORIES: [(&str, Mode); 12] = [
+const FACTORIES: [(&str, Mode); 13] = [
     ("counter", Mode::Normal),
     ("counter-bad-restore", Mode::BadRestore),
     ("counter-panic-init", Mode::PanicInit),
@@ -90,6 +96,7 @@ const FACTORIES: [(&str, Mode); 12] = [
     ("grow", Mode::Grow),
     ("service-echo", Mode::ServiceEcho),
     ("service-caller", Mode::ServiceCaller),
+    ("audio-writer", Mode::AudioWriter),
 ];
 
 fn describe() -> PluginDescription {
@@ -109,6 +116,9 @@ fn describe() -> PluginDescription {
                     FactoryDescription::new(name, SlotKind::Ai, iron3d_abi::callbacks::UPDATE)
                 }
                 Mode::ServiceEcho => FactoryDescription::new(name, SlotKind::Ai, 0),
+                Mode::AudioWriter => {
+                    FactoryDescription::new(name, SlotKind::Audio, iron3d_abi::callbacks::UPDATE)
+                }
                 Mode::CollideDelete => FactoryDescription::new(
                     name,
                     SlotKind::Ai,
@@ -217,6 +227,10 @@ impl Plugin for Counter {
         if self.mode == Mode::ServiceCaller {
             return self.call_by_script(host);
         }
+        if self.mode == Mode::AudioWriter {
+            self.try_writes(host);
+            return Ok(());
+        }
         if self.mode == Mode::Grow {
             let Some(first) = host.objects().next() else {
                 return Ok(());
@@ -263,6 +277,10 @@ impl Plugin for Counter {
         self.encode()
     }
 
+    fn audio(&mut self) -> Option<&mut dyn iron3d_abi::AudioProvider> {
+        (self.mode == Mode::AudioWriter).then_some(self as &mut dyn iron3d_abi::AudioProvider)
+    }
+
     fn service(&mut self) -> Option<&mut dyn iron3d_abi::ServiceProvider> {
         (self.mode == Mode::ServiceEcho).then_some(self as &mut dyn iron3d_abi::ServiceProvider)
     }
@@ -301,7 +319,46 @@ impl iron3d_abi::ServiceProvider for Counter {
     }
 }
 
+impl iron3d_abi::AudioProvider for Counter {
+    fn frame(
+        &mut self,
+        frame: &iron3d_abi::AudioFrame,
+    ) -> Result<iron3d_abi::AudioReport, PluginError> {
+        let x = frame
+            .listener
+            .into_option()
+            .map_or(f32::NAN, |l| l.position.x);
+        Ok(iron3d_abi::AudioReport {
+            output: iron3d_abi::AudioOutput::NO_DEVICE,
+            reason: format!("{} refusals", self.count).into(),
+            active_sources: 0,
+            trace: if frame.trace {
+                vec![format!("{{\"frame\":{},\"x\":{x}}}", frame.frame).into()].into()
+            } else {
+                Default::default()
+            },
+        })
+    }
+}
+
 impl Counter {
+    /// `audio-writer`: every write it tries is counted when refused.
+    fn try_writes(&mut self, host: &mut Host<'_>) {
+        let Some(first) = host.objects().next() else {
+            return;
+        };
+        let sound = iron3d_abi::SoundEvent::one_shot("sounds.lib", "FIRE.WAV", 0, None)
+            .to_message()
+            .map(|m| host.send(iron3d_abi::MessageTarget::slot(SlotKind::Audio), &m));
+        let tries = [
+            host.set_behaviour_state(first, 777).is_err(),
+            host.create(&iron3d_abi::NewObject::default()).is_err(),
+            !matches!(sound, Ok(Ok(()))),
+            host.call_service("echo", "echo", b"").is_err(),
+        ];
+        self.count += tries.iter().filter(|&&refused| refused).count() as u64;
+    }
+
     /// `service-caller`'s call of this tick (see [`SERVICE_SCRIPT`]).
     fn call_by_script(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
         let Some(first) = host.objects().next() else {
