@@ -1,8 +1,8 @@
 //! A deterministic synthetic game directory written in the original formats by the
 //! project's own writers: root configuration files, `objects.rlb` prototypes with
 //! inheritance, unit DAT files, MSH model archives with WEAR tables, `Material.lib`,
-//! `Textures.lib`, `LightMap.lib`, `Palettes.lib`, RsLi archives (effects, sounds, fonts,
-//! sprites) and missions (TMA, configuration blocks, `Land.msh`, `Land1.wea`,
+//! `Textures.lib`, `LightMap.lib`, `Palettes.lib`, RsLi archives (effects, sounds and
+//! music, voices, fonts, sprites) and missions (TMA, configuration blocks, `Land.msh`, `Land1.wea`,
 //! `Land2.wea`, `Land.map`).
 //!
 //! Content the renderer is exercised with:
@@ -41,13 +41,14 @@ mod models;
 mod prototypes;
 mod root;
 mod rsli;
+mod sounds;
 
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 use std::path::{Path, PathBuf};
 
 /// Version of the generator; bumped whenever the produced bytes change.
-pub const GENERATOR_VERSION: u32 = 10;
+pub const GENERATOR_VERSION: u32 = 11;
 
 /// File name of the manifest written at the root of the output directory.
 pub const MANIFEST_NAME: &str = "iron3d-demo.manifest";

@@ -373,6 +373,7 @@ pub(crate) fn write(
             "end".to_owned(),
         ]);
     }
+    cfg.extend(crate::sounds::music_blocks());
     o.put(&format!("{dir}/mission.cfg"), &crlf(&cfg))?;
     let brief = vec![
         "object Briefing".to_owned(),
@@ -549,6 +550,10 @@ pub(crate) fn write_battle(
         }
     }
     o.put(&format!("{dir}/Orders.txt"), &crlf(&orders))?;
+    o.put(
+        &format!("{dir}/mission.cfg"),
+        &crlf(&crate::sounds::music_blocks()),
+    )?;
     // What the HUD shows (PD-HUD-TEXT): the briefing and timed messages, in CP1251.
     let cp1251 = |lines: &[&str]| -> Vec<u8> {
         lines

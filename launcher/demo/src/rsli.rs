@@ -1,5 +1,6 @@
 //! RsLi archives: `effects.rlb` (FXID smoke, fire, lightning), `sounds.lib` (SWAV PCM
-//! and MS-ADPCM tones), `gamefont.rlb` and `sprites.lib` (Texm), across several storage
+//! and MS-ADPCM tones, effects and music of [`crate::sounds`]), `voices.lib` (mission
+//! voice lines), `gamefont.rlb` and `sprites.lib` (Texm), across several storage
 //! methods.
 
 use crate::{DemoError, Out, fmt_err};
@@ -122,16 +123,15 @@ pub(crate) fn write(o: &mut Out, rng: &mut ChaCha8Rng) -> Result<(), DemoError> 
             .map_err(fmt_err("ADPCM wave"))?
             .to_bytes())
     };
-    archive(
-        o,
-        "sounds.lib",
-        vec![
-            ("FIRE.WAV", Method::Lzhuf, pcm(rng, 220.0, 300)?),
-            ("THUNDER.WAV", Method::TransformLzss, adpcm(rng, 60.0, 600)?),
-            ("CLICK.WAV", Method::Raw, pcm(rng, 1000.0, 50)?),
-            ("ENGINE.WAV", Method::Deflate, adpcm(rng, 110.0, 400)?),
-        ],
-    )?;
+    let mut sounds = vec![
+        ("FIRE.WAV", Method::Lzhuf, pcm(rng, 220.0, 300)?),
+        ("THUNDER.WAV", Method::TransformLzss, adpcm(rng, 60.0, 600)?),
+        ("CLICK.WAV", Method::Raw, pcm(rng, 1000.0, 50)?),
+        ("ENGINE.WAV", Method::Deflate, adpcm(rng, 110.0, 400)?),
+    ];
+    sounds.extend(crate::sounds::effects_and_music()?);
+    archive(o, "sounds.lib", sounds)?;
+    archive(o, "voices.lib", crate::sounds::voices()?)?;
     archive(
         o,
         "gamefont.rlb",

@@ -426,3 +426,63 @@ fn the_hud_font_and_the_battle_text_are_written_for_the_hud() {
     );
     assert_eq!(text.objectives.len(), 5);
 }
+
+/// The decoded frames of every `.WAV` entry of the RsLi archive `rel`, by name.
+fn waves(root: &Path, rel: &str) -> std::collections::BTreeMap<String, usize> {
+    let bytes = read(root, rel);
+    let a = iron3d_rsli::Rsli::parse(&bytes).expect(rel);
+    a.entries()
+        .iter()
+        .map(|e| {
+            let name = String::from_utf8_lossy(e.name()).into_owned();
+            let data = e.decode().expect("decode");
+            let w = iron3d_aux::Wave::parse(&data).unwrap_or_else(|x| panic!("{name}: {x}"));
+            let d = w.decode().unwrap_or_else(|x| panic!("{name}: {x}"));
+            assert_eq!(d.sample_rate, 22_050, "{name}: FORMATS §11.9");
+            (name, d.samples.len() / usize::from(d.channels))
+        })
+        .collect()
+}
+
+#[test]
+fn every_mission_names_its_music_and_the_sounds_and_voices_decode() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = build(dir.path(), 7, Profile::Demo).unwrap();
+    let sounds = waves(dir.path(), "sounds.lib");
+    for name in [
+        "FIRE.WAV",
+        "EXPLODE.WAV",
+        "COLLIDE.WAV",
+        "ENGINE.WAV",
+        "RAIN.WAV",
+    ] {
+        assert!(sounds.contains_key(name), "{name}: {sounds:?}");
+    }
+    assert_eq!(sounds["THEME.WAV"], 8 * 22_050, "an 8 s theme");
+    let voices = waves(dir.path(), "voices.lib");
+    assert_eq!(
+        voices.keys().collect::<Vec<_>>(),
+        ["COMPLETE.WAV", "FAILED.WAV"]
+    );
+    for mission in &m.missions {
+        let rel = format!("MISSIONS/{mission}/mission.cfg");
+        let cfg = iron3d_config::BlockFile::parse(&read(dir.path(), &rel), &rel).unwrap();
+        let music = cfg.block("ambient_music_loop").expect("ambient_music_loop");
+        assert_eq!(music.param("LIBRARY").unwrap().value, b"sounds.lib");
+        let named: Vec<String> = music
+            .params
+            .iter()
+            .filter(|p| p.name != b"LIBRARY")
+            .map(|p| String::from_utf8_lossy(&p.value).into_owned())
+            .collect();
+        assert_eq!(
+            named.len(),
+            6,
+            "theme, 3 day and 2 night variations: {named:?}"
+        );
+        for n in &named {
+            assert!(sounds.contains_key(n), "{rel}: {n} is not in sounds.lib");
+        }
+        assert!(cfg.block("ambient_music_variation").is_some(), "{rel}");
+    }
+}
