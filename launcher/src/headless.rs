@@ -65,6 +65,8 @@ pub struct HeadlessOptions {
     pub params: BTreeMap<String, String>,
     /// `--mods` (automation: none unless named; a replay enables the recorded ones).
     pub mods: crate::mods::ModArgs,
+    /// `--audio` (automation: the mixer without a device) and `--audio-trace`.
+    pub audio: crate::audio::AudioArgs,
 }
 
 /// Outcome of a headless run.
@@ -323,7 +325,10 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         .unwrap_or_default();
     let mods = crate::mods::ActiveMods::for_run(&opts.mods, true, &recorded_mods)?;
     mods.report(out)?;
-    let registry = mods.apply_registry(plugins::load_registry(&registry_path)?)?;
+    let registry = crate::audio::apply_registry(
+        mods.apply_registry(plugins::load_registry(&registry_path)?)?,
+        opts.audio.mode(true),
+    )?;
     let mut spec = plugins::session_spec(&opts.plugin_dirs, registry, seed, tick_hz, true);
     spec.services = mods.services();
     // Plugins that read mission data (terrain) get the mission's files through the host.
@@ -464,6 +469,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     };
 
     let mut frame = 0u64;
+    let mut audio = crate::audio::AudioOutputWatch::new(host, opts.audio.audio_trace.as_deref())?;
     let mut pending_swaps = opts.swaps.clone();
     pending_swaps.sort_by_key(|s| s.0);
     let mut host_events: Vec<HostEvent> = Vec::new();
@@ -555,6 +561,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
             }
         }
         host_events.extend(events.try_iter());
+        audio.after_frame(host, out)?;
         // A decided mission ends the run after the frame of its tick.
         if decided.is_none() {
             decided = host.mission_outcome();
@@ -565,6 +572,10 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         }
     }
     host_events.extend(events.try_iter());
+    audio.finish()?;
+    if let Some(path) = &opts.audio.audio_trace {
+        writeln!(out, "audio_trace={}", path.display())?;
+    }
     if let Some(t) = tracer.take() {
         t.finish(kernel)
             .with_context(|| format!("trace {trace_label}"))?;

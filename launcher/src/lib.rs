@@ -3,6 +3,7 @@
 
 pub mod archive_cli;
 pub mod asset_cli;
+pub mod audio;
 pub mod bench;
 pub mod bench_ai;
 pub mod bench_archives;
@@ -449,6 +450,9 @@ pub struct RunArgs {
     /// Mods for this run (a replay enables the mods it recorded).
     #[command(flatten)]
     pub mods: mods::ModArgs,
+    /// Sound output and the audio trace.
+    #[command(flatten)]
+    pub audio: audio::AudioArgs,
 }
 
 /// `iron3d play` options.
@@ -526,6 +530,9 @@ pub struct PlayArgs {
     /// Mods for this run (see `iron3d mods`).
     #[command(flatten)]
     pub mods: mods::ModArgs,
+    /// Sound output and the audio trace.
+    #[command(flatten)]
+    pub audio: audio::AudioArgs,
 }
 
 /// `iron3d bench` options.
@@ -669,6 +676,8 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 trace: a.trace,
                 trace_every: a.trace_every,
                 mods: std::sync::Arc::new(mods::ActiveMods::for_run(&a.mods, a.offscreen, &[])?),
+                audio: a.audio.mode(a.offscreen || a.frames.is_some()),
+                audio_trace: a.audio.audio_trace,
                 ..play::PlayOptions::new(game_dir, mission)
             };
             if !opts.offscreen {
@@ -729,6 +738,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 data_profile: a.data_profile.into(),
                 params: plugins::param_map(&a.params)?,
                 mods: a.mods,
+                audio: a.audio,
             };
             let outcome = headless::run(&opts, out)?;
             if let Some(d) = outcome.divergence {

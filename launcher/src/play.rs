@@ -222,6 +222,10 @@ pub struct PlayOptions {
     pub trace_every: u64,
     /// The enabled mods: their data overlays, plugins and renderers.
     pub mods: std::sync::Arc<crate::mods::ActiveMods>,
+    /// The sound output (PD-AUDIO-AUTOMATION).
+    pub audio: crate::audio::AudioMode,
+    /// Where to write the audio event trace.
+    pub audio_trace: Option<PathBuf>,
 }
 
 impl PlayOptions {
@@ -253,6 +257,8 @@ impl PlayOptions {
             trace: None,
             trace_every: 1,
             mods: std::sync::Arc::new(crate::mods::ActiveMods::none()),
+            audio: crate::audio::AudioMode::Mock,
+            audio_trace: None,
         }
     }
 }
@@ -459,6 +465,8 @@ pub struct PlaySession {
     )>,
     /// The enabled mods (their renderers join the switchable ones).
     mods: std::sync::Arc<crate::mods::ActiveMods>,
+    /// The audio trace and the no-device line.
+    audio: crate::audio::AudioOutputWatch,
 }
 
 impl PlaySession {
@@ -472,9 +480,11 @@ impl PlaySession {
         let clock = ManualTimeSource::new();
         let registry_path = plugins::locate_registry(opts.registry.as_deref())?;
         opts.mods.report(out)?;
-        let registry = opts
-            .mods
-            .apply_registry(plugins::load_registry(&registry_path)?)?;
+        let registry = crate::audio::apply_registry(
+            opts.mods
+                .apply_registry(plugins::load_registry(&registry_path)?)?,
+            opts.audio,
+        )?;
         let wanted = opts
             .renderer
             .map(|r| mod_renderer(&opts.mods, r))
@@ -548,6 +558,7 @@ impl PlaySession {
         let mut run = run;
         run.kernel.set_frame_preparer(Some(Box::new(preparer)));
         let events = run.host.events();
+        let audio = crate::audio::AudioOutputWatch::new(&run.host, opts.audio_trace.as_deref())?;
         tracing::debug!(objects, "play session ready");
         let mut session = Self {
             run,
@@ -568,6 +579,7 @@ impl PlaySession {
             last_frame_ns: None,
             frame_rate: 0.0,
             pending: None,
+            audio,
         };
         if let Some(path) = &opts.trace {
             session.tracer = Some(Tracer {
@@ -692,6 +704,12 @@ impl PlaySession {
             h.update(&self.run.kernel, self.frame_rate);
         }
         self.input.poll(&self.run.host);
+        // The mix follows the settings; the pause menu holds the sound, the outcome
+        // screen (its voice line) does not.
+        let hold = self.paused && !matches!(self.screen(), Screen::Outcome { .. });
+        self.run
+            .host
+            .set_audio_mix(crate::audio::mix(&self.settings.audio, hold));
         let tracer = &mut self.tracer;
         self.run
             .kernel
@@ -706,6 +724,8 @@ impl PlaySession {
                 return Err(anyhow::Error::new(e).context(format!("trace {label}")));
             }
         }
+        self.audio
+            .after_frame(&self.run.host, &mut std::io::stdout().lock())?;
         // Pausing is the shell's: while the game clock stands no tick could read it.
         let pause = ["game.pause", "game.menu"]
             .iter()
@@ -954,6 +974,7 @@ impl PlaySession {
                 .with_context(|| format!("trace {label}"))?;
             writeln!(out, "trace={label}")?;
         }
+        self.audio.finish()?;
         let draw_items = self.draw_items();
         let fps = self.frames as f64 / elapsed.as_secs_f64().max(1e-9);
         writeln!(

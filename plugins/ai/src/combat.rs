@@ -22,6 +22,11 @@
 //!   gives no bounds);
 //! * **PD-AI-DAMAGE**: `life' = life − min(life, damage)`; an object without a
 //!   `Life state` property cannot be damaged (the shot is spent).
+//! * **PD-AI-SOUNDS** (interface 2.6 sound events, fire and forget to the audio slot):
+//!   every shot sends a one-shot of [`SHOT_SOUND`] at the muzzle, owned by the shooter;
+//!   every kill a one-shot of [`DEATH_SOUND`] at the victim. The samples are those of
+//!   the mission's sound library (`sounds.lib` of the demo); distances
+//!   [`SOUND_MIN_DISTANCE`]..[`SOUND_MAX_DISTANCE`].
 
 use crate::behavior::Role;
 use serde::{Deserialize, Serialize};
@@ -32,6 +37,25 @@ pub const LIFE_STATE: &[u8] = b"Life state";
 pub const AIM_TOLERANCE: f32 = 0.087_266_46; // 5°
 /// Height of muzzle and aim point above the origin.
 pub const MUZZLE_HEIGHT: f32 = 0.5;
+
+/// The shot's sample (PD-AI-SOUNDS).
+pub const SHOT_SOUND: &str = "FIRE.WAV";
+/// The kill's sample (PD-AI-SOUNDS).
+pub const DEATH_SOUND: &str = "EXPLODE.WAV";
+/// Full volume up to this distance.
+pub const SOUND_MIN_DISTANCE: f32 = 20.0;
+/// Silent beyond this distance.
+pub const SOUND_MAX_DISTANCE: f32 = 600.0;
+
+/// The sound event of `sample` at `at` owned by `owner` (PD-AI-SOUNDS): a one-shot of
+/// the mission's sound library.
+pub fn sound(sample: &str, owner: u32, at: glam::Vec3) -> iron3d_abi::SoundEvent {
+    iron3d_abi::SoundEvent {
+        min_distance: SOUND_MIN_DISTANCE,
+        max_distance: SOUND_MAX_DISTANCE,
+        ..iron3d_abi::SoundEvent::one_shot("", sample, owner, Some(at.into()))
+    }
+}
 
 /// A weapon's numbers (PD-AI-WEAPON).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -152,5 +176,20 @@ mod tests {
         }
         let f = Weapon::of(Role::Fighter).unwrap();
         assert!(f.range < f.radar);
+    }
+
+    #[test]
+    fn shots_and_kills_are_one_shots_of_the_mission_library() {
+        let e = sound(SHOT_SOUND, 7, glam::Vec3::new(1.0, 2.0, 3.5));
+        assert_eq!(e.kind, iron3d_abi::SoundKind::ONE_SHOT);
+        assert_eq!((e.library.as_str(), e.name.as_str()), ("", "FIRE.WAV"));
+        assert_eq!(e.owner, 7);
+        assert_eq!(e.position.map(|p| p.z), Some(3.5));
+        assert_eq!(
+            (e.min_distance, e.max_distance),
+            (SOUND_MIN_DISTANCE, SOUND_MAX_DISTANCE)
+        );
+        let m = e.to_message().unwrap();
+        assert_eq!(iron3d_abi::SoundEvent::from_message(&m).unwrap(), e);
     }
 }

@@ -60,6 +60,7 @@ impl AiPlugin {
                 a.fire_at = None;
             }
             let Some((to, aimed)) = fire else { continue };
+            self.sound(host, combat::sound(combat::SHOT_SOUND, id, from))?;
             let hit = match host.control().ray(from.into(), to.into(), Some(id)) {
                 Ok(h) => h,
                 Err(e) if matches!(e.kind, ErrorKind::NO_PROVIDER | ErrorKind::UNSUPPORTED) => {
@@ -72,6 +73,12 @@ impl AiPlugin {
             self.damage(host, hit.id, w.damage)?;
         }
         Ok(())
+    }
+
+    /// Sends `event` to the audio slot (PD-AI-SOUNDS): fire and forget.
+    fn sound(&self, host: &mut Host<'_>, event: iron3d_abi::SoundEvent) -> Result<(), PluginError> {
+        let message = event.to_message()?;
+        host.send(iron3d_abi::MessageTarget::slot(SlotKind::Audio), &message)
     }
 
     pub(super) fn damage(
@@ -102,6 +109,8 @@ impl AiPlugin {
         }
         if dead {
             tracing::info!(target: "Behavior.log", object = id, "destroyed");
+            let at = Vec3::from(host.object(handle)?.position);
+            self.sound(host, combat::sound(combat::DEATH_SOUND, id, at))?;
             host.set_behaviour_state(handle, Activity::Dead.number())?;
             host.kill(handle)?;
         }

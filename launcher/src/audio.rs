@@ -1,0 +1,228 @@
+//! The launcher's side of the audio slot (interface 2.6): which output the audio plugin
+//! opens (`--audio`), the player's mix from the settings and the pause state, the audio
+//! event trace (`--audio-trace FILE`) and the one line that says there is no sound.
+//!
+//! **PD-AUDIO-AUTOMATION**: a windowed `iron3d play` lets the registry's audio plugin
+//! open the sound device (`--audio auto`); automation (`iron3d run`, `play --offscreen`
+//! or `--frames`) uses the software mixer without a device (`--audio mock`), so a run
+//! never makes noise, behaves the same on every machine and still traces every sound.
+//! The choice is the factory of the `iron3d_audio` library in the audio slot (`kira`,
+//! `kira-mock`, `silent`); another audio plugin in the registry is left as it is.
+
+use anyhow::Context;
+use clap::{Args, ValueEnum};
+use iron3d_plugin_host::PluginHost;
+use iron3d_registry::{Entry, Registry, SlotKey, SlotName};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The audio plugin library whose factory `--audio` picks.
+pub const AUDIO_LIBRARY: &str = "iron3d_audio";
+
+/// Which output the audio plugin opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AudioMode {
+    /// The sound device, else silence with one message (factory `kira`).
+    Auto,
+    /// The software mixer without a device (factory `kira-mock`).
+    Mock,
+    /// No output at all: every sound command answers "no device" (factory `silent`).
+    None,
+}
+
+impl AudioMode {
+    /// The `iron3d_audio` factory of this mode.
+    pub fn factory(self) -> &'static str {
+        match self {
+            Self::Auto => "kira",
+            Self::Mock => "kira-mock",
+            Self::None => "silent",
+        }
+    }
+}
+
+/// Audio options shared by `run` and `play`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Args)]
+pub struct AudioArgs {
+    /// Sound output: auto (the device, else silence), mock (a mixer without a device) or
+    /// none. Default: auto for a windowed `play`, mock for automation (PD-AUDIO-AUTOMATION).
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub audio: Option<AudioMode>,
+    /// Write every sound event (sample, owner, position, bus, volume, tick, listener) as
+    /// JSON Lines into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub audio_trace: Option<PathBuf>,
+}
+
+impl AudioArgs {
+    /// The mode of a run: the one asked for, else PD-AUDIO-AUTOMATION's.
+    pub fn mode(&self, automation: bool) -> AudioMode {
+        self.audio.unwrap_or(if automation {
+            AudioMode::Mock
+        } else {
+            AudioMode::Auto
+        })
+    }
+}
+
+/// `registry` with the audio slot's `iron3d_audio` factory set to `mode`'s (another
+/// audio plugin, or none, is left as it is).
+///
+/// # Errors
+/// Only if the changed registry cannot be rebuilt (it was valid before).
+pub fn apply_registry(registry: Registry, mode: AudioMode) -> anyhow::Result<Registry> {
+    let key = SlotKey::Slot(SlotName::Audio);
+    let is_ours =
+        |e: &Entry| e.key == key && iron3d_registry::library_stem(&e.library) == AUDIO_LIBRARY;
+    if !registry
+        .entries()
+        .any(|e| is_ours(e) && e.factory != mode.factory())
+    {
+        return Ok(registry);
+    }
+    let entries: Vec<Entry> = registry
+        .entries()
+        .cloned()
+        .map(|mut e| {
+            if is_ours(&e) {
+                e.factory = mode.factory().to_owned();
+            }
+            e
+        })
+        .collect();
+    Registry::from_entries(registry.origin(), registry.dialect(), entries)
+        .context("the registry with the audio output")
+}
+
+/// The mix the audio plugin gets: the settings' bus volumes, held while the game is
+/// paused.
+pub fn mix(settings: &iron3d_config::settings::Audio, paused: bool) -> iron3d_abi::AudioMix {
+    iron3d_abi::AudioMix {
+        master: settings.master,
+        effects: settings.effects,
+        ambient: settings.ambient,
+        voice: settings.voice,
+        music: settings.music,
+        muted: false,
+        paused,
+    }
+}
+
+/// Writes the audio trace and says once when there is no sound.
+pub struct AudioOutputWatch {
+    trace: Option<(PathBuf, std::io::BufWriter<std::fs::File>)>,
+    announced: bool,
+}
+
+impl AudioOutputWatch {
+    /// Starts watching `host`'s audio slot; with `trace`, asks its plugin for the event
+    /// trace and creates the file (an existing one is replaced).
+    ///
+    /// # Errors
+    /// The trace file cannot be created.
+    pub fn new(host: &PluginHost, trace: Option<&Path>) -> anyhow::Result<Self> {
+        let trace = match trace {
+            Some(p) => {
+                let f = std::fs::File::create(p)
+                    .with_context(|| format!("audio trace {}", p.display()))?;
+                host.set_audio_trace(true);
+                Some((p.to_owned(), std::io::BufWriter::new(f)))
+            }
+            None => None,
+        };
+        Ok(Self {
+            trace,
+            announced: false,
+        })
+    }
+
+    /// After a presented frame: appends the trace lines the plugin reported and, the
+    /// first time the plugin reports that it has no device, writes one line to `out`.
+    ///
+    /// # Errors
+    /// Writing the trace or `out` failed.
+    pub fn after_frame(&mut self, host: &PluginHost, out: &mut dyn Write) -> anyhow::Result<()> {
+        if let Some((path, w)) = &mut self.trace {
+            for line in host.take_audio_trace() {
+                writeln!(w, "{line}").with_context(|| format!("audio trace {}", path.display()))?;
+            }
+        }
+        if !self.announced
+            && let Some(s) = host.audio_status()
+            && s.output == iron3d_abi::AudioOutput::NO_DEVICE
+        {
+            self.announced = true;
+            let why = if s.reason.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", s.reason)
+            };
+            writeln!(out, "audio: no sound device{why}; playing silently")?;
+        }
+        Ok(())
+    }
+
+    /// Flushes the trace.
+    ///
+    /// # Errors
+    /// Writing the trace failed.
+    pub fn finish(&mut self) -> anyhow::Result<()> {
+        if let Some((path, w)) = &mut self.trace {
+            w.flush()
+                .with_context(|| format!("audio trace {}", path.display()))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "tests")]
+    use super::*;
+    use iron3d_registry::Dialect;
+
+    fn registry(audio: &str) -> Registry {
+        Registry::parse(
+            format!("ai iron3d_ai ai\naudio {audio}\n").as_bytes(),
+            "t.ini",
+            Dialect::PluginsIni,
+        )
+        .unwrap()
+    }
+
+    fn audio_factory(r: &Registry) -> String {
+        r.entries()
+            .find(|e| e.key == SlotKey::Slot(SlotName::Audio))
+            .unwrap()
+            .factory
+            .clone()
+    }
+
+    #[test]
+    fn the_mode_picks_the_factory_of_our_audio_plugin_only() {
+        let r = apply_registry(registry("iron3d_audio kira"), AudioMode::Mock).unwrap();
+        assert_eq!(audio_factory(&r), "kira-mock");
+        let r = apply_registry(r, AudioMode::None).unwrap();
+        assert_eq!(audio_factory(&r), "silent");
+        let other = apply_registry(registry("iron3d_null null-audio"), AudioMode::Mock).unwrap();
+        assert_eq!(
+            audio_factory(&other),
+            "null-audio",
+            "another plugin is left"
+        );
+    }
+
+    #[test]
+    fn automation_defaults_to_the_mixer_without_a_device() {
+        let a = AudioArgs::default();
+        assert_eq!(a.mode(true), AudioMode::Mock);
+        assert_eq!(a.mode(false), AudioMode::Auto);
+        let none = AudioArgs {
+            audio: Some(AudioMode::None),
+            ..AudioArgs::default()
+        };
+        assert_eq!(none.mode(false), AudioMode::None);
+        let m = mix(&iron3d_config::settings::Audio::default(), true);
+        assert!(m.paused && !m.muted && m.music == 1.0);
+    }
+}
