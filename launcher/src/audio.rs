@@ -3,11 +3,15 @@
 //! event trace (`--audio-trace FILE`) and the one line that says there is no sound.
 //!
 //! **PD-AUDIO-AUTOMATION**: a windowed `iron3d play` lets the registry's audio plugin
-//! open the sound device (`--audio auto`); automation (`iron3d run`, `play --offscreen`
-//! or `--frames`) uses the software mixer without a device (`--audio mock`), so a run
-//! never makes noise, behaves the same on every machine and still traces every sound.
-//! The choice is the factory of the `iron3d_audio` library in the audio slot (`kira`,
-//! `kira-mock`, `silent`); another audio plugin in the registry is left as it is.
+//! open the sound device (`--audio auto`). Automation (`iron3d run`, `play --offscreen`
+//! or `--frames`) never opens one: with `--audio-trace` it mixes on the software mixer
+//! without a device (`--audio mock`, so the trace has real sources, loops and
+//! positions), otherwise it plays nothing at all (`--audio none`: mixing minutes of
+//! sound nobody hears costs more than the simulation). The simulation is the same in
+//! every mode. The choice is the factory of the `iron3d_audio` library in the audio slot
+//! (`kira`, `kira-mock`, `silent`); another audio plugin in the registry is left as it
+//! is. The "no sound device" line is for players: it is printed for `auto` and for an
+//! explicit `--audio none`, never for automation's own choice.
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
@@ -45,7 +49,8 @@ impl AudioMode {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Args)]
 pub struct AudioArgs {
     /// Sound output: auto (the device, else silence), mock (a mixer without a device) or
-    /// none. Default: auto for a windowed `play`, mock for automation (PD-AUDIO-AUTOMATION).
+    /// none. Default: auto for a windowed `play`; for automation mock with --audio-trace,
+    /// else none (PD-AUDIO-AUTOMATION).
     #[arg(long, value_enum, value_name = "MODE")]
     pub audio: Option<AudioMode>,
     /// Write every sound event (sample, owner, position, bus, volume, tick, listener) as
@@ -57,11 +62,18 @@ pub struct AudioArgs {
 impl AudioArgs {
     /// The mode of a run: the one asked for, else PD-AUDIO-AUTOMATION's.
     pub fn mode(&self, automation: bool) -> AudioMode {
-        self.audio.unwrap_or(if automation {
-            AudioMode::Mock
-        } else {
-            AudioMode::Auto
-        })
+        self.audio
+            .unwrap_or(match (automation, self.audio_trace.is_some()) {
+                (false, _) => AudioMode::Auto,
+                (true, true) => AudioMode::Mock,
+                (true, false) => AudioMode::None,
+            })
+    }
+
+    /// Whether a run says so when it has no sound: the player's runs (`auto`) and an
+    /// explicit `--audio none`, not automation's own choice.
+    pub fn announces(&self, automation: bool) -> bool {
+        self.audio.is_some() || !automation
     }
 }
 
@@ -114,13 +126,17 @@ pub struct AudioOutputWatch {
     announced: bool,
 }
 
+/// [`AudioOutputWatch::new`]'s `announce`: say nothing about a missing device.
+pub const QUIET: bool = false;
+
 impl AudioOutputWatch {
     /// Starts watching `host`'s audio slot; with `trace`, asks its plugin for the event
-    /// trace and creates the file (an existing one is replaced).
+    /// trace and creates the file (an existing one is replaced). Without `announce` the
+    /// "no sound device" line is never written ([`AudioArgs::announces`]).
     ///
     /// # Errors
     /// The trace file cannot be created.
-    pub fn new(host: &PluginHost, trace: Option<&Path>) -> anyhow::Result<Self> {
+    pub fn new(host: &PluginHost, trace: Option<&Path>, announce: bool) -> anyhow::Result<Self> {
         let trace = match trace {
             Some(p) => {
                 let f = std::fs::File::create(p)
@@ -132,16 +148,17 @@ impl AudioOutputWatch {
         };
         Ok(Self {
             trace,
-            announced: false,
+            announced: !announce,
         })
     }
 
     /// After a presented frame: appends the trace lines the plugin reported and, the
-    /// first time the plugin reports that it has no device, writes one line to `out`.
+    /// first time the plugin reports that it has no device, answers the one line to
+    /// show (`audio: no sound device (…); playing silently`).
     ///
     /// # Errors
-    /// Writing the trace or `out` failed.
-    pub fn after_frame(&mut self, host: &PluginHost, out: &mut dyn Write) -> anyhow::Result<()> {
+    /// Writing the trace failed.
+    pub fn after_frame(&mut self, host: &PluginHost) -> anyhow::Result<Option<String>> {
         if let Some((path, w)) = &mut self.trace {
             for line in host.take_audio_trace() {
                 writeln!(w, "{line}").with_context(|| format!("audio trace {}", path.display()))?;
@@ -157,9 +174,11 @@ impl AudioOutputWatch {
             } else {
                 format!(" ({})", s.reason)
             };
-            writeln!(out, "audio: no sound device{why}; playing silently")?;
+            return Ok(Some(format!(
+                "audio: no sound device{why}; playing silently"
+            )));
         }
-        Ok(())
+        Ok(None)
     }
 
     /// Flushes the trace.
@@ -213,15 +232,22 @@ mod tests {
     }
 
     #[test]
-    fn automation_defaults_to_the_mixer_without_a_device() {
+    fn automation_mixes_without_a_device_only_to_trace() {
         let a = AudioArgs::default();
-        assert_eq!(a.mode(true), AudioMode::Mock);
+        assert_eq!(a.mode(true), AudioMode::None);
         assert_eq!(a.mode(false), AudioMode::Auto);
+        assert!(!a.announces(true) && a.announces(false));
+        let traced = AudioArgs {
+            audio_trace: Some(PathBuf::from("a.jsonl")),
+            ..AudioArgs::default()
+        };
+        assert_eq!(traced.mode(true), AudioMode::Mock);
         let none = AudioArgs {
             audio: Some(AudioMode::None),
             ..AudioArgs::default()
         };
         assert_eq!(none.mode(false), AudioMode::None);
+        assert!(none.announces(true));
         let m = mix(&iron3d_config::settings::Audio::default(), true);
         assert!(m.paused && !m.muted);
         assert_eq!(m.music, iron3d_config::settings::Audio::default().music);

@@ -65,7 +65,7 @@ pub struct HeadlessOptions {
     pub params: BTreeMap<String, String>,
     /// `--mods` (automation: none unless named; a replay enables the recorded ones).
     pub mods: crate::mods::ModArgs,
-    /// `--audio` (automation: the mixer without a device) and `--audio-trace`.
+    /// `--audio` (automation: PD-AUDIO-AUTOMATION) and `--audio-trace`.
     pub audio: crate::audio::AudioArgs,
 }
 
@@ -469,7 +469,11 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     };
 
     let mut frame = 0u64;
-    let mut audio = crate::audio::AudioOutputWatch::new(host, opts.audio.audio_trace.as_deref())?;
+    let mut audio = crate::audio::AudioOutputWatch::new(
+        host,
+        opts.audio.audio_trace.as_deref(),
+        opts.audio.announces(true),
+    )?;
     let mut pending_swaps = opts.swaps.clone();
     pending_swaps.sort_by_key(|s| s.0);
     let mut host_events: Vec<HostEvent> = Vec::new();
@@ -561,7 +565,9 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
             }
         }
         host_events.extend(events.try_iter());
-        audio.after_frame(host, out)?;
+        if let Some(line) = audio.after_frame(host)? {
+            writeln!(out, "{line}")?;
+        }
         // A decided mission ends the run after the frame of its tick.
         if decided.is_none() {
             decided = host.mission_outcome();

@@ -224,6 +224,8 @@ pub struct PlayOptions {
     pub mods: std::sync::Arc<crate::mods::ActiveMods>,
     /// The sound output (PD-AUDIO-AUTOMATION).
     pub audio: crate::audio::AudioMode,
+    /// Whether a missing sound device is said (`AudioArgs::announces`).
+    pub announce_audio: bool,
     /// Where to write the audio event trace.
     pub audio_trace: Option<PathBuf>,
 }
@@ -257,7 +259,8 @@ impl PlayOptions {
             trace: None,
             trace_every: 1,
             mods: std::sync::Arc::new(crate::mods::ActiveMods::none()),
-            audio: crate::audio::AudioMode::Mock,
+            audio: crate::audio::AudioMode::None,
+            announce_audio: false,
             audio_trace: None,
         }
     }
@@ -467,6 +470,8 @@ pub struct PlaySession {
     mods: std::sync::Arc<crate::mods::ActiveMods>,
     /// The audio trace and the no-device line.
     audio: crate::audio::AudioOutputWatch,
+    /// Lines for the player not written yet ([`PlaySession::write_notes`]).
+    notes: Vec<String>,
 }
 
 impl PlaySession {
@@ -558,7 +563,11 @@ impl PlaySession {
         let mut run = run;
         run.kernel.set_frame_preparer(Some(Box::new(preparer)));
         let events = run.host.events();
-        let audio = crate::audio::AudioOutputWatch::new(&run.host, opts.audio_trace.as_deref())?;
+        let audio = crate::audio::AudioOutputWatch::new(
+            &run.host,
+            opts.audio_trace.as_deref(),
+            opts.announce_audio,
+        )?;
         tracing::debug!(objects, "play session ready");
         let mut session = Self {
             run,
@@ -580,6 +589,7 @@ impl PlaySession {
             frame_rate: 0.0,
             pending: None,
             audio,
+            notes: Vec::new(),
         };
         if let Some(path) = &opts.trace {
             session.tracer = Some(Tracer {
@@ -724,8 +734,9 @@ impl PlaySession {
                 return Err(anyhow::Error::new(e).context(format!("trace {label}")));
             }
         }
-        self.audio
-            .after_frame(&self.run.host, &mut std::io::stdout().lock())?;
+        if let Some(line) = self.audio.after_frame(&self.run.host)? {
+            self.notes.push(line);
+        }
         // Pausing is the shell's: while the game clock stands no tick could read it.
         let pause = ["game.pause", "game.menu"]
             .iter()
@@ -736,6 +747,18 @@ impl PlaySession {
         }
         self.frames += 1;
         self.host_events.extend(self.events.try_iter());
+        Ok(())
+    }
+
+    /// Writes the lines for the player that frames produced (e.g. that there is no sound
+    /// device) to `out`, once each.
+    ///
+    /// # Errors
+    /// Writing failed.
+    pub fn write_notes(&mut self, out: &mut dyn Write) -> std::io::Result<()> {
+        for line in self.notes.drain(..) {
+            writeln!(out, "{line}")?;
+        }
         Ok(())
     }
 
@@ -1018,6 +1041,7 @@ pub fn run_offscreen(opts: &PlayOptions, out: &mut dyn Write) -> anyhow::Result<
             session.run.host.request_capture(session.capture_kind());
         }
         session.frame(f * frame_ns)?;
+        session.write_notes(out)?;
         while switches.first().is_some_and(|s| s.0 <= f) {
             let (_, r) = switches.remove(0);
             session.switch(r, out)?;

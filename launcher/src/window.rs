@@ -332,6 +332,9 @@ impl App<'_> {
         if let Err(e) = self.session.frame(self.game_ns) {
             return self.fail(event_loop, e);
         }
+        if let Err(e) = self.session.write_notes(self.out) {
+            return self.fail(event_loop, e.into());
+        }
         match self.session.poll_switch(self.out) {
             Ok(Some(true)) => {
                 tracing::info!(

@@ -1,0 +1,1361 @@
+//! The audio slot's logic, independent of the host so that it can be tested on its own:
+//! sound events, collisions, destructions, engine loops, ambient music, the frame (the
+//! listener, the mix, the outcome voice) and the hot-swap state.
+//!
+//! [`AudioEngine`] owns the [`Mixer`], the [`SampleCache`], the sound archives of the
+//! mission (RsLi or NRes, told apart by their magic), the music, the active loops and a
+//! buffer of trace records that [`AudioEngine::frame`] drains. It never fails: a missing
+//! device, a missing archive or a bad sample end in a trace record (and one warning per
+//! sample key on the `Sound` tracing target), never in an error of the plugin.
+//!
+//! Named rules:
+//!
+//! * **PD-AUDIO-COLLISION**: a collision plays `sounds.lib`/`COLLIDE.WAV` at the contact
+//!   point, at most once per object pair every [`COLLISION_PAIR_TICKS`] ticks and at
+//!   most [`COLLISIONS_PER_TICK`] times per tick; collisions over either limit are
+//!   dropped silently (counted in [`AudioEngine::suppressed_collisions`], no trace).
+//! * **PD-AUDIO-ENGINES**: the [`ENGINE_LOOPS`] nearest units moving faster than
+//!   [`ENGINE_MIN_SPEED`] within [`ENGINE_RANGE`] of the last listener (ties by id)
+//!   each have an `sounds.lib`/`ENGINE.WAV` loop on the effects bus, at rate
+//!   `0.8 + speed / 20` clamped to `0.8..=1.6`, following the unit; loops start and stop
+//!   (one trace record each) as the set changes once per tick. No listener yet: no
+//!   engine loops.
+//! * **PD-AUDIO-THEME**: the theme of `ambient_music_loop` starts on the first
+//!   [`AudioEngine::tick`] (the mission's clock starting is "mission open"); a restored
+//!   engine does not start it again (it restores the saved theme loop instead).
+//! * **PD-AUDIO-MISSION-LIBRARY**: a sound event with an empty library plays from the
+//!   mission library, `sounds.lib` unless [`AudioEngine::set_mission_library`] says
+//!   otherwise (`mission.cfg`'s `LIBRARY` names the *music* archive, §13.10).
+//! * **PD-AUDIO-NODEVICE-TRACE**: without a device every record is written with kind
+//!   `no_device`, its own kind and the reason in `detail`; samples are not loaded.
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Range;
+use std::sync::Arc;
+
+use abi_stable::std_types::{ROption, RString, RVec};
+use glam::{Quat, Vec3};
+use iron3d_abi::audio::{
+    AudioFrame, AudioMix, AudioOutput, AudioReport, Listener, SoundBus, SoundEvent, SoundKind,
+};
+use iron3d_abi::host::MissionOutcome;
+use iron3d_abi::rng::PluginRng;
+use iron3d_abi::{ErrorKind, PluginError, StateBlob};
+use serde::{Deserialize, Serialize};
+
+use crate::error::AudioError;
+use crate::mixer::{
+    Bus, MOCK_SAMPLE_RATE, Mixer, OpenReport, OutputChoice, OutputKind, SourceId, SourceParams,
+    listener_orientation,
+};
+use crate::music::{AmbientMusic, MusicConfig, MusicEvent, VariationGenerator};
+use crate::sample::{Sample, SampleCache, SampleKey, SourceOwner};
+use crate::trace::{AudioTraceRecord, TraceKind};
+
+/// The default mission sound library (PD-AUDIO-MISSION-LIBRARY).
+pub const SOUNDS_LIBRARY: &str = "sounds.lib";
+/// The archive of the mission voice lines.
+pub const VOICES_LIBRARY: &str = "voices.lib";
+/// The collision sample in [`SOUNDS_LIBRARY`] (PD-AUDIO-COLLISION).
+pub const COLLIDE_SAMPLE: &str = "COLLIDE.WAV";
+/// The engine loop sample in [`SOUNDS_LIBRARY`] (PD-AUDIO-ENGINES).
+pub const ENGINE_SAMPLE: &str = "ENGINE.WAV";
+/// The voice of [`MissionOutcome::COMPLETE`] in [`VOICES_LIBRARY`].
+pub const COMPLETE_VOICE: &str = "COMPLETE.WAV";
+/// The voice of [`MissionOutcome::FAILED`] in [`VOICES_LIBRARY`].
+pub const FAILED_VOICE: &str = "FAILED.WAV";
+
+/// PD-AUDIO-COLLISION: ticks before the same pair sounds again.
+pub const COLLISION_PAIR_TICKS: u64 = 15;
+/// PD-AUDIO-COLLISION: collision sounds per tick at most.
+pub const COLLISIONS_PER_TICK: u32 = 8;
+/// `min_distance` / `max_distance` of collision sounds.
+pub const COLLISION_DISTANCES: (f32, f32) = (10.0, 500.0);
+
+/// PD-AUDIO-ENGINES: engine loops at most.
+pub const ENGINE_LOOPS: usize = 8;
+/// PD-AUDIO-ENGINES: units farther from the listener have no engine loop.
+pub const ENGINE_RANGE: f32 = 400.0;
+/// PD-AUDIO-ENGINES: units at or below this speed (units/s) have no engine loop.
+pub const ENGINE_MIN_SPEED: f32 = 0.5;
+/// PD-AUDIO-ENGINES: `min_distance` of an engine loop (its `max_distance` is
+/// [`ENGINE_RANGE`]).
+pub const ENGINE_MIN_DISTANCE: f32 = 10.0;
+
+/// The most output frames the mock backend renders in one [`AudioEngine::frame`] (one
+/// second: a longer gap between frames is not made up).
+pub const MOCK_FRAMES_PER_FRAME_MAX: u64 = MOCK_SAMPLE_RATE as u64;
+/// Trace records kept between two frames at most; later ones are dropped and counted
+/// ([`AudioEngine::dropped_trace_records`]).
+pub const MAX_PENDING_TRACE: usize = 65_536;
+
+/// The state blob's format name.
+pub const STATE_FORMAT: &str = "iron3d-audio";
+/// The state blob's version.
+pub const STATE_VERSION: u32 = 1;
+/// Loops a state blob may hold at most.
+pub const MAX_SAVED_LOOPS: usize = 4096;
+/// Entries of one music pool a state blob may hold at most.
+pub const MAX_SAVED_POOL: usize = 1024;
+
+/// The engine loop rate of a unit moving at `speed` (PD-AUDIO-ENGINES).
+pub fn engine_rate(speed: f32) -> f32 {
+    (0.8 + speed / 20.0).clamp(0.8, 1.6)
+}
+
+/// The mixer bus of an event's [`SoundBus`] (unknown values: effects).
+pub fn bus_of(bus: SoundBus) -> Bus {
+    match bus {
+        SoundBus::AMBIENT => Bus::Ambient,
+        SoundBus::VOICE => Bus::Voice,
+        SoundBus::MUSIC => Bus::Music,
+        _ => Bus::Effects,
+    }
+}
+
+/// Which loop: loops are keyed by this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoopSlot {
+    /// A sound event's loop (`StartLoop`/`SetLoopVolume`/`StopLoop`).
+    Event {
+        /// The event's owner (0: none).
+        owner: u32,
+        /// The sender's loop number.
+        loop_id: u32,
+    },
+    /// The engine loop of a unit (PD-AUDIO-ENGINES).
+    Engine(u32),
+    /// The ambient theme.
+    Theme,
+}
+
+/// One active loop.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoopInfo {
+    /// Its sample.
+    pub key: SampleKey,
+    /// The object it belongs to and follows (0: none).
+    pub owner: u32,
+    /// Its bus.
+    pub bus: Bus,
+    /// Linear volume.
+    pub volume: f32,
+    /// Its world position (`None`: 2D).
+    pub position: Option<Vec3>,
+    /// Full volume up to this distance.
+    pub min_distance: f32,
+    /// Silent from this distance.
+    pub max_distance: f32,
+    /// Playback rate.
+    pub rate: f32,
+    /// The mixer's source (`None`: no device, or the sample did not load).
+    pub source: Option<SourceId>,
+}
+
+impl LoopInfo {
+    fn params(&self) -> SourceParams {
+        SourceParams {
+            bus: self.bus,
+            position: self.position,
+            volume: self.volume,
+            min_distance: self.min_distance,
+            max_distance: self.max_distance,
+            playback_rate: f64::from(self.rate),
+            looped: true,
+        }
+    }
+}
+
+/// A loop in the state blob.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct SavedLoop {
+    slot: LoopSlot,
+    key: SampleKey,
+    owner: u32,
+    bus: Bus,
+    volume: f32,
+    position: Option<Vec3>,
+    min_distance: f32,
+    max_distance: f32,
+    rate: f32,
+    playback_seconds: f64,
+}
+
+/// The state blob's body (postcard).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct SavedState {
+    /// The last tick the saving instance saw (restored records carry it).
+    tick: u64,
+    mission_library: String,
+    music: Option<AmbientMusic>,
+    music_rng: Vec<u8>,
+    theme_started: bool,
+    outcome_voice_played: bool,
+    loops: Vec<SavedLoop>,
+}
+
+/// A sound archive of the mission, read once.
+enum Library {
+    /// Not readable (missing file, read error): every entry is missing.
+    Missing(String),
+    /// Neither RsLi nor NRes, or not parseable.
+    Invalid(String),
+    /// An RsLi archive and its entry indices by upper-case name (lowest index wins).
+    Rsli {
+        bytes: Vec<u8>,
+        names: BTreeMap<String, usize>,
+    },
+    /// An NRes archive and its payload ranges by upper-case name.
+    Nres {
+        bytes: Vec<u8>,
+        names: BTreeMap<String, Range<usize>>,
+    },
+}
+
+impl Library {
+    fn parse(bytes: Vec<u8>) -> Library {
+        if bytes.starts_with(&iron3d_nres::MAGIC) {
+            let names = match iron3d_nres::Nres::parse(&bytes) {
+                Ok(a) => {
+                    let mut names = BTreeMap::new();
+                    for e in a.entries() {
+                        let name = String::from_utf8_lossy(e.name()).to_ascii_uppercase();
+                        names.entry(name).or_insert_with(|| e.data_range());
+                    }
+                    names
+                }
+                Err(e) => return Library::Invalid(format!("NRes archive: {e}")),
+            };
+            Library::Nres { bytes, names }
+        } else if bytes.starts_with(b"NL") {
+            let names = match iron3d_rsli::Rsli::parse(&bytes) {
+                Ok(a) => {
+                    let mut names = BTreeMap::new();
+                    for e in a.entries() {
+                        let name = String::from_utf8_lossy(e.name()).to_ascii_uppercase();
+                        names.entry(name).or_insert(e.index());
+                    }
+                    names
+                }
+                Err(e) => return Library::Invalid(format!("RsLi archive: {e}")),
+            };
+            Library::Rsli { bytes, names }
+        } else {
+            Library::Invalid("neither an RsLi (NL) nor an NRes archive".into())
+        }
+    }
+
+    /// The entry's bytes: `Ok(None)` when absent.
+    fn read(&self, name: &str) -> Result<Option<Vec<u8>>, String> {
+        match self {
+            Library::Missing(_) => Ok(None),
+            Library::Invalid(why) => Err(why.clone()),
+            Library::Nres { bytes, names } => Ok(names
+                .get(name)
+                .map(|r| bytes.get(r.clone()).unwrap_or(&[]).to_vec())),
+            Library::Rsli { bytes, names } => {
+                let Some(&index) = names.get(name) else {
+                    return Ok(None);
+                };
+                let archive = iron3d_rsli::Rsli::parse(bytes).map_err(|e| e.to_string())?;
+                let entry = archive
+                    .entry(index)
+                    .ok_or_else(|| format!("RsLi entry {index} vanished"))?;
+                entry
+                    .decode()
+                    .map(Some)
+                    .map_err(|e| format!("RsLi entry {name}: {e}"))
+            }
+        }
+    }
+}
+
+fn read_entry(
+    libraries: &BTreeMap<String, Library>,
+    key: &SampleKey,
+) -> Result<Option<Vec<u8>>, String> {
+    match libraries.get(key.library()) {
+        Some(l) => l.read(key.name()),
+        None => Ok(None),
+    }
+}
+
+/// One playback request (internal).
+struct Play {
+    key: SampleKey,
+    owner: SourceOwner,
+    params: SourceParams,
+    kind: TraceKind,
+    start: f64,
+    detail: Option<String>,
+}
+
+fn kind_name(kind: TraceKind) -> &'static str {
+    match kind {
+        TraceKind::Play => "play",
+        TraceKind::Stop => "stop",
+        TraceKind::LoopStart => "loop_start",
+        TraceKind::LoopVolume => "loop_volume",
+        TraceKind::LoopStop => "loop_stop",
+        TraceKind::MusicTheme => "music_theme",
+        TraceKind::MusicVariation => "music_variation",
+        TraceKind::Voice => "voice",
+        TraceKind::Listener => "listener",
+        TraceKind::Pause => "pause",
+        TraceKind::Resume => "resume",
+        TraceKind::Mute => "mute",
+        TraceKind::NoDevice => "no_device",
+        TraceKind::LoadFailed => "load_failed",
+    }
+}
+
+fn object_owner(id: u32, otherwise: &str) -> SourceOwner {
+    if id == 0 {
+        SourceOwner::Named(otherwise.into())
+    } else {
+        SourceOwner::Object(id)
+    }
+}
+
+fn bad_state(why: impl Into<String>) -> PluginError {
+    PluginError::new(ErrorKind::BAD_STATE, why)
+}
+
+/// The audio slot's logic (see the module docs).
+pub struct AudioEngine {
+    mixer: Mixer,
+    open: OpenReport,
+    choice: OutputChoice,
+    cache: SampleCache,
+    libraries: BTreeMap<String, Library>,
+    mission_library: String,
+    music: Option<AmbientMusic>,
+    music_rng: PluginRng,
+    theme_started: bool,
+    loops: BTreeMap<LoopSlot, LoopInfo>,
+    followers: BTreeMap<SourceId, u32>,
+    positions: BTreeMap<u32, Vec3>,
+    listener: Option<(Vec3, Quat)>,
+    mix: Option<AudioMix>,
+    outcome_voice_played: bool,
+    trace: Vec<AudioTraceRecord>,
+    trace_dropped: u64,
+    logged_failures: BTreeSet<SampleKey>,
+    collision_pairs: BTreeMap<(u32, u32), u64>,
+    collisions_tick: (u64, u32),
+    suppressed_collisions: u64,
+    tick: u64,
+    /// Simulation ticks per second (PD-AUDIO-MOCK-CLOCK).
+    tick_hz: u32,
+    /// The tick of the last frame.
+    last_frame_tick: Option<u64>,
+}
+
+impl std::fmt::Debug for AudioEngine {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AudioEngine")
+            .field("mixer", &self.mixer)
+            .field("libraries", &self.libraries.keys().collect::<Vec<_>>())
+            .field("loops", &self.loops)
+            .field("tick", &self.tick)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AudioEngine {
+    /// An engine on the chosen output for `mission` (named in diagnostic chains), with
+    /// no archives, no music and the default mission library.
+    pub fn new(choice: OutputChoice, mission: &str) -> AudioEngine {
+        let (mixer, open) = Mixer::open(choice);
+        AudioEngine {
+            mixer,
+            open,
+            choice,
+            cache: SampleCache::new(mission),
+            libraries: BTreeMap::new(),
+            mission_library: SOUNDS_LIBRARY.into(),
+            music: None,
+            music_rng: PluginRng::new(0),
+            theme_started: false,
+            loops: BTreeMap::new(),
+            followers: BTreeMap::new(),
+            positions: BTreeMap::new(),
+            listener: None,
+            mix: None,
+            outcome_voice_played: false,
+            trace: Vec::new(),
+            trace_dropped: 0,
+            logged_failures: BTreeSet::new(),
+            collision_pairs: BTreeMap::new(),
+            collisions_tick: (0, 0),
+            suppressed_collisions: 0,
+            tick: 0,
+            tick_hz: 30,
+            last_frame_tick: None,
+        }
+    }
+
+    /// Sets the simulation rate the mixer without a device keeps time by
+    /// (PD-AUDIO-MOCK-CLOCK; the mission's, 30 unless told).
+    pub fn set_tick_rate(&mut self, tick_hz: u32) {
+        self.tick_hz = tick_hz.max(1);
+    }
+
+    /// What opening the output did.
+    pub fn open_report(&self) -> &OpenReport {
+        &self.open
+    }
+
+    /// The output in use.
+    pub fn output(&self) -> OutputKind {
+        self.mixer.output()
+    }
+
+    /// The mixer (tests and benchmarks step the mock backend through it).
+    pub fn mixer(&self) -> &Mixer {
+        &self.mixer
+    }
+
+    /// The mixer, mutable.
+    pub fn mixer_mut(&mut self) -> &mut Mixer {
+        &mut self.mixer
+    }
+
+    /// The sample cache (its counters show decodes and hits).
+    pub fn cache(&self) -> &SampleCache {
+        &self.cache
+    }
+
+    /// Names the mission in diagnostic chains; forgets the cached samples.
+    pub fn set_mission(&mut self, mission: &str) {
+        self.cache = SampleCache::new(mission);
+        self.logged_failures.clear();
+    }
+
+    /// The library a bare sound name plays from (PD-AUDIO-MISSION-LIBRARY).
+    pub fn mission_library(&self) -> &str {
+        &self.mission_library
+    }
+
+    /// Sets the mission library.
+    pub fn set_mission_library(&mut self, library: &str) {
+        self.mission_library = library.into();
+    }
+
+    /// Whether archive `name` (any case) was loaded (or found missing) already.
+    pub fn has_library(&self, name: &str) -> bool {
+        self.libraries.contains_key(&name.to_ascii_uppercase())
+    }
+
+    /// The archive an event plays from (its own, else the mission library).
+    pub fn library_of(&self, event: &SoundEvent) -> String {
+        if event.library.is_empty() {
+            self.mission_library.clone()
+        } else {
+            event.library.clone()
+        }
+    }
+
+    /// Takes archive `name`'s bytes (`Err(why)`: not available, every entry is then
+    /// `entry_missing`); RsLi (`NL`) and NRes (`NRes`) are told apart by their magic.
+    /// An archive that does not parse is logged once (target `Sound`); every request
+    /// of it is then a read failure (traced `load_failed` with the parser's message,
+    /// not cached by the [`SampleCache`]). A second load of the same name replaces the
+    /// first; the cached samples stay.
+    pub fn load_library(&mut self, name: &str, bytes: Result<Vec<u8>, String>) {
+        let library = match bytes {
+            Ok(b) => Library::parse(b),
+            Err(why) => {
+                tracing::debug!(target: "Sound", library = name, "sound archive not available: {why}");
+                Library::Missing(why)
+            }
+        };
+        if let Library::Invalid(why) = &library {
+            tracing::warn!(target: "Sound", library = name, "sound archive unreadable: {why}");
+        }
+        self.libraries.insert(name.to_ascii_uppercase(), library);
+    }
+
+    /// Sets the ambient music (FORMATS §13.10) with its index generator and the seed of
+    /// its `rand()` stream (PD-AUDIO-MUSIC-RAND); replaces any previous music.
+    pub fn set_music(&mut self, config: MusicConfig, generator: VariationGenerator, seed: u64) {
+        self.music = Some(AmbientMusic::new(config, generator));
+        self.music_rng = PluginRng::new(seed);
+    }
+
+    /// The ambient music state, if the mission has music.
+    pub fn music(&self) -> Option<&AmbientMusic> {
+        self.music.as_ref()
+    }
+
+    /// The active loops.
+    pub fn loops(&self) -> &BTreeMap<LoopSlot, LoopInfo> {
+        &self.loops
+    }
+
+    /// The last listener applied (position, kira orientation).
+    pub fn listener(&self) -> Option<(Vec3, Quat)> {
+        self.listener
+    }
+
+    /// Collisions dropped by PD-AUDIO-COLLISION so far.
+    pub fn suppressed_collisions(&self) -> u64 {
+        self.suppressed_collisions
+    }
+
+    /// Trace records dropped because more than [`MAX_PENDING_TRACE`] piled up between
+    /// two frames.
+    pub fn dropped_trace_records(&self) -> u64 {
+        self.trace_dropped
+    }
+
+    /// Whether the outcome voice was played.
+    pub fn outcome_voice_played(&self) -> bool {
+        self.outcome_voice_played
+    }
+
+    /// The trace records since the last drain (frame or call of this).
+    pub fn take_trace(&mut self) -> Vec<AudioTraceRecord> {
+        std::mem::take(&mut self.trace)
+    }
+
+    /// Why there is no device (`None` with a device or the mock).
+    pub fn no_device_reason(&self) -> Option<String> {
+        if self.mixer.output() != OutputKind::NoDevice {
+            return None;
+        }
+        Some(match (&self.open.reason, self.choice) {
+            (Some(r), _) => format!("no sound device ({r}): the game plays silently"),
+            (None, OutputChoice::None) => {
+                "no sound device: the silent output was chosen, the game plays silently".into()
+            }
+            (None, _) => "no sound device: the game plays silently".into(),
+        })
+    }
+
+    // ---- trace -------------------------------------------------------------------
+
+    fn record(&self, tick: u64, kind: TraceKind) -> AudioTraceRecord {
+        let r = AudioTraceRecord::new(tick, kind);
+        match self.listener {
+            Some((p, q)) => r.listener(p, q),
+            None => r,
+        }
+    }
+
+    fn push(&mut self, mut record: AudioTraceRecord) {
+        if self.mixer.output() == OutputKind::NoDevice && record.kind != TraceKind::NoDevice {
+            let reason = self.no_device_reason().unwrap_or_default();
+            let detail = match record.detail.take() {
+                Some(d) => format!("{}: {d}: {reason}", kind_name(record.kind)),
+                None => format!("{}: {reason}", kind_name(record.kind)),
+            };
+            record.kind = TraceKind::NoDevice;
+            record.detail = Some(detail);
+        }
+        if self.trace.len() >= MAX_PENDING_TRACE {
+            self.trace_dropped += 1;
+            return;
+        }
+        self.trace.push(record);
+    }
+
+    // ---- playback ----------------------------------------------------------------
+
+    fn sample(&mut self, key: &SampleKey, owner: &SourceOwner) -> Result<Arc<Sample>, String> {
+        let libraries = &self.libraries;
+        match self.cache.get(key, owner, |k| read_entry(libraries, k)) {
+            Ok(s) => Ok(s),
+            Err(e) => {
+                let mut detail = e.to_string();
+                let mut source = std::error::Error::source(&e);
+                while let Some(s) = source {
+                    detail.push_str(&format!(": {s}"));
+                    source = s.source();
+                }
+                if let Some(Library::Missing(why)) = self.libraries.get(key.library()) {
+                    detail.push_str(&format!(" (library {}: {why})", key.library()));
+                } else if !self.libraries.contains_key(key.library()) {
+                    detail.push_str(&format!(" (library {} was not loaded)", key.library()));
+                }
+                if self.logged_failures.insert(key.clone()) {
+                    tracing::warn!(target: "Sound", sample = %key, "{detail}");
+                }
+                Err(detail)
+            }
+        }
+    }
+
+    /// Plays a request; one trace record whatever happens.
+    fn play(&mut self, tick: u64, p: Play) -> Option<SourceId> {
+        let mut rec = self
+            .record(tick, p.kind)
+            .sample(&p.key)
+            .owner(&p.owner)
+            .bus(p.params.bus)
+            .volume(p.params.volume);
+        if let Some(pos) = p.params.position {
+            rec = rec.position(pos);
+        }
+        if let Some(d) = p.detail {
+            rec = rec.detail(d);
+        }
+        if self.mixer.output() == OutputKind::NoDevice {
+            self.push(rec);
+            return None;
+        }
+        let sample = match self.sample(&p.key, &p.owner) {
+            Ok(s) => s,
+            Err(detail) => {
+                rec.kind = TraceKind::LoadFailed;
+                rec.detail = Some(detail);
+                self.push(rec);
+                return None;
+            }
+        };
+        match self.mixer.play_at(&sample, p.params, p.start) {
+            Ok(id) => {
+                self.push(rec.source(id));
+                Some(id)
+            }
+            Err(e) => {
+                tracing::debug!(target: "Sound", sample = %p.key, "sound not played: {e}");
+                let detail = match rec.detail.take() {
+                    Some(d) => format!("{d}; not played: {e}"),
+                    None => format!("not played: {e}"),
+                };
+                self.push(rec.detail(detail));
+                None
+            }
+        }
+    }
+
+    fn start_loop(&mut self, tick: u64, slot: LoopSlot, info: LoopInfo, kind: TraceKind) {
+        self.start_loop_at(tick, slot, info, kind, 0.0, None);
+    }
+
+    fn start_loop_at(
+        &mut self,
+        tick: u64,
+        slot: LoopSlot,
+        mut info: LoopInfo,
+        kind: TraceKind,
+        start: f64,
+        detail: Option<String>,
+    ) {
+        let owner = match slot {
+            LoopSlot::Theme => SourceOwner::Named("ambient_music".into()),
+            _ => object_owner(info.owner, "sound_event"),
+        };
+        let restarted = self.stop_loop_source(slot);
+        let detail = match (detail, restarted) {
+            (Some(d), _) => Some(d),
+            (None, true) => Some("restarted with a new sample".into()),
+            (None, false) => None,
+        };
+        info.source = self.play(
+            tick,
+            Play {
+                key: info.key.clone(),
+                owner,
+                params: info.params(),
+                kind,
+                start,
+                detail,
+            },
+        );
+        self.loops.insert(slot, info);
+    }
+
+    /// Removes a loop and stops its source; whether there was one.
+    fn stop_loop_source(&mut self, slot: LoopSlot) -> bool {
+        match self.loops.remove(&slot) {
+            Some(l) => {
+                if let Some(id) = l.source {
+                    let _ = self.mixer.stop(id);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn stop_loop(&mut self, tick: u64, slot: LoopSlot, detail: Option<&str>) {
+        let Some(l) = self.loops.get(&slot).cloned() else {
+            return;
+        };
+        self.stop_loop_source(slot);
+        let mut rec = self
+            .record(tick, TraceKind::LoopStop)
+            .sample(&l.key)
+            .owner(&object_owner(l.owner, "sound_event"))
+            .bus(l.bus)
+            .volume(l.volume);
+        if let Some(p) = l.position {
+            rec = rec.position(p);
+        }
+        if let Some(id) = l.source {
+            rec = rec.source(id);
+        }
+        if let Some(d) = detail {
+            rec = rec.detail(d);
+        }
+        self.push(rec);
+    }
+
+    /// A sound event (FORMATS §13.8): `ONE_SHOT` plays on a new source (3D when the
+    /// event or its owner has a position: `owner_position`, else the owner's position
+    /// of the last tick), `START_LOOP` starts loop `(owner, loop_id)` (restarting one
+    /// already running under that id with the new sample), `LOOP_VOLUME` sets its
+    /// volume, `STOP_LOOP` stops it, `VOICE` plays 2D on the voice bus. An empty library
+    /// means the mission library. One trace record per event; unknown kinds are ignored.
+    pub fn sound(&mut self, tick: u64, event: &SoundEvent, owner_position: Option<Vec3>) {
+        self.tick = tick;
+        let key = SampleKey::new(&self.library_of(event), &event.name);
+        let owner = object_owner(event.owner, "sound_event");
+        let position = event
+            .position
+            .map(Vec3::from)
+            .or(owner_position)
+            .or_else(|| {
+                (event.owner != 0)
+                    .then(|| self.positions.get(&event.owner).copied())
+                    .flatten()
+            });
+        let params = SourceParams {
+            bus: bus_of(event.bus),
+            position,
+            volume: event.volume,
+            min_distance: event.min_distance,
+            max_distance: event.max_distance,
+            playback_rate: f64::from(event.rate),
+            looped: false,
+        };
+        let slot = LoopSlot::Event {
+            owner: event.owner,
+            loop_id: event.loop_id,
+        };
+        match event.kind {
+            SoundKind::ONE_SHOT => {
+                let id = self.play(
+                    tick,
+                    Play {
+                        key,
+                        owner,
+                        params,
+                        kind: TraceKind::Play,
+                        start: 0.0,
+                        detail: None,
+                    },
+                );
+                if let (Some(id), true, Some(_)) = (id, event.owner != 0, position) {
+                    self.followers.insert(id, event.owner);
+                }
+            }
+            SoundKind::VOICE => {
+                let params = SourceParams {
+                    bus: Bus::Voice,
+                    position: None,
+                    ..params
+                };
+                self.play(
+                    tick,
+                    Play {
+                        key,
+                        owner,
+                        params,
+                        kind: TraceKind::Voice,
+                        start: 0.0,
+                        detail: None,
+                    },
+                );
+            }
+            SoundKind::START_LOOP => {
+                let info = LoopInfo {
+                    key,
+                    owner: event.owner,
+                    bus: params.bus,
+                    volume: event.volume,
+                    position,
+                    min_distance: event.min_distance,
+                    max_distance: event.max_distance,
+                    rate: event.rate,
+                    source: None,
+                };
+                self.start_loop(tick, slot, info, TraceKind::LoopStart);
+            }
+            SoundKind::LOOP_VOLUME => self.loop_volume(tick, slot, key, owner, event.volume),
+            SoundKind::STOP_LOOP => {
+                if self.loops.contains_key(&slot) {
+                    self.stop_loop(tick, slot, None);
+                } else {
+                    let rec = self
+                        .record(tick, TraceKind::LoopStop)
+                        .sample(&key)
+                        .owner(&owner)
+                        .detail(format!("no loop {} is running", event.loop_id));
+                    self.push(rec);
+                }
+            }
+            other => {
+                tracing::debug!(target: "Sound", kind = other.0, "unknown sound event kind ignored");
+            }
+        }
+    }
+
+    fn loop_volume(
+        &mut self,
+        tick: u64,
+        slot: LoopSlot,
+        key: SampleKey,
+        owner: SourceOwner,
+        volume: f32,
+    ) {
+        let Some(l) = self.loops.get_mut(&slot) else {
+            let rec = self
+                .record(tick, TraceKind::LoopVolume)
+                .sample(&key)
+                .owner(&owner)
+                .volume(volume)
+                .detail("no such loop is running");
+            self.push(rec);
+            return;
+        };
+        l.volume = volume;
+        let l = l.clone();
+        let mut rec = self
+            .record(tick, TraceKind::LoopVolume)
+            .sample(&l.key)
+            .owner(&owner)
+            .bus(l.bus)
+            .volume(volume);
+        if let Some(p) = l.position {
+            rec = rec.position(p);
+        }
+        if let Some(id) = l.source {
+            rec = rec.source(id);
+            if let Err(e) = self.mixer.set_source_volume(id, volume) {
+                rec = rec.detail(e.to_string());
+            }
+        }
+        self.push(rec);
+    }
+
+    /// A collision of objects `a` and `b` at `point` (PD-AUDIO-COLLISION); whether it
+    /// sounded.
+    pub fn collision(&mut self, tick: u64, a: u32, b: u32, point: Vec3) -> bool {
+        self.tick = tick;
+        let pair = (a.min(b), a.max(b));
+        if self.collisions_tick.0 != tick {
+            self.collisions_tick = (tick, 0);
+        }
+        let recent = self
+            .collision_pairs
+            .get(&pair)
+            .is_some_and(|&last| tick >= last && tick - last < COLLISION_PAIR_TICKS);
+        if recent || self.collisions_tick.1 >= COLLISIONS_PER_TICK {
+            self.suppressed_collisions += 1;
+            return false;
+        }
+        self.collision_pairs.insert(pair, tick);
+        self.collisions_tick.1 += 1;
+        let (min_distance, max_distance) = COLLISION_DISTANCES;
+        self.play(
+            tick,
+            Play {
+                key: SampleKey::new(SOUNDS_LIBRARY, COLLIDE_SAMPLE),
+                owner: object_owner(pair.0, "collision"),
+                params: SourceParams {
+                    bus: Bus::Effects,
+                    position: Some(point),
+                    volume: 1.0,
+                    min_distance,
+                    max_distance,
+                    playback_rate: 1.0,
+                    looped: false,
+                },
+                kind: TraceKind::Play,
+                start: 0.0,
+                detail: Some(format!("collision {} {}", pair.0, pair.1)),
+            },
+        );
+        true
+    }
+
+    /// Object `id` left the game: its loops stop and sources stop following it; its
+    /// one-shots play out where they are. No sound of its own (**PD-AUDIO-REMOVED**: a
+    /// removal is not always a death — the plugin that kills sends the explosion as a
+    /// sound event, PD-AI-SOUNDS).
+    pub fn removed(&mut self, tick: u64, id: u32) {
+        self.tick = tick;
+        self.positions.remove(&id);
+        let owned: Vec<LoopSlot> = self
+            .loops
+            .iter()
+            .filter(|(s, l)| l.owner == id && **s != LoopSlot::Theme)
+            .map(|(s, _)| *s)
+            .collect();
+        for slot in owned {
+            self.stop_loop(tick, slot, Some("owner removed"));
+        }
+        self.followers.retain(|_, owner| *owner != id);
+    }
+
+    /// One simulation tick: remembers the objects' positions (`bodies`: id, position,
+    /// velocity), starts the theme on the first tick (PD-AUDIO-THEME), runs the music
+    /// timer by `dt` seconds unless `paused` (no sky object: the NIGHT pool,
+    /// PD-AUDIO-MUSIC-NOSKY), moves the sources of objects with them and updates the
+    /// engine loops (PD-AUDIO-ENGINES).
+    pub fn tick(&mut self, tick: u64, dt: f32, paused: bool, bodies: &[(u32, Vec3, Vec3)]) {
+        self.tick = tick;
+        self.positions.clear();
+        self.positions.extend(
+            bodies
+                .iter()
+                .filter(|(_, p, _)| p.is_finite())
+                .map(|&(id, p, _)| (id, p)),
+        );
+        self.collision_pairs
+            .retain(|_, &mut last| last <= tick && tick - last < COLLISION_PAIR_TICKS);
+        if !self.theme_started {
+            self.theme_started = true;
+            self.start_theme(tick);
+        }
+        self.music_tick(tick, dt, paused);
+        self.follow();
+        self.engines(tick, bodies);
+    }
+
+    fn start_theme(&mut self, tick: u64) {
+        let Some(MusicEvent::Theme(key)) = self.music.as_ref().and_then(AmbientMusic::open) else {
+            return;
+        };
+        let info = LoopInfo {
+            key,
+            owner: 0,
+            bus: Bus::Music,
+            volume: 1.0,
+            position: None,
+            min_distance: 1.0,
+            max_distance: 100.0,
+            rate: 1.0,
+            source: None,
+        };
+        self.start_loop(tick, LoopSlot::Theme, info, TraceKind::MusicTheme);
+    }
+
+    fn music_tick(&mut self, tick: u64, dt: f32, paused: bool) {
+        let mix_paused = self.mix.is_some_and(|m| m.paused);
+        let Some(music) = &mut self.music else {
+            return;
+        };
+        music.set_paused(paused || mix_paused);
+        let rng = &mut self.music_rng;
+        let mut rand = || rng.next_u32();
+        let event = music.tick(f64::from(dt), None, &mut rand);
+        let owner = SourceOwner::Named("ambient_music".into());
+        match event {
+            Some(MusicEvent::Variation { key, pool, index }) => {
+                self.play(
+                    tick,
+                    Play {
+                        key,
+                        owner,
+                        params: SourceParams {
+                            bus: Bus::Music,
+                            ..SourceParams::default()
+                        },
+                        kind: TraceKind::MusicVariation,
+                        start: 0.0,
+                        detail: Some(format!("{pool:?} variation {index}").to_lowercase()),
+                    },
+                );
+            }
+            Some(MusicEvent::Silent { pool }) => {
+                let rec = self
+                    .record(tick, TraceKind::MusicVariation)
+                    .owner(&owner)
+                    .bus(Bus::Music)
+                    .detail(format!("{pool:?} pool is empty: index -1").to_lowercase());
+                self.push(rec);
+            }
+            Some(MusicEvent::Theme(_)) | None => {}
+        }
+    }
+
+    fn follow(&mut self) {
+        for l in self.loops.values_mut() {
+            if l.owner == 0 || l.position.is_none() {
+                continue;
+            }
+            if let Some(&p) = self.positions.get(&l.owner) {
+                l.position = Some(p);
+                if let Some(id) = l.source {
+                    let _ = self.mixer.set_source_position(id, p);
+                }
+            }
+        }
+        let mut gone = Vec::new();
+        for (&id, owner) in &self.followers {
+            match self.positions.get(owner) {
+                Some(&p) => {
+                    if let Err(AudioError::UnknownSource(_) | AudioError::NoDevice) =
+                        self.mixer.set_source_position(id, p)
+                    {
+                        gone.push(id);
+                    }
+                }
+                None => {
+                    if self.mixer.source_status(id).is_err() {
+                        gone.push(id);
+                    }
+                }
+            }
+        }
+        for id in gone {
+            self.followers.remove(&id);
+        }
+    }
+
+    /// The units that should have an engine loop now (PD-AUDIO-ENGINES): id, position
+    /// and speed, nearest first.
+    pub fn engine_candidates(&self, bodies: &[(u32, Vec3, Vec3)]) -> Vec<(u32, Vec3, f32)> {
+        let Some((ear, _)) = self.listener else {
+            return Vec::new();
+        };
+        let mut c: Vec<(f32, u32, Vec3, f32)> = bodies
+            .iter()
+            .filter_map(|&(id, p, v)| {
+                let speed = v.length();
+                let d = p.distance(ear);
+                (p.is_finite()
+                    && speed.is_finite()
+                    && speed > ENGINE_MIN_SPEED
+                    && d <= ENGINE_RANGE)
+                    .then_some((d, id, p, speed))
+            })
+            .collect();
+        c.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        c.truncate(ENGINE_LOOPS);
+        c.into_iter().map(|(_, id, p, s)| (id, p, s)).collect()
+    }
+
+    fn engines(&mut self, tick: u64, bodies: &[(u32, Vec3, Vec3)]) {
+        let wanted = self.engine_candidates(bodies);
+        let running: Vec<u32> = self
+            .loops
+            .keys()
+            .filter_map(|s| match s {
+                LoopSlot::Engine(id) => Some(*id),
+                _ => None,
+            })
+            .collect();
+        for id in running {
+            if !wanted.iter().any(|w| w.0 == id) {
+                self.stop_loop(tick, LoopSlot::Engine(id), Some("engine"));
+            }
+        }
+        for (id, position, speed) in wanted {
+            let rate = engine_rate(speed);
+            let slot = LoopSlot::Engine(id);
+            if let Some(l) = self.loops.get_mut(&slot) {
+                if (l.rate - rate).abs() > 0.01 {
+                    l.rate = rate;
+                    if let Some(s) = l.source {
+                        let _ = self.mixer.set_source_playback_rate(s, f64::from(rate));
+                    }
+                }
+                continue;
+            }
+            let info = LoopInfo {
+                key: SampleKey::new(SOUNDS_LIBRARY, ENGINE_SAMPLE),
+                owner: id,
+                bus: Bus::Effects,
+                volume: 1.0,
+                position: Some(position),
+                min_distance: ENGINE_MIN_DISTANCE,
+                max_distance: ENGINE_RANGE,
+                rate,
+                source: None,
+            };
+            self.start_loop_at(
+                tick,
+                slot,
+                info,
+                TraceKind::LoopStart,
+                0.0,
+                Some("engine".into()),
+            );
+        }
+    }
+
+    // ---- frame -------------------------------------------------------------------
+
+    /// One presented frame: applies the listener (a `listener` record only when it
+    /// changed), the mix (bus volumes; mute/unmute and pause/resume keep positions,
+    /// times and the cache), plays the outcome voice once, renders on the mock backend
+    /// the game time since the last frame (ticks × step, **PD-AUDIO-MOCK-CLOCK**: the
+    /// mixer without a device keeps game time, so a trace's positions do not depend on
+    /// the frame rate), and reports the output, the active sources and — when `frame.trace` —
+    /// the records since the last frame as JSON lines (drained either way).
+    pub fn frame(&mut self, frame: &AudioFrame) -> AudioReport {
+        let tick = frame.tick;
+        if let ROption::RSome(l) = frame.listener {
+            self.set_listener(tick, &l);
+        }
+        self.apply_mix(tick, frame.mix);
+        if let ROption::RSome(outcome) = frame.outcome {
+            self.outcome_voice(tick, outcome);
+        }
+        match self.mixer.output() {
+            OutputKind::Mock => {
+                let ticks = self
+                    .last_frame_tick
+                    .map_or(0, |last| tick.saturating_sub(last));
+                let frames = (ticks.saturating_mul(u64::from(MOCK_SAMPLE_RATE))
+                    / u64::from(self.tick_hz.max(1)))
+                .min(MOCK_FRAMES_PER_FRAME_MAX);
+                if frames > 0 {
+                    let _ = self.mixer.process_mock(frames as usize);
+                }
+            }
+            OutputKind::Device => {
+                let _ = self.mixer.update();
+            }
+            OutputKind::NoDevice => {}
+        }
+        self.last_frame_tick = Some(tick);
+        let records = self.take_trace();
+        let trace: RVec<RString> = if frame.trace {
+            records
+                .iter()
+                .filter_map(|r| serde_json::to_string(r).ok())
+                .map(RString::from)
+                .collect()
+        } else {
+            RVec::new()
+        };
+        AudioReport {
+            output: match self.mixer.output() {
+                OutputKind::Device => AudioOutput::DEVICE,
+                OutputKind::Mock => AudioOutput::MOCK,
+                OutputKind::NoDevice => AudioOutput::NO_DEVICE,
+            },
+            reason: self.no_device_reason().unwrap_or_default().into(),
+            active_sources: u32::try_from(self.mixer.active_sources()).unwrap_or(u32::MAX),
+            trace,
+        }
+    }
+
+    fn set_listener(&mut self, tick: u64, l: &Listener) {
+        let position = Vec3::from(l.position);
+        let orientation = listener_orientation(Vec3::from(l.front), Vec3::from(l.up));
+        if !position.is_finite() || !orientation.is_finite() {
+            tracing::debug!(target: "Sound", "non-finite listener ignored");
+            return;
+        }
+        if self.listener == Some((position, orientation)) {
+            return;
+        }
+        let _ = self.mixer.set_listener(position, orientation);
+        self.listener = Some((position, orientation));
+        let rec = self.record(tick, TraceKind::Listener);
+        self.push(rec);
+    }
+
+    fn apply_mix(&mut self, tick: u64, mix: AudioMix) {
+        let previous = self.mix;
+        let buses = [
+            (Bus::Master, mix.master, previous.map(|m| m.master)),
+            (Bus::Effects, mix.effects, previous.map(|m| m.effects)),
+            (Bus::Ambient, mix.ambient, previous.map(|m| m.ambient)),
+            (Bus::Voice, mix.voice, previous.map(|m| m.voice)),
+            (Bus::Music, mix.music, previous.map(|m| m.music)),
+        ];
+        for (bus, now, before) in buses {
+            if before.is_none_or(|b| b.to_bits() != now.to_bits()) {
+                let _ = self.mixer.set_bus_volume(bus, now);
+            }
+        }
+        let was_muted = previous.is_some_and(|m| m.muted);
+        if mix.muted != was_muted {
+            let (r, volume) = if mix.muted {
+                (self.mixer.mute(), 0.0)
+            } else {
+                (self.mixer.unmute(), 1.0)
+            };
+            let _ = r;
+            let rec = self.record(tick, TraceKind::Mute).volume(volume);
+            self.push(rec);
+        }
+        let was_paused = previous.is_some_and(|m| m.paused);
+        if mix.paused != was_paused {
+            let kind = if mix.paused {
+                let _ = self.mixer.pause_all();
+                TraceKind::Pause
+            } else {
+                let _ = self.mixer.resume_all();
+                TraceKind::Resume
+            };
+            if let Some(m) = &mut self.music {
+                m.set_paused(mix.paused);
+            }
+            let rec = self.record(tick, kind);
+            self.push(rec);
+        }
+        self.mix = Some(mix);
+    }
+
+    fn outcome_voice(&mut self, tick: u64, outcome: MissionOutcome) {
+        if self.outcome_voice_played {
+            return;
+        }
+        self.outcome_voice_played = true;
+        let name = match outcome {
+            MissionOutcome::COMPLETE => COMPLETE_VOICE,
+            MissionOutcome::FAILED => FAILED_VOICE,
+            _ => return,
+        };
+        self.play(
+            tick,
+            Play {
+                key: SampleKey::new(VOICES_LIBRARY, name),
+                owner: SourceOwner::Named("mission".into()),
+                params: SourceParams {
+                    bus: Bus::Voice,
+                    ..SourceParams::default()
+                },
+                kind: TraceKind::Voice,
+                start: 0.0,
+                detail: Some(format!("mission {}", outcome.name())),
+            },
+        );
+    }
+
+    /// Stops every source (mission end).
+    pub fn stop_all(&mut self) {
+        let slots: Vec<LoopSlot> = self.loops.keys().copied().collect();
+        for slot in slots {
+            self.stop_loop_source(slot);
+        }
+        for id in std::mem::take(&mut self.followers).into_keys() {
+            let _ = self.mixer.stop(id);
+        }
+    }
+
+    // ---- state -------------------------------------------------------------------
+
+    /// The state blob: the music (timer, index, generator, pools), its RNG, whether the
+    /// theme started and the outcome voice played, and every loop with its playback
+    /// position in seconds (postcard, [`STATE_FORMAT`] version [`STATE_VERSION`]).
+    ///
+    /// # Errors
+    /// [`ErrorKind::FAILED`] when encoding fails.
+    pub fn save(&self) -> Result<StateBlob, PluginError> {
+        let loops = self
+            .loops
+            .iter()
+            .map(|(&slot, l)| SavedLoop {
+                slot,
+                key: l.key.clone(),
+                owner: l.owner,
+                bus: l.bus,
+                volume: l.volume,
+                position: l.position,
+                min_distance: l.min_distance,
+                max_distance: l.max_distance,
+                rate: l.rate,
+                playback_seconds: l
+                    .source
+                    .and_then(|id| self.mixer.source_status(id).ok())
+                    .map_or(0.0, |s| s.position_seconds),
+            })
+            .collect();
+        let state = SavedState {
+            tick: self.tick,
+            mission_library: self.mission_library.clone(),
+            music: self.music.clone(),
+            music_rng: self.music_rng.to_bytes().to_vec(),
+            theme_started: self.theme_started,
+            outcome_voice_played: self.outcome_voice_played,
+            loops,
+        };
+        let bytes = postcard::to_allocvec(&state)
+            .map_err(|e| PluginError::failed(format!("audio state: {e}")))?;
+        Ok(StateBlob::new(STATE_FORMAT, STATE_VERSION, bytes))
+    }
+
+    /// Takes over a state saved by [`AudioEngine::save`]: the loops running now stop and
+    /// the saved ones restart at their saved playback position (one `loop_start` record
+    /// each, detail `restored`), so a hot swap keeps them going.
+    ///
+    /// # Errors
+    /// [`ErrorKind::BAD_STATE`] for another format or version, bytes that do not
+    /// decode, or counts over [`MAX_SAVED_LOOPS`] / [`MAX_SAVED_POOL`] (postcard never
+    /// preallocates more than the input can hold; the counts are checked after).
+    pub fn restore(&mut self, blob: &StateBlob) -> Result<(), PluginError> {
+        let bytes = blob.expect(STATE_FORMAT, STATE_VERSION)?;
+        let state: SavedState =
+            postcard::from_bytes(bytes).map_err(|e| bad_state(format!("audio state: {e}")))?;
+        if state.loops.len() > MAX_SAVED_LOOPS {
+            return Err(bad_state(format!(
+                "audio state: {} loops (at most {MAX_SAVED_LOOPS})",
+                state.loops.len()
+            )));
+        }
+        if let Some(m) = &state.music {
+            let c = m.config();
+            let longest = c
+                .default_pool
+                .len()
+                .max(c.day_pool.len())
+                .max(c.night_pool.len());
+            if longest > MAX_SAVED_POOL {
+                return Err(bad_state(format!(
+                    "audio state: a music pool of {longest} entries (at most {MAX_SAVED_POOL})"
+                )));
+            }
+        }
+        let rng = PluginRng::from_bytes(&state.music_rng)
+            .ok_or_else(|| bad_state("audio state: bad music RNG"))?;
+        let tick = state.tick;
+        self.stop_all();
+        self.tick = tick;
+        self.mission_library = state.mission_library;
+        self.music = state.music;
+        self.music_rng = rng;
+        self.theme_started = state.theme_started;
+        self.outcome_voice_played = state.outcome_voice_played;
+        for l in state.loops {
+            let info = LoopInfo {
+                key: l.key,
+                owner: l.owner,
+                bus: l.bus,
+                volume: l.volume,
+                position: l.position,
+                min_distance: l.min_distance,
+                max_distance: l.max_distance,
+                rate: l.rate,
+                source: None,
+            };
+            let kind = if l.slot == LoopSlot::Theme {
+                TraceKind::MusicTheme
+            } else {
+                TraceKind::LoopStart
+            };
+            self.start_loop_at(
+                tick,
+                l.slot,
+                info,
+                kind,
+                l.playback_seconds,
+                Some(format!("restored at {:.4} s", l.playback_seconds)),
+            );
+        }
+        Ok(())
+    }
+}
