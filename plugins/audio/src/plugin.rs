@@ -136,7 +136,8 @@ fn pool(block: &Block, prefix: &str, library: &str) -> Vec<SampleKey> {
 /// Reads the ambient music of a `mission.cfg`: block `ambient_music_loop` (`LIBRARY`,
 /// else `mission_library`; `THEME`) and block `ambient_music_variation` (its own
 /// `LIBRARY`, else the loop's; `DEFAULT_VARIATIONn`, `DAY_VARIATIONn`,
-/// `NIGHT_VARIATIONn`; without that block the pools are read from the loop block).
+/// `NIGHT_VARIATIONn`; when that block lists none, the pools are read from the loop
+/// block — PD-AUDIO-MUSIC-BLOCKS).
 /// `Ok(None)` when neither block is there.
 ///
 /// # Errors
@@ -163,7 +164,15 @@ pub fn parse_mission_music(
     let theme = music_loop
         .and_then(|b| param(b, "THEME"))
         .map(|t| SampleKey::resolve(&t, &loop_library));
-    let pools = variation.or(music_loop);
+    // PD-AUDIO-MUSIC-BLOCKS: the pools are the variation block's when it lists any,
+    // else the loop block's (the demo's layout; the spec names the parameters, not the
+    // block that holds them); their library is the variation block's, else the loop's.
+    let lists_pools = |b: &&Block| {
+        ["DEFAULT_VARIATION", "DAY_VARIATION", "NIGHT_VARIATION"]
+            .iter()
+            .any(|prefix| !pool(b, prefix, "").is_empty())
+    };
+    let pools = variation.filter(lists_pools).or(music_loop);
     let variation_library = variation
         .and_then(|b| param(b, "LIBRARY"))
         .unwrap_or_else(|| loop_library.clone());

@@ -72,6 +72,20 @@ fn mission_cfg_music_with_its_own_variation_library() {
 }
 
 #[test]
+fn pools_in_the_loop_block_with_a_variation_block_naming_only_the_library() {
+    // The demo's layout (PD-AUDIO-MUSIC-BLOCKS).
+    let text = b"object ambient_music_loop\r\n  LIBRARY sounds.lib\r\n  THEME THEME.WAV\r\n  \
+        DAY_VARIATION1 DAY1.WAV\r\n  NIGHT_VARIATION1 NIGHT1.WAV\r\n  NIGHT_VARIATION2 NIGHT2.WAV\r\nend\r\n\
+        object ambient_music_variation\r\n  LIBRARY vars.lib\r\nend\r\n";
+    let m = parse_mission_music(text, "sounds.lib").unwrap().unwrap();
+    assert_eq!(
+        m.config.day_pool,
+        vec![SampleKey::new("vars.lib", "DAY1.WAV")]
+    );
+    assert_eq!(m.config.night_pool.len(), 2);
+}
+
+#[test]
 fn mission_cfg_defaults_and_failures() {
     // No LIBRARY anywhere: the mission library; variations inherit the loop's.
     let text = b"object ambient_music_loop\n THEME = \"a.wav\"\n DEFAULT_VARIATION1 b.wav\nend\n";
