@@ -8,7 +8,6 @@ pub mod bench;
 pub mod bench_ai;
 pub mod bench_archives;
 pub mod bench_assets;
-pub mod bench_audio;
 pub mod bench_control;
 pub mod bench_demo;
 pub mod bench_input;
@@ -575,9 +574,6 @@ pub struct BenchArgs {
     /// Skip the mod figures (mission load with 0/10/100 overlay mods, `mods check`).
     #[arg(long)]
     pub no_mods: bool,
-    /// Skip the audio figures (mixing 32/128/512 3D sources, MS-ADPCM vs PCM decoding).
-    #[arg(long)]
-    pub no_audio: bool,
 }
 
 fn init_logging(filter: &str) {
@@ -917,9 +913,6 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             }
             if !a.no_mods {
                 bench_mods::run(out)?;
-            }
-            if !a.no_audio {
-                bench_audio::run(out)?;
             }
             Ok(ExitCode::SUCCESS)
         }
