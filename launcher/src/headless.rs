@@ -102,10 +102,19 @@ pub fn open_trace(
 }
 
 /// The plugin set of a run as recorded in replay headers: `slot=name version factory`
-/// per slot, in slot order (no machine paths). Plugins are part of the simulation.
-fn plugin_set(host: &iron3d_plugin_host::PluginHost) -> Vec<String> {
+/// per simulation slot, in slot order (no machine paths). Plugins are part of the
+/// simulation; the render and audio slots are presentation (never in the state hash,
+/// unable to change the world) and are left out, so a replay may draw or sound
+/// differently from its recording.
+pub(crate) fn plugin_set(host: &iron3d_plugin_host::PluginHost) -> Vec<String> {
     host.report()
         .iter()
+        .filter(|r| {
+            !matches!(
+                r.slot,
+                iron3d_abi::SlotKind::Render | iron3d_abi::SlotKind::Audio
+            )
+        })
         .map(|r| {
             format!(
                 "{}={}",
@@ -114,6 +123,43 @@ fn plugin_set(host: &iron3d_plugin_host::PluginHost) -> Vec<String> {
             )
         })
         .collect()
+}
+
+/// The replay header of a game mission: its identity, the plugin set, the mission
+/// parameters and (when any) the mod set — what `iron3d run --replay` checks before it
+/// replays (shared by `run --record` and `play --record`).
+pub(crate) fn mission_replay_header(
+    mission: ReplayMission,
+    plugin_set: &[String],
+    mission_params: &BTreeMap<String, String>,
+    mods: &crate::mods::ActiveMods,
+    seed: u64,
+    tick_hz: u32,
+    checkpoint_every: u64,
+) -> ReplayHeader {
+    let mut params = BTreeMap::from([
+        ("plugins".to_owned(), serde_json::json!(plugin_set)),
+        (
+            MISSION_PARAMETERS.to_owned(),
+            serde_json::json!(mission_params),
+        ),
+    ]);
+    if !mods.fingerprint.mods.is_empty() {
+        params.insert(
+            crate::mods::REPLAY_MODS_KEY.to_owned(),
+            serde_json::json!(mods.fingerprint),
+        );
+    }
+    ReplayHeader {
+        format: REPLAY_FORMAT.into(),
+        version: REPLAY_VERSION,
+        seed,
+        tick_hz,
+        scenario: MISSION_SCENARIO.to_owned(),
+        params,
+        checkpoint_every: checkpoint_every.max(1),
+        mission: Some(mission),
+    }
 }
 
 /// How the recorded plugin set (`params.plugins`) differs from this run's, one line per
@@ -416,39 +462,35 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         "headless run"
     );
 
-    let mut recording = opts.record.as_ref().map(|_| {
-        let (scenario, mut params) = match &identity {
-            Some(_) => (
-                MISSION_SCENARIO.to_owned(),
-                BTreeMap::from([
-                    ("plugins".to_owned(), serde_json::json!(plugin_set)),
-                    (
-                        MISSION_PARAMETERS.to_owned(),
-                        serde_json::json!(mission_params),
-                    ),
-                ]),
-            ),
-            None => (
-                scenario::SCENARIO_NAME.to_owned(),
-                params_to_json(params, &plugin_set),
-            ),
-        };
-        if !mods.fingerprint.mods.is_empty() {
-            params.insert(
-                crate::mods::REPLAY_MODS_KEY.to_owned(),
-                serde_json::json!(mods.fingerprint),
-            );
-        }
-        ReplayLog::new(ReplayHeader {
-            format: REPLAY_FORMAT.into(),
-            version: REPLAY_VERSION,
+    let mut recording = opts.record.as_ref().map(|_| match &identity {
+        Some(mission) => ReplayLog::new(mission_replay_header(
+            mission.clone(),
+            &plugin_set,
+            &mission_params,
+            &mods,
             seed,
             tick_hz,
-            scenario,
-            params,
-            checkpoint_every: opts.checkpoint_every.max(1),
-            mission: identity.clone(),
-        })
+            opts.checkpoint_every,
+        )),
+        None => {
+            let mut params = params_to_json(params, &plugin_set);
+            if !mods.fingerprint.mods.is_empty() {
+                params.insert(
+                    crate::mods::REPLAY_MODS_KEY.to_owned(),
+                    serde_json::json!(mods.fingerprint),
+                );
+            }
+            ReplayLog::new(ReplayHeader {
+                format: REPLAY_FORMAT.into(),
+                version: REPLAY_VERSION,
+                seed,
+                tick_hz,
+                scenario: scenario::SCENARIO_NAME.to_owned(),
+                params,
+                checkpoint_every: opts.checkpoint_every.max(1),
+                mission: None,
+            })
+        }
     });
     let trace_label = opts
         .trace

@@ -500,6 +500,15 @@ pub struct PlayArgs {
     #[arg(long, value_name = "K", default_value_t = 1, requires = "trace",
           value_parser = clap::value_parser!(u64).range(1..))]
     pub trace_every: u64,
+    /// Record the played mission into a replay log (JSON Lines, the format of `iron3d
+    /// run --record`); `iron3d run --headless --game-dir DIR --replay FILE` plays it back
+    /// and compares every checkpoint.
+    #[arg(long, value_name = "FILE")]
+    pub record: Option<PathBuf>,
+    /// A state-hash checkpoint in the recording every K ticks.
+    #[arg(long, value_name = "K", default_value_t = 30, requires = "record",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub checkpoint_every: u64,
     /// Target width in pixels (default: the settings' in a window, 640 offscreen).
     #[arg(long)]
     pub width: Option<u32>,
@@ -679,6 +688,8 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 audio: a.audio.mode(a.offscreen || a.frames.is_some()),
                 announce_audio: a.audio.announces(a.offscreen || a.frames.is_some()),
                 audio_trace: a.audio.audio_trace,
+                record: a.record,
+                checkpoint_every: a.checkpoint_every,
                 ..play::PlayOptions::new(game_dir, mission)
             };
             if !opts.offscreen {

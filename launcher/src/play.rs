@@ -228,6 +228,11 @@ pub struct PlayOptions {
     pub announce_audio: bool,
     /// Where to write the audio event trace.
     pub audio_trace: Option<PathBuf>,
+    /// Record the played mission into this replay log (`iron3d run --replay` plays it
+    /// back; a restarted mission starts it afresh).
+    pub record: Option<PathBuf>,
+    /// A state-hash checkpoint in the recording every this many ticks.
+    pub checkpoint_every: u64,
 }
 
 impl PlayOptions {
@@ -262,6 +267,8 @@ impl PlayOptions {
             audio: crate::audio::AudioMode::None,
             announce_audio: false,
             audio_trace: None,
+            record: None,
+            checkpoint_every: 30,
         }
     }
 }
@@ -472,6 +479,16 @@ pub struct PlaySession {
     audio: crate::audio::AudioOutputWatch,
     /// Lines for the player not written yet ([`PlaySession::write_notes`]).
     notes: Vec<String>,
+    /// The replay log being recorded (`--record`).
+    recording: Option<Recording>,
+}
+
+/// A played mission being recorded for replay: the log, its file and the checkpoint
+/// period.
+struct Recording {
+    log: iron3d_kernel::replay::ReplayLog,
+    path: PathBuf,
+    every: u64,
 }
 
 impl PlaySession {
@@ -509,6 +526,12 @@ impl PlaySession {
             .game
             .as_ref()
             .context("a play session runs a game mission")?;
+        // The files the mission load read, before the renderer's assets are read: what
+        // a headless replay of the recording reads too.
+        let recorded_data = match opts.record {
+            Some(_) => Some(iron3d_mission::data_fingerprint(&game.vfs)?),
+            None => None,
+        };
         let loaded = &game.loaded;
         let assets = SceneAssets::load(&game.data(), loaded)?;
         for m in &assets.missing_textures {
@@ -568,6 +591,30 @@ impl PlaySession {
             opts.audio_trace.as_deref(),
             opts.announce_audio,
         )?;
+        let recording = match (&opts.record, recorded_data) {
+            (Some(path), Some(data)) => {
+                let mission = iron3d_kernel::replay::ReplayMission {
+                    name: opts.mission.clone(),
+                    data,
+                };
+                let every = opts.checkpoint_every.max(1);
+                let header = crate::headless::mission_replay_header(
+                    mission,
+                    &crate::headless::plugin_set(&run.host),
+                    &opts.params,
+                    &opts.mods,
+                    opts.seed,
+                    tick_hz,
+                    every,
+                );
+                Some(Recording {
+                    log: iron3d_kernel::replay::ReplayLog::new(header),
+                    path: path.clone(),
+                    every,
+                })
+            }
+            _ => None,
+        };
         tracing::debug!(objects, "play session ready");
         let mut session = Self {
             run,
@@ -590,6 +637,7 @@ impl PlaySession {
             pending: None,
             audio,
             notes: Vec::new(),
+            recording,
         };
         if let Some(path) = &opts.trace {
             session.tracer = Some(Tracer {
@@ -721,13 +769,29 @@ impl PlaySession {
             .host
             .set_audio_mix(crate::audio::mix(&self.settings.audio, hold));
         let tracer = &mut self.tracer;
-        self.run
-            .kernel
-            .frame_observed(&mut self.input, None, &mut |k| {
-                if let Some(t) = tracer.as_mut().filter(|t| t.error.is_none()) {
-                    t.error = t.writer.after_tick(k).err();
-                }
-            })?;
+        let mut checkpoints = Vec::new();
+        let every = self.recording.as_ref().map(|r| r.every);
+        let mut recorder;
+        let source: &mut dyn iron3d_kernel::InputSource = match self.recording.as_mut() {
+            Some(r) => {
+                recorder = iron3d_kernel::replay::RecordingInput::new(&mut self.input, &mut r.log);
+                &mut recorder
+            }
+            None => &mut self.input,
+        };
+        self.run.kernel.frame_observed(source, None, &mut |k| {
+            if let Some(t) = tracer.as_mut().filter(|t| t.error.is_none()) {
+                t.error = t.writer.after_tick(k).err();
+            }
+            if every.is_some_and(|e| k.tick() % e == 0) {
+                checkpoints.push((k.tick(), k.state_hash()));
+            }
+        })?;
+        if let Some(r) = self.recording.as_mut() {
+            for (tick, hash) in checkpoints {
+                r.log.record_checkpoint(tick, hash);
+            }
+        }
         if let Some(t) = self.tracer.as_mut() {
             if let Some(e) = t.error.take() {
                 let label = t.path.display().to_string();
@@ -998,6 +1062,13 @@ impl PlaySession {
             writeln!(out, "trace={label}")?;
         }
         self.audio.finish()?;
+        if let Some(mut r) = self.recording.take() {
+            r.log.end = Some((self.run.kernel.tick(), self.run.kernel.state_hash()));
+            r.log
+                .write(&r.path)
+                .with_context(|| format!("recording {}", r.path.display()))?;
+            writeln!(out, "record={}", r.path.display())?;
+        }
         let draw_items = self.draw_items();
         let fps = self.frames as f64 / elapsed.as_secs_f64().max(1e-9);
         writeln!(

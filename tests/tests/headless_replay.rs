@@ -253,9 +253,16 @@ fn a_demo_mission_replays_over_2000_ticks_through_a_hot_swap_and_refuses_tamperi
 
     // The replay (mission named by the log) matches every checkpoint, with or without a
     // swap of the same build at another tick.
+    // Presentation is not part of the plugin set: a replay with another sound output
+    // (the mixer without a device, to trace it) is the same run.
+    let audio_trace = dir.path().join("replay-audio.jsonl");
     for extra in [
         vec![],
         vec!["--swap".to_owned(), format!("700:ai:{}", lib.display())],
+        vec![
+            "--audio-trace".to_owned(),
+            audio_trace.display().to_string(),
+        ],
     ] {
         let mut args = vec![
             "run",

@@ -1,0 +1,52 @@
+//! `iron3d play --record`: a played mission's replay log plays back headless with every
+//! checkpoint matching, though the replay draws nothing and sounds nothing (render and
+//! audio are presentation, not part of the recorded plugin set).
+
+#![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
+use iron3d_e2e::render::{demo, play, registry};
+use iron3d_e2e::{last_state_hash, run_ok};
+
+#[test]
+fn a_played_mission_replays_headless_with_every_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("played.jsonl");
+    let played = play(&[
+        "--frames",
+        "90",
+        "--record",
+        log.to_str().unwrap(),
+        "--checkpoint-every",
+        "15",
+    ]);
+    assert!(
+        played.contains(&format!("record={}", log.display())),
+        "{played}"
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    let header: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(header["mission"]["name"], "DEMO1");
+    let plugins = header["params"]["plugins"].as_array().unwrap();
+    assert!(
+        plugins
+            .iter()
+            .all(|p| !p.as_str().unwrap().starts_with("render=")
+                && !p.as_str().unwrap().starts_with("audio=")),
+        "presentation is not recorded: {plugins:?}"
+    );
+    let replayed = run_ok(&[
+        "run",
+        "--headless",
+        "--game-dir",
+        demo().to_str().unwrap(),
+        "--replay",
+        log.to_str().unwrap(),
+        "--registry",
+        registry().to_str().unwrap(),
+    ]);
+    assert!(
+        replayed.contains("replay: 6 checkpoints match"),
+        "{replayed}"
+    );
+    assert_eq!(last_state_hash(&replayed), last_state_hash(&played));
+}
