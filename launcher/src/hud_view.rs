@@ -212,6 +212,15 @@ impl HudView {
         s.resources = vec![(b"Units".to_vec(), units), (b"Ore".to_vec(), ore)];
     }
 
+    /// Shows a message player `player` was told at game second `at` (a delivered
+    /// `GMSG_TEXT_FOR_PLAYER`, PD-HUD-TRIGGERED); messages for other players are not
+    /// shown.
+    pub fn trigger(&self, at: f32, player: u32, text: Vec<u8>) {
+        if player == self.player_clan {
+            self.lock().trigger(at, text);
+        }
+    }
+
     /// The frame preparer's overlay source: the HUD of the snapshot's selection on the
     /// frame's target.
     pub fn overlay_source(

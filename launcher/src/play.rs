@@ -585,6 +585,8 @@ impl PlaySession {
         let last_frame = preparer.last_handle();
         let mut run = run;
         run.kernel.set_frame_preparer(Some(Box::new(preparer)));
+        // The journal tells the HUD what the plugins told the player (PD-HUD-TRIGGERED).
+        run.kernel.set_journal(true);
         let events = run.host.events();
         let audio = crate::audio::AudioOutputWatch::new(
             &run.host,
@@ -769,6 +771,7 @@ impl PlaySession {
             .host
             .set_audio_mix(crate::audio::mix(&self.settings.audio, hold));
         let tracer = &mut self.tracer;
+        let mut told: Vec<(u64, u32, Vec<u8>)> = Vec::new();
         let mut checkpoints = Vec::new();
         let every = self.recording.as_ref().map(|r| r.every);
         let mut recorder;
@@ -786,7 +789,23 @@ impl PlaySession {
             if every.is_some_and(|e| k.tick() % e == 0) {
                 checkpoints.push((k.tick(), k.state_hash()));
             }
+            for e in k.journal() {
+                if let iron3d_kernel::JournalEntry::Delivered {
+                    target: iron3d_kernel::Target::Systems,
+                    message: iron3d_kernel::GameMessage::TextForPlayer { player, text },
+                    ..
+                } = e
+                {
+                    told.push((k.tick(), *player, text.clone()));
+                }
+            }
         })?;
+        if let Some(h) = &self.hud {
+            let hz = self.run.kernel.config().tick_hz.max(1) as f32;
+            for (tick, player, text) in told {
+                h.trigger(tick as f32 / hz, player, text);
+            }
+        }
         if let Some(r) = self.recording.as_mut() {
             for (tick, hash) in checkpoints {
                 r.log.record_checkpoint(tick, hash);

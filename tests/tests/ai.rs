@@ -630,6 +630,37 @@ fn the_demo_battle_plays_out_to_an_outcome_without_input() {
         "20000",
     ]);
     assert_eq!(outcome(&played), Some((o.clone(), tick)), "{played}");
+    // The objective that decided it was announced to the player at that tick
+    // (PD-AI-OBJECTIVE-MESSAGES): a GMSG_TEXT_FOR_PLAYER in the trace.
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("battle.jsonl");
+    iron3d_e2e::run_ok(&[
+        "run",
+        "--headless",
+        "--game-dir",
+        &one,
+        "--mission",
+        iron3d_demo::BATTLE,
+        "--ticks",
+        "20000",
+        "--seed",
+        "1",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--trace-every",
+        "100000",
+    ]);
+    let told: Vec<u64> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .filter(|l| l.contains("\"GMSG_TEXT_FOR_PLAYER\""))
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["tick"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert!(told.contains(&tick), "announced at tick {tick}: {told:?}");
     let b = run(other.path().to_str().unwrap(), "2");
     let ob = outcome(&b).unwrap_or_else(|| panic!("no outcome:\n{b}"));
     assert_ne!(ob, (o, tick), "another seed plays another game");

@@ -14,6 +14,12 @@
 //!   the file and line.
 //! * **`Objectives.txt`** (our own format, [`iron3d_config::objectives`]): each
 //!   objective becomes one line of the objectives panel.
+//!
+//! **PD-HUD-TRIGGERED**: a `GMSG_TEXT_FOR_PLAYER` delivered during play (a plugin's way
+//! to say something to the player — the AI announces objectives with it,
+//! PD-AI-OBJECTIVE-MESSAGES) shows for [`MESSAGE_SECONDS`] from the game time of its
+//! tick: the paragraphs of the `messages.cfg` block whose name is its text (exact
+//! bytes), else its text as one paragraph ([`MissionText::triggered`]).
 
 use crate::HudError;
 use crate::text::cp1251;
@@ -145,6 +151,15 @@ impl MissionText {
                 .collect();
         }
         Ok(t)
+    }
+
+    /// What a triggered message named `named` shows (PD-HUD-TRIGGERED): the paragraphs
+    /// of the `messages.cfg` block of that name, else `named` itself as one paragraph.
+    pub fn triggered(&self, named: &[u8]) -> Vec<Vec<u8>> {
+        self.messages
+            .iter()
+            .find(|m| m.name == named)
+            .map_or_else(|| vec![named.to_vec()], |m| m.text.clone())
     }
 
     /// The messages on screen at game time `seconds`, oldest first: those whose time

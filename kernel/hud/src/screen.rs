@@ -104,6 +104,24 @@ pub struct HudState {
     pub markers: Vec<Marker>,
     /// The settings screen's lines: label and value.
     pub settings: Vec<(String, String)>,
+    /// Messages triggered during play (PD-HUD-TRIGGERED): game second it came at, and
+    /// the text it named (a `messages.cfg` block name or the text itself, CP1251); at
+    /// most [`MAX_TRIGGERED`], oldest dropped first.
+    pub triggered: Vec<(f32, Vec<u8>)>,
+}
+
+/// Most triggered messages a HUD state keeps.
+pub const MAX_TRIGGERED: usize = 32;
+
+impl HudState {
+    /// Adds a message triggered at game second `at` (PD-HUD-TRIGGERED), dropping the
+    /// oldest past [`MAX_TRIGGERED`].
+    pub fn trigger(&mut self, at: f32, text: Vec<u8>) {
+        if self.triggered.len() == MAX_TRIGGERED {
+            self.triggered.remove(0);
+        }
+        self.triggered.push((at, text));
+    }
 }
 
 impl Default for HudState {
@@ -117,6 +135,7 @@ impl Default for HudState {
             selection: Vec::new(),
             markers: Vec::new(),
             settings: Vec::new(),
+            triggered: Vec::new(),
         }
     }
 }
@@ -423,8 +442,15 @@ impl Hud {
         let _ = y;
         // Messages whose time has come, bottom centre, newest lowest.
         let mut lines: Vec<Vec<u8>> = Vec::new();
-        for m in self.text.messages_at(state.game_seconds) {
-            for para in &m.text {
+        let now = state.game_seconds;
+        let triggered = state
+            .triggered
+            .iter()
+            .filter(|(at, _)| now >= *at && now < *at + crate::mission::MESSAGE_SECONDS)
+            .map(|(_, named)| self.text.triggered(named));
+        let timed = self.text.messages_at(now).map(|m| m.text.clone());
+        for paragraphs in timed.chain(triggered) {
+            for para in &paragraphs {
                 lines.extend(wrap(para, ((w * 0.8) / cw) as usize));
             }
         }
@@ -461,7 +487,7 @@ mod tests {
         let text = MissionText::load(
             "BATTLE",
             Some(b"object Briefing\n Title \"\xc1\xe8\xf2\xe2\xe0\"\n Text \"Destroy the enemy base.\"\nend\n"),
-            Some(b"object M\n Time 5\n Text \"Enemy spotted\"\nend\n"),
+            Some(b"object M\n Time 5\n Text \"Enemy spotted\"\nend\nobject Objective1\n Text \"The enemy base is gone.\"\nend\n"),
             Some(b"clan 0\nwin destroy 1\nlose time 600\n"),
         )
         .unwrap();
@@ -537,6 +563,27 @@ mod tests {
         assert!(!has(&o, b"Enemy spotted"), "not yet");
         state.game_seconds = 5.5;
         assert!(has(&hud.overlay(&state, 640, 480), b"Enemy spotted"));
+        // Triggered messages (PD-HUD-TRIGGERED): a block by name, else the text itself,
+        // for MESSAGE_SECONDS from when they came.
+        assert!(!has(
+            &hud.overlay(&state, 640, 480),
+            b"The enemy base is gone."
+        ));
+        state.trigger(5.0, b"Objective1".to_vec());
+        state.trigger(5.5, b"Reinforcements landed".to_vec());
+        let o = hud.overlay(&state, 640, 480);
+        assert!(has(&o, b"The enemy base is gone.") && has(&o, b"Reinforcements landed"));
+        assert!(!has(&o, b"Objective1"), "the block's text, not its name");
+        state.game_seconds = 15.2;
+        let o = hud.overlay(&state, 640, 480);
+        assert!(!has(&o, b"The enemy base is gone.") && has(&o, b"Reinforcements landed"));
+        for k in 0..40 {
+            state.trigger(k as f32, vec![b'x']);
+        }
+        assert_eq!(state.triggered.len(), MAX_TRIGGERED);
+        assert_eq!(state.triggered[0].0, 8.0, "the oldest went first");
+        state.triggered.clear();
+        state.game_seconds = 5.5;
         state.screen = Screen::Outcome { complete: false };
         assert!(has(&hud.overlay(&state, 640, 480), b"MISSION FAILED"));
         state.screen = Screen::Paused { item: 0 };

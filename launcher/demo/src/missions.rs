@@ -591,6 +591,23 @@ pub(crate) fn write_battle(
             "  Time 300",
             "  Text \"Five minutes left. Время уходит!\"",
             "end",
+            // Shown when the AI announces an objective (PD-AI-OBJECTIVE-MESSAGES): one
+            // block per line of Objectives.txt, in order, without a Time.
+            "object Objective1",
+            "  Text \"Objective complete: the enemy clan is destroyed.\"",
+            "end",
+            "object Objective2",
+            "  Text \"Objective complete: 1200 ore unloaded.\"",
+            "end",
+            "object Objective3",
+            "  Text \"Every one of our units is lost.\"",
+            "end",
+            "object Objective4",
+            "  Text \"The enemy unloaded 1200 ore first.\"",
+            "end",
+            "object Objective5",
+            "  Text \"Time is up.\"",
+            "end",
         ]),
     )?;
     Ok((name.to_owned(), lightmap))

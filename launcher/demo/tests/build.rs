@@ -420,11 +420,20 @@ fn the_hud_font_and_the_battle_text_are_written_for_the_hud() {
     .unwrap();
     assert_eq!(text.title, iron3d_hud::text::cp1251("Битва за рудник"));
     assert_eq!(text.briefing.len(), 3);
-    assert!(
-        text.messages.iter().all(|m| m.at.is_some()),
-        "every message is timed"
-    );
+    // Three timed messages, then one triggered message per objective, named as the AI
+    // announces them (PD-AI-OBJECTIVE-MESSAGES).
+    let timed = text.messages.iter().filter(|m| m.at.is_some()).count();
+    assert_eq!(timed, 3);
     assert_eq!(text.objectives.len(), 5);
+    for n in 1..=text.objectives.len() {
+        let name = format!("Objective{n}");
+        let m = text
+            .messages
+            .iter()
+            .find(|m| m.name == name.as_bytes())
+            .unwrap_or_else(|| panic!("no {name} block"));
+        assert!(m.at.is_none() && !m.text.is_empty(), "{name}");
+    }
 }
 
 /// The decoded frames of every `.WAV` entry of the RsLi archive `rel`, by name.

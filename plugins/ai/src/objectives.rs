@@ -5,6 +5,11 @@
 //! **PD-AI-OUTCOME**: objectives are checked on every economy step (500 ms of game
 //! time); when a `lose` and a `win` are met in the same check, the mission is lost. The
 //! first outcome sticks (a repeated state is a no-op, §13.11).
+//!
+//! **PD-AI-OBJECTIVE-MESSAGES**: the first time goal `N` (1-based, in file order) is met,
+//! the plugin broadcasts `GMSG_TEXT_FOR_PLAYER` with the objectives' clan as `player`
+//! and `Objective<N>` as text — the name of the `messages.cfg` block the HUD shows
+//! (PD-HUD-TRIGGERED), the way the original's scripts trigger their messages.
 
 pub use iron3d_config::objectives::{Goal, MAX_OBJECTIVES, OBJECTIVES_FILE, Objectives, Side};
 use serde::{Deserialize, Serialize};
@@ -26,6 +31,15 @@ pub trait Scoreboard {
 pub struct Progress {
     /// Seconds each goal has been held without a break (by goal index).
     pub held: Vec<f32>,
+    /// Whether each goal was met at the last check (by goal index).
+    pub met: Vec<bool>,
+    /// Whether each goal's message was sent (PD-AI-OBJECTIVE-MESSAGES).
+    pub announced: Vec<bool>,
+}
+
+/// The `messages.cfg` block announcing goal `index` (0-based): `Objective<index + 1>`.
+pub fn objective_message(index: usize) -> String {
+    format!("Objective{}", index + 1)
 }
 
 impl Progress {
@@ -33,6 +47,7 @@ impl Progress {
     /// mission is decided.
     pub fn check(&mut self, o: &Objectives, board: &dyn Scoreboard, dt: f32) -> Option<Side> {
         self.held.resize(o.goals.len(), 0.0);
+        self.met.resize(o.goals.len(), false);
         let (mut win, mut lose) = (false, false);
         for (i, (side, goal)) in o.goals.iter().enumerate() {
             let met = match *goal {
@@ -50,6 +65,7 @@ impl Progress {
                 Goal::Destroyed => board.alive(o.clan) == 0,
                 Goal::Gathered { clan, amount } => board.gathered(clan) >= amount,
             };
+            self.met[i] = met;
             match side {
                 Side::Win => win |= met,
                 Side::Lose => lose |= met,
@@ -62,6 +78,20 @@ impl Progress {
         } else {
             None
         }
+    }
+
+    /// The goals met at the last check and not announced before, in goal order; they
+    /// count as announced from now on (PD-AI-OBJECTIVE-MESSAGES).
+    pub fn newly_met(&mut self) -> Vec<usize> {
+        self.announced.resize(self.met.len(), false);
+        let mut out = Vec::new();
+        for (i, (&met, announced)) in self.met.iter().zip(&mut self.announced).enumerate() {
+            if met && !*announced {
+                *announced = true;
+                out.push(i);
+            }
+        }
+        out
     }
 }
 
@@ -132,5 +162,37 @@ mod tests {
             assert_eq!(p.check(&hold, &b, 0.5), None);
         }
         assert_eq!(p.check(&hold, &b, 0.5), Some(Side::Win));
+    }
+
+    #[test]
+    fn each_goal_is_announced_once_the_first_time_it_is_met() {
+        let o = Objectives::parse(
+            b"clan 0\nwin hold 0 0 5 1\nlose time 60\nwin gather 100\n",
+            "o",
+        )
+        .unwrap();
+        let mut p = Progress::default();
+        let mut b = Board {
+            alive: [1, 1],
+            gathered: 0.0,
+            rival: 0.0,
+            holds: true,
+            seconds: 0.0,
+        };
+        p.check(&o, &b, 0.5);
+        assert!(p.newly_met().is_empty());
+        p.check(&o, &b, 0.6);
+        assert_eq!(p.newly_met(), vec![0], "held 1.1 s");
+        // Broken and met again: announced once only.
+        b.holds = false;
+        p.check(&o, &b, 0.5);
+        b.holds = true;
+        p.check(&o, &b, 1.5);
+        assert!(p.newly_met().is_empty());
+        b.gathered = 100.0;
+        b.seconds = 60.0;
+        p.check(&o, &b, 0.5);
+        assert_eq!(p.newly_met(), vec![1, 2], "goal order");
+        assert_eq!(objective_message(1), "Objective2");
     }
 }

@@ -99,7 +99,7 @@ use world::HostPlanner;
 /// State blob format name.
 pub const STATE_FORMAT: &str = "iron3d-ai";
 /// State blob version.
-pub const STATE_VERSION: u32 = 4;
+pub const STATE_VERSION: u32 = 5;
 /// Plugin message: move to `point` (to the unit).
 pub const ORDER_MOVE: MessageCode = MessageCode(0x1000_A100);
 /// Plugin message: drop the order (to the unit).

@@ -254,7 +254,16 @@ impl AiPlugin {
         };
         let mut progress = self.saved.progress.clone();
         let decided = progress.check(o, &board, dt);
+        let announce = progress.newly_met();
+        let clan = o.clan;
         self.saved.progress = progress;
+        for goal in announce {
+            let text = crate::objectives::objective_message(goal);
+            tracing::info!(target: "ai.log", goal = goal + 1, "objective met");
+            let mut m = Message::new(MessageCode::TEXT_FOR_PLAYER).with_payload(text.into_bytes());
+            m.player = clan;
+            host.send(iron3d_abi::MessageTarget::broadcast(), &m)?;
+        }
         let Some(side) = decided else { return Ok(()) };
         let payload = u32::from(side == Side::Win);
         let r = self.saved.outcome.callback(0, 0, payload);
