@@ -140,14 +140,18 @@ pub struct LiveInput {
     pub failures: u64,
     /// Mouse motion scale and direction (the player's settings).
     pub mouse: MouseTuning,
+    /// The "invert Y" the input plugin was last told (`None`: not yet).
+    told_invert_y: Option<bool>,
 }
 
-/// How mouse motion is passed on (the settings' `mouse_sensitivity` and `invert_y`).
+/// How mouse motion is passed on (the settings' `mouse_sensitivity`) and whether the
+/// input plugin inverts the vertical axes (`invert_y`, sent as
+/// `DeviceInputKind::INVERT_Y`: the plugin inverts mouse and gamepad alike).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MouseTuning {
     /// Motion is multiplied by this.
     pub sensitivity: f32,
-    /// Vertical motion changes sign.
+    /// The vertical axes change sign (mouse and gamepads, in the input plugin).
     pub invert_y: bool,
 }
 
@@ -231,7 +235,6 @@ impl LiveInput {
         ));
         if let Some((dx, dy)) = delta {
             let m = self.mouse;
-            let dy = if m.invert_y { -dy } else { dy };
             let (dx, dy) = (dx * m.sensitivity, dy * m.sensitivity);
             for (axis, d) in [("MouseAxis:X", dx), ("MouseAxis:Y", dy)] {
                 if d != 0.0 {
@@ -268,7 +271,7 @@ impl LiveInput {
     /// next tick. A failing plugin is logged and its events are lost (the host rolls a
     /// panicking one back); the game goes on.
     pub fn poll(&mut self, host: &PluginHost) {
-        let window = std::mem::take(&mut self.pending);
+        let window = self.take_window();
         self.pressed.clear();
         match host.poll_input(&window) {
             Ok(events) => {
@@ -287,6 +290,26 @@ impl LiveInput {
         if self.ready.len() > COMPACT_AT {
             compact(&mut self.ready);
         }
+    }
+}
+
+impl LiveInput {
+    /// The window events for the input plugin, oldest first: the "invert Y" setting
+    /// first when the plugin has not been told its current value yet.
+    fn take_window(&mut self) -> Vec<DeviceInput> {
+        let mut window = Vec::with_capacity(self.pending.len() + 1);
+        if self.told_invert_y != Some(self.mouse.invert_y) {
+            self.told_invert_y = Some(self.mouse.invert_y);
+            window.push(device(
+                DeviceInputKind::INVERT_Y,
+                SOURCE_KEYBOARD,
+                "",
+                f32::from(u8::from(self.mouse.invert_y)),
+                0.0,
+            ));
+        }
+        window.append(&mut self.pending);
+        window
     }
 }
 
@@ -376,7 +399,7 @@ mod tests {
     }
 
     #[test]
-    fn mouse_motion_follows_the_sensitivity_and_invert_y() {
+    fn mouse_motion_follows_the_sensitivity_and_the_plugin_is_told_invert_y() {
         let motion = |l: &LiveInput| -> Vec<(String, f32)> {
             l.pending
                 .iter()
@@ -395,12 +418,21 @@ mod tests {
             invert_y: true,
         });
         l.pointer(10.0, 10.0, 100, 100, Some((4.0, -2.0)));
+        // Scaled here; inverted by the input plugin, for mouse and pads alike.
         assert_eq!(
             motion(&l),
-            [("MouseAxis:X".into(), 10.0), ("MouseAxis:Y".into(), 5.0)]
+            [("MouseAxis:X".into(), 10.0), ("MouseAxis:Y".into(), -5.0)]
         );
         // The pointer's place is not scaled (picking stays under the cursor).
         assert_eq!(l.pending[0].x, 0.1);
+        // The plugin is told the setting before the first events, then on each change.
+        let kinds = |w: &[DeviceInput]| w.iter().map(|d| (d.kind, d.x)).collect::<Vec<_>>();
+        let w = l.take_window();
+        assert_eq!(kinds(&w)[0], (DeviceInputKind::INVERT_Y, 1.0));
+        assert_eq!(w.len(), 4, "the setting, the pointer, two motions");
+        assert!(l.take_window().is_empty(), "told once");
+        l.mouse.invert_y = false;
+        assert_eq!(kinds(&l.take_window()), [(DeviceInputKind::INVERT_Y, 0.0)]);
     }
 
     #[test]

@@ -41,6 +41,11 @@ impl DeviceInputKind {
     pub const DISCONNECTED: Self = Self(7);
     /// The window's drawable area is now `x × y` pixels (picking needs its aspect).
     pub const VIEWPORT: Self = Self(8);
+    /// (2.7) The player's "invert Y" setting: from now on the vertical axes (mouse
+    /// motion `MouseAxis:Y` and the gamepads' `…Y` axes) are inverted when `x` is not 0.
+    /// The window sends it before its first events and whenever the setting changes; an
+    /// input plugin that does not know it ignores it.
+    pub const INVERT_Y: Self = Self(9);
 }
 
 /// The keyboard as a [`DeviceInput::source`].

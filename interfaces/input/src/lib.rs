@@ -208,6 +208,12 @@ impl Mapper {
         }
     }
 
+    /// Inverts the vertical axes (`MouseAxis:Y`, the gamepads' `…Y`) from the next
+    /// tick on, or stops inverting them (the player's setting).
+    pub fn set_invert_y(&mut self, on: bool) {
+        self.tuning.invert_y = on;
+    }
+
     /// The current mode.
     pub fn mode(&self) -> u8 {
         self.mode

@@ -547,7 +547,9 @@ impl InputProvider for InputPlugin {
         let mut out = Vec::new();
         let mut events = Vec::with_capacity(window.len());
         for d in window {
-            if d.kind == DeviceInputKind::VIEWPORT {
+            if d.kind == DeviceInputKind::INVERT_Y {
+                self.mapper.set_invert_y(d.x != 0.0);
+            } else if d.kind == DeviceInputKind::VIEWPORT {
                 if d.x.is_finite() && d.y.is_finite() && d.x >= 1.0 && d.y >= 1.0 {
                     let a = d.x / d.y;
                     if self.aspect != Some(a) {
@@ -638,6 +640,38 @@ mod tests {
                 InputRecord::key(code("unit.forward"), true)
             ]
         );
+    }
+
+    #[test]
+    fn the_invert_y_setting_inverts_pad_and_mouse_y_from_then_on() {
+        use iron3d_abi::abi_stable::std_types::RString;
+        let mut p = InputPlugin::new(Bindings::parse(DEFAULT_BINDINGS, "x").unwrap());
+        p.pads_tried = true;
+        let ev = |kind, source, input: &str, x| DeviceInput {
+            kind,
+            source,
+            input: RString::from(input),
+            x,
+            y: 0.0,
+        };
+        let stick = |x| {
+            ev(
+                DeviceInputKind::AXIS,
+                iron3d_abi::SOURCE_PAD0,
+                "PadAxis:RightStickY",
+                x,
+            )
+        };
+        let look_y = iron3d_input::action_code("camera.look_y").unwrap();
+        let value =
+            |records: Vec<InputRecord>| records.iter().find(|r| r.code == look_y).map(|r| r.value);
+        let plain = value(p.poll(&[stick(0.6)]).unwrap()).unwrap();
+        assert!(plain > 0.0);
+        let invert = ev(DeviceInputKind::INVERT_Y, 0, "", 1.0);
+        let inverted = value(p.poll(&[invert, stick(0.6)]).unwrap()).unwrap();
+        assert_eq!(inverted, -plain);
+        let straight = ev(DeviceInputKind::INVERT_Y, 0, "", 0.0);
+        assert_eq!(value(p.poll(&[straight, stick(0.6)]).unwrap()), Some(plain));
     }
 
     #[test]
