@@ -49,6 +49,8 @@
 pub mod audio;
 pub mod context;
 pub mod control;
+#[doc(hidden)]
+pub mod fuzz_check;
 pub mod guard;
 pub mod host;
 pub mod input;

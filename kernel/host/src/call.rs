@@ -328,6 +328,37 @@ impl HostCall<'_, '_> {
         )
     }
 
+    /// Services are called from simulation phases only.
+    fn service_phase(&self, what: &str) -> Result<(), PluginError> {
+        if simulation_phase(self.ctx.phase()) {
+            return Ok(());
+        }
+        Err(PluginError::new(
+            ErrorKind::FORBIDDEN,
+            format!(
+                "{what}: services are available in simulation phases, not in {}",
+                self.ctx.phase()
+            ),
+        ))
+    }
+
+    /// Locks a provider's cell for one call; a cell locked already is a plugin that is
+    /// running: re-entry, refused with `busy`'s words.
+    fn lock_provider<'c>(
+        &self,
+        cell: &'c SlotCell,
+        busy: impl FnOnce() -> String,
+    ) -> Result<std::sync::MutexGuard<'c, Option<Instance>>, PluginError> {
+        match cell.try_lock() {
+            Ok(g) => Ok(g),
+            Err(std::sync::TryLockError::WouldBlock) => Err(PluginError::new(
+                ErrorKind::REENTRY,
+                format!("{} (called from {}): re-entry refused", busy(), self.slot),
+            )),
+            Err(std::sync::TryLockError::Poisoned(p)) => Ok(p.into_inner()),
+        }
+    }
+
     /// Runs `body` on the active instance of `slot` (the terrain service today).
     fn with_provider<T>(
         &mut self,
@@ -335,34 +366,16 @@ impl HostCall<'_, '_> {
         what: &str,
         body: impl FnOnce(&mut Instance) -> Result<T, PluginError>,
     ) -> Result<T, PluginError> {
-        if !simulation_phase(self.ctx.phase()) {
-            return Err(PluginError::new(
-                ErrorKind::FORBIDDEN,
-                format!(
-                    "{what}: services are available in simulation phases, not in {}",
-                    self.ctx.phase()
-                ),
-            ));
-        }
+        self.service_phase(what)?;
         let Some(cell) = self.shared.cell(provider) else {
             return Err(PluginError::new(
                 ErrorKind::NO_PROVIDER,
                 format!("{what}: no {provider} slot in this host"),
             ));
         };
-        let mut guard = match cell.try_lock() {
-            Ok(g) => g,
-            Err(std::sync::TryLockError::WouldBlock) => {
-                return Err(PluginError::new(
-                    ErrorKind::REENTRY,
-                    format!(
-                        "{what}: the {provider} plugin is running (called from {}): re-entry refused",
-                        self.slot
-                    ),
-                ));
-            }
-            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
-        };
+        let mut guard = self.lock_provider(&cell, || {
+            format!("{what}: the {provider} plugin is running")
+        })?;
         let result = match guard.as_mut() {
             Some(instance) => body(instance),
             None => Err(PluginError::new(
@@ -445,15 +458,7 @@ impl HostCall<'_, '_> {
         request: RSlice<'_, u8>,
     ) -> Result<RVec<u8>, PluginError> {
         let what = format!("service {name:?} method {method:?}");
-        if !simulation_phase(self.ctx.phase()) {
-            return Err(PluginError::new(
-                ErrorKind::FORBIDDEN,
-                format!(
-                    "{what}: services are available in simulation phases, not in {}",
-                    self.ctx.phase()
-                ),
-            ));
-        }
+        self.service_phase(&what)?;
         if request.len() > iron3d_abi::MAX_SERVICE_PAYLOAD {
             return Err(PluginError::new(
                 ErrorKind::INVALID,
@@ -487,19 +492,9 @@ impl HostCall<'_, '_> {
                 },
             ));
         };
-        let mut guard = match cell.try_lock() {
-            Ok(g) => g,
-            Err(std::sync::TryLockError::WouldBlock) => {
-                return Err(PluginError::new(
-                    ErrorKind::REENTRY,
-                    format!(
-                        "{what}: the service is answering another call (called from {}): re-entry refused",
-                        self.slot
-                    ),
-                ));
-            }
-            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
-        };
+        let mut guard = self.lock_provider(&cell, || {
+            format!("{what}: the service is answering another call")
+        })?;
         let Some(instance) = guard.as_mut() else {
             return Err(PluginError::new(
                 ErrorKind::NO_PROVIDER,

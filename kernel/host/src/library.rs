@@ -64,13 +64,7 @@ impl LoadedLibrary {
                 plugin: self.name().to_owned(),
                 path: self.source.clone(),
                 factory: wanted.to_owned(),
-                offered: self
-                    .description
-                    .factories
-                    .iter()
-                    .map(|f| format!("{} ({})", f.name, f.slot))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                offered: self.offered(),
             })
     }
 
@@ -88,14 +82,18 @@ impl LoadedLibrary {
                 path: self.source.clone(),
                 factory: wanted.unwrap_or("<any>").to_owned(),
                 slot: slot.to_string(),
-                offered: self
-                    .description
-                    .factories
-                    .iter()
-                    .map(|f| format!("{} ({})", f.name, f.slot))
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                offered: self.offered(),
             })
+    }
+
+    /// The factories the library offers, `name (slot)`, for error messages.
+    fn offered(&self) -> String {
+        self.description
+            .factories
+            .iter()
+            .map(|f| format!("{} ({})", f.name, f.slot))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 }
 
