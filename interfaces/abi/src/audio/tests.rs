@@ -1,3 +1,6 @@
+//! Sound events through their message (round trip, every malformed body refused) and
+//! the listener of a camera's angles.
+
 #![allow(clippy::unwrap_used, reason = "tests fail loudly")]
 
 use super::*;

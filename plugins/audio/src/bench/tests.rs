@@ -1,3 +1,5 @@
+//! The benchmark helpers run and refuse oversized input.
+
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 use super::*;

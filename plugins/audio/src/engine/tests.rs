@@ -1,3 +1,6 @@
+//! `AudioEngine` on the mixer without a device: sound events, loops, collisions, engine
+//! loops, music, the listener and mix of a frame, the no-device state, save/restore.
+
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 use super::*;

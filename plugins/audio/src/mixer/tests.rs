@@ -1,3 +1,6 @@
+//! The kira mixer on the hand-driven backend: no-device answers, one-shots and loops,
+//! pause and mute keeping positions, bus volumes, 3D attenuation and panning.
+
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 use super::*;

@@ -1,3 +1,5 @@
+//! Ambient music (FORMATS §13.10): exact generator sequences, pools, the timer.
+
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 use super::*;

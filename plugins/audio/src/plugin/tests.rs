@@ -1,3 +1,5 @@
+//! The plugin's factories, its audio service, save/restore and `mission.cfg` music.
+
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 use super::*;

@@ -1,3 +1,6 @@
+//! The sample cache: case-insensitive keys, the four loader outcomes with their chain,
+//! one decode shared by many sources, the size cap.
+
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 use super::*;

@@ -1,3 +1,5 @@
+//! Audio trace records as exact JSON lines, every kind's name, write errors reported.
+
 #![allow(clippy::unwrap_used, reason = "tests")]
 
 use super::*;
