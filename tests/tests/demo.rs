@@ -90,7 +90,7 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
         &[
             ("bas", 1),
             ("builddat", 1),
-            ("cfg_blocks", 8),
+            ("cfg_blocks", 9),
             ("comp_ini", 1),
             ("ctld", 1),
             ("ctpt", 2),
@@ -105,9 +105,9 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
             ("objects_rlb_entry", 10),
             ("orders", 1),
             ("palette", 3),
-            ("rsli", 4),
+            ("rsli", 5),
             ("scr", 2),
-            ("swav", 4),
+            ("swav", 15),
             ("texm", 33),
             ("tma", 3),
             ("unit_dat", 8),
@@ -132,7 +132,7 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
     assert_eq!(
         v["families"]["rsli"]["variants"],
         serde_json::json!({
-            "method:Deflate": 3, "method:Lzhuf": 2, "method:Lzss": 2, "method:Raw": 2,
+            "method:Deflate": 10, "method:Lzhuf": 3, "method:Lzss": 2, "method:Raw": 5,
             "method:Transform": 1, "method:TransformLzss": 1
         })
     );
@@ -165,8 +165,8 @@ fn corpus_harness_on_the_stress_profile_reports_exact_counts() {
             ("nres", 9),
             ("objects_rlb_entry", 10),
             ("palette", 3),
-            ("rsli", 4),
-            ("swav", 4),
+            ("rsli", 5),
+            ("swav", 15),
             ("texm", 31),
             ("tma", 1),
             ("unit_dat", 8),
