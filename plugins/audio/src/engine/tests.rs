@@ -3,6 +3,7 @@
 
 #![allow(clippy::unwrap_used, reason = "tests")]
 
+use super::state::{SavedLoop, SavedState};
 use super::*;
 use crate::mixer::BLOCK_FRAMES;
 use iron3d_abi::Vec3f;
