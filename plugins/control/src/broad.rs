@@ -3,9 +3,9 @@
 //!
 //! **The pair set** is defined without the grid: `(i, j)`, `i < j`, is a candidate
 //! when the two units are not both static and their horizontal boxes meet within
-//! [`CONTACT_MARGIN`] (so a resting contact stays a candidate). The grid only finds
-//! them fast, so its cell size changes the speed, never the result (tested against a
-//! brute-force search):
+//! [`CONTACT_MARGIN`] (so a resting contact stays a candidate); a box with a NaN
+//! coordinate is in no pair. The grid only finds them fast, so its cell size changes
+//! the speed, never the result (tested against a brute-force search):
 //!
 //! * every box, grown by the margin on each side, is entered in each cell it touches
 //!   (two boxes that meet within the margin then always share a cell);
@@ -18,14 +18,16 @@
 //!   that rectangle is small against the number of entries, and **sparse** (entries
 //!   sorted by cell key) otherwise, e.g. for a few units scattered over a large map.
 //!   Both answer every lookup identically (tested);
-//! * [`pairs`] walks the units in ascending index order and, for each unit `i`,
-//!   gathers the partners `j > i` from its cells, emitting a pair only from the first
-//!   cell both boxes share; sorting each unit's few partners gives the pairs in
-//!   ascending `(i, j)` order without sorting the whole list;
+//! * [`pairs_with`] walks the occupied cells, pairing the entries of each cell and
+//!   emitting a pair only from the first cell both boxes share; a counting sort on the
+//!   first index and a sort of each unit's few partners give the pairs in ascending
+//!   `(i, j)` order in O(units + entries + pairs);
 //! * **PD-CTRL-OVERSIZED** — a box spanning more than [`MAX_BOX_CELLS`] cells (a huge
 //!   or wildly scaled proxy, far-away coordinates) is not entered in the grid: it is
 //!   paired by a direct test with every other unit. This keeps the grid's memory and
-//!   time bounded whatever the data says.
+//!   time bounded whatever the data says;
+//! * **PD-CTRL-PAIR-REUSE** — [`PairCache`] keeps the grid and the pairs of boxes
+//!   grown by [`SKIN`] from step to step while they cover the exact pairs.
 
 use crate::world::CONTACT_MARGIN;
 use glam::Vec2;
@@ -282,64 +284,332 @@ pub struct BoxEntry {
     pub fixed: bool,
 }
 
-/// Whether two boxes meet within the margin (no short-circuit: no branches to
-/// mispredict in the pair loop).
+/// Whether two boxes meet within the margin; a box with a NaN coordinate meets
+/// nothing (no short-circuit: no branches to mispredict in the pair loop).
 fn meet(a: &BoxEntry, b: &BoxEntry) -> bool {
     let m = CONTACT_MARGIN;
-    !((a.hi.x + m < b.lo.x) | (b.hi.x + m < a.lo.x) | (a.hi.y + m < b.lo.y) | (b.hi.y + m < a.lo.y))
+    (a.hi.x + m >= b.lo.x)
+        & (b.hi.x + m >= a.lo.x)
+        & (a.hi.y + m >= b.lo.y)
+        & (b.hi.y + m >= a.lo.y)
+}
+
+/// Reusable buffers of [`pairs_with`] (no allocation per step once warm).
+#[derive(Clone, Debug, Default)]
+pub struct PairScratch {
+    /// Pairs as the cell walk finds them.
+    raw: Vec<(u32, u32)>,
+    /// Per first index: where its partners start in `seconds` (plus the end).
+    starts: Vec<u32>,
+    /// The partners grouped by first index.
+    seconds: Vec<u32>,
+}
+
+/// Fills `out` with the candidate pairs `(i, j)`, `i < j`, ascending, each once
+/// ([`pairs_with`] with fresh buffers).
+pub fn pairs(index: &CellIndex, boxes: &[BoxEntry], out: &mut Vec<(u32, u32)>) {
+    pairs_with(index, boxes, &mut PairScratch::default(), out);
 }
 
 /// Fills `out` with the candidate pairs `(i, j)`, `i < j`, ascending, each once.
-pub fn pairs(index: &CellIndex, boxes: &[BoxEntry], out: &mut Vec<(u32, u32)>) {
+///
+/// Walks the occupied cells: within a cell (indices ascending) every later entry is a
+/// partner, kept only in the first cell both boxes share, when not both are static
+/// and the boxes meet; oversized units are tested against every unit. The pairs are
+/// then put in `(i, j)` order by a counting sort on `i` and a sort of each unit's few
+/// partners: O(units + cell entries + pairs), whatever the order the cells gave.
+pub fn pairs_with(
+    index: &CellIndex,
+    boxes: &[BoxEntry],
+    scratch: &mut PairScratch,
+    out: &mut Vec<(u32, u32)>,
+) {
     out.clear();
-    let oversized = index.oversized();
-    let mut big = vec![false; if oversized.is_empty() { 0 } else { boxes.len() }];
-    for &i in oversized {
-        big[i as usize] = true;
-    }
-    let mut mine: Vec<u32> = Vec::new();
-    for (i, a) in boxes.iter().enumerate() {
-        mine.clear();
-        let iu = i as u32;
-        if big.get(i).copied().unwrap_or(false) {
-            // An oversized unit meets every later unit whose box it touches.
-            for (j, b) in boxes.iter().enumerate().skip(i + 1) {
-                if !(a.fixed && b.fixed) && meet(a, b) {
-                    mine.push(j as u32);
-                }
-            }
-        } else {
-            let bi = a.cells;
-            for cy in bi.1..=bi.3 {
-                for cx in bi.0..=bi.2 {
-                    let cell = index.cell(cx, cy);
-                    let from = cell.partition_point(|&j| j <= iu);
-                    // Branch-free append: write every partner, keep the ones that pass.
-                    let mut len = mine.len();
-                    mine.resize(len + cell.len() - from, 0);
-                    for &j in &cell[from..] {
-                        let b = &boxes[j as usize];
-                        let bj = b.cells;
-                        // Emit once: from the first cell both boxes share.
-                        let first = (cx == bi.0.max(bj.0)) & (cy == bi.1.max(bj.1));
-                        let keep = first & !(a.fixed & b.fixed) & meet(a, b);
-                        mine[len] = j;
-                        len += usize::from(keep);
-                    }
-                    mine.truncate(len);
-                }
-            }
-            let later = oversized.partition_point(|&j| j <= iu);
-            for &j in &oversized[later..] {
+    let raw = &mut scratch.raw;
+    raw.clear();
+    let mut visit = |cx: i32, cy: i32, cell: &[u32]| {
+        for (p, &i) in cell.iter().enumerate() {
+            let a = &boxes[i as usize];
+            let ac = a.cells;
+            for &j in &cell[p + 1..] {
                 let b = &boxes[j as usize];
-                if !(a.fixed && b.fixed) && meet(a, b) {
-                    mine.push(j);
+                let bc = b.cells;
+                // Emit once: from the first cell both boxes share.
+                let first = (cx == ac.0.max(bc.0)) & (cy == ac.1.max(bc.1));
+                if first & !(a.fixed & b.fixed) & meet(a, b) {
+                    raw.push((i, j));
                 }
             }
+        }
+    };
+    if index.dense {
+        for dy in 0..index.h {
+            let row = (dy * index.w) as usize;
+            for dx in 0..index.w {
+                let c = row + dx as usize;
+                let (s, e) = (index.starts[c] as usize, index.starts[c + 1] as usize);
+                if e - s >= 2 {
+                    let (cx, cy) = (
+                        (i64::from(index.x0) + dx) as i32,
+                        (i64::from(index.y0) + dy) as i32,
+                    );
+                    visit(cx, cy, &index.items[s..e]);
+                }
+            }
+        }
+    } else {
+        let mut s = 0;
+        while s < index.keys.len() {
+            let key = index.keys[s];
+            let e = s + index.keys[s..].partition_point(|&k| k == key);
+            if e - s >= 2 {
+                visit(
+                    (key >> 32) as u32 as i32,
+                    key as u32 as i32,
+                    &index.items[s..e],
+                );
+            }
+            s = e;
+        }
+    }
+    let oversized = index.oversized();
+    for (k, &i) in oversized.iter().enumerate() {
+        let a = &boxes[i as usize];
+        for (j, b) in boxes.iter().enumerate() {
+            let j = j as u32;
+            // A pair of two oversized units comes from the lower one's loop.
+            if j == i || (oversized[..k].binary_search(&j).is_ok()) {
+                continue;
+            }
+            if !(a.fixed && b.fixed) && meet(a, b) {
+                raw.push((i.min(j), i.max(j)));
+            }
+        }
+    }
+    // Counting sort on the first index, then each unit's partners in order.
+    let starts = &mut scratch.starts;
+    starts.clear();
+    starts.resize(boxes.len() + 1, 0);
+    for &(i, _) in raw.iter() {
+        starts[i as usize + 1] += 1;
+    }
+    for k in 0..boxes.len() {
+        starts[k + 1] += starts[k];
+    }
+    let seconds = &mut scratch.seconds;
+    seconds.clear();
+    seconds.resize(raw.len(), 0);
+    // `starts[i]` is used as the fill cursor of unit `i`, then restored.
+    for &(i, j) in raw.iter() {
+        let c = &mut starts[i as usize];
+        seconds[*c as usize] = j;
+        *c += 1;
+    }
+    let mut begin = 0u32;
+    for (i, &end) in starts.iter().take(boxes.len()).enumerate() {
+        let mine = &mut seconds[begin as usize..end as usize];
+        if mine.len() > 1 {
             mine.sort_unstable();
         }
-        out.extend(mine.iter().map(|&j| (iu, j)));
+        out.extend(mine.iter().map(|&j| (i as u32, j)));
+        begin = end;
     }
+}
+
+/// How far each side of a box is grown for [`PairCache`] (world units): a unit may
+/// move about this far (a vehicle at 3 units/s: five ticks at 30 Hz) before the grid
+/// and the pairs are rebuilt.
+pub const SKIN: f32 = 0.5;
+
+/// **PD-CTRL-PAIR-REUSE** — the candidate pairs of the boxes grown by [`SKIN`], kept
+/// from one step to the next while they still cover the exact pairs.
+///
+/// [`PairCache::pairs`] gives exactly the pair set of the module docs, in the same
+/// order, whatever the cache holds. It reuses the grid and the grown pairs while the
+/// units are the same ones at the same indices, equally static: the grown pairs whose
+/// two units still lie inside their grown boxes are filtered with the exact test (two
+/// boxes that meet within the margin have grown boxes that do too); a unit that left
+/// its grown box (a **stray**) is paired by a grid lookup around its box (every other
+/// unit lies inside its grown box, which the grid holds) and directly with the other
+/// strays. More than [`max_strays`], or any change of the units, rebuilds the
+/// grid over freshly grown boxes. Reuse changes the speed only (tested step by step
+/// against a rebuild every step).
+#[derive(Clone, Debug, Default)]
+pub struct PairCache {
+    /// The grown boxes of the last build (index = unit index).
+    grown: Vec<BoxEntry>,
+    /// The unit ids of the last build.
+    ids: Vec<u32>,
+    /// The pairs of the grown boxes, ascending.
+    grown_pairs: Vec<(u32, u32)>,
+    scratch: PairScratch,
+    /// This step's strays, ascending.
+    strays: Vec<u32>,
+    /// Per unit: whether it is a stray this step (cleared through `strays`).
+    stray: Vec<bool>,
+    /// The strays' pairs before the merge.
+    extra: Vec<(u32, u32)>,
+    merged: Vec<(u32, u32)>,
+    /// Whether the last call rebuilt.
+    rebuilt: bool,
+}
+
+/// Most strays [`PairCache`] pairs one by one: `units / 16 + 16`; more rebuild.
+pub fn max_strays(units: usize) -> usize {
+    units / 16 + 16
+}
+
+impl PairCache {
+    /// Fills `out` with the exact candidate pairs of `boxes` (ascending, each once);
+    /// `ids` yields unit `i`'s id at position `i`. Afterwards `index` is the grid of
+    /// the grown boxes, which holds every unit but the [`PairCache::strays`].
+    /// `reuse = false` rebuilds always.
+    pub fn pairs(
+        &mut self,
+        index: &mut CellIndex,
+        boxes: &[BoxEntry],
+        ids: impl ExactSizeIterator<Item = u32> + Clone,
+        reuse: bool,
+        out: &mut Vec<(u32, u32)>,
+    ) {
+        for &i in &self.strays {
+            self.stray[i as usize] = false;
+        }
+        self.strays.clear();
+        self.rebuilt = !(reuse && self.same_units(boxes, ids.clone()) && self.find_strays(boxes));
+        if self.rebuilt {
+            for &i in &self.strays {
+                self.stray[i as usize] = false;
+            }
+            self.strays.clear();
+            self.grown.clear();
+            self.grown.extend(boxes.iter().map(|b| BoxEntry {
+                lo: b.lo - SKIN,
+                hi: b.hi + SKIN,
+                cells: (0, 0, 0, 0),
+                fixed: b.fixed,
+            }));
+            self.ids.clear();
+            self.ids.extend(ids);
+            self.stray.clear();
+            self.stray.resize(boxes.len(), false);
+            index.build(&mut self.grown);
+            pairs_with(index, &self.grown, &mut self.scratch, &mut self.grown_pairs);
+        }
+        out.clear();
+        let stray = &self.stray;
+        out.extend(self.grown_pairs.iter().filter(|&&(i, j)| {
+            let (i, j) = (i as usize, j as usize);
+            !(stray[i] | stray[j]) & meet(&boxes[i], &boxes[j])
+        }));
+        if !self.strays.is_empty() {
+            self.pair_strays(index, boxes);
+            self.merged.clear();
+            merge_ascending(out, &self.extra, &mut self.merged);
+            std::mem::swap(out, &mut self.merged);
+        }
+    }
+
+    /// Whether the last [`PairCache::pairs`] rebuilt the grid.
+    pub fn rebuilt(&self) -> bool {
+        self.rebuilt
+    }
+
+    /// The units the grid does not hold where they are (ascending): region queries
+    /// look at them directly.
+    pub fn strays(&self) -> &[u32] {
+        &self.strays
+    }
+
+    /// Whether `boxes` are the units of the last build, in the same order, equally
+    /// static.
+    fn same_units(&self, boxes: &[BoxEntry], ids: impl ExactSizeIterator<Item = u32>) -> bool {
+        if boxes.len() != self.grown.len() || ids.len() != self.ids.len() {
+            return false;
+        }
+        let mut ok = true;
+        for ((b, g), (id, old)) in boxes.iter().zip(&self.grown).zip(ids.zip(&self.ids)) {
+            ok &= (id == *old) & (b.fixed == g.fixed);
+        }
+        ok
+    }
+
+    /// Marks the units outside their grown boxes (a NaN coordinate is outside);
+    /// `false` when there are too many of them.
+    fn find_strays(&mut self, boxes: &[BoxEntry]) -> bool {
+        for (i, (b, g)) in boxes.iter().zip(&self.grown).enumerate() {
+            let inside =
+                (b.lo.x >= g.lo.x) & (b.lo.y >= g.lo.y) & (b.hi.x <= g.hi.x) & (b.hi.y <= g.hi.y);
+            if !inside {
+                self.stray[i] = true;
+                self.strays.push(i as u32);
+            }
+        }
+        self.strays.len() <= max_strays(boxes.len())
+    }
+
+    /// Fills `extra` with every pair that has a stray, ascending.
+    fn pair_strays(&mut self, index: &CellIndex, boxes: &[BoxEntry]) {
+        self.extra.clear();
+        for (k, &s) in self.strays.iter().enumerate() {
+            let a = &boxes[s as usize];
+            let keep = |o: u32| {
+                let b = &boxes[o as usize];
+                !(a.fixed & b.fixed) & meet(a, b)
+            };
+            let (x0, y0, x1, y1) = index.cell_box(a.lo - CONTACT_MARGIN, a.hi + CONTACT_MARGIN);
+            if cells_of((x0, y0, x1, y1)) > MAX_BOX_CELLS {
+                // A huge stray: test every unit.
+                for o in 0..boxes.len() as u32 {
+                    if o != s && !self.stray[o as usize] && keep(o) {
+                        self.extra.push((s.min(o), s.max(o)));
+                    }
+                }
+            } else {
+                for cy in y0..=y1 {
+                    for cx in x0..=x1 {
+                        for &o in index.cell(cx, cy) {
+                            if !self.stray[o as usize] && keep(o) {
+                                self.extra.push((s.min(o), s.max(o)));
+                            }
+                        }
+                    }
+                }
+                for &o in index.oversized() {
+                    if !self.stray[o as usize] && keep(o) {
+                        self.extra.push((s.min(o), s.max(o)));
+                    }
+                }
+            }
+            // Two strays: from the lower one.
+            for &o in &self.strays[k + 1..] {
+                if keep(o) {
+                    self.extra.push((s, o));
+                }
+            }
+        }
+        self.extra.sort_unstable();
+        self.extra.dedup();
+    }
+}
+
+/// Merges two ascending pair lists without duplicates into `out`.
+fn merge_ascending(a: &[(u32, u32)], b: &[(u32, u32)], out: &mut Vec<(u32, u32)>) {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] < b[j] {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            if a[i] == b[j] {
+                i += 1;
+            }
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
 }
 
 #[cfg(test)]
@@ -423,6 +693,47 @@ mod tests {
         assert!(got.iter().any(|&(i, j)| i == 3 || j == 3));
         let c = index.candidates_in(Vec2::new(0.0, 11.0), Vec2::new(1.0, 11.5), boxes.len());
         assert!(c.contains(&3));
+    }
+
+    /// PD-CTRL-PAIR-REUSE at the pair level: through small moves, jumps (strays), an
+    /// oversized box that moves, a NaN box and a changed id, the cache gives exactly
+    /// the brute-force pairs every step, and reuses the grid on most steps.
+    #[test]
+    fn the_pair_cache_gives_the_brute_force_pairs_through_moves_strays_and_rebuilds() {
+        let mut boxes = scatter(300, 40.0, 11);
+        boxes[5] = entry(Vec2::new(-5.0e4, 3.0), Vec2::new(5.0e4, 4.0), false);
+        let mut ids: Vec<u32> = (0..300).collect();
+        let (mut cache, mut index) = (PairCache::default(), CellIndex::default());
+        let mut s = 5u32;
+        let mut next = || {
+            s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (s >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+        };
+        let (mut rebuilt, mut strays) = (0, 0);
+        for step in 0..80 {
+            for (k, b) in boxes.iter_mut().enumerate() {
+                if b.fixed {
+                    continue;
+                }
+                let jump = if k % 37 == step % 37 { 8.0 } else { 0.15 };
+                let d = Vec2::new(next(), next()) * jump;
+                b.lo += d;
+                b.hi += d;
+            }
+            if step == 50 {
+                boxes[9].lo = Vec2::NAN;
+            }
+            if step == 60 {
+                ids[200] = 1000;
+            }
+            let mut got = Vec::new();
+            cache.pairs(&mut index, &boxes, ids.iter().copied(), true, &mut got);
+            assert_eq!(got, brute(&boxes), "step {step}");
+            rebuilt += usize::from(cache.rebuilt());
+            strays += cache.strays().len();
+        }
+        assert!((2..40).contains(&rebuilt), "{rebuilt} rebuilds in 80 steps");
+        assert!(strays > 40, "{strays} strays");
     }
 
     #[test]

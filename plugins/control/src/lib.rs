@@ -285,6 +285,10 @@ impl ControlPlugin {
             }
         }
         rebuild.sort_unstable();
+        if self.units_known && rebuild.is_empty() && self.sync_in_place(&bodies, &order) {
+            self.finish_sync(bodies, order, rebuild);
+            return Ok(());
+        }
         let mut units = std::mem::take(&mut self.spare_units);
         units.clear();
         let mut written = 0;
@@ -312,16 +316,7 @@ impl ControlPlugin {
             let was_unit = existing.is_some();
             let unit = match (existing, known) {
                 (Some(mut u), true) => {
-                    u.position = b.position.into();
-                    let q = Quat::from(b.orientation);
-                    while written < self.written.len() && self.written[written].0 < b.id {
-                        written += 1;
-                    }
-                    let ours = self.written.get(written).filter(|w| w.0 == b.id);
-                    if ours.map(|w| w.1) != Some(q) {
-                        u.heading = world::heading_of(q);
-                        u.orientation = q;
-                    }
+                    carry(&mut u, &b, &self.written, &mut written);
                     Some(u)
                 }
                 (None, true) => None,
@@ -349,20 +344,49 @@ impl ControlPlugin {
         self.spare_units = previous;
         let all_carried = carried == had;
         self.world.units = units;
-        self.sorted.clear();
-        self.sorted
-            .extend(order.iter().map(|&i| (bodies[i].id, bodies[i].handle)));
         // Contacts name units of the last step; when every one of them is still here
         // their bodies are too and nothing can go.
         if !all_carried {
-            let live = |id: &u32| self.sorted.binary_search_by_key(id, |e| e.0).is_ok();
+            let live = |id: &u32| order.binary_search_by_key(id, |&i| bodies[i].id).is_ok();
             self.world.contacts.retain(|(a, b)| live(a) && live(b));
         }
+        self.finish_sync(bodies, order, rebuild);
+        Ok(())
+    }
+
+    /// The common case of [`ControlPlugin::sync`]: the bodies are exactly last tick's
+    /// units plus objects known not to be simulated (nothing came, went or needs a new
+    /// proxy). Updates the units in place, as the full merge would, and returns
+    /// `true`; returns `false` at the first difference. The units updated before it
+    /// hold exactly what the full merge then gives them again, so it may simply run.
+    fn sync_in_place(&mut self, bodies: &[Body], order: &[usize]) -> bool {
+        let units = &mut self.world.units;
+        let mut k = 0;
+        let mut written = 0;
+        for &i in order {
+            let b = &bodies[i];
+            match units.get_mut(k) {
+                Some(u) if u.id == b.id => {
+                    carry(u, b, &self.written, &mut written);
+                    k += 1;
+                }
+                Some(u) if u.id < b.id => return false,
+                _ if self.known.contains_key(&b.id) => {}
+                _ => return false,
+            }
+        }
+        k == units.len()
+    }
+
+    /// Keeps this tick's batch and id order for the write back.
+    fn finish_sync(&mut self, bodies: RVec<Body>, order: Vec<usize>, rebuild: Vec<u32>) {
+        self.sorted.clear();
+        self.sorted
+            .extend(order.iter().map(|&i| (bodies[i].id, bodies[i].handle)));
         self.bodies = bodies;
         self.order = order;
         self.rebuild = rebuild;
         self.units_known = true;
-        Ok(())
     }
 
     fn step(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
@@ -413,6 +437,23 @@ impl ControlPlugin {
             host.send(MessageTarget::object(b.b), &m)?;
         }
         Ok(())
+    }
+}
+
+/// Brings a carried unit to its body: the position always; the orientation and the
+/// heading read from it only when the body's orientation is not the one this plugin
+/// wrote last (an outside change), so the heading never drifts through a round trip.
+/// `written` ascends by id; `cursor` walks it along ascending ids.
+fn carry(u: &mut Unit, b: &Body, written: &[(u32, Quat)], cursor: &mut usize) {
+    u.position = b.position.into();
+    let q = Quat::from(b.orientation);
+    while *cursor < written.len() && written[*cursor].0 < b.id {
+        *cursor += 1;
+    }
+    let ours = written.get(*cursor).filter(|w| w.0 == b.id);
+    if ours.map(|w| w.1) != Some(q) {
+        u.heading = world::heading_of(q);
+        u.orientation = q;
     }
 }
 

@@ -576,3 +576,86 @@ fn the_state_decoder_never_panics_and_whatever_it_accepts_re_encodes_identically
         }
     }
 }
+
+/// **PD-CTRL-PAIR-REUSE**: reusing the grown pairs gives, step by step, exactly what a
+/// rebuild every step gives — unit states, reports, contacts and region queries —
+/// through strays (a fast unit, a big one shoved by the crowd, a teleport), rebuilds
+/// and a unit removed mid-run.
+#[test]
+fn reusing_the_pairs_changes_nothing_but_the_speed() {
+    let make = |always_rebuild: bool| {
+        let mut w = World::new(Limits::default());
+        w.always_rebuild_pairs = always_rebuild;
+        for i in 0..400u32 {
+            let (x, y) = ((i % 20) as f32 * 1.05, (i / 20) as f32 * 1.05);
+            w.insert(mobile(i + 1, x, y, i as f32 * 0.7));
+            let v = Vec3::new(((i * 7) % 11) as f32 - 5.0, ((i * 3) % 7) as f32 - 3.0, 0.0);
+            w.set_request(i + 1, MotionRequest::velocity(v.into()))
+                .unwrap();
+        }
+        // A fast unit (1.7 units a tick) and a big vehicle in the middle of the crowd.
+        w.set_request(7, MotionRequest::drive(50.0, 0.3)).unwrap();
+        w.insert(Unit::new(
+            900,
+            Role::Mobile,
+            Proxy::cylinder(
+                Vec3::new(-3.0, -3.0, 0.0),
+                Vec3::new(3.0, 3.0, 2.0),
+                Vec3::ONE,
+            ),
+            Vec3::new(10.0, 10.0, 0.0),
+            Quat::IDENTITY,
+        ));
+        w.insert(building(950, Vec2::new(25.0, 8.0), Vec2::new(2.0, 6.0)));
+        w
+    };
+    let (mut reuse, mut rebuild) = (make(false), make(true));
+    let mut ground = Hill {
+        wall: f32::INFINITY,
+    };
+    let (mut reused, mut strays) = (0, 0);
+    for t in 0..120 {
+        if t == 40 {
+            for w in [&mut reuse, &mut rebuild] {
+                let i = w.index_of(123).unwrap();
+                w.units[i].position += Vec3::new(30.0, -12.0, 0.0);
+            }
+        }
+        if t == 70 {
+            reuse.remove(37);
+            rebuild.remove(37);
+        }
+        let a = reuse.step(DT, &mut ground).unwrap();
+        let b = rebuild.step(DT, &mut ground).unwrap();
+        assert!(b.pairs_rebuilt && b.strays == 0, "tick {t}");
+        reused += usize::from(!a.pairs_rebuilt);
+        strays += a.strays;
+        let diagnostics = |r: &StepReport| StepReport {
+            pairs_rebuilt: false,
+            strays: 0,
+            ..r.clone()
+        };
+        assert_eq!(diagnostics(&a), diagnostics(&b), "tick {t}");
+        assert_eq!(reuse.units, rebuild.units, "tick {t}");
+        assert_eq!(reuse.contacts, rebuild.contacts, "tick {t}");
+        // Spots over the crowd, and where the teleported unit is now.
+        let teleported = rebuild.unit(123).unwrap().position;
+        for k in 0..13 {
+            let c = if k == 12 {
+                teleported
+            } else {
+                Vec3::new(k as f32 * 4.0 - 8.0, k as f32 * 2.5 - 4.0, 0.0)
+            };
+            assert_eq!(reuse.query_sphere(c, 2.5), rebuild.query_sphere(c, 2.5));
+            let (lo, hi) = (c - Vec3::splat(3.0), c + Vec3::splat(3.0));
+            assert_eq!(reuse.query_box(lo, hi), rebuild.query_box(lo, hi));
+            let far = c + Vec3::new(40.0, 5.0, 1.0);
+            assert_eq!(reuse.ray(c, far, None), rebuild.ray(c, far, None));
+        }
+    }
+    assert!(
+        reused > 30,
+        "the pairs were reused on {reused} of 120 ticks"
+    );
+    assert!(strays > 0, "no stray was paired one by one");
+}

@@ -14,7 +14,9 @@
 //!    horizontal boxes at the candidates meet within [`CONTACT_MARGIN`], found through
 //!    a uniform grid (the cell side changes the speed, never the pairs), in ascending
 //!    index order. Indices follow ascending ids, so the pair order is a pure function
-//!    of the ids and positions.
+//!    of the ids and positions. The grid and the pairs of slightly grown boxes are
+//!    reused from step to step while they cover the exact pairs
+//!    (**PD-CTRL-PAIR-REUSE**, [`crate::broad::PairCache`]; same pairs, faster).
 //! 4. **Narrow phase** ([`crate::shape::contact`]) on every candidate pair.
 //! 5. **Resolution** (**PD-CTRL-SOLVER**): [`SOLVER_ITERATIONS`] Gauss–Seidel passes
 //!    over the pairs in ascending `(a, b)` id order (the first over every candidate, the
@@ -182,7 +184,7 @@ impl Unit {
         Placed {
             origin,
             z,
-            rot: Vec2::new(self.heading.cos(), self.heading.sin()),
+            rot: dir_of(self.heading),
             proxy: self.proxy,
         }
     }
@@ -213,8 +215,19 @@ pub fn heading_of(q: Quat) -> f32 {
     }
 }
 
-/// `a` wrapped into `(−π, π]`.
+/// The unit direction of a heading, `(cos, sin)` (one `sin_cos`: every phase and
+/// query uses this one rule).
+pub fn dir_of(heading: f32) -> Vec2 {
+    let (sin, cos) = heading.sin_cos();
+    Vec2::new(cos, sin)
+}
+
+/// `a` wrapped into `(−π, π]`: `a` itself when already there (no rounding), else
+/// `a` modulo 2π.
 pub fn wrap(a: f32) -> f32 {
+    if a > -std::f32::consts::PI && a <= std::f32::consts::PI {
+        return a;
+    }
     let tau = std::f32::consts::TAU;
     let mut r = a.rem_euclid(tau);
     if r > std::f32::consts::PI {
@@ -247,12 +260,18 @@ pub struct StepReport {
     pub residual: usize,
     /// Largest overlap after resolution.
     pub max_depth: f32,
+    /// Whether the broad phase rebuilt its grid this step (**PD-CTRL-PAIR-REUSE**;
+    /// a diagnostic: the results never depend on it).
+    pub pairs_rebuilt: bool,
+    /// Units the broad phase paired one by one this step (strays of the pair cache).
+    pub strays: usize,
 }
 
 /// What the narrow phase reads of one unit during a step, packed (the heading and
 /// proxy are fixed after the controller; the height changes in terrain following).
 #[derive(Clone, Copy, Debug)]
 struct Hot {
+    id: u32,
     z: f32,
     rot: Vec2,
     proxy: Proxy,
@@ -268,6 +287,10 @@ pub struct World {
     pub contacts: Vec<(u32, u32)>,
     /// Controller limits.
     pub limits: Limits,
+    /// Rebuild the grid and the pairs every step instead of reusing them
+    /// (**PD-CTRL-PAIR-REUSE** off: the reference the reuse is tested against; same
+    /// results, slower).
+    pub always_rebuild_pairs: bool,
     /// The last step's cell index (region queries use it).
     index: CellIndex,
     // Buffers reused from step to step (no allocation per step once warm).
@@ -277,6 +300,7 @@ pub struct World {
     scratch_points: Vec<Vec3>,
     pairs: Vec<(u32, u32)>,
     boxes: Vec<broad::BoxEntry>,
+    pair_cache: broad::PairCache,
     touched: Vec<(u32, u32, Contact)>,
     near: Vec<(u32, u32, u32)>,
     pushed_at: Vec<u32>,
@@ -463,8 +487,9 @@ impl World {
             if u.role != Role::Mobile {
                 xy.push(u.position.truncate());
                 self.hot.push(Hot {
+                    id: u.id,
                     z: u.position.z,
-                    rot: Vec2::new(u.heading.cos(), u.heading.sin()),
+                    rot: dir_of(u.heading),
                     proxy: u.proxy,
                     mobile: false,
                 });
@@ -478,9 +503,10 @@ impl World {
             if arrived {
                 u.flags |= physical_flags::ARRIVED;
             }
-            let dir = Vec2::new(u.heading.cos(), u.heading.sin());
+            let dir = dir_of(u.heading);
             xy.push(u.position.truncate() + dir * u.speed * dt);
             self.hot.push(Hot {
+                id: u.id,
                 z: u.position.z,
                 rot: dir,
                 proxy: u.proxy,
@@ -501,6 +527,8 @@ impl World {
         // 3. Broad phase.
         self.broad_phase(&xy);
         report.pairs = self.pairs.len();
+        report.pairs_rebuilt = self.pair_cache.rebuilt();
+        report.strays = self.pair_cache.strays().len();
 
         // 4. Narrow phase: overlaps at the candidates (for the begin events).
         let pairs = std::mem::take(&mut self.pairs);
@@ -728,7 +756,8 @@ impl World {
         Ok(report)
     }
 
-    /// Fills `self.pairs` (ascending unit indices, each pair once) and the cell index.
+    /// Fills `self.pairs` (ascending unit indices, each pair once) and the cell index
+    /// (through the pair cache, **PD-CTRL-PAIR-REUSE**).
     fn broad_phase(&mut self, xy: &[Vec2]) {
         self.boxes.clear();
         for (i, &origin) in xy.iter().enumerate().take(self.units.len()) {
@@ -740,12 +769,31 @@ impl World {
                 fixed: !self.hot[i].mobile,
             });
         }
-        self.index.build(&mut self.boxes);
-        broad::pairs(&self.index, &self.boxes, &mut self.pairs);
+        self.pair_cache.pairs(
+            &mut self.index,
+            &self.boxes,
+            self.hot.iter().map(|h| h.id),
+            !self.always_rebuild_pairs,
+            &mut self.pairs,
+        );
     }
 
+    /// The units whose box may touch `lo..hi` (ascending): the grid's, plus the
+    /// strays of the pair cache, which the grid does not hold where they are.
     fn candidates_in(&self, lo: Vec2, hi: Vec2) -> Vec<usize> {
-        self.index.candidates_in(lo, hi, self.units.len())
+        let mut c = self.index.candidates_in(lo, hi, self.units.len());
+        let strays = self.pair_cache.strays();
+        if !strays.is_empty() {
+            c.extend(
+                strays
+                    .iter()
+                    .map(|&i| i as usize)
+                    .filter(|&i| i < self.units.len()),
+            );
+            c.sort_unstable();
+            c.dedup();
+        }
+        c
     }
 
     fn placed_now(&self, i: usize) -> Placed {
