@@ -7,6 +7,10 @@ use glam::{Vec2, Vec3};
 const FACES_PER_CELL: f32 = 2.0;
 /// Largest accelerator side, in cells (bounds memory for huge or odd inputs).
 const MAX_CELLS_SIDE: u32 = 1024;
+/// A face spanning more accelerator cells than this is not entered in them but kept
+/// in one list every lookup also checks: the index then holds at most this many
+/// entries per face, whatever the faces' sizes (bounded memory for any input).
+const WIDE_FACE_CELLS: u64 = 256;
 /// Barycentric tolerance: points this far outside a face (relative) still count as on it,
 /// so points exactly on shared edges are never lost to rounding.
 const BARY_EPS: f32 = 1e-6;
@@ -20,8 +24,14 @@ pub struct Surface {
     cell: Vec2,
     nx: u32,
     ny: u32,
-    /// Face indices per cell (`y * nx + x`), ascending.
-    cells: Vec<Vec<u32>>,
+    /// Per cell (row-major), where its face list starts in `cell_faces` (plus the
+    /// end): one flat array, no pointer to chase per lookup.
+    cell_starts: Vec<u32>,
+    /// Face indices grouped by cell, ascending within a cell.
+    cell_faces: Vec<u32>,
+    /// Faces wider than [`WIDE_FACE_CELLS`] cells, ascending: in no cell, checked by
+    /// every lookup.
+    wide: Vec<u32>,
     /// Per face, what a point lookup reads, packed (one cache line instead of three
     /// vertex loads): the corners' X/Y and heights, the barycentric determinant and the
     /// unit normal. Computed with the same arithmetic the lookup used to do per query,
@@ -159,24 +169,55 @@ impl Surface {
             cell,
             nx,
             ny,
-            cells: vec![Vec::new(); (nx * ny) as usize],
+            cell_starts: Vec::new(),
+            cell_faces: Vec::new(),
+            wide: Vec::new(),
             packed: Vec::new(),
         };
         s.packed = (0..s.faces.len() as u32)
             .map(|f| PackedFace::new(s.corners(f)))
             .collect();
-        for (i, f) in s.faces.iter().enumerate() {
-            let ps = f.map(|v| s.positions[v as usize].truncate());
-            let flo = ps[0].min(ps[1]).min(ps[2]);
-            let fhi = ps[0].max(ps[1]).max(ps[2]);
-            let (x0, y0) = s.cell_coords(flo);
-            let (x1, y1) = s.cell_coords(fhi);
+        // Counting sort of (cell, face) entries: faces ascend within each cell.
+        let spans: Vec<(u32, u32, u32, u32)> = s
+            .faces
+            .iter()
+            .map(|f| {
+                let ps = f.map(|v| s.positions[v as usize].truncate());
+                let (x0, y0) = s.cell_coords(ps[0].min(ps[1]).min(ps[2]));
+                let (x1, y1) = s.cell_coords(ps[0].max(ps[1]).max(ps[2]));
+                (x0, y0, x1, y1)
+            })
+            .collect();
+        let is_wide = |&(x0, y0, x1, y1): &(u32, u32, u32, u32)| {
+            u64::from(x1 - x0 + 1) * u64::from(y1 - y0 + 1) > WIDE_FACE_CELLS
+        };
+        s.wide = (0..spans.len() as u32)
+            .filter(|&i| is_wide(&spans[i as usize]))
+            .collect();
+        let mut starts = vec![0u32; (nx * ny) as usize + 1];
+        for &(x0, y0, x1, y1) in spans.iter().filter(|sp| !is_wide(sp)) {
             for y in y0..=y1 {
                 for x in x0..=x1 {
-                    s.cells[(y * nx + x) as usize].push(i as u32);
+                    starts[(y * nx + x) as usize + 1] += 1;
                 }
             }
         }
+        for c in 0..(nx * ny) as usize {
+            starts[c + 1] += starts[c];
+        }
+        let mut fill = starts.clone();
+        let mut items = vec![0u32; starts[(nx * ny) as usize] as usize];
+        for (i, &(x0, y0, x1, y1)) in spans.iter().enumerate().filter(|(_, sp)| !is_wide(sp)) {
+            for y in y0..=y1 {
+                for x in x0..=x1 {
+                    let c = (y * nx + x) as usize;
+                    items[fill[c] as usize] = i as u32;
+                    fill[c] += 1;
+                }
+            }
+        }
+        s.cell_starts = starts;
+        s.cell_faces = items;
         s
     }
 
@@ -212,6 +253,12 @@ impl Surface {
         )
     }
 
+    /// The faces indexed in cell `(cx, cy)` (inside the grid), ascending.
+    fn cell(&self, cx: u32, cy: u32) -> &[u32] {
+        let c = (cy * self.nx + cx) as usize;
+        &self.cell_faces[self.cell_starts[c] as usize..self.cell_starts[c + 1] as usize]
+    }
+
     fn corners(&self, face: u32) -> [Vec3; 3] {
         self.faces[face as usize].map(|v| self.positions[v as usize])
     }
@@ -233,17 +280,22 @@ impl Surface {
             return None;
         }
         let (cx, cy) = self.cell_coords(p);
-        for &f in &self.cells[(cy * self.nx + cx) as usize] {
+        let hit = |f: u32| {
             let face = &self.packed[f as usize];
             // Also skips vertical and degenerate faces (no height): their box is empty.
             if !face.may_contain(p) {
-                continue;
+                return None;
             }
-            if let Some(w) = face.weights(p) {
-                return Some((f, w));
-            }
-        }
-        None
+            face.weights(p).map(|w| (f, w))
+        };
+        let in_cell = self.cell(cx, cy).iter().find_map(|&f| hit(f));
+        // A wide face of lower index wins (faces ascend in both lists).
+        let below = in_cell.map_or(u32::MAX, |(f, _)| f);
+        self.wide
+            .iter()
+            .take_while(|&&f| f < below)
+            .find_map(|&f| hit(f))
+            .or(in_cell)
     }
 
     /// Surface height at `(x, y)`: the planar interpolation over the containing face
@@ -286,9 +338,10 @@ impl Surface {
         let mut cand: Vec<u32> = Vec::new();
         for y in y0..=y1 {
             for x in x0..=x1 {
-                cand.extend_from_slice(&self.cells[(y * self.nx + x) as usize]);
+                cand.extend_from_slice(self.cell(x, y));
             }
         }
+        cand.extend_from_slice(&self.wide);
         cand.sort_unstable();
         cand.dedup();
         let dir = b - a;
@@ -416,6 +469,33 @@ mod tests {
             let brute = (0..s.packed.len() as u32).find(|&f| passes(&s.packed[f as usize], p));
             assert_eq!(s.face_at(p.x, p.y).map(|(f, _)| f), brute, "{p}");
         }
+    }
+
+    #[test]
+    fn wide_faces_stay_out_of_the_cells_and_keep_the_lowest_index_rule() {
+        // A fine grid with two huge faces over all of it, one before and one after the
+        // grid's faces: lookups and segment hits still follow the index order.
+        let streams = from_grid(40, 40, 1.0, |x, y| (x * 0.3).sin() + y * 0.05).unwrap();
+        let mut positions = streams.positions.clone();
+        let mut faces: Vec<[u16; 3]> = Vec::new();
+        let n = positions.len() as u16;
+        positions.extend([[-5.0, -5.0, 9.0], [80.0, -5.0, 9.0], [-5.0, 80.0, 9.0]]);
+        positions.extend([[-5.0, -5.0, -9.0], [80.0, -5.0, -9.0], [-5.0, 80.0, -9.0]]);
+        faces.push([n + 3, n + 4, n + 5]);
+        faces.extend(streams.faces.iter().map(|f| f.vertices));
+        faces.push([n, n + 1, n + 2]);
+        let s = Surface::new(&positions, &faces);
+        assert_eq!(s.wide, vec![0, faces.len() as u32 - 1]);
+        assert!(s.cell_faces.len() < faces.len() * 8, "{}", s.cell_faces.len());
+        let mut r = rng(3);
+        for _ in 0..5_000 {
+            let p = Vec2::new(r() * 90.0 - 6.0, r() * 90.0 - 6.0);
+            let brute = (0..s.packed.len() as u32).find(|&f| passes(&s.packed[f as usize], p));
+            assert_eq!(s.face_at(p.x, p.y).map(|(f, _)| f), brute, "{p}");
+        }
+        // Straight down through both huge planes: the upper one (z = 9) is hit first.
+        let hit = s.intersect_segment(Vec3::new(60.0, 2.0, 20.0), Vec3::new(60.0, 2.0, -20.0));
+        assert_eq!(hit.map(|h| h.z), Some(9.0));
     }
 
     #[test]
