@@ -486,7 +486,11 @@ mod tests {
         faces.push([n, n + 1, n + 2]);
         let s = Surface::new(&positions, &faces);
         assert_eq!(s.wide, vec![0, faces.len() as u32 - 1]);
-        assert!(s.cell_faces.len() < faces.len() * 8, "{}", s.cell_faces.len());
+        assert!(
+            s.cell_faces.len() < faces.len() * 8,
+            "{}",
+            s.cell_faces.len()
+        );
         let mut r = rng(3);
         for _ in 0..5_000 {
             let p = Vec2::new(r() * 90.0 - 6.0, r() * 90.0 - 6.0);
