@@ -48,7 +48,9 @@
 //!    `(a, b)` order with `a < b`.
 
 use crate::broad::{self, CellIndex};
-use crate::shape::{Contact, Placed, Proxy, contact, overlaps_box, overlaps_sphere, segment_entry};
+use crate::shape::{
+    Contact, Placed, Proxy, Shape, contact, overlaps_box, overlaps_sphere, segment_entry,
+};
 use glam::{Quat, Vec2, Vec3};
 use iron3d_abi::{GroundSample, MotionMode, MotionRequest, PhysicalState, RayHit, physical_flags};
 
@@ -236,6 +238,15 @@ pub fn wrap(a: f32) -> f32 {
     r
 }
 
+/// Whether `key` is in the ascending `list`, walking `cursor` forward (the keys asked
+/// ascend too).
+fn in_sorted(list: &[(u32, u32)], cursor: &mut usize, key: (u32, u32)) -> bool {
+    while *cursor < list.len() && list[*cursor] < key {
+        *cursor += 1;
+    }
+    *cursor < list.len() && list[*cursor] == key
+}
+
 /// A contact begin of one step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Begin {
@@ -301,7 +312,7 @@ pub struct World {
     pairs: Vec<(u32, u32)>,
     boxes: Vec<broad::BoxEntry>,
     pair_cache: broad::PairCache,
-    touched: Vec<(u32, u32, Contact)>,
+    touched: Vec<(u32, u32)>,
     near: Vec<(u32, u32, u32)>,
     pushed_at: Vec<u32>,
     back: Vec<u32>,
@@ -378,8 +389,8 @@ impl World {
     }
 
     /// Target speed and heading change of one unit for a step of `dt`.
-    fn control(&self, u: &Unit, dt: f32) -> (f32, f32, bool) {
-        let turn = self.limits.max_turn * dt;
+    fn control(limits: &Limits, u: &Unit, dt: f32) -> (f32, f32, bool) {
+        let turn = limits.max_turn * dt;
         let r = &u.request;
         let toward = |desired: f32| wrap(desired - u.heading).clamp(-turn, turn);
         match r.mode {
@@ -397,7 +408,7 @@ impl World {
                 let desired = d.y.atan2(d.x);
                 let err = wrap(desired - u.heading);
                 // Brake to arrive: v² = 2·a·s; slow down while facing away.
-                let brake = (2.0 * self.limits.max_accel * (dist - ARRIVE_RADIUS * 0.5)).sqrt();
+                let brake = (2.0 * limits.max_accel * (dist - ARRIVE_RADIUS * 0.5)).sqrt();
                 let speed = r.speed.clamp(0.0, MAX_SPEED).min(brake) * err.cos().max(0.0);
                 (speed, toward(desired), false)
             }
@@ -432,6 +443,29 @@ impl World {
         contact(&self.placed_hot(i, xy[i]), &self.placed_hot(j, xy[j]))
     }
 
+    /// Depth and normal of the contact of units `i` and `j` placed at `xy`: exactly
+    /// [`World::contact_at`]'s, without the contact point (two circles, the crowd's
+    /// case, straight from this step's cached data).
+    fn depth_at(&self, xy: &[Vec2], i: u32, j: u32) -> Option<(f32, Vec2)> {
+        let (iu, ju) = (i as usize, j as usize);
+        let (a, b) = (&self.hot[iu], &self.hot[ju]);
+        match (a.proxy.shape, b.proxy.shape) {
+            (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
+                // The same operations as `shape::contact`, in the same order.
+                let (a0, a1) = (a.z + a.proxy.z0, a.z + a.proxy.z1);
+                let (b0, b1) = (b.z + b.proxy.z0, b.z + b.proxy.z1);
+                if a1 < b0 || b1 < a0 {
+                    return None;
+                }
+                let d = xy[ju] - xy[iu];
+                let len = d.length();
+                let n = if len > 1e-6 { d / len } else { Vec2::X };
+                Some((ra + rb - len, n))
+            }
+            _ => self.contact_at(xy, i, j).map(|c| (c.depth, c.normal)),
+        }
+    }
+
     /// Resolves one pair at the current positions: an overlap pushes the pair apart
     /// along the normal (half each for two vehicles, all of it by the vehicle against
     /// an obstacle) and stamps the pushed units with the new push count. Returns the
@@ -444,10 +478,10 @@ impl World {
         i: u32,
         j: u32,
     ) -> Option<f32> {
-        let c = self.contact_at(xy, i, j)?;
+        let (depth, normal) = self.depth_at(xy, i, j)?;
         let (i, j) = (i as usize, j as usize);
-        if c.depth > 0.0 {
-            let push = c.normal * c.depth;
+        if depth > 0.0 {
+            let push = normal * depth;
             *pushes += 1;
             match (self.hot[i].mobile, self.hot[j].mobile) {
                 (true, true) => {
@@ -467,7 +501,7 @@ impl World {
                 (false, false) => {}
             }
         }
-        Some(c.depth)
+        Some(depth)
     }
 
     /// One step of `dt` seconds (see the module docs).
@@ -482,9 +516,15 @@ impl World {
         xy.clear();
         self.hot.clear();
         self.mobile.clear();
+        // Whether each mobile unit's own motion moved it (before any push).
+        let mut drove = std::mem::take(&mut self.drove);
+        drove.clear();
         for i in 0..n {
-            let u = &self.units[i];
+            let u = &mut self.units[i];
             if u.role != Role::Mobile {
+                // An obstacle never moves; its contacts are set again in step 8.
+                u.velocity = Vec3::ZERO;
+                u.flags &= !physical_flags::IN_CONTACT;
                 xy.push(u.position.truncate());
                 self.hot.push(Hot {
                     id: u.id,
@@ -495,8 +535,7 @@ impl World {
                 });
                 continue;
             }
-            let (target, dh, arrived) = self.control(u, dt);
-            let u = &mut self.units[i];
+            let (target, dh, arrived) = Self::control(&self.limits, u, dt);
             u.speed += (target - u.speed).clamp(-accel, accel);
             u.heading = wrap(u.heading + dh);
             u.turn_rate = if dt > 0.0 { dh / dt } else { 0.0 };
@@ -504,7 +543,9 @@ impl World {
                 u.flags |= physical_flags::ARRIVED;
             }
             let dir = dir_of(u.heading);
-            xy.push(u.position.truncate() + dir * u.speed * dt);
+            let candidate = u.position.truncate() + dir * u.speed * dt;
+            drove.push(candidate != u.position.truncate());
+            xy.push(candidate);
             self.hot.push(Hot {
                 id: u.id,
                 z: u.position.z,
@@ -514,15 +555,6 @@ impl World {
             });
             self.mobile.push(i as u32);
         }
-
-        // Whether each mobile unit's own motion moved it (before any push).
-        let mut drove = std::mem::take(&mut self.drove);
-        drove.clear();
-        drove.extend(
-            self.mobile
-                .iter()
-                .map(|&i| xy[i as usize] != self.units[i as usize].position.truncate()),
-        );
 
         // 3. Broad phase.
         self.broad_phase(&xy);
@@ -534,10 +566,21 @@ impl World {
         let pairs = std::mem::take(&mut self.pairs);
         let mut touched = std::mem::take(&mut self.touched);
         touched.clear();
+        // A touching pair not in contact before begins one (step 8's rule, decided here
+        // where the candidate positions are: the contact point is computed only then).
+        let mut cursor = 0;
         for &(i, j) in &pairs {
-            if let Some(c) = self.contact_at(&xy, i, j) {
-                if c.depth > 0.0 {
-                    touched.push((i, j, c));
+            if self.depth_at(&xy, i, j).is_some_and(|(d, _)| d > 0.0) {
+                touched.push((i, j));
+                let key = (self.hot[i as usize].id, self.hot[j as usize].id);
+                if !in_sorted(&self.contacts, &mut cursor, key) {
+                    if let Some(c) = self.contact_at(&xy, i, j) {
+                        report.begins.push(Begin {
+                            a: key.0,
+                            b: key.1,
+                            point: c.point,
+                        });
+                    }
                 }
             }
         }
@@ -647,7 +690,9 @@ impl World {
             let old = u.position;
             let mut z = old.z;
             let mut up = Vec3::Z;
-            u.flags &= !(physical_flags::NO_GROUND | physical_flags::ON_NON_WALKABLE);
+            u.flags &= !(physical_flags::NO_GROUND
+                | physical_flags::ON_NON_WALKABLE
+                | physical_flags::IN_CONTACT);
             match samples.as_ref().and_then(|s| s.get(k)) {
                 Some(g) if g.on_surface => {
                     z = g.height - u.proxy.z0;
@@ -675,48 +720,25 @@ impl World {
             u.position = new;
             self.hot[i].z = z;
         }
-        for u in &mut self.units {
-            if u.role == Role::Static {
-                u.velocity = Vec3::ZERO;
-            }
-            u.flags &= !physical_flags::IN_CONTACT;
-        }
 
         // 8. Contacts and begins. Pairs, and so their id keys, ascend (indices follow
         // ids): the kept contacts and the begins are two ascending lists merged below.
         let old = std::mem::take(&mut self.contacts);
         let mut kept = std::mem::take(&mut self.kept);
         kept.clear();
-        let in_old = |cursor: &mut usize, key: (u32, u32)| {
-            while *cursor < old.len() && old[*cursor] < key {
-                *cursor += 1;
-            }
-            *cursor < old.len() && old[*cursor] == key
-        };
         let mut cursor = 0;
         for &(i, j) in &pairs {
             let (iu, ju) = (i as usize, j as usize);
-            let Some(c) = self.contact_at(&xy, i, j) else {
+            let Some((depth, _)) = self.depth_at(&xy, i, j) else {
                 continue;
             };
-            if c.depth > CONTACT_MARGIN {
+            if depth > CONTACT_MARGIN {
                 report.residual += 1;
             }
-            report.max_depth = report.max_depth.max(c.depth);
-            let key = (self.units[iu].id, self.units[ju].id);
-            if in_old(&mut cursor, key) && c.depth > -CONTACT_MARGIN {
+            report.max_depth = report.max_depth.max(depth);
+            let key = (self.hot[iu].id, self.hot[ju].id);
+            if in_sorted(&old, &mut cursor, key) && depth > -CONTACT_MARGIN {
                 kept.push((i, j));
-            }
-        }
-        let mut cursor = 0;
-        for &(i, j, c) in &touched {
-            let key = (self.units[i as usize].id, self.units[j as usize].id);
-            if !in_old(&mut cursor, key) {
-                report.begins.push(Begin {
-                    a: key.0,
-                    b: key.1,
-                    point: c.point,
-                });
             }
         }
         let mut now = std::mem::take(&mut self.spare_contacts);
@@ -724,14 +746,14 @@ impl World {
         let (mut a, mut b) = (0, 0);
         while a < kept.len() || b < touched.len() {
             let next = match (kept.get(a), touched.get(b)) {
-                (Some(&k), Some(&(ti, tj, _))) if k <= (ti, tj) => {
+                (Some(&k), Some(&(ti, tj))) if k <= (ti, tj) => {
                     a += 1;
                     if k == (ti, tj) {
                         b += 1;
                     }
                     k
                 }
-                (_, Some(&(ti, tj, _))) => {
+                (_, Some(&(ti, tj))) => {
                     b += 1;
                     (ti, tj)
                 }
@@ -744,7 +766,7 @@ impl World {
             let (i, j) = (next.0 as usize, next.1 as usize);
             self.units[i].flags |= physical_flags::IN_CONTACT;
             self.units[j].flags |= physical_flags::IN_CONTACT;
-            now.push((self.units[i].id, self.units[j].id));
+            now.push((self.hot[i].id, self.hot[j].id));
         }
         self.contacts = now;
         self.spare_contacts = old;
@@ -844,5 +866,68 @@ impl World {
             point: (a + (b - a) * t).into(),
             normal: n.into(),
         })
+    }
+}
+
+#[cfg(test)]
+mod depth_tests {
+    #![allow(clippy::unwrap_used, reason = "test code")]
+    use super::*;
+
+    /// The solver's depth shortcut answers bit for bit what the narrow phase does, for
+    /// every pair of circles (apart, touching, overlapping, coincident, at other
+    /// heights) and rectangles.
+    #[test]
+    fn the_depth_shortcut_is_the_narrow_phase_bit_for_bit() {
+        let mut w = World::new(Limits::default());
+        let mut s = 77u32;
+        let mut next = || {
+            s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            (s >> 8) as f32 / (1u32 << 24) as f32
+        };
+        for id in 1..=120u32 {
+            let p = Vec3::new(next() * 12.0, next() * 12.0, next() * 3.0 - 1.0);
+            let proxy = if id % 9 == 0 {
+                Proxy {
+                    shape: Shape::Rect {
+                        centre: Vec2::new(0.3, -0.2),
+                        half: Vec2::new(1.0 + next(), 0.5 + next()),
+                    },
+                    z0: 0.0,
+                    z1: 2.0,
+                }
+            } else {
+                Proxy::default_cylinder(Vec3::splat(0.5 + next()))
+            };
+            let role = if id % 9 == 0 {
+                Role::Static
+            } else {
+                Role::Mobile
+            };
+            w.insert(Unit::new(
+                id,
+                role,
+                proxy,
+                p,
+                Quat::from_rotation_z(next() * 6.0),
+            ));
+        }
+        w.step(1.0 / 30.0, &mut FlatGround).unwrap();
+        let xy: Vec<Vec2> = w.units.iter().map(|u| u.position.truncate()).collect();
+        let bits =
+            |v: Option<(f32, Vec2)>| v.map(|(d, n)| (d.to_bits(), n.x.to_bits(), n.y.to_bits()));
+        // Also with every odd unit moved onto its even neighbour (coincident centres).
+        let coincident: Vec<Vec2> = (0..xy.len()).map(|k| xy[k - k % 2]).collect();
+        let mut overlapping = 0;
+        for xy in [&xy, &coincident] {
+            for i in 0..xy.len() as u32 {
+                for j in i + 1..xy.len() as u32 {
+                    let want = w.contact_at(xy, i, j).map(|c| (c.depth, c.normal));
+                    overlapping += usize::from(want.is_some_and(|(d, _)| d > 0.0));
+                    assert_eq!(bits(w.depth_at(xy, i, j)), bits(want), "pair {i} {j}");
+                }
+            }
+        }
+        assert!(overlapping > 20, "{overlapping} overlapping pairs");
     }
 }
