@@ -31,6 +31,7 @@
 
 use crate::world::CONTACT_MARGIN;
 use glam::Vec2;
+use std::cmp::Ordering;
 
 /// Largest number of cells one box is entered in; larger boxes are oversized units.
 pub const MAX_BOX_CELLS: i64 = 1024;
@@ -449,6 +450,8 @@ pub struct PairCache {
     stray: Vec<bool>,
     /// The strays' pairs before the merge.
     extra: Vec<(u32, u32)>,
+    /// The strays by the left side of their boxes (the sweep of stray pairs).
+    by_x: Vec<(f32, u32)>,
     merged: Vec<(u32, u32)>,
     /// Whether the last call rebuilt.
     rebuilt: bool,
@@ -551,7 +554,7 @@ impl PairCache {
     /// Fills `extra` with every pair that has a stray, ascending.
     fn pair_strays(&mut self, index: &CellIndex, boxes: &[BoxEntry]) {
         self.extra.clear();
-        for (k, &s) in self.strays.iter().enumerate() {
+        for &s in &self.strays {
             let a = &boxes[s as usize];
             let keep = |o: u32| {
                 let b = &boxes[o as usize];
@@ -581,10 +584,27 @@ impl PairCache {
                     }
                 }
             }
-            // Two strays: from the lower one.
-            for &o in &self.strays[k + 1..] {
-                if keep(o) {
-                    self.extra.push((s, o));
+        }
+        // Two strays: a sweep along X over the strays sorted by their boxes' left
+        // sides (a NaN side sorts last and meets nothing).
+        let by_x = &mut self.by_x;
+        by_x.clear();
+        by_x.extend(self.strays.iter().map(|&s| (boxes[s as usize].lo.x, s)));
+        by_x.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for (k, &(_, s)) in by_x.iter().enumerate() {
+            let a = &boxes[s as usize];
+            for &(lo_x, o) in &by_x[k + 1..] {
+                // Past the reach of `a` (or `a` is NaN): so is every later stray.
+                let reach = a.hi.x + CONTACT_MARGIN;
+                if !matches!(
+                    lo_x.partial_cmp(&reach),
+                    Some(Ordering::Less | Ordering::Equal)
+                ) {
+                    break;
+                }
+                let b = &boxes[o as usize];
+                if !(a.fixed & b.fixed) & meet(a, b) {
+                    self.extra.push((s.min(o), s.max(o)));
                 }
             }
         }
