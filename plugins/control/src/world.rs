@@ -238,6 +238,38 @@ pub fn wrap(a: f32) -> f32 {
     r
 }
 
+/// Terrain following (step 6) and velocity (step 7) of one vehicle at its final
+/// horizontal place `xy`: its proxy bottom on the surface, its up axis the surface
+/// normal, its heading kept; without a sample it keeps its height (`NO_GROUND`).
+fn follow(u: &mut Unit, hot: &mut Hot, xy: Vec2, sample: Option<&GroundSample>, dt: f32) {
+    let old = u.position;
+    let mut z = old.z;
+    let mut up = Vec3::Z;
+    u.flags &=
+        !(physical_flags::NO_GROUND | physical_flags::ON_NON_WALKABLE | physical_flags::IN_CONTACT);
+    match sample {
+        Some(g) if g.on_surface => {
+            z = g.height - u.proxy.z0;
+            let nrm = Vec3::from(g.normal);
+            if nrm.is_finite() && nrm.z > 1e-3 {
+                up = nrm.normalize();
+            }
+            if !g.walkable {
+                u.flags |= physical_flags::ON_NON_WALKABLE;
+            }
+        }
+        _ => u.flags |= physical_flags::NO_GROUND,
+    }
+    let new = xy.extend(z);
+    u.orientation =
+        (Quat::from_rotation_arc(Vec3::Z, up) * Quat::from_rotation_z(u.heading)).normalize();
+    if dt > 0.0 {
+        u.velocity = (new - old) / dt;
+    }
+    u.position = new;
+    hot.z = z;
+}
+
 /// Whether `key` is in the ascending `list`, walking `cursor` forward (the keys asked
 /// ascend too).
 fn in_sorted(list: &[(u32, u32)], cursor: &mut usize, key: (u32, u32)) -> bool {
@@ -645,6 +677,8 @@ impl World {
                     self.mobile.len()
                 ));
             }
+            // A unit whose step stands follows the ground at once (one pass over the
+            // units); a refused one after its old point is probed again.
             for (k, &i) in self.mobile.iter().enumerate() {
                 let i = i as usize;
                 let u = &mut self.units[i];
@@ -660,7 +694,9 @@ impl World {
                         }
                         u.flags |= physical_flags::LEFT_WALKABLE;
                     }
+                    continue;
                 }
+                follow(u, &mut self.hot[i], xy[i], Some(&s[k]), dt);
             }
             if !back.is_empty() {
                 points.clear();
@@ -680,46 +716,25 @@ impl World {
                         s[k as usize] = g;
                     }
                 }
+                for &k in &back {
+                    let i = self.mobile[k as usize] as usize;
+                    follow(
+                        &mut self.units[i],
+                        &mut self.hot[i],
+                        xy[i],
+                        Some(&s[k as usize]),
+                        dt,
+                    );
+                }
+            }
+        } else {
+            for &i in &self.mobile {
+                let i = i as usize;
+                follow(&mut self.units[i], &mut self.hot[i], xy[i], None, dt);
             }
         }
         self.back = back;
         self.drove = drove;
-        for (k, &i) in self.mobile.iter().enumerate() {
-            let i = i as usize;
-            let u = &mut self.units[i];
-            let old = u.position;
-            let mut z = old.z;
-            let mut up = Vec3::Z;
-            u.flags &= !(physical_flags::NO_GROUND
-                | physical_flags::ON_NON_WALKABLE
-                | physical_flags::IN_CONTACT);
-            match samples.as_ref().and_then(|s| s.get(k)) {
-                Some(g) if g.on_surface => {
-                    z = g.height - u.proxy.z0;
-                    let nrm = Vec3::from(g.normal);
-                    if nrm.is_finite() && nrm.z > 1e-3 {
-                        up = nrm.normalize();
-                    }
-                    if !g.walkable {
-                        u.flags |= physical_flags::ON_NON_WALKABLE;
-                    }
-                }
-                Some(_) => {
-                    u.flags |= physical_flags::NO_GROUND;
-                }
-                None => u.flags |= physical_flags::NO_GROUND,
-            }
-            let new = xy[i].extend(z);
-            u.orientation = (Quat::from_rotation_arc(Vec3::Z, up)
-                * Quat::from_rotation_z(u.heading))
-            .normalize();
-            // 7. Velocity.
-            if dt > 0.0 {
-                u.velocity = (new - old) / dt;
-            }
-            u.position = new;
-            self.hot[i].z = z;
-        }
 
         // 8. Contacts and begins. Pairs, and so their id keys, ascend (indices follow
         // ids): the kept contacts and the begins are two ascending lists merged below.
