@@ -11,6 +11,9 @@ const MAX_CELLS_SIDE: u32 = 1024;
 /// in one list every lookup also checks: the index then holds at most this many
 /// entries per face, whatever the faces' sizes (bounded memory for any input).
 const WIDE_FACE_CELLS: u64 = 256;
+/// Most face entries the cells hold (64 Mi, 256 MiB); faces past it are kept in the
+/// wide list (slower lookups, same answers).
+const MAX_CELL_ENTRIES: u64 = 1 << 26;
 /// Barycentric tolerance: points this far outside a face (relative) still count as on it,
 /// so points exactly on shared edges are never lost to rounding.
 const BARY_EPS: f32 = 1e-6;
@@ -188,14 +191,28 @@ impl Surface {
                 (x0, y0, x1, y1)
             })
             .collect();
-        let is_wide = |&(x0, y0, x1, y1): &(u32, u32, u32, u32)| {
-            u64::from(x1 - x0 + 1) * u64::from(y1 - y0 + 1) > WIDE_FACE_CELLS
-        };
-        s.wide = (0..spans.len() as u32)
-            .filter(|&i| is_wide(&spans[i as usize]))
+        // Wide faces, and every face once the index holds MAX_CELL_ENTRIES, stay out of
+        // the cells (the entry count then fits its u32 offsets whatever the input).
+        let mut entries: u64 = 0;
+        let wide: Vec<bool> = spans
+            .iter()
+            .map(|&(x0, y0, x1, y1)| {
+                let cells = u64::from(x1 - x0 + 1) * u64::from(y1 - y0 + 1);
+                let wide = cells > WIDE_FACE_CELLS || entries + cells > MAX_CELL_ENTRIES;
+                entries += if wide { 0 } else { cells };
+                wide
+            })
             .collect();
+        s.wide = (0..spans.len() as u32)
+            .filter(|&i| wide[i as usize])
+            .collect();
+        let narrow = || {
+            (0..spans.len())
+                .filter(|&i| !wide[i])
+                .map(|i| (i, spans[i]))
+        };
         let mut starts = vec![0u32; (nx * ny) as usize + 1];
-        for &(x0, y0, x1, y1) in spans.iter().filter(|sp| !is_wide(sp)) {
+        for (_, (x0, y0, x1, y1)) in narrow() {
             for y in y0..=y1 {
                 for x in x0..=x1 {
                     starts[(y * nx + x) as usize + 1] += 1;
@@ -207,7 +224,7 @@ impl Surface {
         }
         let mut fill = starts.clone();
         let mut items = vec![0u32; starts[(nx * ny) as usize] as usize];
-        for (i, &(x0, y0, x1, y1)) in spans.iter().enumerate().filter(|(_, sp)| !is_wide(sp)) {
+        for (i, (x0, y0, x1, y1)) in narrow() {
             for y in y0..=y1 {
                 for x in x0..=x1 {
                     let c = (y * nx + x) as usize;
