@@ -400,7 +400,8 @@ pub fn pairs_with(
     let seconds = &mut scratch.seconds;
     seconds.clear();
     seconds.resize(raw.len(), 0);
-    // `starts[i]` is used as the fill cursor of unit `i`, then restored.
+    // `starts[i]` is the fill cursor of unit `i`; filled, it is the end of `i`'s
+    // partners (the start of `i + 1`'s).
     for &(i, j) in raw.iter() {
         let c = &mut starts[i as usize];
         seconds[*c as usize] = j;

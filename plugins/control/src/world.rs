@@ -54,9 +54,9 @@ use crate::shape::{
 use glam::{Quat, Vec2, Vec3};
 use iron3d_abi::{GroundSample, MotionMode, MotionRequest, PhysicalState, RayHit, physical_flags};
 
-/// How far region queries look beyond their region for units the last step's grid
-/// placed there (the grid is built at the candidate positions, before contacts push
-/// the units; world units).
+/// How far region queries look beyond their region for units the grid placed there
+/// (the grid holds every unit but the pair cache's strays by a box that contains its
+/// box at the last step's candidate position, before contacts pushed it; world units).
 pub const QUERY_PAD: f32 = 4.0;
 /// Gauss–Seidel passes of the contact resolution.
 pub const SOLVER_ITERATIONS: u32 = 4;
@@ -334,7 +334,7 @@ pub struct World {
     /// (**PD-CTRL-PAIR-REUSE** off: the reference the reuse is tested against; same
     /// results, slower).
     pub always_rebuild_pairs: bool,
-    /// The last step's cell index (region queries use it).
+    /// The pair cache's cell index (region queries use it, with the strays).
     index: CellIndex,
     // Buffers reused from step to step (no allocation per step once warm).
     hot: Vec<Hot>,
