@@ -482,9 +482,6 @@ impl PairCache {
         self.strays.clear();
         self.rebuilt = !(reuse && self.same_units(boxes, ids.clone()) && self.find_strays(boxes));
         if self.rebuilt {
-            for &i in &self.strays {
-                self.stray[i as usize] = false;
-            }
             self.strays.clear();
             self.grown.clear();
             self.grown.extend(boxes.iter().map(|b| BoxEntry {

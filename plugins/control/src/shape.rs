@@ -186,23 +186,33 @@ pub struct Contact {
     pub point: Vec3,
 }
 
+/// Whether two height ranges `(bottom, top)` meet.
+pub fn heights_meet(a: (f32, f32), b: (f32, f32)) -> bool {
+    !(a.1 < b.0 || b.1 < a.0)
+}
+
+/// Depth and unit normal (from `a` to `b`) of two circles; coincident centres take
+/// +X, a fixed direction (deterministic). The one rule of [`contact`] and the solver.
+pub fn circles(a: Vec2, ra: f32, b: Vec2, rb: f32) -> (f32, Vec2) {
+    let d = b - a;
+    let len = d.length();
+    let n = if len > 1e-6 { d / len } else { Vec2::X };
+    (ra + rb - len, n)
+}
+
 /// The contact of two placed proxies, or `None` when their height ranges do not meet.
 /// At least one of them must be a circle (two rectangles never collide: obstacles do
 /// not move).
 pub fn contact(a: &Placed, b: &Placed) -> Option<Contact> {
     let (a0, a1) = a.z_range();
     let (b0, b1) = b.z_range();
-    if a1 < b0 || b1 < a0 {
+    if !heights_meet((a0, a1), (b0, b1)) {
         return None;
     }
     let zmid = (a0.max(b0) + a1.min(b1)) * 0.5;
     let (depth, normal, point) = match (a.proxy.shape, b.proxy.shape) {
         (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
-            let d = b.origin - a.origin;
-            let len = d.length();
-            // Coincident centres: a fixed direction (deterministic).
-            let n = if len > 1e-6 { d / len } else { Vec2::X };
-            let depth = ra + rb - len;
+            let (depth, n) = circles(a.origin, ra, b.origin, rb);
             (depth, n, a.origin + n * (ra - depth * 0.5))
         }
         (Shape::Circle { radius }, Shape::Rect { .. }) => {

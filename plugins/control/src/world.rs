@@ -49,7 +49,8 @@
 
 use crate::broad::{self, CellIndex};
 use crate::shape::{
-    Contact, Placed, Proxy, Shape, contact, overlaps_box, overlaps_sphere, segment_entry,
+    Contact, Placed, Proxy, Shape, circles, contact, heights_meet, overlaps_box, overlaps_sphere,
+    segment_entry,
 };
 use glam::{Quat, Vec2, Vec3};
 use iron3d_abi::{GroundSample, MotionMode, MotionRequest, PhysicalState, RayHit, physical_flags};
@@ -483,16 +484,9 @@ impl World {
         let (a, b) = (&self.hot[iu], &self.hot[ju]);
         match (a.proxy.shape, b.proxy.shape) {
             (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
-                // The same operations as `shape::contact`, in the same order.
-                let (a0, a1) = (a.z + a.proxy.z0, a.z + a.proxy.z1);
-                let (b0, b1) = (b.z + b.proxy.z0, b.z + b.proxy.z1);
-                if a1 < b0 || b1 < a0 {
-                    return None;
-                }
-                let d = xy[ju] - xy[iu];
-                let len = d.length();
-                let n = if len > 1e-6 { d / len } else { Vec2::X };
-                Some((ra + rb - len, n))
+                // `shape::contact`'s rules, without building the placed proxies.
+                let range = |h: &Hot| (h.z + h.proxy.z0, h.z + h.proxy.z1);
+                heights_meet(range(a), range(b)).then(|| circles(xy[iu], ra, xy[ju], rb))
             }
             _ => self.contact_at(xy, i, j).map(|c| (c.depth, c.normal)),
         }
