@@ -307,8 +307,9 @@ pub struct PairScratch {
 }
 
 /// Fills `out` with the candidate pairs `(i, j)`, `i < j`, ascending, each once
-/// ([`pairs_with`] with fresh buffers).
-pub fn pairs(index: &CellIndex, boxes: &[BoxEntry], out: &mut Vec<(u32, u32)>) {
+/// ([`pairs_with`] with fresh buffers; the tests' entry point).
+#[cfg(test)]
+fn pairs(index: &CellIndex, boxes: &[BoxEntry], out: &mut Vec<(u32, u32)>) {
     pairs_with(index, boxes, &mut PairScratch::default(), out);
 }
 
