@@ -47,6 +47,8 @@ pub struct HeadlessOptions {
     pub registry: Option<PathBuf>,
     /// Extra plugin directories searched first.
     pub plugin_dirs: Vec<PathBuf>,
+    /// Refuse to start when a registry slot would run a fallback (`--strict-plugins`).
+    pub strict_plugins: bool,
     /// Scheduled hot swaps: after tick `.0`, swap slot `.1` to library `.2`.
     pub swaps: Vec<(u64, SlotKind, String)>,
     /// Watch the plugin libraries and hot-swap rebuilt ones.
@@ -377,6 +379,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     )?;
     let mut spec = plugins::session_spec(&opts.plugin_dirs, registry, seed, tick_hz, true);
     spec.services = mods.services();
+    spec.strict_plugins = opts.strict_plugins;
     // Plugins that read mission data (terrain) get the mission's files through the host.
     let mission_spec = match (&opts.game_dir, &mission_name) {
         (Some(dir), Some(name)) => opts

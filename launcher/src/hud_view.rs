@@ -172,6 +172,11 @@ impl HudView {
         self.lock().screen = screen;
     }
 
+    /// The warnings banner's lines (shown on every screen until replaced).
+    pub fn set_warnings(&self, lines: Vec<Vec<u8>>) {
+        self.lock().warnings = lines;
+    }
+
     /// The settings screen's lines for `settings`.
     pub fn set_settings(&self, settings: &iron3d_config::settings::Settings) {
         self.lock().settings = iron3d_config::settings::ITEMS

@@ -416,6 +416,10 @@ pub struct RunArgs {
     /// Extra directory searched first for plugin libraries (repeatable).
     #[arg(long = "plugin-dir", value_name = "DIR")]
     pub plugin_dirs: Vec<PathBuf>,
+    /// Refuse to start when a slot the registry names cannot load its library (instead
+    /// of running that slot's null plugin with an error line), or the registry is empty.
+    #[arg(long)]
+    pub strict_plugins: bool,
     /// Hot-swap SLOT to the library at PATH after tick TICK (repeatable).
     #[arg(long = "swap", value_name = "TICK:SLOT:PATH", value_parser = plugins::parse_swap)]
     pub swaps: Vec<(u64, iron3d_abi::SlotKind, String)>,
@@ -533,6 +537,10 @@ pub struct PlayArgs {
     /// Extra directory searched first for plugin libraries (repeatable).
     #[arg(long = "plugin-dir", value_name = "DIR")]
     pub plugin_dirs: Vec<PathBuf>,
+    /// Refuse to start when a slot the registry names cannot load its library (instead
+    /// of running that slot's null plugin with an error line), or the registry is empty.
+    #[arg(long)]
+    pub strict_plugins: bool,
     /// A mission parameter for the plugins (repeatable), e.g. `auto-demo=1` (see `run`).
     #[arg(long = "param", value_name = "KEY=VALUE", value_parser = plugins::parse_param)]
     pub params: Vec<(String, String)>,
@@ -674,6 +682,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 fps: a.fps,
                 registry: a.registry,
                 plugin_dirs: a.plugin_dirs,
+                strict_plugins: a.strict_plugins,
                 switches: a.switches,
                 data_profile: a.data_profile.into(),
                 params: plugins::param_map(&a.params)?,
@@ -741,6 +750,7 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
                 trace_every: a.trace_every,
                 registry: a.registry,
                 plugin_dirs: a.plugin_dirs,
+                strict_plugins: a.strict_plugins,
                 swaps: a.swaps,
                 watch: a.watch,
                 console: a.console,

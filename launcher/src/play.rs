@@ -201,6 +201,8 @@ pub struct PlayOptions {
     pub registry: Option<PathBuf>,
     /// Extra plugin directories.
     pub plugin_dirs: Vec<PathBuf>,
+    /// Refuse to start when a registry slot would run a fallback (`--strict-plugins`).
+    pub strict_plugins: bool,
     /// Renderer switches after presented frames.
     pub switches: Vec<(u64, Renderer)>,
     /// How the mission's archives are read (strict by default).
@@ -254,6 +256,7 @@ impl PlayOptions {
             fps: 30,
             registry: None,
             plugin_dirs: Vec::new(),
+            strict_plugins: false,
             switches: Vec::new(),
             data_profile: crate::mission_cli::Profile::default(),
             params: Default::default(),
@@ -515,6 +518,7 @@ impl PlaySession {
         let tick_hz = KernelConfig::default().tick_hz;
         let mut spec = plugins::session_spec(&opts.plugin_dirs, registry, opts.seed, tick_hz, true);
         spec.services = opts.mods.services();
+        spec.strict_plugins = opts.strict_plugins;
         let run = Session::open(
             &spec,
             opts.data_profile
@@ -581,6 +585,12 @@ impl PlaySession {
             .with_player_view(opts.camera.is_none());
         if let Some(h) = &hud {
             preparer = preparer.with_overlay(Box::new(h.overlay_source()));
+            h.set_warnings(
+                plugins::fallback_warnings(&run.host)
+                    .iter()
+                    .map(|l| iron3d_hud::text::cp1251(l))
+                    .collect(),
+            );
         }
         let last_frame = preparer.last_handle();
         let mut run = run;

@@ -150,7 +150,46 @@ pub fn session_spec(
         shadow_dir: shadow_dir(),
         debounce: Duration::from_millis(300),
         services: Vec::new(),
+        strict_plugins: false,
     }
+}
+
+/// What the player must see when the registry's plugin set did not load as named: one
+/// line per slot running a fallback (slot, library, what runs instead, why, the search
+/// paths) and a line for an empty registry. Empty when every named slot runs its
+/// library. Play shows these in the HUD's warning banner; the host has already logged
+/// each as an error line.
+pub fn fallback_warnings(host: &iron3d_plugin_host::PluginHost) -> Vec<String> {
+    let mut lines = Vec::new();
+    if host.registry_was_empty() {
+        lines.push(
+            "PLUGINS: the registry names no plugin; every slot runs its null plugin".to_owned(),
+        );
+    }
+    for f in host.fallbacks() {
+        let fallback = f.fallback.split(" (").next().unwrap_or(&f.fallback);
+        lines.push(format!(
+            "PLUGIN MISSING: slot {} runs {} instead of '{}' ({})",
+            f.slot, fallback, f.library, f.factory
+        ));
+        let reason: String = f.reason.chars().take(240).collect();
+        if f.reason.contains("not found") {
+            let dirs: Vec<String> = f
+                .search_dirs
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect();
+            lines.push(format!("  not found; searched: {}", dirs.join(", ")));
+        } else {
+            lines.push(format!("  {reason}"));
+        }
+    }
+    if !lines.is_empty() {
+        lines.push(
+            "  build the plugins (./tools/play.sh does), pass --plugin-dir DIR, or --strict-plugins to refuse".to_owned(),
+        );
+    }
+    lines
 }
 
 /// Parses `TICK:SLOT:PATH` (`--swap`).

@@ -102,6 +102,11 @@ pub use root::{
     ABI_MAJOR, ABI_MINOR, HostContext, LogMode, PluginRootV2, PluginRootV2Ref, ROOT_VERSION,
 };
 pub use service::{MAX_SERVICE_PAYLOAD, NamedService, NamedService_TO, ServiceProvider};
+/// The `tracing` crate the host bridges plugin logs from: log with
+/// `iron3d_abi::tracing::info!(…)` (or `use iron3d_abi::tracing;`) and your events reach
+/// the engine's log under your plugin's name, without a `tracing` dependency of your own
+/// (a plugin that adds one must use a version compatible with this re-export, `0.1`).
+pub use tracing;
 pub use types::{
     AreaLink, ErrorKind, FactoryDescription, ImageRgba8, MissionInfo, Passage, PluginDescription,
     PluginError, Portal, RenderStats, SlotKind, StateBlob, callbacks, error_chain,

@@ -86,14 +86,22 @@ impl RootModule for PluginRootV2Ref {
 /// Exports a plugin library's root module.
 ///
 /// ```text
-/// iron3d_abi::export_plugin!(describe = my_describe, create = my_create);
+/// iron3d_abi::export_plugin!(describe = describe, create = create);
 /// ```
 /// `describe` is `fn() -> PluginDescription`, `create` is
-/// `fn(&str) -> Result<Box<dyn Plugin>, PluginError>` (the factory name). The generated
-/// `extern "C"` functions run both inside `catch_unwind`, record whether the library was
-/// built with `panic = "unwind"`, and wrap every instance in [`crate::Adapter`], which
-/// guards every entry point. The library header is exported under abi_stable's loader
-/// symbol ([`LOADER_SYMBOL`]), so a plugin crate depends on `iron3d-abi` only.
+/// `fn(&str) -> Result<Box<dyn Plugin>, PluginError>` (the factory name). The paths are
+/// resolved where the macro is invoked: `describe`, `super::describe` (the form older
+/// guides used) and `crate::plugin::describe` all name the plugin's own functions — the
+/// generated items live in a module `__iron3d_export` that sees its parent's items and
+/// whose own functions have names a plugin never uses, so a plugin function is never
+/// shadowed by the macro's (an earlier form of this macro made `describe = describe`
+/// name the generated function itself, which recursed until the stack overflowed).
+///
+/// The generated `extern "C"` functions run both inside `catch_unwind`, record whether
+/// the library was built with `panic = "unwind"`, and wrap every instance in
+/// [`crate::Adapter`], which guards every entry point. The library header is exported
+/// under abi_stable's loader symbol ([`LOADER_SYMBOL`]), so a plugin crate depends on
+/// `iron3d-abi` only.
 ///
 /// [`LOADER_SYMBOL`]: crate::root::LOADER_SYMBOL
 #[macro_export]
@@ -101,7 +109,13 @@ macro_rules! export_plugin {
     (describe = $describe:path, create = $create:path) => {
         #[doc(hidden)]
         pub mod __iron3d_export {
-            extern "C" fn describe() -> $crate::PluginDescription {
+            // The plugin's own items, so that `describe = describe` names the plugin's
+            // function (explicit items below would shadow a glob import: none of them
+            // uses a name a plugin would).
+            #[allow(unused_imports)]
+            use super::*;
+
+            extern "C" fn __iron3d_describe() -> $crate::PluginDescription {
                 let mut d = match ::std::panic::catch_unwind(|| $describe()) {
                     Ok(d) => d,
                     Err(_) => $crate::PluginDescription {
@@ -118,7 +132,7 @@ macro_rules! export_plugin {
                 d
             }
 
-            extern "C" fn create(
+            extern "C" fn __iron3d_create(
                 factory: $crate::abi_stable::std_types::RStr<'_>,
                 host: $crate::HostContext,
             ) -> $crate::abi_stable::std_types::RResult<
@@ -137,17 +151,21 @@ macro_rules! export_plugin {
 
             /// The root module (what abi_stable's `export_root_module` attribute would
             /// export, written out so plugin crates need no `abi_stable` dependency).
-            pub fn root_module() -> $crate::PluginRootV2Ref {
+            pub fn __iron3d_root_module() -> $crate::PluginRootV2Ref {
                 use $crate::abi_stable::prefix_type::PrefixTypeTrait;
-                $crate::PluginRootV2 { describe, create }.leak_into_prefix()
+                $crate::PluginRootV2 {
+                    describe: __iron3d_describe,
+                    create: __iron3d_create,
+                }
+                .leak_into_prefix()
             }
 
             #[unsafe(export_name = "_1as_0lib_1header_0root_bmodule_bloader")]
-            pub static LIB_HEADER: $crate::abi_stable::library::LibHeader = {
+            pub static __IRON3D_LIB_HEADER: $crate::abi_stable::library::LibHeader = {
                 extern "C" fn erased_module() -> $crate::abi_stable::library::RootModuleResult {
-                    $crate::abi_stable::library::__call_root_module_loader(root_module)
+                    $crate::abi_stable::library::__call_root_module_loader(__iron3d_root_module)
                 }
-                // SAFETY: the header describes `PluginRootV2Ref`, which `root_module`
+                // SAFETY: the header describes `PluginRootV2Ref`, which `__iron3d_root_module`
                 // returns; the layout is checked by the loader (`CheckTypeLayout::Yes`).
                 unsafe {
                     $crate::abi_stable::library::LibHeader::from_constructor::<

@@ -31,6 +31,15 @@ pub enum HostError {
         /// A short summary of abi_stable's report (the last mismatch).
         summary: String,
     },
+    /// The load probe (a child process) died or hung while loading and describing the
+    /// library: it was not loaded into this process.
+    #[error("plugin library {path} refused: {how}; it was not loaded into the engine")]
+    ProbeCrashed {
+        /// The file.
+        path: PathBuf,
+        /// How the probe ended (signal, status, its last line, a hint).
+        how: String,
+    },
     /// The library's root module is of another interface major (e.g. a 1.x plugin).
     #[error(
         "plugin library {path} was built against interface {found} (root module version); this engine loads interface {expected}.x plugins: rebuild it against iron3d-abi {expected}",

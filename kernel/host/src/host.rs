@@ -65,6 +65,25 @@ pub struct ComponentFactory {
     pub resolved: Result<PathBuf, String>,
 }
 
+/// A slot the registry names whose plugin could not be loaded at start-up: what runs
+/// instead and why. The launcher shows these (a HUD banner in play, an error line on
+/// stderr) and `--strict-plugins` refuses to run with any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlotFallback {
+    /// The slot.
+    pub slot: SlotKind,
+    /// The library the registry names, as written.
+    pub library: String,
+    /// The factory the registry names.
+    pub factory: String,
+    /// Why it could not be loaded (for a missing file: every path tried).
+    pub reason: String,
+    /// What runs instead (`name version factory (path)` of the null plugin, or `vacant`).
+    pub fallback: String,
+    /// The directories searched for registry names, in order.
+    pub search_dirs: Vec<PathBuf>,
+}
+
 /// One line of the start-up report.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SlotReport {
@@ -85,6 +104,8 @@ pub struct PluginHost {
     events_tx: Sender<HostEvent>,
     events_rx: Receiver<HostEvent>,
     watcher: Option<LibraryWatcher>,
+    fallbacks: Vec<SlotFallback>,
+    empty_registry: bool,
 }
 
 #[allow(
@@ -125,6 +146,8 @@ impl PluginHost {
             events_tx,
             events_rx,
             watcher: None,
+            fallbacks: Vec::new(),
+            empty_registry: false,
         };
         match host
             .config
@@ -307,6 +330,13 @@ impl PluginHost {
     pub fn systems_from_registry(&mut self, registry: &Registry) -> Vec<Box<dyn System>> {
         let mut by_slot: BTreeMap<SlotKind, &Entry> = BTreeMap::new();
         self.components.clear();
+        self.fallbacks.clear();
+        self.empty_registry = registry.entries().next().is_none();
+        if self.empty_registry {
+            tracing::error!(
+                "the plugin registry names no plugin: every slot runs its null plugin (nothing moves, nothing is drawn by a plugin)"
+            );
+        }
         for e in registry.entries() {
             match &e.key {
                 SlotKey::Slot(name) => {
@@ -349,8 +379,22 @@ impl PluginHost {
                     let fallback = fb
                         .as_ref()
                         .map_or_else(|| "vacant".to_owned(), Instance::label);
-                    if by_slot.contains_key(&slot) {
-                        tracing::warn!(%slot, error = %e, %fallback, "slot runs its fallback");
+                    if let Some(entry) = by_slot.get(&slot) {
+                        tracing::error!(
+                            %slot,
+                            library = entry.library.as_str(),
+                            error = %e,
+                            %fallback,
+                            "the registry's plugin for this slot could not be loaded: the slot runs its fallback"
+                        );
+                        self.fallbacks.push(SlotFallback {
+                            slot,
+                            library: entry.library.clone(),
+                            factory: entry.factory.clone(),
+                            reason: e.to_string(),
+                            fallback: fallback.clone(),
+                            search_dirs: self.config.search_paths.dirs().to_vec(),
+                        });
                     } else {
                         tracing::info!(%slot, %fallback, "slot not named in the registry");
                     }
@@ -391,6 +435,18 @@ impl PluginHost {
         let lib = self.load_library(&path)?;
         let factory = lib.factory_for(slot, factory)?;
         Instance::create(lib, &factory, slot, &self.shared)
+    }
+
+    /// The slots the registry names whose plugin could not be loaded at start-up (by the
+    /// last [`Self::systems_from_registry`]), in slot order; empty when every named slot
+    /// runs its named plugin.
+    pub fn fallbacks(&self) -> &[SlotFallback] {
+        &self.fallbacks
+    }
+
+    /// Whether the last registry given to [`Self::systems_from_registry`] named nothing.
+    pub fn registry_was_empty(&self) -> bool {
+        self.empty_registry
     }
 
     /// Original-component registry lines (numeric CIDs) seen in the registry.

@@ -11,13 +11,16 @@ pub mod host;
 pub mod input;
 pub mod library;
 pub mod log_sink;
+pub mod probe;
 pub mod service;
 pub mod slot;
 pub mod watch;
 
 pub use call::{AudioStatus, MissionFiles, ReportedOutcome};
 pub use error::HostError;
-pub use host::{ComponentFactory, HostConfig, MissionSetup, NULL_LIBRARY, PluginHost, SlotReport};
+pub use host::{
+    ComponentFactory, HostConfig, MissionSetup, NULL_LIBRARY, PluginHost, SlotFallback, SlotReport,
+};
 pub use library::{LoadedLibrary, SearchPaths};
 pub use service::{ServiceSpec, ServiceSystem};
 pub use slot::{Capture, CaptureKind, HostEvent, Instance, PluginSlot};

@@ -161,7 +161,27 @@ pub fn load_bytes(
         path: shadow.clone(),
         source: e,
     })?;
-    let header = lib_header_from_path(&shadow).map_err(|e| HostError::LoadRefused {
+    // In a process that probes (the launcher), a library that crashes while it is
+    // described is refused here, before this process maps it.
+    crate::probe::check(source, &shadow, &content_hash)?;
+    let (root, description) = describe_in_process(&shadow, source)?;
+    Ok(LoadedLibrary {
+        source: source.to_owned(),
+        shadow,
+        content_hash,
+        root,
+        description,
+    })
+}
+
+/// Maps `image` (named `source` in errors), checks its header, root module version and
+/// layouts, calls its `describe` and checks the description. Runs the library's code:
+/// the host calls it on a file the load probe accepted (see [`crate::probe`]).
+pub fn describe_in_process(
+    image: &Path,
+    source: &Path,
+) -> Result<(PluginRootV2Ref, PluginDescription), HostError> {
+    let header = lib_header_from_path(image).map_err(|e| HostError::LoadRefused {
         path: source.to_owned(),
         summary: summarize_load_error(&e),
     })?;
@@ -177,13 +197,7 @@ pub fn load_bytes(
             })?;
     let description = (root.describe())();
     check_description(&description, source)?;
-    Ok(LoadedLibrary {
-        source: source.to_owned(),
-        shadow,
-        content_hash,
-        root,
-        description,
-    })
+    Ok((root, description))
 }
 
 /// Refuses a root module of another interface major (`found` is its version string,

@@ -108,6 +108,10 @@ pub struct HudState {
     /// the text it named (a `messages.cfg` block name or the text itself, CP1251); at
     /// most [`MAX_TRIGGERED`], oldest dropped first.
     pub triggered: Vec<(f32, Vec<u8>)>,
+    /// Warnings shown on every screen in a red banner under the top bar, one line each
+    /// (wrapped to the width): a registry slot running a fallback plugin, an empty
+    /// registry. Empty: no banner.
+    pub warnings: Vec<Vec<u8>>,
 }
 
 /// Most triggered messages a HUD state keeps.
@@ -136,6 +140,7 @@ impl Default for HudState {
             markers: Vec::new(),
             settings: Vec::new(),
             triggered: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 }
@@ -148,6 +153,7 @@ const RED: [u8; 4] = [240, 90, 80, 255];
 const PANEL: [u8; 4] = [0, 0, 0, 150];
 const DIM: [u8; 4] = [0, 0, 0, 190];
 const HIGHLIGHT: [u8; 4] = [70, 110, 170, 230];
+const BANNER: [u8; 4] = [150, 20, 20, 230];
 
 /// The HUD of one mission: its font, its text and the overlay texture identity.
 #[derive(Clone, Debug)]
@@ -273,6 +279,7 @@ impl Hud {
                     b"Press Enter to start",
                     GREEN,
                 );
+                Self::warnings(&mut p, &state.warnings, w, columns);
                 let mut quads = p.finish();
                 quads.extend(big.finish());
                 return self.finish(quads);
@@ -333,14 +340,36 @@ impl Hud {
                     b"Enter: play again    Esc: quit",
                     WHITE,
                 );
+                Self::warnings(&mut p, &state.warnings, w, columns);
                 let mut quads = p.finish();
                 quads.extend(big.finish());
                 return self.finish(quads);
             }
             _ => {}
         }
+        Self::warnings(&mut p, &state.warnings, w, columns);
         let quads = p.finish();
         self.finish(quads)
+    }
+
+    /// The warnings banner: a red panel under the top bar, every line wrapped to
+    /// `columns`, drawn over whatever the screen shows.
+    fn warnings(p: &mut Painter<'_>, warnings: &[Vec<u8>], w: f32, columns: usize) {
+        if warnings.is_empty() {
+            return;
+        }
+        let (cw, ch) = p.cell();
+        let pad = (ch / 6.0).floor().max(1.0);
+        let lines: Vec<Vec<u8>> = warnings
+            .iter()
+            .flat_map(|l| wrap(l, columns.saturating_sub(2).max(8)))
+            .collect();
+        let top = ch + 3.0 * pad;
+        let height = lines.len() as f32 * ch + 2.0 * pad;
+        p.rect(0.0, top, w, height, BANNER);
+        for (k, line) in lines.iter().enumerate() {
+            p.text(cw, top + pad + k as f32 * ch, line, WHITE);
+        }
     }
 
     fn finish(&self, quads: Vec<iron3d_abi::OverlayQuad>) -> Overlay {

@@ -18,7 +18,9 @@
 
 use iron3d_kernel::{Kernel, KernelConfig, KernelError, ShutdownReport, TimeSource};
 use iron3d_mission::{GameData, LoadedMission, MissionError, MissionRef};
-use iron3d_plugin_host::{HostConfig, MissionFiles, MissionSetup, PluginHost, SearchPaths};
+use iron3d_plugin_host::{
+    HostConfig, MissionFiles, MissionSetup, PluginHost, SearchPaths, SlotFallback,
+};
 use iron3d_registry::Registry;
 use iron3d_vfs::{ArchiveCache, ReadMode, Vfs, VfsError};
 use std::collections::BTreeMap;
@@ -47,6 +49,30 @@ pub enum SessionError {
     /// A game file could not be read.
     #[error(transparent)]
     Vfs(#[from] VfsError),
+    /// `strict_plugins`: a slot the registry names could not load its plugin, or the
+    /// registry names none; nothing was started.
+    #[error("{}", strict_message(.fallbacks, *.empty_registry))]
+    StrictPlugins {
+        /// The slots that would have run a fallback.
+        fallbacks: Vec<SlotFallback>,
+        /// The registry named no plugin at all.
+        empty_registry: bool,
+    },
+}
+
+/// The text of [`SessionError::StrictPlugins`]: one line per slot.
+fn strict_message(fallbacks: &[SlotFallback], empty_registry: bool) -> String {
+    let mut text = String::from("--strict-plugins: refusing to run");
+    if empty_registry {
+        text.push_str("; the registry names no plugin");
+    }
+    for f in fallbacks {
+        text.push_str(&format!(
+            "; slot {} could not load '{}' (factory {}): {}",
+            f.slot, f.library, f.factory, f.reason
+        ));
+    }
+    text
 }
 
 /// How the session's plugins are found and run.
@@ -68,6 +94,10 @@ pub struct SessionSpec {
     pub debounce: Duration,
     /// Service plugins to load beside the slots (mods' `service = "…"` plugins).
     pub services: Vec<iron3d_plugin_host::ServiceSpec>,
+    /// Refuse to open when a slot the registry names would run a fallback, or when the
+    /// registry names no plugin (`--strict-plugins`); otherwise such slots run their
+    /// null plugin and [`PluginHost::fallbacks`] says which and why.
+    pub strict_plugins: bool,
 }
 
 /// Which mission a session runs.
@@ -219,7 +249,17 @@ impl Session {
             },
             debounce: spec.debounce,
         });
-        for system in host.systems_from_registry(&spec.registry) {
+        let systems = host.systems_from_registry(&spec.registry);
+        if spec.strict_plugins && (!host.fallbacks().is_empty() || host.registry_was_empty()) {
+            let error = SessionError::StrictPlugins {
+                fallbacks: host.fallbacks().to_vec(),
+                empty_registry: host.registry_was_empty(),
+            };
+            drop(systems);
+            let _ = std::fs::remove_dir_all(host.shadow_dir());
+            return Err(error);
+        }
+        for system in systems {
             kernel.add_system(system)?;
         }
         if !spec.services.is_empty() {
