@@ -397,17 +397,38 @@ impl ActiveMods {
 }
 
 /// A source plugin's library built in the mod's own `target/release` or `target/debug`
-/// (PD-MOD-SOURCE-PLUGIN), if there is one.
+/// (PD-MOD-SOURCE-PLUGIN), or in `$CARGO_TARGET_DIR/release` / `debug` when that is set
+/// (a relative one is taken from the mod's folder, as cargo does when the mod is built
+/// there), if there is one.
 pub fn built_in_mod(mod_root: &Path, library: &str) -> Option<PathBuf> {
+    mod_build_candidates(mod_root, library)
+        .into_iter()
+        .find(|p| p.is_file())
+}
+
+/// Every path [`built_in_mod`] looks at, in order (for "not found; searched: …").
+pub fn mod_build_candidates(mod_root: &Path, library: &str) -> Vec<PathBuf> {
     let file = format!(
         "{}{library}{}",
         std::env::consts::DLL_PREFIX,
         std::env::consts::DLL_SUFFIX
     );
-    ["release", "debug"]
+    let mut targets = vec![mod_root.join("target")];
+    if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR").filter(|d| !d.is_empty()) {
+        let dir = PathBuf::from(dir);
+        let dir = if dir.is_absolute() {
+            dir
+        } else {
+            mod_root.join(dir)
+        };
+        if !targets.contains(&dir) {
+            targets.push(dir);
+        }
+    }
+    targets
         .iter()
-        .map(|p| mod_root.join("target").join(p).join(&file))
-        .find(|p| p.is_file())
+        .flat_map(|t| ["release", "debug"].map(|p| t.join(p).join(&file)))
+        .collect()
 }
 
 /// `slot ai` / `service name`.

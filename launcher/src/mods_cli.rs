@@ -21,6 +21,22 @@ pub struct ModsWhere {
 }
 
 impl ModsWhere {
+    /// The `--mods-dir` / `--list` options as given, for the hints a command prints (a
+    /// hint without them would look in another folder and fail).
+    fn options(&self) -> String {
+        let mut o = String::new();
+        if let Some(d) = &self.mods_dir {
+            o.push_str(&format!(
+                " --mods-dir {}",
+                shell_word(&d.display().to_string())
+            ));
+        }
+        if let Some(l) = &self.list {
+            o.push_str(&format!(" --list {}", shell_word(&l.display().to_string())));
+        }
+        o
+    }
+
     fn root(&self) -> PathBuf {
         locate_mods_dir(self.mods_dir.as_deref())
     }
@@ -225,7 +241,23 @@ pub fn run(cmd: ModsCommand, at: &ModsWhere, out: &mut dyn Write) -> anyhow::Res
                     dir.display()
                 )?;
             }
-            writeln!(out, "enable it: iron3d mods enable {id}")?;
+            let options = at.options();
+            writeln!(out, "enable it: iron3d mods enable {id}{options}")?;
+            // `play --mods` reads the mods folder from --mods-dir too (not --list).
+            let play_dir = at
+                .mods_dir
+                .as_ref()
+                .map(|d| format!(" --mods-dir {}", shell_word(&d.display().to_string())))
+                .unwrap_or_default();
+            writeln!(
+                out,
+                "or try it once: iron3d play --mods {id}{play_dir}{}",
+                if plugin.as_deref() == Some("render") {
+                    format!(" --renderer {id}")
+                } else {
+                    String::new()
+                }
+            )?;
             Ok(ExitCode::SUCCESS)
         }
         ModsCommand::Pack { id, output } => {
@@ -449,6 +481,19 @@ fn check(at: &ModsWhere, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             writeln!(out, "not enabled, broken: {b}")?;
         }
     }
+    let missing = missing_libraries(&active);
+    for m in &missing {
+        writeln!(out, "error: {m}")?;
+    }
+    if !missing.is_empty() {
+        writeln!(
+            out,
+            "{} plugin librar{} missing: a run would put the slot's null plugin there",
+            missing.len(),
+            if missing.len() == 1 { "y" } else { "ies" }
+        )?;
+        return Ok(ExitCode::FAILURE);
+    }
     if active.refused.is_empty() {
         writeln!(out, "ok: load order {}", active.ids().join(", "))?;
         Ok(ExitCode::SUCCESS)
@@ -458,11 +503,77 @@ fn check(at: &ModsWhere, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// The built library of a source plugin: in the mod's own `target/` (a crate built on
-/// its own) or on the engine's plugin search paths (a crate of this workspace).
+/// `word` quoted for a POSIX shell when it holds anything but plain path characters.
+fn shell_word(word: &str) -> String {
+    if !word.is_empty()
+        && word.chars().all(|c| {
+            c.is_ascii_alphanumeric() || matches!(c, '/' | '.' | '_' | '-' | ',' | ':' | '+' | '=')
+        })
+    {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
+/// The built library of a source plugin: in the mod's own `target/` (or
+/// `$CARGO_TARGET_DIR`) or on the engine's plugin search paths (a crate of this
+/// workspace).
 pub fn source_library(mod_root: &Path, library: &str) -> Option<PathBuf> {
-    crate::mods::built_in_mod(mod_root, library)
-        .or_else(|| crate::plugins::search_paths(&[]).resolve(library).ok())
+    source_library_searched(mod_root, library).ok()
+}
+
+/// [`source_library`], or every path it tried, in order.
+pub fn source_library_searched(mod_root: &Path, library: &str) -> Result<PathBuf, Vec<String>> {
+    if let Some(p) = crate::mods::built_in_mod(mod_root, library) {
+        return Ok(p);
+    }
+    let mut searched: Vec<String> = crate::mods::mod_build_candidates(mod_root, library)
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect();
+    let paths = crate::plugins::search_paths(&[]);
+    match paths.resolve(library) {
+        Ok(p) => Ok(p),
+        Err(_) => {
+            for dir in paths.dirs() {
+                for c in iron3d_plugin_host::SearchPaths::candidates(library) {
+                    searched.push(dir.join(c).display().to_string());
+                }
+            }
+            Err(searched)
+        }
+    }
+}
+
+/// The loaded mods' plugins whose library cannot be found: one line each naming the mod,
+/// the library and every path searched (a run would put the slot's null plugin there).
+fn missing_libraries(active: &ActiveMods) -> Vec<String> {
+    let mut missing = Vec::new();
+    for p in &active.plugins {
+        let found = match &p.plugin.binary {
+            PluginBinary::Shipped { library_path, .. } => {
+                if library_path.is_file() {
+                    Ok(())
+                } else {
+                    Err(vec![library_path.display().to_string()])
+                }
+            }
+            PluginBinary::Source { library } => {
+                source_library_searched(&p.mod_root, library).map(|_| ())
+            }
+        };
+        if let Err(searched) = found {
+            missing.push(format!(
+                "mod \"{}\": plugin library of {} ({}) not found; build it (cargo build --release in the mod's folder; with CARGO_TARGET_DIR set, that folder is searched too) — searched: {}",
+                p.mod_id,
+                target_name(&p.plugin.decl.target),
+                p.plugin.decl.factory,
+                searched.join(", ")
+            ));
+        }
+    }
+    missing
 }
 
 /// Packs `m`; source plugins are staged as shipped libraries for this platform first.
@@ -614,18 +725,19 @@ pub fn new_mod(root: &Path, id: &str, plugin: Option<&str>) -> anyhow::Result<Pa
         "Put files here with the game's paths (case does not matter).\n",
     )?;
     if let Some(slot) = slot {
-        let factory = slot.as_str();
+        let factory = template_factory(id, slot);
         manifest.push_str(&format!(
             "\n# The plugin: built from source in this folder (`build`), packed with its\n\
              # SHA-256 by `iron3d mods pack`.\n\
              [[plugin]]\n\
-             slot = \"{factory}\"\n\
+             slot = \"{}\"\n\
              factory = \"{factory}\"\n\
-             build = \"{lib}\"\n"
+             build = \"{lib}\"\n",
+            slot.as_str()
         ));
         std::fs::create_dir_all(dir.join("src"))?;
         std::fs::write(dir.join("Cargo.toml"), template_cargo(id, &lib)?)?;
-        std::fs::write(dir.join("src").join("lib.rs"), template_lib(id, factory))?;
+        std::fs::write(dir.join("src").join("lib.rs"), template_lib(id, slot))?;
     }
     std::fs::write(dir.join("mod.toml"), &manifest)?;
     // What we wrote must be a valid mod.
@@ -633,9 +745,9 @@ pub fn new_mod(root: &Path, id: &str, plugin: Option<&str>) -> anyhow::Result<Pa
     Ok(dir)
 }
 
+/// The template crate's `Cargo.toml`: a path dependency on this checkout's `iron3d-abi`
+/// (a folder that builds on its own), its own workspace, its own `target/`.
 fn template_cargo(id: &str, lib: &str) -> anyhow::Result<String> {
-    // The template builds against this checkout's iron3d-abi (a path dependency), on its
-    // own (an empty [workspace]) into its own target/ folder.
     let abi = std::env::current_dir()?
         .ancestors()
         .map(|d| d.join("interfaces").join("abi"))
@@ -648,104 +760,44 @@ fn template_cargo(id: &str, lib: &str) -> anyhow::Result<String> {
             })
         })
         .context("iron3d-abi not found (run `iron3d mods new` inside the engine's checkout)")?;
-    Ok(format!(
-        "[package]\n\
-         name = \"iron3d-mod-{id}\"\n\
-         version = \"0.1.0\"\n\
-         edition = \"2024\"\n\
-         publish = false\n\
-         \n\
-         [lib]\n\
-         name = \"{lib}\"\n\
-         crate-type = [\"cdylib\"]\n\
-         \n\
-         [dependencies]\n\
-         iron3d-abi = {{ path = \"{}\" }}\n\
-         abi_stable = \"0.11\"\n\
-         \n\
-         # Its own workspace: builds into ./target, where the engine finds it.\n\
-         [workspace]\n",
-        abi.display()
-    ))
+    let abi = abi.canonicalize().unwrap_or(abi);
+    Ok(include_str!("templates/plugin_cargo.toml.in")
+        .replace("@ID@", id)
+        .replace("@LIB@", lib)
+        .replace("@ABI@", &abi.display().to_string().replace('\\', "/")))
 }
 
-fn template_lib(id: &str, factory: &str) -> String {
-    let slot = match factory {
-        "terrain" => "Terrain",
-        "ai" => "Ai",
-        "control" => "Control",
-        "effects" => "Effects",
-        "audio" => "Audio",
-        "render" => "Render",
-        "net" => "Net",
-        _ => "Input",
+/// The template crate's `src/lib.rs` for `slot`: a counting plugin, or for the render
+/// slot a renderer that draws a top-down map of the objects in view and captures it.
+/// The factory is named after the slot, a renderer's after the mod (its renderer name).
+fn template_lib(id: &str, slot: iron3d_mods::Slot) -> String {
+    let kind = match slot {
+        iron3d_mods::Slot::Terrain => "Terrain",
+        iron3d_mods::Slot::Ai => "Ai",
+        iron3d_mods::Slot::Control => "Control",
+        iron3d_mods::Slot::Effects => "Effects",
+        iron3d_mods::Slot::Audio => "Audio",
+        iron3d_mods::Slot::Render => "Render",
+        iron3d_mods::Slot::Net => "Net",
+        iron3d_mods::Slot::Input => "Input",
     };
-    let render = if factory == "render" {
-        "\n    fn renderer(&mut self) -> Option<&mut dyn Renderer> {\n        Some(self)\n    }\n}\n\n\
-         impl Renderer for ModPlugin {\n    fn draw(&mut self, frame: &RenderFrame) -> Result<RenderStats, PluginError> {\n        \
-         // Draw `frame` here; this template only counts what it was given.\n        \
-         Ok(RenderStats {\n            draw_items: u32::try_from(frame.items.len()).unwrap_or(u32::MAX),\n            objects: 0\n        })\n    }\n"
+    let template = if slot == iron3d_mods::Slot::Render {
+        include_str!("templates/render_lib.rs.in")
     } else {
-        ""
+        include_str!("templates/plugin_lib.rs.in")
     };
-    let callbacks = if factory == "render" {
-        "iron3d_abi::callbacks::RENDER"
+    template
+        .replace("@ID@", id)
+        .replace("@FACTORY@", &template_factory(id, slot))
+        .replace("@SLOT_NAME@", slot.as_str())
+        .replace("@SLOT@", kind)
+}
+
+/// The template's factory name: the slot's name, a renderer's the mod's id.
+fn template_factory(id: &str, slot: iron3d_mods::Slot) -> String {
+    if slot == iron3d_mods::Slot::Render {
+        id.to_owned()
     } else {
-        "iron3d_abi::callbacks::UPDATE"
-    };
-    let imports = if factory == "render" {
-        "use iron3d_abi::{\n    FactoryDescription, Host, Plugin, PluginDescription, PluginError, RenderFrame, RenderStats,\n    Renderer, SlotKind, StateBlob,\n};\n"
-    } else {
-        "use iron3d_abi::{\n    FactoryDescription, Host, Plugin, PluginDescription, PluginError, SlotKind, StateBlob,\n};\n"
-    };
-    format!(
-        "//! Mod `{id}`: a plugin for the {factory} slot, built against iron3d-abi only.\n\
-         //! See mods/README.md (writing a plugin mod) and plugins/AUTHORS.md.\n\
-         \n\
-         {imports}\
-         \n\
-         fn describe() -> PluginDescription {{\n    \
-         PluginDescription::current(\n        \
-         \"{id}\",\n        \
-         env!(\"CARGO_PKG_VERSION\"),\n        \
-         vec![FactoryDescription::new(\"{factory}\", SlotKind::{slot}, {callbacks})],\n    \
-         )\n}}\n\
-         \n\
-         fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {{\n    \
-         match factory {{\n        \
-         \"{factory}\" => Ok(Box::new(ModPlugin::default())),\n        \
-         other => Err(PluginError::no_factory(\"{id}\", other)),\n    \
-         }}\n}}\n\
-         \n\
-         iron3d_abi::export_plugin!(describe = super::describe, create = super::create);\n\
-         \n\
-         /// The plugin's state: what it keeps across ticks and hands over on a hot swap.\n\
-         #[derive(Default)]\n\
-         pub struct ModPlugin {{\n    \
-         ticks: u64,\n}}\n\
-         \n\
-         /// Format name of the saved state.\n\
-         const STATE: &str = \"{id}\";\n\
-         \n\
-         impl Plugin for ModPlugin {{\n    \
-         fn update(&mut self, _host: &mut Host<'_>) -> Result<(), PluginError> {{\n        \
-         self.ticks += 1;\n        \
-         Ok(())\n    \
-         }}\n\
-         \n    \
-         fn save_state(&self) -> Result<StateBlob, PluginError> {{\n        \
-         Ok(StateBlob::new(STATE, 1, self.ticks.to_le_bytes().to_vec()))\n    \
-         }}\n\
-         \n    \
-         fn restore_state(&mut self, blob: &StateBlob) -> Result<(), PluginError> {{\n        \
-         // A hot swap hands the old instance's state over: take our own format, start\n        \
-         // fresh from any other (e.g. when replacing another plugin in the slot).\n        \
-         if let Ok(bytes) = blob.expect(STATE, 1) {{\n            \
-         if let Ok(b) = <[u8; 8]>::try_from(bytes) {{\n                \
-         self.ticks = u64::from_le_bytes(b);\n            \
-         }}\n        \
-         }}\n        \
-         Ok(())\n    \
-         }}{render}\n}}\n"
-    )
+        slot.as_str().to_owned()
+    }
 }
