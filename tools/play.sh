@@ -13,28 +13,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./tools/setup.sh
-# The launcher and every plugin library the shipped registries name (config/plugins.ini,
-# config/scenario.ini) or the player can switch to (the three renderers). The plugins are
-# loaded at run time, so building the launcher alone would leave their slots on the null
-# plugin: tests/tests/front_door.rs fails when a registry names a library this set does
-# not produce.
-PLAY_PACKAGES=(
-    iron3d-launcher
-    iron3d-null
-    iron3d-terrain
-    iron3d-ai
-    iron3d-control
-    iron3d-audio
-    iron3d-player-input
-    iron3d-render-vulkan
-    iron3d-render-soft
-    iron3d-render-capture
-    iron3d-ai-wanderer
-    iron3d-scenario
-)
-args=()
-for p in "${PLAY_PACKAGES[@]}"; do args+=(-p "$p"); done
-cargo build --release --locked "${args[@]}"
+# The launcher depends on every plugin library the shipped registries name
+# (config/plugins.ini, config/scenario.ini) and on the renderers the player can switch
+# to, so this one build makes their .so files too (target/release/deps/). They are loaded
+# at run time: tests/tests/front_door.rs fails when a registry names a library that this
+# build does not produce.
+cargo build --release -p iron3d-launcher
 if [ -n "${IRON3D_GAME_DIR:-}" ]; then
     exec ./target/release/iron3d play --game-dir "$IRON3D_GAME_DIR" \
         --mission "${IRON3D_MISSION:?set IRON3D_MISSION to a directory under MISSIONS/}" "$@"
