@@ -655,9 +655,12 @@ fn the_demo_battle_plays_out_to_an_outcome_without_input() {
         .lines()
         .filter(|l| l.contains("\"GMSG_TEXT_FOR_PLAYER\""))
         .map(|l| {
-            serde_json::from_str::<serde_json::Value>(l).unwrap()["tick"]
-                .as_u64()
-                .unwrap()
+            let v = serde_json::from_str::<serde_json::Value>(l).unwrap();
+            // The trace shows the message's code and what it told the player.
+            assert_eq!(v["code"], 7, "{l}");
+            let text = v["fields"]["text"].as_str().unwrap_or_default();
+            assert!(!text.is_empty(), "the objective's text: {l}");
+            v["tick"].as_u64().unwrap()
         })
         .collect();
     assert!(told.contains(&tick), "announced at tick {tick}: {told:?}");

@@ -31,9 +31,16 @@ fn the_scenario_trace_is_reproducible_and_consistent_and_changes_nothing() {
         "tracing is observation only"
     );
     assert_eq!(lines[0]["format"], "iron3d-trace");
+    assert_eq!(lines[0]["version"], 2);
     assert_eq!(lines[0]["every"], 1);
 
     let of = |t: &'static str| lines.iter().filter(move |l| l["type"] == t);
+    // The scenario's objects carry the `ClanID` their owner gave them and were made from
+    // no prototype.
+    for l in of("object") {
+        assert!(l["clan"].is_u64(), "{l}");
+        assert!(l["prototype"].is_null(), "{l}");
+    }
     // Every tick 0..=300 is sampled, objects in id order within a tick.
     let ticks: BTreeSet<u64> = of("object").map(|l| l["tick"].as_u64().unwrap()).collect();
     assert_eq!(ticks, (0..=300).collect());
@@ -116,6 +123,87 @@ fn a_mission_trace_samples_every_k_ticks() {
         added, loaded,
         "the loaded world is reported added in tick 1"
     );
+    // Every placed object names the prototype it was made from and its clan (the demo
+    // gives each one a `ClanID`).
+    for l in lines.iter().filter(|l| l["type"] == "object") {
+        assert!(
+            l["prototype"].as_str().is_some_and(|p| !p.is_empty()),
+            "{l}"
+        );
+        assert!(l["clan"].is_u64(), "{l}");
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["prototype"].as_str() == Some("UNITS\\Tank.dat")),
+        "the demo's tanks are told apart by their unit DAT"
+    );
+}
+
+#[test]
+fn a_battle_trace_tells_units_and_their_messages_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    iron3d_demo::build(dir.path(), 1, iron3d_demo::Profile::Demo).unwrap();
+    let game = dir.path().to_str().unwrap();
+    let args = [
+        "--game-dir",
+        game,
+        "--mission",
+        iron3d_demo::BATTLE,
+        "--ticks",
+        "300",
+        "--seed",
+        "1",
+        "--trace-every",
+        "100",
+    ];
+    let (_, lines, bytes) = traced(&args, &dir.path().join("a.jsonl"));
+    let (_, _, again) = traced(&args, &dir.path().join("b.jsonl"));
+    assert!(
+        bytes == again,
+        "same mission, seed and inputs: same trace bytes"
+    );
+    let objects: Vec<&Value> = lines.iter().filter(|l| l["type"] == "object").collect();
+    // Two clans of units, each unit with its unit DAT.
+    let clans: BTreeSet<u64> = objects.iter().filter_map(|l| l["clan"].as_u64()).collect();
+    assert!(clans.len() >= 2, "{clans:?}");
+    for l in &objects {
+        let p = l["prototype"].as_str().unwrap_or_default();
+        assert!(p.starts_with("UNITS\\") && p.ends_with(".dat"), "{l}");
+    }
+    // Every message says its code; the battle's shots are sound events the AI sent,
+    // decoded, owned by a unit the trace samples.
+    let messages: Vec<&Value> = lines.iter().filter(|l| l["type"] == "message").collect();
+    for m in &messages {
+        assert!(m["code"].is_u64(), "{m}");
+        let len = m["payload_len"].as_u64().unwrap();
+        let hex = m["payload_hex"].as_str().unwrap();
+        assert_eq!(hex.len() as u64, 2 * len.min(64), "{m}");
+        assert_eq!(m["truncated"], len > 64, "{m}");
+    }
+    let sounds: Vec<&Value> = messages
+        .iter()
+        .copied()
+        .filter(|m| m["name"] == "SOUND")
+        .collect();
+    assert!(
+        !sounds.is_empty(),
+        "the battle's units fire within 300 ticks"
+    );
+    for s in &sounds {
+        assert_eq!(s["code"], 0x100, "{s}");
+        assert_eq!(s["fields"]["from"], "plugin:ai", "{s}");
+        let sound = &s["fields"]["sound"];
+        assert!(
+            sound["name"].as_str().is_some_and(|n| n.ends_with(".WAV")),
+            "{s}"
+        );
+        let owner = sound["owner"].as_u64().unwrap();
+        assert!(
+            objects.iter().any(|o| o["id"].as_u64() == Some(owner)),
+            "the owner {owner} of {s} is a sampled unit"
+        );
+    }
 }
 
 #[test]

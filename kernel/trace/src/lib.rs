@@ -1,38 +1,74 @@
 //! The `--trace` output: JSON Lines that tools and tests read to see what a run did.
 //!
-//! The first line is a header, `{"format":"iron3d-trace","version":1,"every":K}`. Then,
+//! The first line is a header, `{"every":K,"format":"iron3d-trace","version":2}`. Then,
 //! for tick 0 (the loaded world) and every tick after, in this order:
 //!
 //! 1. the tick's **events** in the order they happened (the kernel's journal):
 //!    `{"tick":T,"type":"added","id":I}`, `{"tick":T,"type":"removed","id":I}`,
-//!    `{"tick":T,"type":"collision","a":A,"b":B,"point":[x,y,z],"to":I|null}` (one line per
-//!    delivered `GMSG_COLLISION_DETECTED`: a pair told to both objects is two lines), and `{"tick":T,"type":"message","name":"GMSG_…","to":I|null}`
-//!    for every other delivered message (`to` is null for a broadcast);
+//!    `{"tick":T,"type":"collision","a":A,"b":B,"point":[x,y,z],"to":I|null}` (one line
+//!    per delivered `GMSG_COLLISION_DETECTED`: a pair told to both objects is two lines),
+//!    and a `message` line for every other delivered message (`to` is null for a
+//!    broadcast):
+//!    `{"tick":T,"type":"message","code":C,"name":N|null,"to":I|null,"fields":{…},"payload_len":L,"payload_hex":"…","truncated":B}`;
 //! 2. **behaviour state changes** of objects present before and after the tick, by id:
 //!    `{"tick":T,"type":"state","id":I,"from":S,"to":S}`;
 //! 3. on sampled ticks (`T % K == 0`), one **object** line per object in the game, by id:
-//!    `{"tick":T,"type":"object","id":I,"pos":[x,y,z],"vel":[x,y,z],"heading":H,"state":S,"life":L,"ore":O,"target":G,"path":P}`.
+//!    `{"tick":T,"type":"object","id":I,"pos":[x,y,z],"vel":[x,y,z],"heading":H,"state":S,"life":L,"ore":O,"target":G,"path":P,"clan":C,"prototype":"…"|null}`.
 //!
 //! Objects that were in the world when the run started are reported `added` in tick 1,
-//! when the systems are told of them. Ids are raw original object ids. `heading` is the yaw in radians: the angle of the
-//! object's rotated +X axis in the XY plane (the inverse of `Quat::from_rotation_z`).
-//! `life` is `raw_value[1]` of the first `Life state` property, `null` without one;
-//! `ore`, `target` and `path` are `raw_value[1]` of the first `CurrentOre`,
-//! `BehaviorTarget` (0: none) and `BehaviorPath` properties the same way (the AI
-//! plugin keeps the last two: what a unit aims at and its path revision). `state` is
-//! the behaviour state (the `ai` plugin's activity numbers: 0 idle … 8 dead).
+//! when the systems are told of them. Ids are raw original object ids. `heading` is the
+//! yaw in radians: the angle of the object's rotated +X axis in the XY plane (the
+//! inverse of `Quat::from_rotation_z`). `life` is `raw_value[1]` of the first
+//! `Life state` property, `null` without one; `ore`, `target`, `path` and `clan` are
+//! `raw_value[1]` of the first `CurrentOre`, `BehaviorTarget` (0: none), `BehaviorPath`
+//! and `ClanID` properties the same way (the AI plugin keeps `target` and `path`: what a
+//! unit aims at and its path revision; `clan` is the property as placed or created, so
+//! an object without `ClanID` has `null` even when the AI gave it a clan from its TMA
+//! record). `prototype` is the name the object was made from (the TMA resource name: a
+//! prototype key or a unit DAT path, or what a plugin's spawn named) as CP1251 text,
+//! `null` for an object made from none. `state` is the behaviour state (the `ai`
+//! plugin's activity numbers: 0 idle … 8 dead).
+//!
+//! A **message** line's `code` is the plugin-interface number (PD-MSG-CODES: the
+//! originals 1..=17, `SOUND` `0x100`, plugin codes `0x1000_0000..=0x7FFF_FFFF`) and
+//! `name` is [`code_name`]'s: `GMSG_…` / `SYSMSG_…`, `SOUND`, `PLUGIN_MESSAGE`, or `null`
+//! for any other code. `fields` is the message decoded:
+//! - originals: their own fields — `player`, `object`, `new_owner`, `owner`, `paused`,
+//!   `game_time_ns`, `sequence`, `a`/`b`/`point` — and their texts as CP1251 text (at
+//!   most [`TEXT_CAP`] bytes): `text` (`GMSG_TEXT_FOR_PLAYER`), `path`
+//!   (`GMSG_MISSION_DATA_PATH`), `name` (`GMSG_APPEND_RESOURCE`, with `data_len`, and
+//!   `GMSG_REMOVE_RESOURCE`); payloads of unknown layout (player data, sync state,
+//!   mirrors) are only in the hex;
+//! - plugin codes and `SOUND`: `from` (the sending system's name, e.g. `plugin:ai`, or
+//!   `null`), `to_system` (the one system it was addressed to, or `null`), `object_a`,
+//!   `object_b`, `player`, `value`, `point`; for `SOUND` also `sound`, the event as
+//!   `iron3d_abi::SoundEvent::from_message` reads it (`kind`, `bus`, `library`, `name`,
+//!   `owner`, `position` or `null`, `volume`, `min_distance`, `max_distance`, `rate`,
+//!   `loop_id`), or `null` and `sound_error` (why) when the payload is not a well-formed
+//!   event.
+//!
+//! `payload_len` is the full length of the payload a plugin sees (for
+//! `GMSG_APPEND_RESOURCE`: name, NUL, data), `payload_hex` its first
+//! [`PAYLOAD_HEX_CAP`] bytes as lower-case hex, and `truncated` is true when the line
+//! shows less than the message carried (the hex or a text was cut). Decoding never
+//! fails a trace: a malformed payload is shown as hex.
+//!
 //! Numbers are written as the shortest decimal that reads back to the same `f32`; a
-//! non-finite number is `null`. The same run writes the same bytes, always.
+//! non-finite number is `null`. Keys are written in sorted order. The same run writes
+//! the same bytes, always.
 
 use iron3d_kernel::{GameMessage, JournalEntry, Kernel, WorldChange};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::io::Write;
 
+mod message;
+pub use message::{PAYLOAD_HEX_CAP, TEXT_CAP, code_name, code_of};
+
 /// The `format` field of the header line.
 pub const TRACE_FORMAT: &str = "iron3d-trace";
 /// The `version` field of the header line; bumped when a line changes meaning.
-pub const TRACE_VERSION: u32 = 1;
+pub const TRACE_VERSION: u32 = 2;
 /// The property whose `raw_value[1]` is reported as `life`.
 pub const LIFE_PROPERTY: &[u8] = b"Life state";
 /// The property whose `raw_value[1]` is reported as `ore` (FORMATS §13.12).
@@ -43,6 +79,10 @@ pub const TARGET_PROPERTY: &[u8] = b"BehaviorTarget";
 /// The property whose `raw_value[1]` is reported as `path`: Behavior's path revision,
 /// bumped by every (re-)plan (written by the `ai` plugin).
 pub const PATH_PROPERTY: &[u8] = b"BehaviorPath";
+/// The property whose `raw_value[1]` is reported as `clan`: the clan a unit reference
+/// was placed or created with (FORMATS §5.5; the AI reads it for created objects,
+/// PD-AI-CLAN).
+pub const CLAN_PROPERTY: &[u8] = b"ClanID";
 
 /// Why a trace could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -139,6 +179,8 @@ impl<W: Write> TraceWriter<W> {
                     "ore": o.props.first(ORE_PROPERTY).map(|p| p.raw_value[1]),
                     "target": o.props.first(TARGET_PROPERTY).map(|p| p.raw_value[1]),
                     "path": o.props.first(PATH_PROPERTY).map(|p| p.raw_value[1]),
+                    "clan": o.props.first(CLAN_PROPERTY).map(|p| p.raw_value[1]),
+                    "prototype": (!o.prototype.is_empty()).then(|| message::cp1251(&o.prototype)),
                 }));
             }
         }
@@ -165,8 +207,7 @@ fn event(tick: u64, e: &JournalEntry) -> Value {
             "point": point.map(num), "to": object.map(|o| o.0)}),
         JournalEntry::Delivered {
             object, message, ..
-        } => json!({"tick": tick, "type": "message", "name": message.name(),
-            "to": object.map(|o| o.0)}),
+        } => message::message_line(tick, object.map(|o| o.0), message),
         other => json!({"tick": tick, "type": "unknown", "debug": format!("{other:?}")}),
     }
 }
