@@ -3,7 +3,8 @@
 //! and the plant's new unit), a fight decided by objectives (the outcome line, the same
 //! tick and hash for the same seed), a target beyond the walkable area (no teleport), a
 //! blocked gap re-planned round another,
-//! two crowds crossing through Wizard avoidance, and a hot swap of the AI plugin.
+//! two crowds crossing through Wizard avoidance, a hot swap of the AI plugin, and the
+//! project keys of `Behavior.ini` (ore capacity, attack range, retreat threshold).
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
@@ -667,4 +668,107 @@ fn the_demo_battle_plays_out_to_an_outcome_without_input() {
     let b = run(other.path().to_str().unwrap(), "2");
     let ob = outcome(&b).unwrap_or_else(|| panic!("no outcome:\n{b}"));
     assert_ne!(ob, (o, tick), "another seed plays another game");
+}
+
+/// The first tick a `state` line enters `to` (`None`: never).
+fn first_state(lines: &[Value], to: u64) -> Option<u64> {
+    lines
+        .iter()
+        .filter(|l| l["type"] == "state" && l["to"] == to)
+        .filter_map(|l| l["tick"].as_u64())
+        .min()
+}
+
+/// PD-AI-CONFIG-KEYS through the engine: with `OreCapacity` in the game's
+/// `Behavior.ini`, a truck carries at most that much (and still delivers); without it,
+/// its class default (2000) lets it load far more from the same mine.
+#[test]
+fn ore_capacity_in_behavior_ini_caps_what_a_truck_carries() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("game");
+    mission(
+        &root,
+        "K1",
+        (4, 2),
+        |_, _| false,
+        &[
+            Obj("Store", [8.0, 8.0], 0, 100, None),
+            Obj("Mine", [56.0, 8.0], 0, 100, Some(300)),
+            Obj("Trn", [20.0, 8.0], 0, 100, None),
+            Obj("Mine", [56.0, 24.0], 1, 100, Some(0)),
+        ],
+        "clan 0\nlose time 1000\n",
+        "",
+    );
+    let reg = registry(dir.path(), AI);
+    let truck_and_store = |file: &str| {
+        let (_, lines, _) = run(&root, &reg, "K1", "1500", "1", &dir.path().join(file));
+        let s = samples(&lines);
+        let ore = |r: usize| -> Vec<u64> {
+            s[&id(r)]
+                .iter()
+                .map(|l| l["ore"].as_u64().unwrap_or(0))
+                .collect()
+        };
+        (ore(2), ore(0), first_state(&lines, 4))
+    };
+    let (truck, _, _) = truck_and_store("plain.jsonl");
+    assert!(
+        truck.iter().max() > Some(&40),
+        "without the key it loads more than 40: {truck:?}"
+    );
+    put(&root, "Behavior.ini", b"[Transport]\r\nOreCapacity=40\r\n");
+    let (truck, store, delivered) = truck_and_store("capped.jsonl");
+    assert_eq!(
+        truck.iter().max(),
+        Some(&40),
+        "at most 40, and full: {truck:?}"
+    );
+    assert!(delivered.is_some(), "it delivers when full");
+    assert!(
+        store.iter().max() >= Some(&40),
+        "the storage received a load: {store:?}"
+    );
+}
+
+/// PD-AI-CONFIG-KEYS through the engine: two fighters 40 apart engage at once by their
+/// radar (45); with `AttackRange=20` they engage later (or not in the run); with
+/// `RetreatLife=95` the first hit sends a fighter home, long before the standard 25 %.
+#[test]
+fn attack_range_and_retreat_life_in_behavior_ini_change_the_fight() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("game");
+    mission(
+        &root,
+        "K2",
+        (6, 2),
+        |_, _| false,
+        &[
+            Obj("War", [14.0, 16.0], 0, 100, None),
+            Obj("War", [54.0, 16.0], 1, 100, None),
+        ],
+        "clan 0\nlose time 1000\n",
+        "",
+    );
+    let reg = registry(dir.path(), AI);
+    let fight = |file: &str| {
+        let (_, lines, _) = run(&root, &reg, "K2", "1200", "3", &dir.path().join(file));
+        (first_state(&lines, 6), first_state(&lines, 7))
+    };
+    let (attack, flee) = fight("plain.jsonl");
+    let attack = attack.expect("in radar: they attack");
+    put(&root, "Behavior.ini", b"AttackRange=20\r\n");
+    let (short, _) = fight("short.jsonl");
+    assert!(
+        short.is_none_or(|t| t > attack),
+        "a shorter range engages later: {short:?} vs {attack}"
+    );
+    put(&root, "Behavior.ini", b"RetreatLife=95\r\n");
+    let (again, early) = fight("retreat.jsonl");
+    assert_eq!(again, Some(attack), "the same engagement");
+    let early = early.expect("hit once, below 95 %: it flees");
+    assert!(
+        flee.is_none_or(|t| t > early),
+        "it flees before the standard rule would: {early} vs {flee:?}"
+    );
 }

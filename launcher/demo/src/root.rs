@@ -3,6 +3,7 @@
 
 use crate::{DemoError, Out};
 use iron3d_config::BuildDat;
+use iron3d_config::keys::{BEHAVIOR_INI_KEYS, Origin};
 
 /// `BuildDat.lst` categories and their unit DATs. The `Plant` category lists what the
 /// plants build (the `ai` plugin's rule PD-ECON-MODEL: a plant works through the DATs
@@ -38,6 +39,31 @@ const COMP_INI: [&str; 9] = [
     "7 Missions.dll CreateMission // missions",
 ];
 
+/// `Behavior.ini`: the original demo file's keys with its values (FORMATS §12.3; known,
+/// read by nothing), then the project keys the `ai` plugin reads (PD-AI-CONFIG-KEYS) at
+/// the values in force without them — the demo plays as it would without them, and a
+/// modder finds the knobs. Every key is one of `iron3d_config::keys` (tested).
+fn behavior_ini() -> Vec<u8> {
+    let mut lines = vec![
+        "// Iron3D demo behaviour settings: mods/README.md, \"Keys the engine reads\"".to_owned(),
+        "// The original demo's keys (FORMATS 12.3): known, read by nothing".to_owned(),
+    ];
+    lines.extend(
+        BEHAVIOR_INI_KEYS
+            .iter()
+            .filter_map(|k| k.demo.map(|v| format!("{}={v}", k.key))),
+    );
+    lines.push("// Project keys of the ai plugin, at the values in force without them".to_owned());
+    lines.extend(
+        BEHAVIOR_INI_KEYS
+            .iter()
+            .filter(|k| k.origin == Origin::Project)
+            .map(|k| format!("{}={}", k.key, k.default)),
+    );
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    crlf(&refs)
+}
+
 /// Writes the root configuration files.
 pub(crate) fn write(o: &mut Out) -> Result<(), DemoError> {
     o.put(
@@ -57,17 +83,7 @@ pub(crate) fn write(o: &mut Out) -> Result<(), DemoError> {
         ]),
     )?;
     o.put("Comp.ini", &crlf(&COMP_INI))?;
-    o.put(
-        "Behavior.ini",
-        &crlf(&[
-            "[Behavior]",
-            "AttackRange=300",
-            "RetreatLife=20",
-            "GuardRadius=150",
-            "[Transport]",
-            "OreCapacity=100",
-        ]),
-    )?;
+    o.put("Behavior.ini", &behavior_ini())?;
     o.put(
         "ArealMap.ini",
         &crlf(&["[ArealMap]", "CellSize=64", "MaxAreas=4096", "Debug=0"]),

@@ -40,6 +40,34 @@ fn check_entry(archive: &str, name: &str, data: &[u8]) {
     }
 }
 
+/// `Behavior.ini` holds the original demo's keys with its values (FORMATS §12.3) and the
+/// project keys at the values in force without them — no key the engine does not know.
+fn check_behavior_ini(d: &iron3d_config::IniDocument) {
+    use iron3d_config::keys::behavior_key;
+    let pairs: Vec<(String, String)> = d
+        .pairs()
+        .map(|(_, _, p)| {
+            let text = |b: &[u8]| String::from_utf8(b.to_vec()).expect("ASCII");
+            (text(&p.key), text(p.unquoted()))
+        })
+        .collect();
+    for (key, value) in &pairs {
+        let k = behavior_key(key).unwrap_or_else(|| panic!("Behavior.ini: unknown key {key}"));
+        assert_eq!(*value, k.demo.unwrap_or(k.default), "Behavior.ini: {key}");
+    }
+    let spec = "LogFile=Behavior.log SaveLog=0 MaxErrorLevel=1 DefErrorLevel=2 LookBugMode=0 \
+        ShowVectors=0 NoZBuffer=0 LockBehaviour=0 UseDebugKey=1 GiveDefaultOrder=0 \
+        DefaultOrderPhase=10 DeterminMode=0 ImmortalHero=0 UseWizard=1";
+    let written: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    for kv in spec.split_whitespace() {
+        assert!(written.iter().any(|w| w == kv), "Behavior.ini lacks {kv}");
+    }
+    for kv in ["AttackRange=45", "RetreatLife=25", "OreCapacity=2000"] {
+        assert!(written.iter().any(|w| w == kv), "Behavior.ini lacks {kv}");
+    }
+    assert_eq!(written.len(), 17, "{written:?}");
+}
+
 /// Parses every file of the manifest with its crate's strict reader; returns the RsLi
 /// methods seen.
 fn check_all(root: &Path, m: &Manifest) -> BTreeSet<String> {
@@ -54,6 +82,9 @@ fn check_all(root: &Path, m: &Manifest) -> BTreeSet<String> {
             "iron_3d.ini" | "behavior.ini" | "arealmap.ini" | "comp.ini" => {
                 let d = iron3d_config::IniDocument::parse(&bytes, rel).expect("ini");
                 assert_eq!(d.to_bytes(), bytes);
+                if lower == "behavior.ini" {
+                    check_behavior_ini(&d);
+                }
             }
             "builddat.lst" => {
                 let b = iron3d_config::BuildDat::parse(&bytes, rel).expect("BuildDat");

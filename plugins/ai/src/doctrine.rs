@@ -10,6 +10,10 @@
 //! | [`Doctrine::flee_life`] | [`FLEE_LIFE`] (0.25) | the life fraction below which a fighter flees home (0: never) |
 //! | [`Doctrine::fighter_speed`] | `None`: [`crate::plugin::cruise_speed`] (6) | a fighter's cruise speed |
 //!
+//! A mission's `Behavior.ini` may set the standard sight and flee threshold
+//! (`AttackRange`, `RetreatLife`: PD-AI-CONFIG-KEYS, [`Doctrine::tuned`]); a knob the
+//! doctrine changes itself stays the doctrine's.
+//!
 //! Towers, transports, builders, animals and buildings follow the standard rules
 //! whatever the doctrine. The doctrine is part of the plugin, not of its state: it is
 //! not saved, so a hot swap between two AIs of different doctrines keeps every unit's
@@ -62,6 +66,22 @@ impl Doctrine {
     /// when `max_life` is 0).
     pub fn hurt(&self, life: u32, max_life: u32) -> bool {
         max_life > 0 && (life as f32) < self.flee_life * max_life as f32
+    }
+
+    /// **PD-AI-CONFIG-KEYS** ([`crate::config`]): this doctrine with the mission's
+    /// values for the standard knobs — `sight` (`Behavior.ini` `AttackRange`) becomes the
+    /// fighter sight unless this doctrine sets its own, `flee_life` (`RetreatLife` as a
+    /// fraction) the flee threshold unless this doctrine's differs from [`FLEE_LIFE`].
+    /// `None` leaves a knob as it is.
+    pub fn tuned(self, sight: Option<f32>, flee_life: Option<f32>) -> Self {
+        Self {
+            fighter_sight: self.fighter_sight.or(sight),
+            flee_life: match flee_life {
+                Some(f) if self.flee_life.to_bits() == FLEE_LIFE.to_bits() => f,
+                _ => self.flee_life,
+            },
+            fighter_speed: self.fighter_speed,
+        }
     }
 }
 

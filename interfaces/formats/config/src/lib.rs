@@ -11,6 +11,8 @@
 //! * [`bindings`] — `config/bindings.ini` (project format: actions → keys, mouse and
 //!   gamepad inputs, with a user's overrides).
 //! * `Comp.ini` is the registry grammar, in the `iron3d-registry` crate.
+//! * [`keys`] — the keys the engine knows, who reads each and its default (the
+//!   modder's guide's table and `iron3d mods check` use it).
 //!
 //! Every `to_bytes()` reproduces the parsed input byte for byte; structural errors name
 //! the file, line and column.
@@ -20,6 +22,7 @@ pub mod blocks;
 pub mod builddat;
 pub mod error;
 pub mod ini;
+pub mod keys;
 pub mod lines;
 pub mod objectives;
 pub mod orders;

@@ -1,4 +1,5 @@
-//! Reading the mission's data: `Behavior.ini`, the clans and their script packages,
+//! Reading the mission's data: `Behavior.ini` (its rules and ore capacity,
+//! PD-AI-CONFIG-KEYS), the clans and their script packages,
 //! the placed objects' SuperAI slots, `Objectives.txt`, `Orders.txt`, `BuildDat.lst`,
 //! unit DAT class words, and the agent of each object that joins the game.
 
@@ -241,6 +242,12 @@ impl AiPlugin {
             let ore = ore_start(class, host.property(object, CURRENT_ORE)?);
             agent.ore = ore.current as f32;
             agent.max_ore = ore.maximum as f32;
+            // PD-AI-CONFIG-KEYS: a transport carries at most `OreCapacity` when written.
+            let config = self.data.config.unwrap_or_default();
+            if let Some(cap) = config.ore_capacity_for(agent.role) {
+                agent.max_ore = cap;
+                agent.ore = agent.ore.min(cap);
+            }
         }
         // Distributor membership (FORMATS §13.12).
         if let Some(slot) = clan {

@@ -45,10 +45,12 @@
 //! [`BEHAVIOR_CLAN`] property so a seat knows the player's own units.
 //!
 //! **Doctrine** (**PD-AI-DOCTRINE**, [`crate::doctrine`]): how far fighters look for an
-//! enemy, when they flee and how fast they drive. [`AiPlugin::default`] (what the `ai`
-//! factory creates) follows the standard doctrine; an alternative AI links this crate
-//! as a library and exports [`AiPlugin::with_doctrine`] under a plugin name of its own,
-//! declaring [`CALLBACKS`] for its factory. This crate's own root module is in that
+//! enemy, when they flee and how fast they drive; the mission's `Behavior.ini` may set
+//! the standard sight and flee threshold (**PD-AI-CONFIG-KEYS**, [`AiPlugin::rules`]).
+//! [`AiPlugin::default`] (what the `ai` factory creates) follows the standard doctrine;
+//! an alternative AI links this crate as a library and exports
+//! [`AiPlugin::with_doctrine`] under a plugin name of its own, declaring [`CALLBACKS`]
+//! for its factory. This crate's own root module is in that
 //! library too, under the same loader symbol as the alternative's: the alternative
 //! links with its own definition first and the duplicate allowed (`mods/rush-ai`'s
 //! build script), so its library exports exactly one root module, its own.
@@ -319,6 +321,14 @@ impl AiPlugin {
     /// The doctrine the instance's fighters follow.
     pub fn doctrine(&self) -> &Doctrine {
         &self.doctrine
+    }
+
+    /// The rules in force: the doctrine tuned by the mission's `Behavior.ini`
+    /// (PD-AI-CONFIG-KEYS; the doctrine itself before a mission's data is read).
+    pub fn rules(&self) -> Doctrine {
+        self.data
+            .config
+            .map_or(self.doctrine, |c| c.tune(self.doctrine))
     }
 }
 

@@ -67,6 +67,7 @@ impl AiPlugin {
 
     pub(super) fn think(&mut self, host: &mut Host<'_>, now: u32) -> Result<(), PluginError> {
         let mut rng = PluginRng::from_bytes(&self.saved.rng).unwrap_or_else(|| PluginRng::new(0));
+        let rules = self.rules();
         for pos in 0..self.saved.agents.len() {
             let Some((handle, at)) = self.body_of(pos).map(|b| (b.handle, ground(b.position)))
             else {
@@ -119,7 +120,7 @@ impl AiPlugin {
                 }
             }
             let a = &self.saved.agents.agents()[pos];
-            let d = behavior::decide_with(a, &p, Weapon::of(a.role).as_ref(), &self.doctrine);
+            let d = behavior::decide_with(a, &p, Weapon::of(a.role).as_ref(), &rules);
             self.set_activity(host, id, handle, d)?;
         }
         self.saved.rng = rng.to_bytes().to_vec();
@@ -183,6 +184,7 @@ impl AiPlugin {
             .then_some(a.target)
             .flatten();
         let docked = dock_target.is_some_and(|t| self.docked(host, id, t));
+        let rules = self.rules();
         let Some((a, _)) = self.saved.agents.at_mut(pos) else {
             return Ok(());
         };
@@ -201,7 +203,7 @@ impl AiPlugin {
             };
             a.path.steer(at, &mut planner, params)
         };
-        let speed = self.doctrine.cruise_speed(a.role);
+        let speed = rules.cruise_speed(a.role);
         let request = match steer {
             Steer::Idle => MotionRequest::stop(),
             Steer::Arrived => {

@@ -238,7 +238,7 @@ impl AiPlugin {
             ..Perception::default()
         };
         if let Some(w) = Weapon::of(a.role) {
-            let sight = self.doctrine.sight(a.role, &w);
+            let sight = self.rules().sight(a.role, &w);
             p.enemies.extend(self.nearest_enemy(a.clan, at, sight));
         }
         // The object of the order, while it lives.
