@@ -481,6 +481,12 @@ fn check(at: &ModsWhere, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             writeln!(out, "not enabled, broken: {b}")?;
         }
     }
+    // `Behavior.ini` keys nothing reads: warnings, they refuse nothing.
+    for m in active.loaded() {
+        for w in iron3d_mods::config_key_warnings(m) {
+            writeln!(out, "warning: {w}")?;
+        }
+    }
     let missing = missing_libraries(&active);
     for m in &missing {
         writeln!(out, "error: {m}")?;

@@ -18,7 +18,9 @@
 //! 6. [`pack`] and [`install`] make and safely unpack `.tar.gz` mod archives.
 //!
 //! Errors are [`ModError`]s naming the file (and line/column, or archive entry).
+//! [`config_key_warnings`] names the `Behavior.ini` keys of a mod that nothing reads.
 
+pub mod config_keys;
 mod discover;
 mod error;
 pub mod fingerprint;
@@ -30,6 +32,7 @@ pub mod resolve;
 mod util;
 mod verify;
 
+pub use config_keys::{KeyWarning, config_key_warnings};
 pub use discover::{Discovery, MAX_MANIFEST_BYTES, ModDir, discover};
 pub use error::ModError;
 pub use fingerprint::{FingerprintEntry, ModSetFingerprint, content_hash};
