@@ -54,11 +54,11 @@ pub struct Cli {
 /// Subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run a mission (for now: the built-in scenario, headless).
+    /// Run a mission (--demo, --game-dir/--mission) or the built-in scenario headless: record, replay, trace, hot swap.
     Run(RunArgs),
     /// Play a mission through a renderer plugin (the demo by default).
     Play(PlayArgs),
-    /// Measure kernel throughput.
+    /// Measure the engine: kernel, plugins, archives, assets, terrain, demo, render, control, AI, input, mods.
     Bench(BenchArgs),
     /// Inspect, check, extract, rewrite and build NRes / RsLi archives.
     #[command(subcommand)]

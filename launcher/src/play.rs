@@ -132,6 +132,50 @@ pub fn mod_renderer(mods: &crate::mods::ActiveMods, r: Renderer) -> Renderer {
     }
 }
 
+/// Every renderer the player can switch to, in the order Tab cycles them: the three
+/// built-in ones, then each enabled mod's renderer in load order (the settings screen
+/// steps through the same set).
+pub fn switchable_renderers(mods: &crate::mods::ActiveMods) -> Vec<Renderer> {
+    let mut all = vec![Renderer::Soft, Renderer::Vulkan, Renderer::Capture];
+    for (_, library, factory) in mods.renderers() {
+        all.push(Renderer::Plugin {
+            library: Box::leak(library.into_boxed_str()),
+            factory: Some(Box::leak(factory.into_boxed_str())),
+        });
+    }
+    all
+}
+
+/// The renderer after `current` in `all` (wrapping; the first when `current` is not in
+/// it).
+pub fn next_renderer(all: &[Renderer], current: Renderer) -> Option<Renderer> {
+    let at = all.iter().position(|&r| r == current);
+    let next = at.map_or(0, |i| (i + 1) % all.len().max(1));
+    all.get(next).copied()
+}
+
+/// A hint for a renderer name that no enabled mod provides but an installed one does:
+/// `"renderer 'dots' is mod 'dots-map''s: enable it (--mods dots-map, or iron3d mods
+/// enable dots-map)"`. `None` when no installed mod of `mods_root` declares it.
+pub fn disabled_mod_renderer_hint(mods_root: &Path, name: &str) -> Option<String> {
+    let discovery = iron3d_mods::discover(mods_root);
+    discovery.mods.iter().find_map(|m| {
+        let provides = m.manifest.plugins.iter().any(|p| {
+            matches!(
+                p.target,
+                iron3d_mods::PluginTarget::Slot(iron3d_mods::Slot::Render)
+            ) && (p.factory == name || m.manifest.id == name)
+        });
+        provides.then(|| {
+            format!(
+                "renderer '{name}' is mod '{id}''s, which is not enabled for this run: add --mods {id} (and --mods-dir {dir} if that is not your mods folder), or `iron3d mods enable {id}`",
+                id = m.manifest.id,
+                dir = mods_root.display()
+            )
+        })
+    })
+}
+
 /// Parses `--renderer` (see [`Renderer::from_name`]).
 pub fn parse_renderer(s: &str) -> Result<Renderer, String> {
     Renderer::from_name(s).ok_or_else(|| {
@@ -707,6 +751,7 @@ impl PlaySession {
         match job.join() {
             Ok(Ok(())) => {
                 self.renderer = r;
+                writeln!(out, "renderer {}: switched", r.as_str())?;
                 Ok(Some(true))
             }
             Ok(Err(e)) => {
@@ -731,6 +776,18 @@ impl PlaySession {
         let ok = switch_renderer(&self.run.host, r, out)?;
         if ok {
             self.renderer = r;
+            writeln!(out, "renderer {}: switched", r.as_str())?;
+        } else if let Renderer::Plugin { library, factory } = r {
+            let root = if self.mods.root.as_os_str().is_empty() {
+                crate::mods::locate_mods_dir(None)
+            } else {
+                self.mods.root.clone()
+            };
+            if let Some(hint) = disabled_mod_renderer_hint(&root, factory.unwrap_or(library))
+                .or_else(|| disabled_mod_renderer_hint(&root, library))
+            {
+                writeln!(out, "{hint}")?;
+            }
         }
         Ok(ok)
     }

@@ -92,6 +92,8 @@ struct App<'o> {
     done: bool,
     /// `--switch-renderer` requests still to apply, in frame order.
     switches: Vec<(u64, Renderer)>,
+    /// What Tab cycles through ([`crate::play::switchable_renderers`]).
+    renderers: Vec<Renderer>,
 }
 
 impl App<'_> {
@@ -246,13 +248,11 @@ impl App<'_> {
         }
     }
 
+    /// Tab: the next of every switchable renderer, the enabled mods' included.
     fn cycle_renderer(&mut self) {
-        let next = match self.session.renderer {
-            Renderer::Soft => Renderer::Vulkan,
-            Renderer::Vulkan => Renderer::Capture,
-            Renderer::Capture | Renderer::Plugin { .. } => Renderer::Soft,
-        };
-        self.switch_async(next);
+        if let Some(next) = crate::play::next_renderer(&self.renderers, self.session.renderer) {
+            self.switch_async(next);
+        }
     }
 
     fn with_camera(&self, f: impl FnOnce(&mut iron3d_render_frame::CameraState)) {
@@ -604,6 +604,7 @@ pub fn run(opts: &PlayOptions, out: &mut dyn Write) -> WindowOutcome {
             s.sort_by_key(|s| s.0);
             s
         },
+        renderers: crate::play::switchable_renderers(&opts.mods),
     };
     if let Err(e) = event_loop.run_app(&mut app) {
         return WindowOutcome::Ran(Err(anyhow::anyhow!("window event loop: {e}")));

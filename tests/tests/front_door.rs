@@ -298,3 +298,37 @@ fn the_shipped_registry_loads_with_no_fallback() {
     assert!(iron3d_launcher::plugins::fallback_warnings(&session.host).is_empty());
     let _ = session.shutdown();
 }
+
+#[test]
+fn mods_renderers_are_switchable_and_a_disabled_ones_name_gets_a_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    let mods = dir.path().join("mods");
+    let (code, out) = iron3d_e2e::iron3d(&[
+        "mods",
+        "new",
+        "dots",
+        "--plugin",
+        "render",
+        "--mods-dir",
+        mods.to_str().unwrap(),
+    ]);
+    assert_eq!(code, ExitCode::SUCCESS, "{out}");
+    assert!(out.contains("--renderer dots"), "{out}");
+    // Enabled: Tab (and the settings) go through the three built-in renderers and then
+    // the mod's, and back.
+    let active = iron3d_launcher::mods::ActiveMods::load(&mods, &["dots".to_owned()]).unwrap();
+    let all = iron3d_launcher::play::switchable_renderers(&active);
+    assert_eq!(all.len(), 4, "{all:?}");
+    assert_eq!(all[3].plugin().1, Some("dots"), "{all:?}");
+    use iron3d_launcher::play::next_renderer;
+    assert_eq!(next_renderer(&all, Renderer::Capture), Some(all[3]));
+    assert_eq!(next_renderer(&all, all[3]), Some(Renderer::Soft));
+    assert_eq!(next_renderer(&all, Renderer::Soft), Some(Renderer::Vulkan));
+    // Not enabled: the name is traced to its mod.
+    let hint = iron3d_launcher::play::disabled_mod_renderer_hint(&mods, "dots").unwrap();
+    assert!(
+        hint.contains("mod 'dots'") && hint.contains("--mods dots"),
+        "{hint}"
+    );
+    assert!(iron3d_launcher::play::disabled_mod_renderer_hint(&mods, "nothing").is_none());
+}

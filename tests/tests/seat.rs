@@ -41,6 +41,7 @@ fn session(shadow: &Path, clock: &ManualTimeSource) -> Session {
         shadow_dir: shadow.to_owned(),
         debounce: Duration::from_millis(50),
         services: Vec::new(),
+        strict_plugins: true,
     };
     Session::open(
         &spec,

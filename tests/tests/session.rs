@@ -31,6 +31,7 @@ fn spec(shadow: &Path) -> SessionSpec {
         shadow_dir: shadow.to_owned(),
         debounce: Duration::from_millis(50),
         services: Vec::new(),
+        strict_plugins: false,
     }
 }
 

@@ -560,6 +560,48 @@ mod tests {
     }
 
     #[test]
+    fn the_warnings_banner_shows_on_every_screen() {
+        let hud = hud();
+        let f = Font::builtin();
+        let line = b"PLUGIN MISSING: slot ai runs iron3d-null";
+        let uvs: Vec<[f32; 4]> = line
+            .iter()
+            .filter(|&&b| b > b' ')
+            .map(|&b| f.uv(b))
+            .collect();
+        let has = |o: &Overlay| {
+            o.quads.windows(uvs.len()).any(|w| {
+                w.iter()
+                    .zip(&uvs)
+                    .all(|(q, uv)| q.uv == *uv && q.texture == 0)
+            })
+        };
+        for screen in [
+            Screen::Briefing,
+            Screen::Playing,
+            Screen::Paused { item: 0 },
+            Screen::Settings { item: 0 },
+            Screen::Outcome { complete: false },
+        ] {
+            let mut state = HudState {
+                screen,
+                ..HudState::default()
+            };
+            assert!(
+                !has(&hud.overlay(&state, 640, 480)),
+                "{screen:?}: no banner"
+            );
+            state.warnings = vec![line.to_vec(), b"  not found; searched: /x".to_vec()];
+            let o = hud.overlay(&state, 640, 480);
+            assert!(has(&o), "{screen:?} shows the banner");
+            assert!(
+                o.quads.iter().any(|q| q.color == BANNER),
+                "{screen:?}: on its red panel"
+            );
+        }
+    }
+
+    #[test]
     fn the_screens_show_their_text() {
         let hud = hud();
         let f = Font::builtin();
