@@ -19,6 +19,9 @@ pub struct SnapshotObject {
     pub transform: Transform,
     /// The prototype it was made from (render data is found by it).
     pub prototype: std::sync::Arc<[u8]>,
+    /// The second value of its first `ClanID` property (as the mission file wrote it),
+    /// `None` without one: renderers show clans (a map's colours) by it.
+    pub clan_id: Option<u32>,
 }
 
 /// Data a [`FramePreparer`] attached to a snapshot (immutable, shared). Equality is
@@ -82,6 +85,7 @@ impl RenderSnapshot {
                 kind: o.kind,
                 transform: o.transform,
                 prototype: o.prototype.clone(),
+                clan_id: o.props.first(b"ClanID").map(|p| p.raw_value[1]),
             })
             .collect();
         Self {

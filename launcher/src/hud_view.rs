@@ -274,6 +274,7 @@ mod tests {
                 ..Default::default()
             },
             prototype: Arc::from(&b""[..]),
+            clan_id: None,
         }
     }
 

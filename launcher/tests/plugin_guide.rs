@@ -401,12 +401,18 @@ fn mods_new_plugin_crates_build_outside_the_repository_and_check_finds_them() {
         .unwrap();
     let mut pixels = vec![0; reader.output_buffer_size()];
     reader.next_frame(&mut pixels).unwrap();
-    let dots = pixels
-        .chunks_exact(4)
-        .filter(|p| p[..3] == [255, 230, 80])
-        .count();
+    // Every object of the battle is a dot, coloured by its clan: ClanID 0 blue, 1 red
+    // (bright in view, half as bright culled).
+    let count = |rgb: [u8; 3]| {
+        let half = rgb.map(|c| c / 2);
+        pixels
+            .chunks_exact(4)
+            .filter(|p| p[..3] == rgb || p[..3] == half)
+            .count()
+    };
+    let (blue, red) = (count([80, 160, 255]), count([255, 90, 70]));
     assert!(
-        dots >= 9,
-        "the map shows at least one object's dot: {dots} pixels"
+        blue >= 9 && red >= 9,
+        "both clans' objects are on the map: {blue} blue and {red} red pixels"
     );
 }

@@ -1,7 +1,8 @@
-//! The audio slot (interface 2.6) through the plugin host with a real library: the slot
-//! reads the world but every change it tries is refused, its state stays out of the
-//! state hash, and once per presented frame it gets the listener and the mix and
-//! reports its output and trace, which the host keeps for the launcher.
+//! The presentation slots through the plugin host with a real library. The audio slot
+//! (interface 2.6) reads the world but every change it tries is refused, its state stays
+//! out of the state hash, and once per presented frame it gets the listener and the mix
+//! and reports its output and trace, which the host keeps for the launcher. The render
+//! slot (2.8) is refused every change alike.
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
@@ -93,4 +94,33 @@ fn the_audio_slot_cannot_change_the_simulation_and_reports_each_frame() {
         without.audio_status().is_none(),
         "the null audio reports nothing"
     );
+}
+
+#[test]
+fn the_render_slot_cannot_change_the_simulation() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut with_writer = host(dir.path(), 4);
+    let k = run(
+        &mut with_writer,
+        "ai iron3d_test_counter counter\nrender iron3d_test_counter render-writer\n",
+        10,
+    );
+    assert_eq!(k.tick(), 10);
+    let instance = with_writer
+        .report()
+        .into_iter()
+        .find(|r| r.slot == iron3d_abi::SlotKind::Render)
+        .unwrap()
+        .instance;
+    assert!(instance.contains("render-writer"), "{instance}");
+    let dir2 = tempfile::tempdir().unwrap();
+    let mut without = host(dir2.path(), 4);
+    let plain = run(&mut without, "ai iron3d_test_counter counter\n", 10);
+    assert_eq!(
+        k.state_hash(),
+        plain.state_hash(),
+        "a renderer that tries to write (behaviour state 777, a new object, a sound, a service call) changes nothing"
+    );
+    let (_, o) = k.world().iter_registered().next().unwrap();
+    assert_ne!(o.behaviour_state, 777);
 }

@@ -94,9 +94,9 @@ pub use plugin::{
 };
 pub use render::{
     BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, Lighting, MeshResource,
-    NO_TEXTURE, NativeWindow, RenderFrame, RenderPhase, RenderResources, RenderTarget, SkipReason,
-    SkippedObject, TextureKind, TextureLevel, TextureOp, TextureResource, TextureStage,
-    VertexFormat, VisibleObject,
+    NO_TEXTURE, NativeWindow, RenderFrame, RenderPhase, RenderResources, RenderTarget, RenderWorld,
+    SkipReason, SkippedObject, TextureKind, TextureLevel, TextureOp, TextureResource, TextureStage,
+    VertexFormat, VisibleObject, WorldObject,
 };
 pub use root::{
     ABI_MAJOR, ABI_MINOR, HostContext, LogMode, PluginRootV2, PluginRootV2Ref, ROOT_VERSION,

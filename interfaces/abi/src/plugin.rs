@@ -17,7 +17,7 @@ use crate::input::{DeviceInput, InputRecord};
 use crate::math::Vec3f;
 use crate::message::Message;
 use crate::overlay::Overlay;
-use crate::render::RenderFrame;
+use crate::render::{RenderFrame, RenderWorld};
 use crate::service::{NamedService, NamedService_TO, ServiceProvider};
 use crate::types::{
     AreaLink, ErrorKind, ImageRgba8, MissionInfo, Passage, PluginError, Portal, RenderStats,
@@ -289,6 +289,13 @@ pub trait Renderer {
     fn capture_commands(&mut self) -> Result<String, PluginError> {
         unsupported("capture_commands")
     }
+    /// (2.8) Every object of the world, in view or not, right before the frame's `draw`;
+    /// called only when the factory declares [`crate::callbacks::WORLD`]. Keep what you
+    /// need: the reference is valid for this call only.
+    fn world(&mut self, world: &RenderWorld) -> Result<(), PluginError> {
+        let _ = world;
+        Ok(())
+    }
 }
 
 /// A plugin that is a renderer and nothing else. Presentation is not simulation: it
@@ -493,6 +500,11 @@ pub trait RenderBackend {
     ) -> RResult<RenderStats, PluginError> {
         let _ = overlay;
         self.draw(frame)
+    }
+    /// (2.8) [`Renderer::world`]; a renderer built before 2.8 ignores it.
+    fn world(&mut self, world: &RenderWorld) -> RResult<(), PluginError> {
+        let _ = world;
+        RResult::ROk(())
     }
 }
 
@@ -895,6 +907,9 @@ impl RenderBackend for Adapter {
         self.render_call("capture_commands", |r| {
             r.capture_commands().map(RString::from)
         })
+    }
+    fn world(&mut self, world: &RenderWorld) -> RResult<(), PluginError> {
+        self.render_call("world", |r| r.world(world))
     }
 }
 

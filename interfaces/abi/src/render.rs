@@ -8,11 +8,30 @@
 //!   the reasons objects were skipped, node world matrices, and the **draw-item list**
 //!   already sorted in render-phase order with the legacy fixed-function state per item.
 //!
+//! * [`RenderWorld`] (2.8) — every object of the world, in view or not, with its
+//!   transform, clan and prototype, for renderers that draw more than the camera sees
+//!   (maps, minimaps, radar): a renderer that declares [`crate::callbacks::WORLD`] gets
+//!   it through [`crate::Renderer::world`] right before each frame's `draw`.
+//!
 //! Backends draw the items in list order and never re-sort them: the order is part of the
 //! contract (opaque = phase, pipeline key, material, insertion id; transparent = phase,
 //! distance back to front, insertion id).
+//!
+//! **Presentation.** A backend that presents by itself draws into
+//! [`RenderTarget::window`] (the Vulkan renderer does). Any other backend draws offscreen
+//! and the launcher presents what [`crate::Renderer::capture`] returns after each frame,
+//! so a pixel renderer must implement `capture` (its default answers "unsupported", and
+//! then nothing shows and `--screenshot` fails). `capture_commands` is for renderers
+//! that produce a command list instead of pixels (the capture renderer).
+//!
+//! **Callbacks.** The render slot's plugin is called in the render phase of every
+//! presented frame (`draw` / `draw_with_overlay`, after `world` when declared). It gets
+//! the simulation callbacks it declares (`update`, …) like any slot, with read access to
+//! the world; every world change, message, service call or outcome from the render slot
+//! is refused with `FORBIDDEN` (presentation never changes the simulation), and its state
+//! never enters the state hash.
 
-use crate::math::{Mat4f, Vec3f};
+use crate::math::{Mat4f, Quatf, Vec3f};
 use abi_stable::StableAbi;
 use abi_stable::std_types::{RArc, ROption, RString, RVec};
 
@@ -245,7 +264,9 @@ pub struct RenderTarget {
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
-    /// Present to this window; `RNone` renders offscreen (read back with `capture`).
+    /// The window the frame is shown in, when there is one. A backend that presents by
+    /// itself draws into it; a backend that does not ignores it and the launcher
+    /// presents what `capture` returns. `RNone`: offscreen (read back with `capture`).
     pub window: ROption<NativeWindow>,
     /// Clear colour, RGBA8.
     pub clear: [u8; 4],
@@ -255,7 +276,8 @@ pub struct RenderTarget {
 #[repr(C)]
 #[derive(StableAbi, Clone, Debug, PartialEq)]
 pub struct MeshResource {
-    /// Diagnostic name (`archive:entry` of the model, or `terrain`).
+    /// Diagnostic name for logs and captures, never a key to parse: `archive:entry` of
+    /// the model, or `terrain (<path of the mission's Land.msh>)` for the terrain.
     pub name: RString,
     /// Positions (MSH type 3).
     pub positions: RVec<[f32; 3]>,
@@ -394,13 +416,19 @@ pub struct DrawItem {
     pub base_vertex: u32,
     /// Node world matrix.
     pub world: Mat4f,
-    /// WEAR material handle `(table << 16) | row` (`u32::MAX`: none resolved).
+    /// WEAR material handle `(table << 16) | row` (`u32::MAX`: none resolved): which
+    /// material row the item was drawn with, an identity for caches and captures. A
+    /// backend needs nothing from it to draw: `state` already holds the resolved texture
+    /// stages, blending, depth and alpha test.
     pub material: u32,
-    /// Active MAT0 phase, the phase blended towards, and the blend factor.
+    /// The material's animation at the frame's time (MAT0 phases): the item is drawn with
+    /// phase `phase_a` (its texture is `state.stages[0]`), on its way to `phase_b`, which
+    /// it reaches when `phase_t` goes from 0 to 1. The built-in renderers draw `phase_a`
+    /// and do not blend; a renderer may cross-fade with these three fields.
     pub phase_a: u16,
     /// See `phase_a`.
     pub phase_b: u16,
-    /// Blend factor `[0, 1)`.
+    /// Blend factor `[0, 1)` from `phase_a` towards `phase_b`.
     pub phase_t: f32,
     /// Render phase.
     pub phase: RenderPhase,
@@ -431,12 +459,62 @@ pub struct RenderFrame {
     pub target: RenderTarget,
     /// Geometry and textures (shared across frames).
     pub resources: RArc<RenderResources>,
-    /// Visible objects in queue order.
+    /// Visible objects in queue order. An object drawn from several models (a mounted
+    /// part: a turret on a hull) is listed once per visible model, each entry with its own
+    /// nodes; the same `id` then appears more than once.
     pub visible: RVec<VisibleObject>,
-    /// Skipped objects in queue order, with reasons.
+    /// Objects with nothing visible this frame, in queue order, with the reason (no model,
+    /// culled, no slot): ids only — [`RenderWorld`] has every object's transform.
     pub skipped: RVec<SkippedObject>,
     /// Node world matrices of the visible objects.
     pub nodes: RVec<Mat4f>,
     /// Draw items in draw order (sorted by phase, then sort key, then insertion id).
     pub items: RVec<DrawItem>,
+}
+
+/// (2.8) One object of the world as a renderer may show it, in view or not.
+#[repr(C)]
+#[derive(StableAbi, Clone, Copy, Debug, PartialEq)]
+pub struct WorldObject {
+    /// Original object id (as in [`VisibleObject::id`] and the trace).
+    pub id: u32,
+    /// World position (Z up).
+    pub position: Vec3f,
+    /// World orientation.
+    pub orientation: Quatf,
+    /// Scale.
+    pub scale: Vec3f,
+    /// The object's `ClanID` property (its second value, as the mission file wrote it),
+    /// `RNone` without one.
+    pub clan_id: ROption<u32>,
+    /// Index of its prototype name in [`RenderWorld::prototypes`].
+    pub prototype: u32,
+    /// Whether the frame drew any part of it (it is in [`RenderFrame::visible`]).
+    pub in_view: bool,
+}
+
+/// (2.8) Every registered, active object of the world at the frame's tick, in queue
+/// order, for renderers that show more than the camera sees. Built only for a renderer
+/// that declares [`crate::callbacks::WORLD`].
+#[repr(C)]
+#[derive(StableAbi, Clone, Debug, Default, PartialEq)]
+pub struct RenderWorld {
+    /// Presented frame number (the frame `draw` gets next).
+    pub frame: u64,
+    /// Last completed simulation tick.
+    pub tick: u64,
+    /// The objects, in queue order; each once.
+    pub objects: RVec<WorldObject>,
+    /// Prototype names (the unit DAT path or resource name an object was made from,
+    /// CP1251 decoded), each once, in order of first use; `""` for objects without one.
+    pub prototypes: RVec<RString>,
+}
+
+impl RenderWorld {
+    /// The prototype name of `object` (`""` when its index is out of range).
+    pub fn prototype_of(&self, object: &WorldObject) -> &str {
+        self.prototypes
+            .get(object.prototype as usize)
+            .map_or("", |s| s.as_str())
+    }
 }

@@ -207,9 +207,12 @@ pub mod callbacks {
     pub const MAINTENANCE: u32 = 1 << 6;
     /// `object_added` / `object_removed`.
     pub const OBJECTS: u32 = 1 << 7;
+    /// (2.8) A renderer: `Renderer::world` with every object of the world before each
+    /// frame's `draw` ([`crate::RenderWorld`]).
+    pub const WORLD: u32 = 1 << 8;
     /// Every callback.
     pub const ALL: u32 =
-        CALCULATE_OBJECT | MESSAGES | UPDATE | RENDER | END_FRAME | MAINTENANCE | OBJECTS;
+        CALCULATE_OBJECT | MESSAGES | UPDATE | RENDER | END_FRAME | MAINTENANCE | OBJECTS | WORLD;
 }
 
 /// One factory a plugin library provides.

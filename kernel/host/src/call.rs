@@ -441,13 +441,17 @@ impl HostCall<'_, '_> {
         .into()
     }
 
-    /// Refuses `what` from the audio slot: presentation reads the world, never changes
-    /// it, so a sound card (or its absence) cannot change the simulation (2.6).
+    /// Refuses `what` from the presentation slots: audio (2.6) and render (2.8) read the
+    /// world and never change it, so a sound card, a renderer or a switch between
+    /// renderers cannot change the simulation (their state is not in the state hash).
     fn may_write(&self, what: &str) -> Result<(), PluginError> {
-        if self.slot == SlotKind::Audio {
+        if matches!(self.slot, SlotKind::Audio | SlotKind::Render) {
             return Err(PluginError::new(
                 ErrorKind::FORBIDDEN,
-                format!("{what}: the audio slot reads the world and never changes it"),
+                format!(
+                    "{what}: the {} slot reads the world and never changes it",
+                    self.slot
+                ),
             ));
         }
         Ok(())

@@ -735,6 +735,7 @@ impl System for PluginSlot {
             return Ok(());
         }
         let request = lock(&self.shared.capture_request).take();
+        let world_wanted = self.wants(callbacks::WORLD);
         let cell = self.cell.clone();
         let mut guard = lock(&cell);
         let Some(a) = guard.as_mut() else {
@@ -757,11 +758,16 @@ impl System for PluginSlot {
         let r = match (a.object.render(), frame) {
             (RResult::RErr(e), _) => RResult::RErr(e),
             (RResult::ROk(ROption::RSome(mut backend)), Some((frame, overlay))) => {
-                let r = match overlay {
-                    Some(o) => backend.draw_with_overlay(frame, o),
-                    None => backend.draw(frame),
-                }
-                .map(|_| ());
+                let world = if world_wanted {
+                    backend.world(&render_world(snapshot, frame))
+                } else {
+                    RResult::ROk(())
+                };
+                let r = match (world, overlay) {
+                    (RResult::RErr(e), _) => RResult::RErr(e),
+                    (RResult::ROk(()), Some(o)) => backend.draw_with_overlay(frame, o).map(|_| ()),
+                    (RResult::ROk(()), None) => backend.draw(frame).map(|_| ()),
+                };
                 if let (Some(kind), RResult::ROk(())) = (request, &r) {
                     let result = match kind {
                         CaptureKind::Image => backend.capture().into_result().map(Capture::Image),
@@ -861,5 +867,51 @@ impl System for PluginSlot {
             i.finish_reporting(&self.host, slot, &self.events);
         }
         self.publish_active();
+    }
+}
+
+/// (2.8) The world a renderer that declared `callbacks::WORLD` gets before `frame`: every
+/// object of `snapshot` in queue order, each once, with `in_view` from the frame's
+/// visible list and prototype names (CP1251) in a table of first use.
+pub fn render_world(
+    snapshot: &RenderSnapshot,
+    frame: &iron3d_abi::RenderFrame,
+) -> iron3d_abi::RenderWorld {
+    let mut visible: Vec<u32> = frame.visible.iter().map(|v| v.id).collect();
+    visible.sort_unstable();
+    let mut prototypes: Vec<(std::sync::Arc<[u8]>, u32)> = Vec::new();
+    let mut names: Vec<abi_stable::std_types::RString> = Vec::new();
+    let mut objects = abi_stable::std_types::RVec::with_capacity(snapshot.objects.len());
+    for o in &snapshot.objects {
+        // Objects of one prototype share its Arc: a pointer match first, bytes second.
+        let index = match prototypes
+            .iter()
+            .find(|(p, _)| std::sync::Arc::ptr_eq(p, &o.prototype) || **p == *o.prototype)
+        {
+            Some(&(_, k)) => k,
+            None => {
+                let k = u32::try_from(names.len()).unwrap_or(u32::MAX);
+                let (text, _, _) = encoding_rs::WINDOWS_1251.decode(&o.prototype);
+                names.push(text.as_ref().into());
+                prototypes.push((o.prototype.clone(), k));
+                k
+            }
+        };
+        let t = o.transform;
+        objects.push(iron3d_abi::WorldObject {
+            id: o.id.raw(),
+            position: t.position.into(),
+            orientation: t.orientation.into(),
+            scale: t.scale.into(),
+            clan_id: o.clan_id.into(),
+            prototype: index,
+            in_view: visible.binary_search(&o.id.raw()).is_ok(),
+        });
+    }
+    iron3d_abi::RenderWorld {
+        frame: snapshot.frame,
+        tick: snapshot.tick,
+        objects,
+        prototypes: names.into(),
     }
 }

@@ -220,6 +220,7 @@ fn a_mounted_model_follows_the_parent_mount_nodes_current_pose() {
             scale: Vec3::splat(1.5),
         },
         prototype: Arc::from(prototype),
+        clan_id: None,
     };
     let time_ms = 300; // 3 of 8 frames: the arm has turned 135°
     let snapshot = RenderSnapshot {

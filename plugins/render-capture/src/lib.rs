@@ -13,6 +13,11 @@
 //! what it was before 2.4. There is still no image to capture (no pixels, so nothing to
 //! composite).
 //!
+//! It declares [`iron3d_abi::callbacks::WORLD`] (2.8): a frame drawn after the host
+//! handed it the world has one more key, `world` ([`world_json`]): `frame`, `tick` and
+//! `objects` — every object in queue order with its `id`, `position`, `orientation`
+//! (x, y, z, w), `scale`, `clan_id` (or `null`), `prototype` name and `in_view`.
+//!
 //! # Stability
 //!
 //! The same frame gives the same string on every run and platform: objects are
@@ -32,7 +37,8 @@ mod tests;
 use iron3d_abi::{
     BlendMode, CullMode, DrawItem, ErrorKind, FactoryDescription, ImageRgba8, LegacyRenderState,
     Mat4f, NO_TEXTURE, Overlay, Plugin, PluginDescription, PluginError, RenderFrame, RenderPhase,
-    RenderStats, Renderer, RendererPlugin, SlotKind, TextureKind, TextureOp, Vec3f, VertexFormat,
+    RenderStats, RenderWorld, Renderer, RendererPlugin, SlotKind, TextureKind, TextureOp, Vec3f,
+    VertexFormat,
 };
 use serde_json::{Map, Value};
 
@@ -369,6 +375,34 @@ pub fn frame_json_pretty(frame: &RenderFrame) -> String {
     pretty(&frame_json(frame))
 }
 
+/// (2.8) The world the host hands a renderer before a frame, as JSON (see the crate docs).
+pub fn world_json(world: &RenderWorld) -> Value {
+    let objects = world
+        .objects
+        .iter()
+        .map(|o| {
+            let q = o.orientation;
+            obj([
+                ("id", Value::from(o.id)),
+                ("position", vec3(&o.position)),
+                ("orientation", nums(&[q.x, q.y, q.z, q.w])),
+                ("scale", vec3(&o.scale)),
+                (
+                    "clan_id",
+                    o.clan_id.into_option().map_or(Value::Null, Value::from),
+                ),
+                ("prototype", Value::from(world.prototype_of(o))),
+                ("in_view", Value::from(o.in_view)),
+            ])
+        })
+        .collect();
+    obj([
+        ("frame", Value::from(world.frame)),
+        ("tick", Value::from(world.tick)),
+        ("objects", Value::Array(objects)),
+    ])
+}
+
 /// (2.4) [`frame_overlay_json`] as a pretty-printed string (as [`frame_json_pretty`]).
 pub fn frame_overlay_json_pretty(frame: &RenderFrame, overlay: &Overlay) -> String {
     pretty(&frame_overlay_json(frame, overlay))
@@ -381,7 +415,7 @@ fn describe() -> PluginDescription {
         vec![FactoryDescription::new(
             FACTORY,
             SlotKind::Render,
-            iron3d_abi::callbacks::RENDER,
+            iron3d_abi::callbacks::RENDER | iron3d_abi::callbacks::WORLD,
         )],
     )
 }
@@ -396,19 +430,32 @@ fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
     )))
 }
 
-iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
+iron3d_abi::export_plugin!(describe = describe, create = create);
 
 /// The `render-capture` plugin instance: keeps the last drawn frame's JSON, with the 2.4
 /// screen overlay listed when it was drawn with one.
 #[derive(Default)]
 pub struct CaptureRender {
     last: Option<String>,
+    /// The world handed over for the next frame (2.8), as JSON.
+    world: Option<Value>,
 }
 
 impl CaptureRender {
     /// An instance that has drawn nothing yet.
     pub fn new() -> Self {
-        Self { last: None }
+        Self {
+            last: None,
+            world: None,
+        }
+    }
+
+    /// `frame`'s JSON with the world handed over for it, if any (once).
+    fn record(&mut self, mut frame: Value) -> String {
+        if let (Some(world), Value::Object(m)) = (self.world.take(), &mut frame) {
+            m.insert("world".to_owned(), world);
+        }
+        pretty(&frame)
     }
 
     /// The last frame's JSON, if a frame was drawn.
@@ -431,7 +478,7 @@ impl Renderer for CaptureRender {
     }
 
     fn draw(&mut self, frame: &RenderFrame) -> Result<RenderStats, PluginError> {
-        self.last = Some(frame_json_pretty(frame));
+        self.last = Some(self.record(frame_json(frame)));
         Ok(stats(frame))
     }
 
@@ -441,8 +488,14 @@ impl Renderer for CaptureRender {
         frame: &RenderFrame,
         overlay: &Overlay,
     ) -> Result<RenderStats, PluginError> {
-        self.last = Some(frame_overlay_json_pretty(frame, overlay));
+        self.last = Some(self.record(frame_overlay_json(frame, overlay)));
         Ok(stats(frame))
+    }
+
+    /// (2.8) Keeps the world for the next frame's JSON.
+    fn world(&mut self, world: &RenderWorld) -> Result<(), PluginError> {
+        self.world = Some(world_json(world));
+        Ok(())
     }
 
     fn capture_commands(&mut self) -> Result<String, PluginError> {

@@ -69,6 +69,8 @@ pub enum Mode {
     ServiceCaller,
     /// Audio slot: tries to write the world (see the module docs).
     AudioWriter,
+    /// Render slot: tries to write the world as `audio-writer` does.
+    RenderWriter,
 }
 
 /// What `service-caller` asks the service `echo` at ticks 1, 2, …: `(service, method,
@@ -83,7 +85,7 @@ pub const SERVICE_SCRIPT: [(&str, &str, usize); 7] = [
     ("echo", "echo", 2),
 ];
 
-const FACTORIES: [(&str, Mode); 13] = [
+const FACTORIES: [(&str, Mode); 14] = [
     ("counter", Mode::Normal),
     ("counter-bad-restore", Mode::BadRestore),
     ("counter-panic-init", Mode::PanicInit),
@@ -97,6 +99,7 @@ const FACTORIES: [(&str, Mode); 13] = [
     ("service-echo", Mode::ServiceEcho),
     ("service-caller", Mode::ServiceCaller),
     ("audio-writer", Mode::AudioWriter),
+    ("render-writer", Mode::RenderWriter),
 ];
 
 fn describe() -> PluginDescription {
@@ -118,6 +121,9 @@ fn describe() -> PluginDescription {
                 Mode::ServiceEcho => FactoryDescription::new(name, SlotKind::Ai, 0),
                 Mode::AudioWriter => {
                     FactoryDescription::new(name, SlotKind::Audio, iron3d_abi::callbacks::UPDATE)
+                }
+                Mode::RenderWriter => {
+                    FactoryDescription::new(name, SlotKind::Render, iron3d_abi::callbacks::UPDATE)
                 }
                 Mode::CollideDelete => FactoryDescription::new(
                     name,
@@ -227,7 +233,7 @@ impl Plugin for Counter {
         if self.mode == Mode::ServiceCaller {
             return self.call_by_script(host);
         }
-        if self.mode == Mode::AudioWriter {
+        if matches!(self.mode, Mode::AudioWriter | Mode::RenderWriter) {
             self.try_writes(host);
             return Ok(());
         }
