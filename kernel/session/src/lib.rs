@@ -60,7 +60,7 @@ pub enum SessionError {
     },
 }
 
-/// The text of [`SessionError::StrictPlugins`]: one line per slot.
+/// The text of [`SessionError::StrictPlugins`]: each slot and its reason, `; `-separated.
 fn strict_message(fallbacks: &[SlotFallback], empty_registry: bool) -> String {
     let mut text = String::from("--strict-plugins: refusing to run");
     if empty_registry {
