@@ -23,6 +23,16 @@ pub enum HostError {
         #[source]
         source: std::io::Error,
     },
+    /// The file is not a loadable Iron3D plugin (checked before it is mapped, rule
+    /// PD-HOST-IMAGE-CHECK): not a regular file, not an ELF, cut short, or without the
+    /// plugin entry point.
+    #[error("plugin library {path} refused: {why}")]
+    NotAPlugin {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        why: String,
+    },
     /// abi_stable refused the library (not a plugin, version or layout mismatch).
     #[error("plugin library {path} refused by the loader: {summary}")]
     LoadRefused {

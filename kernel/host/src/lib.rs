@@ -8,6 +8,7 @@ pub mod call;
 pub mod convert;
 pub mod error;
 pub mod host;
+pub mod image;
 pub mod input;
 pub mod library;
 pub mod log_sink;

@@ -1,5 +1,7 @@
-//! Loading plugin libraries: unique shadow copies, abi_stable header and layout checks,
-//! interface-version check, and factory lookup.
+//! Loading plugin libraries: the image check (a regular file, an ELF whose segments lie
+//! inside it, with the plugin entry point), unique shadow copies written from the checked
+//! bytes, the load probe, abi_stable header and layout checks, interface-version check,
+//! and factory lookup.
 //!
 //! abi_stable caches per library image and the OS deduplicates by path, so every load
 //! copies the file to a new unique path first (HOT-SWAP-FACTS.md). Libraries are never
@@ -128,8 +130,24 @@ pub fn load(source: &Path, shadow_dir: &Path) -> Result<LoadedLibrary, HostError
     load_bytes(source, &bytes, shadow_dir)
 }
 
-/// Reads a library file, with the error naming it.
+/// Reads a library file, with the error naming it; anything but a regular file (a
+/// directory, a FIFO, a device) is refused before it is opened.
 pub fn read(source: &Path) -> Result<Vec<u8>, HostError> {
+    let meta = std::fs::metadata(source).map_err(|e| HostError::LibraryUnreadable {
+        path: source.to_owned(),
+        source: e,
+    })?;
+    if !meta.is_file() {
+        let kind = if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file"
+        };
+        return Err(HostError::NotAPlugin {
+            path: source.to_owned(),
+            why: format!("it is {kind}, not a plugin library"),
+        });
+    }
     std::fs::read(source).map_err(|e| HostError::LibraryUnreadable {
         path: source.to_owned(),
         source: e,
@@ -142,6 +160,9 @@ pub fn load_bytes(
     bytes: &[u8],
     shadow_dir: &Path,
 ) -> Result<LoadedLibrary, HostError> {
+    // Before anything is mapped: a file cut short would end the process on its first
+    // touched page (PD-HOST-IMAGE-CHECK). The shadow copy is written from these bytes.
+    crate::image::check(source, bytes)?;
     let content_hash = *blake3::hash(bytes).as_bytes();
     std::fs::create_dir_all(shadow_dir).map_err(|e| HostError::Io {
         path: shadow_dir.to_owned(),
