@@ -127,13 +127,26 @@ fn now() -> Instant {
 
 /// Runs one probe process and reads its verdict.
 fn run_probe(exe: &Path, library: &Path) -> Verdict {
+    // The probe's stderr goes to a file beside the shadow copy (a pipe nobody reads
+    // until the end could fill and stall a chatty library); its stdout is not needed:
+    // the verdict is the exit status.
+    let err_path = library.with_extension("probe-stderr");
+    let err_file = match std::fs::File::create(&err_path) {
+        Ok(f) => f,
+        Err(e) => {
+            return Verdict::Crashed(format!(
+                "the load probe's log {} could not be created: {e}",
+                err_path.display()
+            ));
+        }
+    };
     let child = Command::new(exe)
         .env(PROBE_ENV, library)
         // The probe must not log into the player's terminal or write traces.
         .env("RUST_LOG", "off")
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(err_file)
         .spawn();
     let mut child = match child {
         Ok(c) => c,
@@ -151,23 +164,38 @@ fn run_probe(exe: &Path, library: &Path) -> Verdict {
             Ok(None) if started.elapsed() >= PROBE_TIMEOUT => {
                 let _ = child.kill();
                 let _ = child.wait();
+                let _ = std::fs::remove_file(&err_path);
                 return Verdict::Crashed(format!(
                     "describing it did not finish within {} s (killed)",
                     PROBE_TIMEOUT.as_secs()
                 ));
             }
             Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(e) => return Verdict::Crashed(format!("waiting for the load probe: {e}")),
+            Err(e) => {
+                let _ = std::fs::remove_file(&err_path);
+                return Verdict::Crashed(format!("waiting for the load probe: {e}"));
+            }
         }
     };
-    let mut stderr = String::new();
-    if let Some(mut err) = child.stderr.take() {
-        let _ = err.read_to_string(&mut stderr);
-    }
+    let stderr = tail_of(&err_path);
+    let _ = std::fs::remove_file(&err_path);
     match status.code() {
         Some(EXIT_OK) | Some(EXIT_REFUSED) => Verdict::Loadable,
         code => Verdict::Crashed(describe_death(code, signal_of(&status), &stderr)),
     }
+}
+
+/// The last 4 KiB of the probe's log (lossy UTF-8), empty when it cannot be read.
+fn tail_of(path: &Path) -> String {
+    use std::io::{Seek, SeekFrom};
+    let Ok(mut f) = std::fs::File::open(path) else {
+        return String::new();
+    };
+    let len = f.metadata().map_or(0, |m| m.len());
+    let _ = f.seek(SeekFrom::Start(len.saturating_sub(4096)));
+    let mut bytes = Vec::new();
+    let _ = f.take(4096).read_to_end(&mut bytes);
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 #[cfg(unix)]
