@@ -154,9 +154,10 @@ pub fn next_renderer(all: &[Renderer], current: Renderer) -> Option<Renderer> {
     all.get(next).copied()
 }
 
-/// A hint for a renderer name that no enabled mod provides but an installed one does:
-/// `"renderer 'dots' is mod 'dots-map''s: enable it (--mods dots-map, or iron3d mods
-/// enable dots-map)"`. `None` when no installed mod of `mods_root` declares it.
+/// A hint for a renderer name that no enabled mod provides but an installed one does
+/// (`renderer 'dots' is mod 'dots-map''s, which is not enabled for this run: add --mods
+/// dots-map …, or `iron3d mods enable dots-map``). `None` when no installed mod of
+/// `mods_root` declares a renderer of that factory or mod id.
 pub fn disabled_mod_renderer_hint(mods_root: &Path, name: &str) -> Option<String> {
     let discovery = iron3d_mods::discover(mods_root);
     discovery.mods.iter().find_map(|m| {
