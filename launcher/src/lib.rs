@@ -26,6 +26,7 @@ pub mod mods;
 pub mod mods_cli;
 pub mod play;
 pub mod plugins;
+pub mod renderer;
 pub mod scenario;
 pub mod terrain_cli;
 pub mod window;
