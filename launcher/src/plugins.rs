@@ -95,12 +95,57 @@ pub fn load_registry(path: &Path) -> anyhow::Result<Registry> {
     Ok(registry)
 }
 
+/// The prefix of shadow folders in the temp folder: `iron3d-shadow-<pid>-<n>`.
+pub const SHADOW_PREFIX: &str = "iron3d-shadow-";
+
 /// A fresh directory name for one host's shadow copies of plugin libraries (unique per
-/// process and per host, so concurrent runs never remove each other's files).
+/// process and per host, so concurrent runs never remove each other's files). The first
+/// call in a process sweeps the shadow folders of dead processes (PD-HOST-SHADOW-SWEEP).
 pub fn shadow_dir() -> PathBuf {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    static SWEEP: std::sync::Once = std::sync::Once::new();
+    let temp = std::env::temp_dir();
+    SWEEP.call_once(|| {
+        let removed = sweep_stale_shadow_dirs(&temp);
+        if removed > 0 {
+            tracing::info!(removed, temp = %temp.display(), "removed shadow folders of processes that no longer run");
+        }
+    });
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    std::env::temp_dir().join(format!("iron3d-shadow-{}-{n}", std::process::id()))
+    temp.join(format!("{SHADOW_PREFIX}{}-{n}", std::process::id()))
+}
+
+/// PD-HOST-SHADOW-SWEEP: removes every `iron3d-shadow-<pid>-<n>` folder in `temp` whose
+/// process no longer runs (no `/proc/<pid>`); returns how many were removed. Folders of
+/// live processes, this one's, and names of any other shape are never touched. Shadow
+/// copies are removed once mapped (PD-HOST-SHADOW-UNLINK), so only a process killed in
+/// the middle of a load leaves one.
+pub fn sweep_stale_shadow_dirs(temp: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(temp) else {
+        return 0;
+    };
+    let own = std::process::id();
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|n| n.strip_prefix(SHADOW_PREFIX))
+            .and_then(|rest| rest.split_once('-'))
+            .filter(|(_, n)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        if pid == own || !is_dir || Path::new("/proc").join(pid.to_string()).exists() {
+            continue;
+        }
+        if std::fs::remove_dir_all(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 /// The mission setup of `name` with `seed` and `tick_hz`; with a game directory, the
@@ -247,6 +292,53 @@ pub fn param_map(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The pid of a process that has ended and been reaped.
+    fn dead_pid() -> u32 {
+        let mut c = std::process::Command::new("true").spawn().unwrap();
+        let pid = c.id();
+        c.wait().unwrap();
+        pid
+    }
+
+    #[test]
+    fn stale_shadow_folders_of_dead_processes_are_swept_and_nothing_else() {
+        let temp = tempfile::tempdir().unwrap();
+        let make = |name: &str| {
+            let d = temp.path().join(name);
+            std::fs::create_dir(&d).unwrap();
+            std::fs::write(d.join("libx-1-0.so"), b"copy").unwrap();
+        };
+        let dead = dead_pid();
+        let own = std::process::id();
+        make(&format!("iron3d-shadow-{dead}-0"));
+        make(&format!("iron3d-shadow-{dead}-7"));
+        make(&format!("iron3d-shadow-{own}-0"));
+        make("iron3d-shadow-1-0"); // init: always alive
+        make(&format!("iron3d-shadow-{dead}-x")); // not our shape
+        make(&format!("iron3d-shadowy-{dead}-0"));
+        std::fs::write(
+            temp.path().join(format!("iron3d-shadow-{dead}-1")),
+            b"a file",
+        )
+        .unwrap();
+        assert_eq!(sweep_stale_shadow_dirs(temp.path()), 2);
+        let mut left: Vec<String> = std::fs::read_dir(temp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        let mut want = vec![
+            format!("iron3d-shadow-{own}-0"),
+            "iron3d-shadow-1-0".to_owned(),
+            format!("iron3d-shadow-{dead}-x"),
+            format!("iron3d-shadowy-{dead}-0"),
+            format!("iron3d-shadow-{dead}-1"),
+        ];
+        want.sort();
+        assert_eq!(left, want);
+        assert_eq!(sweep_stale_shadow_dirs(&temp.path().join("absent")), 0);
+    }
 
     #[test]
     fn mission_parameters_parse_and_errors_say_why() {

@@ -21,7 +21,8 @@ static SHADOW_COUNTER: AtomicU64 = AtomicU64::new(0);
 pub struct LoadedLibrary {
     /// The file named by the registry or the swap request.
     pub source: PathBuf,
-    /// The unique shadow copy actually mapped.
+    /// The unique shadow copy actually mapped (removed from disk once mapped:
+    /// PD-HOST-SHADOW-UNLINK; the path is kept for logs).
     pub shadow: PathBuf,
     /// BLAKE3 of the file contents (spurious file events are ignored when it is unchanged).
     pub content_hash: [u8; 32],
@@ -124,7 +125,8 @@ pub fn summarize_load_error(e: &LibraryError) -> String {
 }
 
 /// Copies `source` to a unique file in `shadow_dir`, loads it, checks layouts and the
-/// interface version. Nothing is registered anywhere on failure.
+/// interface version, then removes the copy (PD-HOST-SHADOW-UNLINK; the mapping stays).
+/// Nothing is registered anywhere on failure.
 pub fn load(source: &Path, shadow_dir: &Path) -> Result<LoadedLibrary, HostError> {
     let bytes = read(source)?;
     load_bytes(source, &bytes, shadow_dir)
@@ -164,10 +166,21 @@ pub fn load_bytes(
     // touched page (PD-HOST-IMAGE-CHECK). The shadow copy is written from these bytes.
     crate::image::check(source, bytes)?;
     let content_hash = *blake3::hash(bytes).as_bytes();
-    std::fs::create_dir_all(shadow_dir).map_err(|e| HostError::Io {
-        path: shadow_dir.to_owned(),
-        source: e,
-    })?;
+    // One load at a time in this process: "this load created the folder" stays exact.
+    let _serial = LOAD_LOCK
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let created_dir = match std::fs::create_dir(shadow_dir) {
+        Ok(()) => true,
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => false,
+        Err(_) => {
+            std::fs::create_dir_all(shadow_dir).map_err(|e| HostError::Io {
+                path: shadow_dir.to_owned(),
+                source: e,
+            })?;
+            true
+        }
+    };
     let stem = source
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -178,6 +191,14 @@ pub fn load_bytes(
         .unwrap_or_else(|| "so".into());
     let n = SHADOW_COUNTER.fetch_add(1, Ordering::SeqCst);
     let shadow = shadow_dir.join(format!("{stem}-{}-{n}.{ext}", std::process::id()));
+    // PD-HOST-SHADOW-UNLINK: the copy is needed on disk only until it is mapped; it is
+    // removed right after, on success and on failure, with the folder when this load
+    // made it — a run that ends any way at all (even by a signal) leaves nothing behind
+    // but what a load in progress had written.
+    let _remove = RemoveOnDrop {
+        file: shadow.clone(),
+        dir: created_dir.then(|| shadow_dir.to_owned()),
+    };
     std::fs::write(&shadow, bytes).map_err(|e| HostError::Io {
         path: shadow.clone(),
         source: e,
@@ -193,6 +214,26 @@ pub fn load_bytes(
         root,
         description,
     })
+}
+
+/// Serialises shadow-copy loads within the process.
+static LOAD_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Removes a shadow copy (and the folder a load made for it, when empty) on drop.
+struct RemoveOnDrop {
+    file: PathBuf,
+    dir: Option<PathBuf>,
+}
+
+impl Drop for RemoveOnDrop {
+    fn drop(&mut self) {
+        // Best effort: a file already gone is what we want; a folder someone else put
+        // files in stays.
+        let _ = std::fs::remove_file(&self.file);
+        if let Some(dir) = &self.dir {
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
 }
 
 /// Maps `image` (named `source` in errors), checks its header, root module version and
