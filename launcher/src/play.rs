@@ -728,7 +728,79 @@ impl PlaySession {
             self.toggle_pause();
         }
         self.frames += 1;
-        self.host_events.extend(self.events.try_iter());
+        let fresh: Vec<HostEvent> = self.events.try_iter().collect();
+        if fresh.iter().any(|e| {
+            matches!(
+                e,
+                HostEvent::Fault {
+                    slot: SlotKind::Render,
+                    ..
+                } | HostEvent::SwapRefused {
+                    slot: SlotKind::Render,
+                    ..
+                }
+            )
+        }) {
+            self.after_render_failure()?;
+        }
+        self.host_events.extend(fresh);
+        Ok(())
+    }
+
+    /// The renderer the render slot runs now (`None`: vacant or the null renderer, which
+    /// draws nothing).
+    pub fn drawing_renderer(&self) -> Option<Renderer> {
+        let (path, factory) = self.run.host.active_plugin(SlotKind::Render)?;
+        let stem = iron3d_registry::library_stem(&path.to_string_lossy());
+        if stem == iron3d_plugin_host::NULL_LIBRARY {
+            return None;
+        }
+        // The chosen renderer when it is the one drawing (a mod's keeps its name).
+        let (lib, fac) = self.renderer.plugin();
+        if iron3d_registry::library_stem(lib) == stem && fac.is_none_or(|f| f == factory) {
+            return Some(self.renderer);
+        }
+        Renderer::from_name(&format!("{stem}:{factory}"))
+    }
+
+    /// PD-PLAY-RENDER-FALLBACK: after a fault, or a switch refused when it was to take
+    /// over, the render slot runs the renderer it had before or the null renderer (a
+    /// starting renderer failed). The null renderer draws nothing, so the software
+    /// renderer takes over, as the player would choose; the summary and captures then
+    /// name the renderer drawing.
+    fn after_render_failure(&mut self) -> anyhow::Result<()> {
+        let failed = self.renderer;
+        match self.drawing_renderer() {
+            Some(now) => {
+                if now != failed {
+                    self.notes.push(format!(
+                        "renderer {}: failed; {} draws again",
+                        failed.as_str(),
+                        now.as_str()
+                    ));
+                }
+                self.renderer = now;
+            }
+            None if failed != Renderer::Soft => {
+                let mut why = Vec::new();
+                if switch_renderer(&self.run.host, Renderer::Soft, &mut why)? {
+                    self.renderer = Renderer::Soft;
+                    self.notes.push(format!(
+                        "renderer {}: failed; falling back to the software renderer",
+                        failed.as_str()
+                    ));
+                } else {
+                    self.notes.push(format!(
+                        "renderer {}: failed, and the software renderer is not available: nothing is drawn ({})",
+                        failed.as_str(),
+                        String::from_utf8_lossy(&why).trim()
+                    ));
+                }
+            }
+            None => self.notes.push(
+                "renderer soft: failed; nothing is drawn (the null renderer runs)".to_owned(),
+            ),
+        }
         Ok(())
     }
 
@@ -989,10 +1061,11 @@ impl PlaySession {
         }
         let draw_items = self.draw_items();
         let fps = self.frames as f64 / elapsed.as_secs_f64().max(1e-9);
+        let drawing = self.drawing_renderer();
         writeln!(
             out,
             "renderer={} frames={} ticks={} draw_items={draw_items} fps={fps:.1}",
-            self.renderer.as_str(),
+            drawing.map_or("null", |r| r.as_str()),
             self.frames,
             self.run.kernel.tick()
         )?;

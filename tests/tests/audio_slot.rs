@@ -81,10 +81,11 @@ fn the_audio_slot_cannot_change_the_simulation_and_reports_each_frame() {
         plain.state_hash(),
         "an audio plugin that tries to write changes nothing"
     );
-    // Four refused writes per tick, counted by the plugin and reported each frame.
+    // Fifteen refused writes per tick (every kind), counted by the plugin and reported
+    // each frame; one let through would have faulted the plugin.
     let status = with_audio.audio_status().unwrap();
     assert_eq!(status.output, iron3d_abi::AudioOutput::NO_DEVICE);
-    assert_eq!(status.reason, "40 refusals");
+    assert_eq!(status.reason, "150 refusals");
     // One trace line per frame; the listener is the player's view.
     let lines = with_audio.take_audio_trace();
     assert_eq!(lines.len(), 10, "{lines:?}");
@@ -119,7 +120,7 @@ fn the_render_slot_cannot_change_the_simulation() {
     assert_eq!(
         k.state_hash(),
         plain.state_hash(),
-        "a renderer that tries to write (behaviour state 777, a new object, a sound, a service call) changes nothing"
+        "a renderer that tries every write (transform, velocity, behaviour state 777, properties, create, delete, kill, bodies, a sound, control, the outcome, the view, a service call) changes nothing"
     );
     let (_, o) = k.world().iter_registered().next().unwrap();
     assert_ne!(o.behaviour_state, 777);

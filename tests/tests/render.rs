@@ -1,6 +1,8 @@
 //! Rendering end to end through `iron3d play --offscreen`: software-renderer goldens of
 //! fixed demo scenes (exact pixels), a stable capture JSON, a renderer switched mid-mission
-//! without touching the state hash, and non-blank screenshots that follow the camera.
+//! without touching the state hash, non-blank screenshots that follow the camera, and a
+//! renderer that faults from its first frame replaced by the software renderer
+//! (PD-PLAY-RENDER-FALLBACK).
 //!
 //! Regenerate the goldens after an intended change with `IRON3D_UPDATE_GOLDENS=1`.
 
@@ -80,6 +82,57 @@ fn the_capture_json_is_stable_and_lists_every_phase_used() {
             .unwrap()
             .iter()
             .all(|s| s["reason"].is_string())
+    );
+}
+
+#[test]
+fn a_starting_renderer_that_faults_falls_back_to_the_software_renderer() {
+    let dir = tempfile::tempdir().unwrap();
+    let shot = |name: &str| dir.path().join(name);
+    let (faulty_png, soft_png) = (shot("faulty.png"), shot("soft.png"));
+    let args = |renderer: &'static str, png: &std::path::Path| -> Vec<String> {
+        [
+            "--renderer",
+            renderer,
+            "--frames",
+            "8",
+            "--width",
+            "96",
+            "--height",
+            "72",
+            "--camera",
+            OVERVIEW,
+            "--screenshot",
+            png.to_str().unwrap(),
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    };
+    let run = |a: Vec<String>| play(&a.iter().map(String::as_str).collect::<Vec<_>>());
+    // Every draw of this test renderer fails: the slot rolls back to the null renderer,
+    // which draws nothing, so play switches to the software renderer.
+    let faulty = run(args("iron3d_test_counter:render-faulty", &faulty_png));
+    assert!(
+        faulty.contains("host: fault in render")
+            && faulty.contains("render-faulty fails every frame"),
+        "{faulty}"
+    );
+    assert!(
+        faulty.contains(
+            "renderer iron3d_test_counter: failed; falling back to the software renderer"
+        ),
+        "{faulty}"
+    );
+    // The summary names the renderer actually drawing, and the screenshot is its frame.
+    assert!(faulty.contains("renderer=soft "), "{faulty}");
+    let soft = run(args("soft", &soft_png));
+    assert_eq!(last_state_hash(&faulty), last_state_hash(&soft));
+    let (w, h, pixels) = decode(&faulty_png);
+    assert_eq!((w, h), (96, 72));
+    assert_eq!(
+        pixels,
+        decode(&soft_png).2,
+        "the last frame is the software renderer's"
     );
 }
 

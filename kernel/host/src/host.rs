@@ -454,6 +454,18 @@ impl PluginHost {
         &self.components
     }
 
+    /// The library file (as named when it was loaded) and factory of `slot`'s active
+    /// instance; `None` when the slot is vacant or unknown. After a fault this is the
+    /// instance the slot rolled back to.
+    pub fn active_plugin(&self, slot: SlotKind) -> Option<(PathBuf, String)> {
+        let s = self.slots.get(&slot)?;
+        s.active_source
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+            .map(|(path, _, factory)| (path.clone(), factory.clone()))
+    }
+
     /// Every slot with its active instance, in slot order.
     pub fn report(&self) -> Vec<SlotReport> {
         self.slots

@@ -12,11 +12,13 @@
 //! scripted call per tick to the service named `echo`, see [`SERVICE_SCRIPT`], writing
 //! each outcome on the first object's property `Svc` + the tick as
 //! `[error kind or u32::MAX, answer length, first answer byte, 0]`; the outcome of a
-//! call from `mission_start` goes to `Svc0` on the first tick) and `audio-writer` (audio
-//! slot, 2.6: every tick tries to change the first object, create one, send a sound
-//! event and call a service — all refused for the audio slot — and counts the refusals;
+//! call from `mission_start` goes to `Svc0` on the first tick), `audio-writer` (audio
+//! slot, 2.6: every tick tries each of the [`WRITE_TRIES`] changes a plugin can ask for —
+//! world writes, a message, the outcome, the player's view, a service call — all refused
+//! for the audio slot, and counts the refusals; one accepted is a fault of the plugin;
 //! its audio service reports `NO_DEVICE` with the refusal count as the reason and one
-//! trace line per frame naming the listener's x).
+//! trace line per frame naming the listener's x) and `render-writer` (the same tries
+//! from the render slot) and `render-faulty` (render slot: every `draw` fails).
 //!
 //! State: `count` (advanced by `STEP` once per tick, at the tick's first object),
 //! `last_tick` and `ticks_seen`. Every object's `behaviour_state` is set to `count`, so
@@ -71,6 +73,8 @@ pub enum Mode {
     AudioWriter,
     /// Render slot: tries to write the world as `audio-writer` does.
     RenderWriter,
+    /// Render slot: a renderer whose every `draw` fails (the fallback tests).
+    RenderFaulty,
 }
 
 /// What `service-caller` asks the service `echo` at ticks 1, 2, …: `(service, method,
@@ -85,7 +89,10 @@ pub const SERVICE_SCRIPT: [(&str, &str, usize); 7] = [
     ("echo", "echo", 2),
 ];
 
-const FACTORIES: [(&str, Mode); 14] = [
+/// How many writes `audio-writer` and `render-writer` try per tick (each refused).
+pub const WRITE_TRIES: usize = 15;
+
+const FACTORIES: [(&str, Mode); 15] = [
     ("counter", Mode::Normal),
     ("counter-bad-restore", Mode::BadRestore),
     ("counter-panic-init", Mode::PanicInit),
@@ -100,6 +107,7 @@ const FACTORIES: [(&str, Mode); 14] = [
     ("service-caller", Mode::ServiceCaller),
     ("audio-writer", Mode::AudioWriter),
     ("render-writer", Mode::RenderWriter),
+    ("render-faulty", Mode::RenderFaulty),
 ];
 
 fn describe() -> PluginDescription {
@@ -124,6 +132,9 @@ fn describe() -> PluginDescription {
                 }
                 Mode::RenderWriter => {
                     FactoryDescription::new(name, SlotKind::Render, iron3d_abi::callbacks::UPDATE)
+                }
+                Mode::RenderFaulty => {
+                    FactoryDescription::new(name, SlotKind::Render, iron3d_abi::callbacks::RENDER)
                 }
                 Mode::CollideDelete => FactoryDescription::new(
                     name,
@@ -234,8 +245,7 @@ impl Plugin for Counter {
             return self.call_by_script(host);
         }
         if matches!(self.mode, Mode::AudioWriter | Mode::RenderWriter) {
-            self.try_writes(host);
-            return Ok(());
+            return self.try_writes(host);
         }
         if self.mode == Mode::Grow {
             let Some(first) = host.objects().next() else {
@@ -281,6 +291,10 @@ impl Plugin for Counter {
 
     fn save_state(&self) -> Result<StateBlob, PluginError> {
         self.encode()
+    }
+
+    fn renderer(&mut self) -> Option<&mut dyn iron3d_abi::Renderer> {
+        (self.mode == Mode::RenderFaulty).then_some(self as &mut dyn iron3d_abi::Renderer)
     }
 
     fn audio(&mut self) -> Option<&mut dyn iron3d_abi::AudioProvider> {
@@ -347,22 +361,106 @@ impl iron3d_abi::AudioProvider for Counter {
     }
 }
 
+impl iron3d_abi::Renderer for Counter {
+    fn draw(
+        &mut self,
+        _frame: &iron3d_abi::RenderFrame,
+    ) -> Result<iron3d_abi::RenderStats, PluginError> {
+        self.count += 1;
+        Err(PluginError::new(
+            ErrorKind::INVALID,
+            format!("render-faulty fails every frame (draw {})", self.count),
+        ))
+    }
+}
+
 impl Counter {
-    /// `audio-writer`: every write it tries is counted when refused.
-    fn try_writes(&mut self, host: &mut Host<'_>) {
+    /// `audio-writer` and `render-writer`: tries every kind of change a plugin can ask
+    /// for — each world write, a message, the mission outcome, the player's view and a
+    /// service call ([`WRITE_TRIES`] in all) — and counts the refusals. A write that is
+    /// accepted, or refused for another reason than `FORBIDDEN`, is a fault of this
+    /// plugin naming it, so a host that lets one through shows as a rolled-back slot.
+    fn try_writes(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
         let Some(first) = host.objects().next() else {
-            return;
+            return Ok(());
         };
+        let v = iron3d_abi::Vec3f {
+            x: 1.0,
+            y: 2.0,
+            z: 3.0,
+        };
+        let q = iron3d_abi::Quatf::default();
         let sound = iron3d_abi::SoundEvent::one_shot("sounds.lib", "FIRE.WAV", 0, None)
             .to_message()
-            .map(|m| host.send(iron3d_abi::MessageTarget::slot(SlotKind::Audio), &m));
-        let tries = [
-            host.set_behaviour_state(first, 777).is_err(),
-            host.create(&iron3d_abi::NewObject::default()).is_err(),
-            !matches!(sound, Ok(Ok(()))),
-            host.call_service("echo", "echo", b"").is_err(),
+            .map_err(|e| PluginError::new(ErrorKind::INVALID, format!("sound: {e}")))?;
+        let view = iron3d_abi::PlayerView {
+            eye: v,
+            yaw: 0.0,
+            pitch: 0.0,
+            fov: 0.0,
+            mode: iron3d_abi::ViewMode::FREE,
+            subject: 0,
+            flags: 0,
+        };
+        let body = iron3d_abi::BodyWrite {
+            handle: first,
+            position: v,
+            orientation: q,
+            velocity: v,
+        };
+        let tries: [(&str, Result<(), PluginError>); WRITE_TRIES] = [
+            ("set_transform", host.set_transform(first, v, q, v)),
+            ("set_velocity", host.set_velocity(first, v)),
+            ("set_behaviour_state", host.set_behaviour_state(first, 777)),
+            ("set_active", host.set_active(first, false)),
+            (
+                "set_property",
+                host.set_property(first, b"Wr", [1, 2, 3, 4]),
+            ),
+            (
+                "append_property",
+                host.append_property(first, b"Wr", [1, 2, 3, 4]),
+            ),
+            (
+                "create",
+                host.create(&iron3d_abi::NewObject::default()).map(|_| ()),
+            ),
+            ("delete", host.delete(first)),
+            ("kill", host.kill(first)),
+            ("write_bodies", host.write_bodies(&[body]).map(|_| ())),
+            (
+                "send",
+                host.send(iron3d_abi::MessageTarget::slot(SlotKind::Audio), &sound),
+            ),
+            ("control drive", host.control().drive(first, 5.0, 0.0)),
+            (
+                "mission_outcome",
+                host.mission_outcome(iron3d_abi::MissionOutcome::COMPLETE),
+            ),
+            ("set_player_view", host.set_player_view(&view, &[])),
+            (
+                "call_service",
+                host.call_service("echo", "echo", b"").map(|_| ()),
+            ),
         ];
-        self.count += tries.iter().filter(|&&refused| refused).count() as u64;
+        for (what, outcome) in tries {
+            match outcome {
+                Err(e) if e.kind == ErrorKind::FORBIDDEN => self.count += 1,
+                Err(e) => {
+                    return Err(PluginError::new(
+                        ErrorKind::INVALID,
+                        format!("{what} was refused, but not as FORBIDDEN: {e}"),
+                    ));
+                }
+                Ok(()) => {
+                    return Err(PluginError::new(
+                        ErrorKind::INVALID,
+                        format!("{what} was accepted from a presentation slot"),
+                    ));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// `service-caller`'s call of this tick (see [`SERVICE_SCRIPT`]).
@@ -403,6 +501,10 @@ impl Counter {
 
     fn decode(&mut self, blob: &StateBlob) -> Result<(), PluginError> {
         {
+            if self.mode == Mode::RenderFaulty {
+                // Takes over from any renderer: it keeps nothing of theirs.
+                return Ok(());
+            }
             if self.mode == Mode::BadRestore {
                 return Err(PluginError::new(
                     ErrorKind::BAD_STATE,
