@@ -2,7 +2,8 @@
 //! a real plugin truncated at every 4 KiB boundary and at odd lengths is loaded in this
 //! very process (no load probe here) and each is refused by name before it is mapped —
 //! a missed case would end this test binary with SIGBUS. The whole file still loads; a
-//! directory, an ELF that is not a plugin and a non-ELF are refused with their reasons.
+//! directory, an ELF that is not a plugin and a non-ELF are refused with their reasons; a
+//! directory found where a registry name points is "not an Iron3D plugin", not "not found".
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "test code")]
 
@@ -68,4 +69,27 @@ fn a_directory_a_non_plugin_elf_and_a_text_file_are_refused_by_name() {
         e.contains("not an Iron3D plugin") && e.contains("export_plugin"),
         "{e}"
     );
+}
+
+#[test]
+fn a_directory_named_as_a_plugin_is_not_an_iron3d_plugin_rather_than_not_found() {
+    use iron3d_plugin_host::SearchPaths;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("libfolder.so")).unwrap();
+    let paths = SearchPaths::new(vec![dir.path().to_owned()]);
+    // By registry name through the search path, and by a path.
+    for name in [
+        "folder".to_owned(),
+        dir.path().join("libfolder.so").display().to_string(),
+    ] {
+        let e = paths.resolve(&name).unwrap_err().to_string();
+        assert!(
+            e.contains("libfolder.so")
+                && e.contains("not an Iron3D plugin")
+                && e.contains("a directory"),
+            "{name}: {e}"
+        );
+    }
+    let e = paths.resolve("absent").unwrap_err().to_string();
+    assert!(e.contains("not found; searched"), "{e}");
 }

@@ -147,7 +147,7 @@ pub fn read(source: &Path) -> Result<Vec<u8>, HostError> {
         };
         return Err(HostError::NotAPlugin {
             path: source.to_owned(),
-            why: format!("it is {kind}, not a plugin library"),
+            why: format!("not an Iron3D plugin: it is {kind}"),
         });
     }
     std::fs::read(source).map_err(|e| HostError::LibraryUnreadable {
@@ -383,11 +383,18 @@ impl SearchPaths {
     }
 
     /// The first existing file for registry name `name`; an absolute or relative path
-    /// that exists is taken as is.
+    /// that exists is taken as is. A path that exists but is no file (a directory, a
+    /// FIFO) is refused by name as "not an Iron3D plugin" rather than "not found".
     pub fn resolve(&self, name: &str) -> Result<PathBuf, HostError> {
         let direct = Path::new(name);
-        if (direct.is_absolute() || name.contains('/')) && direct.is_file() {
-            return Ok(direct.to_owned());
+        let mut not_a_file = None;
+        if direct.is_absolute() || name.contains('/') {
+            if direct.is_file() {
+                return Ok(direct.to_owned());
+            }
+            if direct.exists() {
+                not_a_file = Some(direct.to_owned());
+            }
         }
         let mut tried = Vec::new();
         for dir in &self.dirs {
@@ -396,12 +403,19 @@ impl SearchPaths {
                 if p.is_file() {
                     return Ok(p);
                 }
+                if not_a_file.is_none() && p.exists() {
+                    not_a_file = Some(p.clone());
+                }
                 tried.push(p.display().to_string());
             }
         }
-        Err(HostError::LibraryNotFound {
-            name: name.to_owned(),
-            searched: tried.join(", "),
-        })
+        match not_a_file {
+            // Read refuses it with what it is.
+            Some(p) => read(&p).map(|_| p),
+            None => Err(HostError::LibraryNotFound {
+                name: name.to_owned(),
+                searched: tried.join(", "),
+            }),
+        }
     }
 }
