@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Outside probe of hostile inputs (issue 35): mutated registries, replays, mod manifests,
-mod folders, mod packages and bindings, each run through the `iron3d` binary from
+mod folders, mod packages, bindings and settings (windowed `play` under Xvfb), each run through the `iron3d` binary from
 outside, counting what a stranger's file must never cause: a signal, a hang (over 15 s),
 peak memory over 512 MiB, or something left in the temp folder or the mods folder.
 
@@ -85,7 +85,8 @@ class Prober:
         must hold no `.install-*` afterwards."""
         self.n += 1
         tmp = os.path.join(self.work, f"tmp-{self.n}")
-        home = os.path.join(self.work, f"home-{self.n}")
+        # One HOME for every run: only caches (the demo directory) live there.
+        home = os.path.join(self.work, "home")
         os.makedirs(tmp)
         os.makedirs(home, exist_ok=True)
         e = dict(os.environ)
@@ -400,6 +401,58 @@ def probe_bindings(pr, tally, rng, cases):
         bindings("mutated")
 
 
+SETTINGS = """[video] # the window
+width = 320          # 320..=7680
+height = 240         # 240..=4320
+fullscreen = false
+renderer = "soft"   # vulkan | soft | capture | LIBRARY[:FACTORY]
+
+[audio]               # bus volumes, 0.0..=1.0
+master = 1.0
+effects = 1.0
+ambient = 1.0
+voice = 1.0
+music = 0.8
+
+[input]
+mouse_sensitivity = 1.0   # 0.1..=5.0
+invert_y = false
+"""
+
+
+def probe_settings(pr, tally, rng, cases):
+    """The player's settings, read only by a windowed `play`: one Xvfb for all runs."""
+    if not shutil.which("Xvfb"):
+        print("settings: skipped (no Xvfb)", file=sys.stderr)
+        return
+    display = ":87"
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "800x600x24", "-nolisten", "tcp"], stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(1.0)
+        cfg = os.path.join(pr.work, "xdg-settings")
+        user = os.path.join(cfg, "iron3d", "settings.toml")
+        os.makedirs(os.path.dirname(user), exist_ok=True)
+        env = {"XDG_CONFIG_HOME": cfg, "DISPLAY": display}
+
+        def play(case):
+            args = ["play", "--frames", "3", "--no-briefing", "--audio", "none"]
+            tally.add("settings", case, pr.run(args, env=env))
+
+        for name, path in special_files(pr.work):
+            if os.path.lexists(user):
+                os.remove(user)
+            os.symlink(path, user)
+            play(f"settings -> {name}")
+        os.remove(user)
+        for _ in range(cases):
+            data = mutate_bytes(rng, SETTINGS.encode()) if rng.random() < 0.5 else mutate_lines(rng, SETTINGS).encode()
+            open(user, "wb").write(data)
+            play("mutated")
+    finally:
+        xvfb.terminate()
+        xvfb.wait()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cases", type=int, default=100, help="random mutations per surface")
@@ -421,6 +474,7 @@ def main():
             overlay=lambda: probe_overlays(pr, tally),
             package=lambda: probe_packages(pr, tally, rng, a.cases),
             bindings=lambda: probe_bindings(pr, tally, rng, a.cases),
+            settings=lambda: probe_settings(pr, tally, rng, max(1, a.cases // 4)),
         )
         for name, f in surfaces.items():
             if not a.only or name in a.only.split(","):
