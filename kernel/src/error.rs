@@ -55,7 +55,7 @@ pub enum KernelError {
         reason: String,
     },
     /// A replay log could not be read or written.
-    #[error("replay log {path}, line {line}: {reason}")]
+    #[error("replay log {path}{}: {reason}", at_line(*.line))]
     Replay {
         /// File path (or `<memory>`).
         path: String,
@@ -63,6 +63,13 @@ pub enum KernelError {
         line: usize,
         /// What is wrong.
         reason: String,
+    },
+    /// A replay log without its `end` record: the recording was cut off
+    /// (PD-REPLAY-COMPLETE).
+    #[error("replay log {path} is incomplete: no 'end' record (the recording was cut off)")]
+    ReplayIncomplete {
+        /// File path (or `<memory>`).
+        path: String,
     },
     /// Invalid configuration value.
     #[error("invalid kernel configuration: {0}")]
@@ -79,6 +86,15 @@ pub enum KernelError {
         #[source]
         source: std::io::Error,
     },
+}
+
+/// `, line N` of a line-specific message (nothing for line 0).
+fn at_line(line: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(", line {line}")
+    }
 }
 
 /// Result alias for the kernel.

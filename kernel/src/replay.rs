@@ -4,7 +4,18 @@
 //! Format: JSON Lines, one record per line. The first line is the header (format name,
 //! version, seed, tick rate, scenario and its parameters, checkpoint interval); then
 //! `input` records (events of one tick), `checkpoint` records (state hash after a tick)
-//! and one final `end` record. Ticks are strictly increasing within each record kind.
+//! and one final `end` record (ticks run, state hash at the end). Ticks are strictly
+//! increasing within each record kind.
+//!
+//! A log proves what it claims ([`ReplayLog::parse`], [`ReplayLog::read`]):
+//! **PD-REPLAY-COMPLETE** (the `end` record is there, last, with at least one tick),
+//! **PD-REPLAY-CHECKPOINTS** (a checkpoint after every tick that is a multiple of
+//! `checkpoint_every`, up to the end, and none other), **PD-REPLAY-KEYS** (unknown keys
+//! are named, never ignored), **PD-REPLAY-FILE** (a regular file of at most
+//! [`MAX_LOG_BYTES`]) and **PD-REPLAY-END** (a replay's final tick and state hash are
+//! compared with `end`, [`ReplayLog::check_end`]). The recorders write exactly that: a
+//! checkpoint after each tick `t` with `t % checkpoint_every == 0`, `end` when the run
+//! stops (at its last tick, or at the tick of the frame that decided the mission).
 
 use crate::error::{KernelError, KernelResult};
 use crate::hash::StateHash;
@@ -21,6 +32,9 @@ pub const REPLAY_FORMAT: &str = "iron3d-replay";
 pub const REPLAY_VERSION: u32 = 2;
 /// Longest line accepted when reading a log (bounds memory on bad input).
 pub const MAX_LINE_BYTES: usize = 1 << 20;
+/// Largest log file read (PD-REPLAY-FILE): 128 MiB, about ten hours at 30 ticks/s with
+/// a checkpoint every tick (about 110 bytes a tick).
+pub const MAX_LOG_BYTES: u64 = 128 << 20;
 
 /// Everything needed to set up the same run again.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -108,7 +122,7 @@ pub struct ReplayLog {
     pub end: Option<(u64, StateHash)>,
 }
 
-/// The first checkpoint whose hash differs.
+/// The first checkpoint (or the `end` record) whose hash differs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Divergence {
     /// Tick after which the hashes differ.
@@ -117,6 +131,8 @@ pub struct Divergence {
     pub expected: StateHash,
     /// Hash of this run.
     pub actual: StateHash,
+    /// The `end` record's hash differs (PD-REPLAY-END), not a checkpoint's.
+    pub at_end: bool,
 }
 
 impl ReplayLog {
@@ -154,6 +170,20 @@ impl ReplayLog {
             tick,
             expected,
             actual,
+            at_end: false,
+        })
+    }
+
+    /// PD-REPLAY-END: compares a run that ended after `ticks` with hash `actual` with the
+    /// `end` record. A different hash, or a run that reached another tick, diverges;
+    /// `None` when they match or the log has no `end` (a recording in progress).
+    pub fn check_end(&self, ticks: u64, actual: StateHash) -> Option<Divergence> {
+        let (end_ticks, expected) = self.end?;
+        (end_ticks != ticks || expected != actual).then_some(Divergence {
+            tick: end_ticks,
+            expected,
+            actual,
+            at_end: true,
         })
     }
 
@@ -208,9 +238,19 @@ impl ReplayLog {
         s
     }
 
-    /// Parses a log strictly: header first with a known format and version, ticks
-    /// strictly increasing per record kind, valid hashes, nothing after `end`.
-    /// `origin` names the source in errors.
+    /// Parses a log strictly (the rules below are PD-REPLAY-*; `origin` names the source
+    /// in errors):
+    ///
+    /// * the header first, with a known format and version, `tick_hz` ≥ 1 and
+    ///   `checkpoint_every` ≥ 1; each record only with its known keys
+    ///   (**PD-REPLAY-KEYS**: an unknown key is named, never ignored);
+    /// * input ticks ≥ 1 and strictly increasing, each record with at least one event;
+    /// * **PD-REPLAY-CHECKPOINTS**: the checkpoints are exactly the multiples of
+    ///   `checkpoint_every` in `1..=end.ticks`, in order (a missing one is named by its
+    ///   tick);
+    /// * **PD-REPLAY-COMPLETE**: exactly one `end` record, last, with `ticks` ≥ 1 and no
+    ///   input or checkpoint after that tick; a log without one was cut off and is
+    ///   refused ([`KernelError::ReplayIncomplete`]).
     pub fn parse(text: &str, origin: &str) -> KernelResult<Self> {
         let err = |line: usize, reason: String| KernelError::Replay {
             path: origin.to_owned(),
@@ -218,6 +258,7 @@ impl ReplayLog {
             reason,
         };
         let mut log: Option<ReplayLog> = None;
+        // Tick of the last input and checkpoint record (0: none yet).
         let mut last_input = 0u64;
         let mut last_checkpoint = 0u64;
         for (i, raw) in text.lines().enumerate() {
@@ -231,14 +272,20 @@ impl ReplayLog {
             if raw.trim().is_empty() {
                 continue;
             }
-            let rec: Record =
-                serde_json::from_str(raw).map_err(|e| err(n, format!("bad record: {e}")))?;
+            if log.as_ref().is_some_and(|l| l.end.is_some()) {
+                return Err(err(n, "record after 'end'".into()));
+            }
+            let value: serde_json::Value = serde_json::from_str(raw)
+                .map_err(|e| err(n, format!("bad record: {}", clip_message(&e.to_string()))))?;
+            check_keys(&value).map_err(|reason| err(n, reason))?;
+            let rec: Record = serde_json::from_str(raw)
+                .map_err(|e| err(n, format!("bad record: {}", clip_message(&e.to_string()))))?;
             match (rec, log.as_mut()) {
                 (Record::Header(h), None) => {
                     if h.format != REPLAY_FORMAT {
                         return Err(err(
                             n,
-                            format!("format is '{}', expected '{REPLAY_FORMAT}'", h.format),
+                            format!("format is {}, expected '{REPLAY_FORMAT}'", shown(&h.format)),
                         ));
                     }
                     if h.version != REPLAY_VERSION {
@@ -250,11 +297,19 @@ impl ReplayLog {
                             ),
                         ));
                     }
+                    if h.tick_hz == 0 {
+                        return Err(err(n, "header: tick_hz is 0; it must be at least 1".into()));
+                    }
+                    if h.checkpoint_every == 0 {
+                        return Err(err(
+                            n,
+                            "header: checkpoint_every is 0; it must be at least 1".into(),
+                        ));
+                    }
                     log = Some(ReplayLog::new(h));
                 }
                 (Record::Header(_), Some(_)) => return Err(err(n, "second header".into())),
                 (_, None) => return Err(err(n, "the first record must be the header".into())),
-                (_, Some(l)) if l.end.is_some() => return Err(err(n, "record after 'end'".into())),
                 (Record::Input { tick, events }, Some(l)) => {
                     if tick == 0 || tick <= last_input {
                         return Err(err(
@@ -262,38 +317,140 @@ impl ReplayLog {
                             format!("input tick {tick} is not after tick {last_input}"),
                         ));
                     }
+                    if events.is_empty() {
+                        return Err(err(n, format!("input at tick {tick} has no events")));
+                    }
+                    if let Some(k) = events.iter().position(
+                        |e| matches!(e, InputEvent::Axis { value, .. } if !value.is_finite()),
+                    ) {
+                        return Err(err(
+                            n,
+                            format!("input at tick {tick}: events[{k}] has a value out of range"),
+                        ));
+                    }
                     last_input = tick;
                     l.inputs.insert(tick, events);
                 }
                 (Record::Checkpoint { tick, hash }, Some(l)) => {
-                    if tick <= last_checkpoint && !(tick == 0 && l.checkpoints.is_empty()) {
+                    let every = l.header.checkpoint_every;
+                    let expected = u128::from(last_checkpoint) + u128::from(every);
+                    if tick <= last_checkpoint {
                         return Err(err(
                             n,
                             format!("checkpoint tick {tick} is not after tick {last_checkpoint}"),
                         ));
                     }
+                    if tick % every != 0 {
+                        return Err(err(
+                            n,
+                            format!(
+                                "checkpoint tick {tick} is not a multiple of checkpoint_every {every}"
+                            ),
+                        ));
+                    }
+                    if u128::from(tick) != expected {
+                        return Err(err(
+                            n,
+                            format!(
+                                "the checkpoint at tick {expected} is missing (this one is at tick {tick})"
+                            ),
+                        ));
+                    }
                     last_checkpoint = tick;
                     let h = StateHash::from_hex(&hash)
-                        .ok_or_else(|| err(n, format!("bad hash '{hash}'")))?;
+                        .ok_or_else(|| err(n, format!("bad hash {}", shown(&hash))))?;
                     l.checkpoints.insert(tick, h);
                 }
                 (Record::End { ticks, hash }, Some(l)) => {
                     let h = StateHash::from_hex(&hash)
-                        .ok_or_else(|| err(n, format!("bad hash '{hash}'")))?;
+                        .ok_or_else(|| err(n, format!("bad hash {}", shown(&hash))))?;
+                    if ticks == 0 {
+                        return Err(err(n, "end.ticks is 0: the log records no run".into()));
+                    }
+                    if let Some(t) = l.inputs.range(ticks + 1..).next().map(|(t, _)| *t) {
+                        return Err(err(
+                            n,
+                            format!("end.ticks is {ticks}, but the log has input at tick {t}"),
+                        ));
+                    }
+                    if let Some(t) = l.checkpoints.range(ticks + 1..).next().map(|(t, _)| *t) {
+                        return Err(err(
+                            n,
+                            format!(
+                                "end.ticks is {ticks}, but the log has a checkpoint at tick {t}"
+                            ),
+                        ));
+                    }
+                    let every = l.header.checkpoint_every;
+                    let next = u128::from(last_checkpoint) + u128::from(every);
+                    if next <= u128::from(ticks) {
+                        return Err(err(
+                            n,
+                            format!(
+                                "the checkpoint at tick {next} is missing (checkpoint_every {every}, the run ended at tick {ticks})"
+                            ),
+                        ));
+                    }
                     l.end = Some((ticks, h));
                 }
             }
         }
-        log.ok_or_else(|| err(0, "empty log: no header".into()))
+        match log {
+            None => Err(err(0, "empty log: no header".into())),
+            Some(l) if l.end.is_none() => Err(KernelError::ReplayIncomplete {
+                path: origin.to_owned(),
+            }),
+            Some(l) => Ok(l),
+        }
     }
 
-    /// Reads and parses a log file.
+    /// Reads and parses a log file: a regular file of at most [`MAX_LOG_BYTES`]
+    /// (**PD-REPLAY-FILE**; a FIFO, a device or a directory is refused before it is
+    /// opened, and no more than the limit is ever read).
     pub fn read(path: &Path) -> KernelResult<Self> {
-        let text = std::fs::read_to_string(path).map_err(|source| KernelError::Io {
-            path: path.display().to_string(),
+        let label = path.display().to_string();
+        let refuse = |reason: String| KernelError::Replay {
+            path: label.clone(),
+            line: 0,
+            reason,
+        };
+        let io = |source| KernelError::Io {
+            path: label.clone(),
             source,
+        };
+        let meta = std::fs::metadata(path).map_err(io)?;
+        if !meta.is_file() {
+            return Err(refuse(format!("not a regular file ({})", file_kind(&meta))));
+        }
+        let too_big = |len: u64| refuse(format!("the file is {len} bytes, limit {MAX_LOG_BYTES}"));
+        if meta.len() > MAX_LOG_BYTES {
+            return Err(too_big(meta.len()));
+        }
+        let file = std::fs::File::open(path).map_err(io)?;
+        // The file opened may not be the one looked at: check again what was opened.
+        let meta = file.metadata().map_err(io)?;
+        if !meta.is_file() {
+            return Err(refuse(format!("not a regular file ({})", file_kind(&meta))));
+        }
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(
+            &mut std::io::Read::take(file, MAX_LOG_BYTES + 1),
+            &mut bytes,
+        )
+        .map_err(io)?;
+        if bytes.len() as u64 > MAX_LOG_BYTES {
+            return Err(too_big(bytes.len() as u64));
+        }
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+            KernelError::Replay {
+                path: label.clone(),
+                line,
+                reason: "not UTF-8 text".into(),
+            }
         })?;
-        Self::parse(&text, &path.display().to_string())
+        Self::parse(&text, &label)
     }
 
     /// Writes the log file.
@@ -303,6 +460,136 @@ impl ReplayLog {
             source,
         })
     }
+}
+
+/// Keys of each record kind (PD-REPLAY-KEYS).
+const HEADER_KEYS: &[&str] = &[
+    "kind",
+    "format",
+    "version",
+    "seed",
+    "tick_hz",
+    "scenario",
+    "params",
+    "checkpoint_every",
+    "mission",
+];
+const MISSION_KEYS: &[&str] = &["name", "data"];
+const INPUT_KEYS: &[&str] = &["kind", "tick", "events"];
+const CHECKPOINT_KEYS: &[&str] = &["kind", "tick", "hash"];
+const END_KEYS: &[&str] = &["kind", "ticks", "hash"];
+
+/// Characters of a token echoed in an error (the rest is cut and marked `…`).
+const SHOWN_CHARS: usize = 64;
+/// Characters of a parser message echoed in an error.
+const MESSAGE_CHARS: usize = 240;
+
+/// `s` as an error shows it: quoted, escaped, its first [`SHOWN_CHARS`] characters.
+fn shown(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .take(SHOWN_CHARS)
+        .flat_map(char::escape_debug)
+        .collect();
+    if s.chars().nth(SHOWN_CHARS).is_some() {
+        out.push('…');
+    }
+    format!("'{out}'")
+}
+
+/// A parser's message cut to [`MESSAGE_CHARS`] characters (it may quote the input).
+fn clip_message(m: &str) -> String {
+    let mut out: String = m
+        .chars()
+        .take(MESSAGE_CHARS)
+        .flat_map(char::escape_default)
+        .collect();
+    if m.chars().nth(MESSAGE_CHARS).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// The first key of `obj` not in `known`, as an error of `what`.
+fn unknown_key(
+    obj: &serde_json::Map<String, serde_json::Value>,
+    known: &[&str],
+    what: &str,
+) -> Result<(), String> {
+    match obj.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(k) => Err(format!("{what}: unknown key {}", shown(k))),
+        None => Ok(()),
+    }
+}
+
+/// PD-REPLAY-KEYS: the record is an object of a known kind with only the keys of that
+/// kind (the header's `mission` and each input event likewise). Types are checked by
+/// the typed parse that follows.
+fn check_keys(v: &serde_json::Value) -> Result<(), String> {
+    use serde_json::Value;
+    let Some(obj) = v.as_object() else {
+        return Err("bad record: not a JSON object".into());
+    };
+    let kind = match obj.get("kind") {
+        Some(Value::String(k)) => k.as_str(),
+        Some(_) => return Err("bad record: 'kind' is not a string".into()),
+        None => return Err("bad record: no 'kind'".into()),
+    };
+    let known = match kind {
+        "header" => HEADER_KEYS,
+        "input" => INPUT_KEYS,
+        "checkpoint" => CHECKPOINT_KEYS,
+        "end" => END_KEYS,
+        other => {
+            return Err(format!(
+                "unknown record kind {} (expected header, input, checkpoint or end)",
+                shown(other)
+            ));
+        }
+    };
+    unknown_key(obj, known, kind)?;
+    if let Some(Value::Object(m)) = obj.get("mission") {
+        unknown_key(m, MISSION_KEYS, "header mission")?;
+    }
+    if let Some(Value::Array(events)) = obj.get("events") {
+        for (k, e) in events.iter().enumerate() {
+            let Some(e) = e.as_object() else { continue };
+            let known: &[&str] = match e.get("type").and_then(Value::as_str) {
+                Some("key") => &["type", "code", "down"],
+                Some("axis") => &["type", "axis", "value"],
+                Some("manual") => &["type", "kind", "value"],
+                Some("command") => &["type", "code", "arg"],
+                _ => continue,
+            };
+            unknown_key(e, known, &format!("input events[{k}]"))?;
+        }
+    }
+    Ok(())
+}
+
+/// What a file that is not a regular file is, for messages.
+fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+    let t = meta.file_type();
+    if t.is_dir() {
+        return "a directory";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    "not a plain file"
 }
 
 /// Feeds a log's recorded inputs back, tick by tick.
@@ -350,6 +637,7 @@ impl InputSource for RecordingInput<'_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, reason = "tests fail loudly")]
 mod tests {
     use super::*;
 
@@ -366,6 +654,43 @@ mod tests {
         }
     }
 
+    /// A finished recording of `ticks` ticks with a checkpoint every `every` ticks and
+    /// an input at tick 2 — what the recorders write.
+    fn recorded(every: u64, ticks: u64) -> ReplayLog {
+        let mut h = header();
+        h.checkpoint_every = every;
+        let mut log = ReplayLog::new(h);
+        log.record_inputs(
+            2,
+            &[InputEvent::Key {
+                code: 1,
+                down: true,
+            }],
+        );
+        for t in (every..=ticks).step_by(every as usize) {
+            log.record_checkpoint(t, StateHash([t as u8; 32]));
+        }
+        log.end = Some((ticks, StateHash([0xee; 32])));
+        log
+    }
+
+    /// The error of parsing `text`, as shown.
+    fn refusal(text: &str) -> String {
+        ReplayLog::parse(text, "x.jsonl").unwrap_err().to_string()
+    }
+
+    /// `text` with line `index` (0-based) replaced by `with` (removed when `None`).
+    fn edit(text: &str, index: usize, with: Option<&str>) -> String {
+        let mut lines: Vec<&str> = text.lines().collect();
+        match with {
+            Some(w) => lines[index] = w,
+            None => {
+                lines.remove(index);
+            }
+        }
+        lines.join("\n") + "\n"
+    }
+
     #[test]
     fn a_mission_header_roundtrips_and_names_its_differences() {
         let mission = ReplayMission {
@@ -375,9 +700,8 @@ mod tests {
                 ("game:MISSIONS/DEMO1/data.tma".to_owned(), "bb".repeat(32)),
             ]),
         };
-        let mut h = header();
-        h.mission = Some(mission.clone());
-        let log = ReplayLog::new(h);
+        let mut log = recorded(1, 2);
+        log.header.mission = Some(mission.clone());
         assert_eq!(ReplayLog::parse(&log.to_text(), "mem").unwrap(), log);
         assert!(mission.differences(&mission).is_empty());
         let mut here = mission.clone();
@@ -402,10 +726,17 @@ mod tests {
         let mut log = ReplayLog::new(header());
         log.record_inputs(3, &[InputEvent::Command { code: 1, arg: -2 }]);
         log.record_checkpoint(1, StateHash([1; 32]));
+        log.record_checkpoint(2, StateHash([2; 32]));
         log.record_checkpoint(3, StateHash([3; 32]));
         log.end = Some((3, StateHash([3; 32])));
         let text = log.to_text();
         assert_eq!(ReplayLog::parse(&text, "mem").unwrap(), log);
+        // Fewer checkpoints than ticks, and none at all when the interval is longer
+        // than the run (the end record still proves the run).
+        for (every, ticks) in [(10, 35), (10, 40), (50, 7)] {
+            let log = recorded(every, ticks);
+            assert_eq!(ReplayLog::parse(&log.to_text(), "mem").unwrap(), log);
+        }
     }
 
     #[test]
@@ -417,8 +748,9 @@ mod tests {
             e.to_string().contains("line 1") && e.to_string().contains("header"),
             "{e}"
         );
+        let ev = r#"[{"type":"key","code":1,"down":true}]"#;
         let bad_order = format!(
-            "{good}{{\"kind\":\"input\",\"tick\":5,\"events\":[]}}\n{{\"kind\":\"input\",\"tick\":5,\"events\":[]}}\n"
+            "{good}{{\"kind\":\"input\",\"tick\":5,\"events\":{ev}}}\n{{\"kind\":\"input\",\"tick\":5,\"events\":{ev}}}\n"
         );
         let e = ReplayLog::parse(&bad_order, "x").unwrap_err();
         assert!(e.to_string().contains("line 3"), "{e}");
@@ -436,8 +768,230 @@ mod tests {
                 .to_string()
                 .contains("version 9")
         );
-        assert!(ReplayLog::parse("", "x").is_err());
+        assert_eq!(
+            refusal(""),
+            "replay log x.jsonl: empty log: no header",
+            "no line 0 in messages"
+        );
         assert!(ReplayLog::parse("not json\n", "x").is_err());
+        assert!(
+            refusal(&format!(
+                "{good}{{\"kind\":\"input\",\"tick\":1,\"events\":[]}}\n"
+            ))
+            .contains("no events")
+        );
+    }
+
+    #[test]
+    fn a_log_cut_anywhere_before_its_end_is_incomplete() {
+        let text = recorded(1, 5).to_text();
+        let lines: Vec<&str> = text.lines().collect();
+        for keep in 1..lines.len() {
+            let cut = lines[..keep].join("\n") + "\n";
+            assert_eq!(
+                refusal(&cut),
+                "replay log x.jsonl is incomplete: no 'end' record (the recording was cut off)",
+                "cut after {keep} lines"
+            );
+        }
+        // Cut inside a line: that line is a bad record.
+        let mid = &text[..text.len() - 20];
+        assert!(refusal(mid).contains("bad record"), "{}", refusal(mid));
+    }
+
+    #[test]
+    fn checkpoints_are_exactly_the_multiples_of_the_interval_up_to_the_end() {
+        let log = recorded(2, 10);
+        let text = log.to_text();
+        let kinds: Vec<&str> = text.lines().collect();
+        let checkpoint_lines: Vec<usize> = kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.contains("\"checkpoint\""))
+            .map(|(i, _)| i)
+            .collect();
+        assert_eq!(checkpoint_lines.len(), 5);
+        // Every checkpoint deleted: the first one is named.
+        let mut none = text.clone();
+        for &i in checkpoint_lines.iter().rev() {
+            none = edit(&none, i, None);
+        }
+        let e = refusal(&none);
+        assert!(e.contains("the checkpoint at tick 2 is missing"), "{e}");
+        // One deleted, in the middle and at the end.
+        let e = refusal(&edit(&text, checkpoint_lines[2], None));
+        assert!(
+            e.contains("the checkpoint at tick 6 is missing (this one is at tick 8)"),
+            "{e}"
+        );
+        let e = refusal(&edit(&text, checkpoint_lines[4], None));
+        assert!(
+            e.contains("the checkpoint at tick 10 is missing (checkpoint_every 2, the run ended at tick 10)"),
+            "{e}"
+        );
+        // Not a multiple, tick 0, repeated.
+        let h = "0".repeat(64);
+        let at = |t: u64| format!("{{\"kind\":\"checkpoint\",\"tick\":{t},\"hash\":\"{h}\"}}");
+        let e = refusal(&edit(&text, checkpoint_lines[0], Some(&at(3))));
+        assert!(
+            e.contains("checkpoint tick 3 is not a multiple of checkpoint_every 2"),
+            "{e}"
+        );
+        let e = refusal(&edit(&text, checkpoint_lines[0], Some(&at(0))));
+        assert!(e.contains("checkpoint tick 0 is not after tick 0"), "{e}");
+        let e = refusal(&edit(&text, checkpoint_lines[1], Some(&at(2))));
+        assert!(
+            e.contains("line 4") && e.contains("checkpoint tick 2 is not after tick 2"),
+            "{e}"
+        );
+        // An interval of 0 checks nothing: refused.
+        let e = refusal(&text.replace("\"checkpoint_every\":2", "\"checkpoint_every\":0"));
+        assert!(
+            e.contains("line 1") && e.contains("checkpoint_every is 0"),
+            "{e}"
+        );
+        let e = refusal(&text.replace("\"tick_hz\":30", "\"tick_hz\":0"));
+        assert!(e.contains("tick_hz is 0"), "{e}");
+    }
+
+    #[test]
+    fn the_end_record_closes_the_log() {
+        let text = recorded(2, 10).to_text();
+        let last = text.lines().count() - 1;
+        let end = |ticks: u64| {
+            format!(
+                "{{\"kind\":\"end\",\"ticks\":{ticks},\"hash\":\"{}\"}}",
+                "ee".repeat(32)
+            )
+        };
+        let e = refusal(&edit(&text, last, Some(&end(0))));
+        assert!(e.contains("end.ticks is 0: the log records no run"), "{e}");
+        // Fewer ticks than the records claim.
+        let e = refusal(&edit(&text, last, Some(&end(7))));
+        assert!(
+            e.contains("end.ticks is 7, but the log has a checkpoint at tick 8"),
+            "{e}"
+        );
+        let e = refusal(&edit(&text, last, Some(&end(1))));
+        assert!(
+            e.contains("end.ticks is 1, but the log has input at tick 2"),
+            "{e}"
+        );
+        // More ticks than the checkpoints cover.
+        let e = refusal(&edit(&text, last, Some(&end(12))));
+        assert!(e.contains("the checkpoint at tick 12 is missing"), "{e}");
+        // One more tick that is no checkpoint tick: the log is well-formed (the replay
+        // compares the end's hash).
+        assert!(ReplayLog::parse(&edit(&text, last, Some(&end(11))), "x").is_ok());
+        // Anything after the end, even blank-separated, and a second end.
+        let after = format!("{text}\n{}\n", end(10));
+        let e = refusal(&after);
+        assert!(e.contains("record after 'end'"), "{e}");
+        let e = refusal(&format!("{text}{{\"kind\":\"checkpoint\",\"tick\":12}}\n"));
+        assert!(e.contains("record after 'end'"), "{e}");
+    }
+
+    #[test]
+    fn unknown_keys_and_kinds_are_named() {
+        let text = recorded(1, 3).to_text();
+        let lines: Vec<&str> = text.lines().collect();
+        let with_key = |line: &str, key: &str| line.replacen('{', &format!("{{\"{key}\":1,"), 1);
+        let e = refusal(&edit(&text, 0, Some(&with_key(lines[0], "foo"))));
+        assert!(e.contains("line 1: header: unknown key 'foo'"), "{e}");
+        let input = lines.iter().position(|l| l.contains("\"input\"")).unwrap();
+        let e = refusal(&edit(&text, input, Some(&with_key(lines[input], "when"))));
+        assert!(e.contains("input: unknown key 'when'"), "{e}");
+        let e = refusal(&edit(
+            &text,
+            input,
+            Some(&lines[input].replace("\"down\":true", "\"down\":true,\"held\":false")),
+        ));
+        assert!(e.contains("input events[0]: unknown key 'held'"), "{e}");
+        let e = refusal(&edit(&text, 1, Some(&with_key(lines[1], "note"))));
+        assert!(e.contains("checkpoint: unknown key 'note'"), "{e}");
+        let last = lines.len() - 1;
+        let e = refusal(&edit(&text, last, Some(&with_key(lines[last], "at"))));
+        assert!(e.contains("end: unknown key 'at'"), "{e}");
+        let mut log = recorded(1, 3);
+        log.header.mission = Some(ReplayMission {
+            name: "M".into(),
+            data: BTreeMap::new(),
+        });
+        let e = refusal(
+            &log.to_text()
+                .replace("\"name\":\"M\"", "\"name\":\"M\",\"where\":1"),
+        );
+        assert!(e.contains("header mission: unknown key 'where'"), "{e}");
+        let e = refusal(&edit(&text, 1, Some("{\"kind\":\"pause\",\"tick\":1}")));
+        assert!(e.contains("unknown record kind 'pause'"), "{e}");
+        // An oversized key is cut and escaped in the message.
+        let long = format!("\\n{}", "k".repeat(100_000));
+        let e = refusal(&edit(&text, 0, Some(&with_key(lines[0], &long))));
+        assert!(
+            e.contains(&format!("unknown key '\\n{}…'", "k".repeat(63))),
+            "{e}"
+        );
+        assert!(e.len() < 300, "{} bytes", e.len());
+        let e = refusal(&text.replace("\"iron3d-replay\"", &format!("\"{}\"", "f".repeat(5000))));
+        assert!(e.len() < 300 && e.contains("format is 'fff"), "{e}");
+    }
+
+    #[test]
+    fn a_huge_bogus_log_is_refused_at_its_first_wrong_line() {
+        let text = recorded(1, 3).to_text();
+        let h = "0".repeat(64);
+        let bogus: String = (4..200_004)
+            .map(|t| format!("{{\"kind\":\"checkpoint\",\"tick\":{t},\"hash\":\"{h}\"}}\n"))
+            .collect();
+        // After the end: refused at the first line after it.
+        let e = refusal(&format!("{text}{bogus}"));
+        assert!(e.contains("line 7: record after 'end'"), "{e}");
+        // Before the end: every line parses, the end names the first one after it.
+        let lines: Vec<&str> = text.lines().collect();
+        let (body, end) = lines.split_at(lines.len() - 1);
+        let e = refusal(&format!("{}\n{bogus}{}\n", body.join("\n"), end[0]));
+        assert!(
+            e.contains("end.ticks is 3, but the log has a checkpoint at tick 4"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn read_takes_regular_files_of_bounded_size_only() {
+        let dir = std::env::temp_dir().join(format!("iron3d-replay-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.jsonl");
+        let log = recorded(1, 3);
+        log.write(&good).unwrap();
+        assert_eq!(ReplayLog::read(&good).unwrap(), log);
+        let e = ReplayLog::read(&dir).unwrap_err().to_string();
+        assert!(
+            e.contains(&dir.display().to_string())
+                && e.contains("not a regular file (a directory)"),
+            "{e}"
+        );
+        let e = ReplayLog::read(Path::new("/dev/zero"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("/dev/zero: not a regular file (a character device)"),
+            "{e}"
+        );
+        let big = dir.join("big.jsonl");
+        std::fs::File::create(&big)
+            .unwrap()
+            .set_len(MAX_LOG_BYTES + 1)
+            .unwrap();
+        let e = ReplayLog::read(&big).unwrap_err().to_string();
+        assert!(
+            e.contains("big.jsonl: the file is 134217729 bytes, limit 134217728"),
+            "{e}"
+        );
+        let bad = dir.join("bad.jsonl");
+        std::fs::write(&bad, b"{\"kind\":\"header\"}\n\xff\n").unwrap();
+        let e = ReplayLog::read(&bad).unwrap_err().to_string();
+        assert!(e.contains("line 2: not UTF-8 text"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     proptest::proptest! {
@@ -449,17 +1003,17 @@ mod tests {
             }
         }
 
-        /// Line-structured near-misses of valid logs never panic either.
+        /// Line-structured near-misses of valid logs never panic either; what they
+        /// accept re-serialises losslessly.
         #[test]
         fn parse_mutated_logs_never_panics(cut in 0usize..400, byte in proptest::num::u8::ANY) {
-            let mut log = ReplayLog::new(header());
-            log.record_inputs(2, &[InputEvent::Key { code: 1, down: true }]);
-            log.record_checkpoint(2, StateHash([7; 32]));
-            let mut bytes = log.to_text().into_bytes();
+            let mut bytes = recorded(1, 3).to_text().into_bytes();
             let at = cut % bytes.len();
             bytes[at] = byte;
             if let Ok(text) = String::from_utf8(bytes) {
-                let _ = ReplayLog::parse(&text, "mut");
+                if let Ok(log) = ReplayLog::parse(&text, "mut") {
+                    proptest::prop_assert_eq!(ReplayLog::parse(&log.to_text(), "again").unwrap(), log);
+                }
             }
         }
     }
@@ -471,6 +1025,23 @@ mod tests {
         assert_eq!(log.check(2, StateHash([2; 32])), None);
         assert_eq!(log.check(5, StateHash([9; 32])), None);
         let d = log.check(2, StateHash([9; 32])).unwrap();
-        assert_eq!(d.tick, 2);
+        assert_eq!((d.tick, d.at_end), (2, false));
+    }
+
+    #[test]
+    fn check_end_compares_the_final_tick_and_hash() {
+        let mut log = ReplayLog::new(header());
+        assert_eq!(log.check_end(3, StateHash([3; 32])), None, "no end yet");
+        log.end = Some((3, StateHash([3; 32])));
+        assert_eq!(log.check_end(3, StateHash([3; 32])), None);
+        let d = log.check_end(3, StateHash([4; 32])).unwrap();
+        assert_eq!(
+            (d.tick, d.at_end, d.expected),
+            (3, true, StateHash([3; 32]))
+        );
+        assert!(
+            log.check_end(2, StateHash([3; 32])).is_some(),
+            "another tick"
+        );
     }
 }

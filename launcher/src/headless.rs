@@ -23,7 +23,8 @@ use std::time::Duration;
 /// Options of `iron3d run --headless`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HeadlessOptions {
-    /// Ticks to simulate (`None` with `--replay`: the log's length).
+    /// Ticks to simulate (`None` with `--replay`: the log's length; fewer is a partial
+    /// replay, more is refused).
     pub ticks: Option<u64>,
     /// Master seed (`--replay` takes it from the log).
     pub seed: u64,
@@ -247,6 +248,38 @@ fn mission_parameters(
     Ok(recorded)
 }
 
+/// The keys a replay header's `params` may hold (PD-REPLAY-KEYS): the built-in
+/// scenario's, or a mission's; the mod set in both.
+const SCENARIO_PARAMS: &[&str] = &["objects", "collisions", "plugins"];
+const MISSION_PARAMS: &[&str] = &["plugins", MISSION_PARAMETERS];
+
+/// Refuses a replay header whose `params` hold a key no recorder writes, naming it.
+fn known_params(log: &ReplayLog, path: &std::path::Path) -> anyhow::Result<()> {
+    let known = if log.header.mission.is_some() {
+        MISSION_PARAMS
+    } else {
+        SCENARIO_PARAMS
+    };
+    if let Some(k) = log
+        .header
+        .params
+        .keys()
+        .find(|k| !known.contains(&k.as_str()) && k.as_str() != crate::mods::REPLAY_MODS_KEY)
+    {
+        let shown: String = k.chars().take(64).flat_map(char::escape_debug).collect();
+        let more = if k.chars().nth(64).is_some() {
+            "…"
+        } else {
+            ""
+        };
+        bail!(
+            "replay log {}, line 1: header: params has unknown key '{shown}{more}'",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
 fn params_to_json(p: ScenarioParams, plugins: &[String]) -> BTreeMap<String, serde_json::Value> {
     BTreeMap::from([
         ("objects".to_owned(), serde_json::json!(p.objects)),
@@ -343,14 +376,28 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
             },
         ),
     };
+    if let (Some(log), Some(path)) = (&replay, &opts.replay) {
+        known_params(log, path)?;
+    }
     let mission_params = mission_parameters(opts, replay.as_ref())?;
+    // A replay runs the recorded ticks (PD-REPLAY-END), or fewer with --ticks: a partial
+    // replay, which compares the checkpoints it reaches and not the end.
     let ticks = match (opts.ticks, &replay) {
-        (Some(t), _) => t,
-        (None, Some(log)) => log
-            .end
-            .map(|e| e.0)
-            .or_else(|| log.checkpoints.keys().next_back().copied())
-            .context("replay log has no end record and no checkpoint: pass --ticks")?,
+        (t, Some(log)) => {
+            // A parsed log always has its end (PD-REPLAY-COMPLETE).
+            let end = log.end.map_or(0, |e| e.0);
+            match t {
+                Some(t) if t > end => bail!(
+                    "--ticks {t} is beyond the replay log's end (tick {end}): a replay runs at most the recorded ticks"
+                ),
+                Some(t) => t,
+                None => end,
+            }
+        }
+        (Some(0), None) if opts.record.is_some() => {
+            bail!("--record with --ticks 0 would record no run")
+        }
+        (Some(t), None) => t,
         (None, None) => bail!("--ticks is required"),
     };
 
@@ -613,10 +660,11 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         if let Some(line) = audio.after_frame(host)? {
             writeln!(out, "{line}")?;
         }
-        // A decided mission ends the run after the frame of its tick.
+        // A decided mission ends the run after the frame of its tick; a replay runs the
+        // recorded ticks, wherever its frames fall (PD-REPLAY-END).
         if decided.is_none() {
             decided = host.mission_outcome();
-            quit |= decided.is_some();
+            quit |= decided.is_some() && replay.is_none();
         }
         if let Some(e) = trace_error.take() {
             return Err(anyhow::Error::new(e).context(format!("trace {trace_label}")));
@@ -634,7 +682,21 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     }
     outcome.hash = kernel.state_hash();
     outcome.ticks = kernel.tick();
+    // The end of a replay that ran the recorded ticks proves the run (PD-REPLAY-END).
+    let recorded_end = replay.as_ref().and_then(|l| l.end).map_or(0, |e| e.0);
+    let partial = replay.is_some() && outcome.ticks < recorded_end;
+    if let Some(log) = replay.as_ref().filter(|_| !partial)
+        && outcome.divergence.is_none()
+    {
+        outcome.divergence = log.check_end(outcome.ticks, outcome.hash);
+    }
     if let (Some(log), Some(path)) = (recording.as_mut(), &opts.record) {
+        if outcome.ticks == 0 {
+            bail!(
+                "nothing recorded into {}: the run ended before its first tick",
+                path.display()
+            );
+        }
         log.end = Some((outcome.ticks, outcome.hash));
         log.write(path)?;
     }
@@ -716,10 +778,20 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     write!(out, "{}", stats.table())?;
     if replay.is_some() {
         match outcome.divergence {
+            None if partial => writeln!(
+                out,
+                "replay: partial, {} of {recorded_end} ticks; {} checkpoints match (the end is not compared)",
+                outcome.ticks, outcome.checkpoints_compared
+            )?,
             None => writeln!(
                 out,
-                "replay: {} checkpoints match",
+                "replay: {} checkpoints match; the end matches (tick {recorded_end})",
                 outcome.checkpoints_compared
+            )?,
+            Some(d) if d.at_end => writeln!(
+                out,
+                "replay: DIVERGED first at tick {} (the end record: expected {}, got {}); {} checkpoints compared",
+                d.tick, d.expected, d.actual, outcome.checkpoints_compared
             )?,
             Some(d) => writeln!(
                 out,

@@ -1053,11 +1053,16 @@ impl PlaySession {
         }
         self.audio.finish()?;
         if let Some(mut r) = self.recording.take() {
-            r.log.end = Some((self.run.kernel.tick(), self.run.kernel.state_hash()));
-            r.log
-                .write(&r.path)
-                .with_context(|| format!("recording {}", r.path.display()))?;
-            writeln!(out, "record={}", r.path.display())?;
+            // A log of no tick records no run (PD-REPLAY-COMPLETE): none is written.
+            if self.run.kernel.tick() == 0 {
+                writeln!(out, "record: no tick ran; {} not written", r.path.display())?;
+            } else {
+                r.log.end = Some((self.run.kernel.tick(), self.run.kernel.state_hash()));
+                r.log
+                    .write(&r.path)
+                    .with_context(|| format!("recording {}", r.path.display()))?;
+                writeln!(out, "record={}", r.path.display())?;
+            }
         }
         let draw_items = self.draw_items();
         let fps = self.frames as f64 / elapsed.as_secs_f64().max(1e-9);

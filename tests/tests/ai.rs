@@ -334,6 +334,44 @@ fn a_fight_decides_the_mission_the_same_way_for_the_same_seed() {
         .max()
         .unwrap();
     assert!(last <= tick + 2, "ended at {last}, decided at {tick}");
+    // Its recording replays at another frame rate: the replay runs the recorded ticks
+    // (to the end of the frame that decided it, wherever its own frames fall) and
+    // compares the end record (PD-REPLAY-END).
+    let log = dir.path().join("f1.replay");
+    let game = root.to_str().unwrap();
+    let recorded = iron3d_e2e::run_ok(&[
+        "run",
+        "--headless",
+        "--game-dir",
+        game,
+        "--mission",
+        "F1",
+        "--registry",
+        &reg,
+        "--ticks",
+        "8000",
+        "--seed",
+        "7",
+        "--fps",
+        "10",
+        "--record",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(outcome(&recorded), outcome(&out), "{recorded}");
+    let replayed = iron3d_e2e::run_ok(&[
+        "run",
+        "--headless",
+        "--game-dir",
+        game,
+        "--registry",
+        &reg,
+        "--replay",
+        log.to_str().unwrap(),
+        "--fps",
+        "144",
+    ]);
+    assert!(replayed.contains("; the end matches (tick "), "{replayed}");
+    assert_eq!(last_state_hash(&replayed), last_state_hash(&recorded));
     // Another AI plugin in the slot plays it out differently: the wanderer never
     // decides the mission.
     let wander = registry(dir.path(), "ai iron3d_ai_wanderer wanderer");
