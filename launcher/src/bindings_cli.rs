@@ -10,13 +10,17 @@ use std::path::{Path, PathBuf};
 
 pub use iron3d_config::bindings::{BINDINGS_FILE, user_file};
 
+/// Reads a bindings file: a regular file of at most 1 MiB (PD-CONFIG-FILE; a FIFO, a
+/// device or a directory is refused by name before it is opened).
 fn read(path: &Path) -> anyhow::Result<Bindings> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = iron3d_config::file::read_regular(path, iron3d_config::file::MAX_FILE_BYTES)
+        .context("bindings file")?;
     Ok(Bindings::parse(&bytes, &path.display().to_string())?)
 }
 
 /// The bindings in effect: `defaults` (else `config/bindings.ini`) with `user` (else
-/// [`user_file`] when it exists) laid over them; the files used.
+/// [`user_file`] when something is there: a FIFO or a directory there is refused, not
+/// skipped) laid over them; the files used.
 pub fn load(
     defaults: Option<&Path>,
     user: Option<&Path>,
@@ -25,7 +29,7 @@ pub fn load(
     let mut b = read(&base)?;
     let user = match user {
         Some(p) => Some(p.to_owned()),
-        None => user_file().filter(|p| p.is_file()),
+        None => user_file().filter(|p| p.exists()),
     };
     if let Some(u) = &user {
         b.overlay(read(u)?)?;
@@ -154,5 +158,21 @@ mod tests {
         // A missing file says which.
         let e = list(Some(&dir.path().join("nope.ini")), None, &mut Vec::new()).unwrap_err();
         assert!(format!("{e:#}").contains("nope.ini"), "{e:#}");
+        // Neither file is read unless it is a regular file of bounded size.
+        let e = list(Some(dir.path()), None, &mut Vec::new()).unwrap_err();
+        assert!(
+            format!("{e:#}").contains(&format!(
+                "bindings file: {}: not a regular file (a directory)",
+                dir.path().display()
+            )),
+            "{e:#}"
+        );
+        let zero = dir.path().join("zero.ini");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        let e = list(Some(&shipped()), Some(&zero), &mut Vec::new()).unwrap_err();
+        assert!(
+            format!("{e:#}").contains("zero.ini: not a regular file (a character device)"),
+            "{e:#}"
+        );
     }
 }

@@ -154,9 +154,9 @@ impl PlayOptions {
 
 /// The player's settings from `path` and whether they came from the file: the defaults
 /// when there is no file, or — reported, rule PD-SETTINGS-BROKEN — when it does not
-/// parse.
+/// parse or is no regular file of bounded size (PD-CONFIG-FILE).
 pub fn player_settings(path: Option<&Path>) -> (iron3d_config::settings::Settings, bool) {
-    let Some(path) = path.filter(|p| p.is_file()) else {
+    let Some(path) = path.filter(|p| p.exists()) else {
         return Default::default();
     };
     match iron3d_config::settings::Settings::load(path) {

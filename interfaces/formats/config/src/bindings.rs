@@ -442,6 +442,18 @@ pub struct Bindings {
     by_action: BTreeMap<&'static str, Binding>,
 }
 
+/// Characters of a token echoed in a message (the rest is cut and marked `…`).
+const SHOWN_CHARS: usize = 64;
+
+/// `token` as a message shows it: quoted and escaped like `{:?}`, cut to its first
+/// [`SHOWN_CHARS`] characters (a token may be as long as the file).
+fn shown(token: &str) -> String {
+    match token.char_indices().nth(SHOWN_CHARS) {
+        None => format!("{token:?}"),
+        Some((cut, _)) => format!("\"{}…\"", token[..cut].escape_debug()),
+    }
+}
+
 /// The 1-based column of `part` (a sub-slice of `line`) in `line`.
 fn column(line: &str, part: &str) -> usize {
     (part.as_ptr() as usize).saturating_sub(line.as_ptr() as usize) + 1
@@ -488,7 +500,10 @@ impl Bindings {
             let Some(action) = action(name) else {
                 return Err(err(
                     if name.is_empty() { text } else { name },
-                    format!("unknown action {name:?} (`iron3d bindings list` shows them)"),
+                    format!(
+                        "unknown action {} (`iron3d bindings list` shows them)",
+                        shown(name)
+                    ),
                 ));
             };
             if let Some(first) = out.by_action.get(action.name) {
@@ -513,7 +528,8 @@ impl Bindings {
                     return Err(err(
                         t,
                         format!(
-                            "unknown input {t:?}: use Key:, Mouse:, Pad:, PadAxis: or MouseAxis: with a known name"
+                            "unknown input {}: use Key:, Mouse:, Pad:, PadAxis: or MouseAxis: with a known name",
+                            shown(t)
                         ),
                     ));
                 };
@@ -697,6 +713,30 @@ mod tests {
         }
         let e = Bindings::parse(b"camera.left = Key:\xff\n", "b.ini").unwrap_err();
         assert_eq!((e.line(), e.column()), (1, 19));
+    }
+
+    #[test]
+    fn oversized_tokens_are_cut_and_escaped_in_messages() {
+        let long = format!("Key:\u{1b}[2J{}", "A".repeat(1 << 20));
+        let e = parse(&format!("camera.left = {long}\n")).unwrap_err();
+        assert_eq!((e.line(), e.column()), (1, 15), "{e}");
+        assert!(
+            e.message().starts_with(&format!(
+                "unknown input \"Key:\\u{{1b}}[2J{}…\": ",
+                "A".repeat(56)
+            )),
+            "{e}"
+        );
+        assert!(e.to_string().len() < 250, "{} bytes", e.to_string().len());
+        let e = parse(&format!("{} = Key:A\n", "x".repeat(100_000))).unwrap_err();
+        assert!(
+            e.message()
+                .starts_with(&format!("unknown action \"{}…\" (", "x".repeat(64))),
+            "{e}"
+        );
+        // A short token is shown whole, as before.
+        let e = parse("camera.left = Key:Nope\n").unwrap_err();
+        assert!(e.message().starts_with("unknown input \"Key:Nope\""), "{e}");
     }
 
     #[test]

@@ -14,6 +14,9 @@
 //! * [`keys`] — the keys the engine knows, who reads each and its default (the
 //!   modder's guide's table and `iron3d mods check` use it).
 //!
+//! * [`file`] — how a player's file (settings, bindings) is read: a regular file of at
+//!   most [`file::MAX_FILE_BYTES`] (PD-CONFIG-FILE).
+//!
 //! Every `to_bytes()` reproduces the parsed input byte for byte; structural errors name
 //! the file, line and column.
 
@@ -21,6 +24,7 @@ pub mod bindings;
 pub mod blocks;
 pub mod builddat;
 pub mod error;
+pub mod file;
 pub mod ini;
 pub mod keys;
 pub mod lines;

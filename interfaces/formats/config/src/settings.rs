@@ -24,9 +24,12 @@
 //! an error naming the file, line and column. Every key may be left out (its default
 //! applies). **PD-SETTINGS-BROKEN**: a file that does not parse is reported and the
 //! defaults apply; it is never overwritten — saving first moves it aside to
-//! `settings.toml.broken`, so nothing the player wrote is lost.
+//! `settings.toml.broken`, so nothing the player wrote is lost. **PD-CONFIG-FILE**: only
+//! a regular file of at most 1 MiB is read ([`crate::file`]); anything else is refused
+//! by name — a broken file like any other.
 
 use crate::error::ConfigError;
+use crate::file::{FileError, MAX_FILE_BYTES, read_regular};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -147,27 +150,45 @@ fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, before.len() - start + 1)
 }
 
-/// The line and column of `key = ` under `[table]` in `text` (for range errors), else
-/// the start of the file.
+/// The line and column of `key` in `[table]` of `text` (for range errors), found by
+/// the TOML parser itself, so every way of writing it counts: a header with a comment
+/// after it (`[video]  # comment`), quoted or dotted keys, an inline table. The start
+/// of the file when it is not there (only for text that did not parse).
 fn key_position(text: &str, table: &str, key: &str) -> (usize, usize) {
-    let mut in_table = false;
-    for (n, line) in text.lines().enumerate() {
-        let t = line.trim_start();
-        if t.starts_with('[') {
-            in_table = t
-                .trim_end()
-                .trim_start_matches('[')
-                .trim_end_matches(']')
-                .trim()
-                == table;
-        } else if in_table
-            && t.strip_prefix(key)
-                .is_some_and(|rest| rest.trim_start().starts_with('='))
-        {
-            return (n + 1, line.len() - t.len() + 1);
+    let Ok(root) = toml::de::DeTable::parse(text) else {
+        return (1, 1);
+    };
+    let found = root
+        .get_ref()
+        .iter()
+        .find(|(k, _)| k.get_ref() == table)
+        .and_then(|(_, v)| v.get_ref().as_table())
+        .and_then(|t| t.iter().find(|(k, _)| k.get_ref() == key))
+        .map(|(k, _)| k.span().start);
+    found.map_or((1, 1), |at| line_column(text, at))
+}
+
+/// Characters of a name or value echoed in a message (the rest is cut and marked `…`).
+const SHOWN_CHARS: usize = 64;
+
+/// A TOML parser message with every `` `quoted` `` part cut to [`SHOWN_CHARS`]
+/// characters and escaped (an unknown key may be as long as the file).
+fn clip_quoted(message: &str) -> String {
+    let mut out = String::new();
+    for (k, part) in message.split('`').enumerate() {
+        if k > 0 {
+            out.push('`');
+        }
+        if k % 2 == 1 {
+            out.extend(part.chars().take(SHOWN_CHARS).flat_map(char::escape_debug));
+            if part.chars().nth(SHOWN_CHARS).is_some() {
+                out.push('…');
+            }
+        } else {
+            out.push_str(part);
         }
     }
-    (1, 1)
+    out
 }
 
 impl Settings {
@@ -182,7 +203,7 @@ impl Settings {
         })?;
         let s: Settings = toml::from_str(text).map_err(|e| {
             let (line, column) = e.span().map_or((1, 1), |r| line_column(text, r.start));
-            ConfigError::at(origin, line, column, e.message().to_owned())
+            ConfigError::at(origin, line, column, clip_quoted(e.message()))
         })?;
         s.check().map_err(|(table, key, why)| {
             let (line, column) = key_position(text, table, key);
@@ -242,22 +263,21 @@ impl Settings {
         )
     }
 
-    /// Reads `path`: the defaults when it does not exist; an error when it cannot be
-    /// read or does not parse.
+    /// Reads `path`: the defaults when it does not exist; an error naming the file
+    /// when it is not a regular file of at most [`MAX_FILE_BYTES`] (PD-CONFIG-FILE: a
+    /// FIFO is refused before it is opened), cannot be read or does not parse.
     pub fn load(path: &Path) -> Result<Self, SettingsError> {
-        match std::fs::read(path) {
+        match read_regular(path, MAX_FILE_BYTES) {
             Ok(bytes) => Ok(Self::parse(&bytes, &path.display().to_string())?),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Self::default()),
-            Err(e) => Err(SettingsError::Io {
-                path: path.to_owned(),
-                source: e,
-            }),
+            Err(e) if e.is_not_found() => Ok(Self::default()),
+            Err(e) => Err(SettingsError::File(e)),
         }
     }
 
     /// Writes the settings to `path` atomically (a temporary file renamed over it),
-    /// creating the directory. A file there that does not parse is first moved aside to
-    /// `<path>.broken` (PD-SETTINGS-BROKEN).
+    /// creating the directory. A file there that does not parse — or anything there that
+    /// is no regular file or is over [`MAX_FILE_BYTES`] — is first moved aside to
+    /// `<path>.broken` (PD-SETTINGS-BROKEN); nothing there is read unbounded or waited on.
     pub fn save(&self, path: &Path) -> Result<(), SettingsError> {
         let io = |source| SettingsError::Io {
             path: path.to_owned(),
@@ -266,12 +286,15 @@ impl Settings {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(io)?;
         }
-        if let Ok(old) = std::fs::read(path) {
-            if Self::parse(&old, "").is_err() {
-                let mut aside = path.as_os_str().to_owned();
-                aside.push(".broken");
-                std::fs::rename(path, &aside).map_err(io)?;
-            }
+        let broken = match read_regular(path, MAX_FILE_BYTES) {
+            Ok(old) => Self::parse(&old, "").is_err(),
+            Err(FileError::NotRegular { .. } | FileError::TooLarge { .. }) => true,
+            Err(FileError::Io { .. }) => false,
+        };
+        if broken {
+            let mut aside = path.as_os_str().to_owned();
+            aside.push(".broken");
+            std::fs::rename(path, &aside).map_err(io)?;
         }
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".tmp");
@@ -291,6 +314,10 @@ pub enum SettingsError {
     /// The file does not parse.
     #[error(transparent)]
     Parse(#[from] ConfigError),
+    /// The file is not a regular file of at most [`MAX_FILE_BYTES`] (PD-CONFIG-FILE).
+    /// (Shown whole, with no separate cause, so a log line tells all.)
+    #[error("settings file {0}")]
+    File(FileError),
     /// The file could not be read or written.
     #[error("settings file {path}")]
     Io {
@@ -438,6 +465,7 @@ impl Item {
 #[allow(clippy::unwrap_used, reason = "tests fail loudly")]
 mod tests {
     use super::*;
+    use std::os::unix::fs::FileTypeExt;
 
     #[test]
     fn the_documented_example_parses_and_an_empty_file_is_the_defaults() {
@@ -479,6 +507,112 @@ mod tests {
         assert_eq!(e.line(), 2, "{e}");
         let e = Settings::parse(b"[video]\nrenderer = \"\xff\"\n", "s.toml").unwrap_err();
         assert_eq!((e.line(), e.column()), (2, 13), "{e}");
+    }
+
+    #[test]
+    fn range_errors_point_at_the_key_however_the_table_is_written() {
+        // The documented example's style: a comment after the table header.
+        let e = Settings::parse(
+            b"[video] # window\nwidth = 1280\nheight = 100 # too small\n",
+            "s.toml",
+        )
+        .unwrap_err();
+        assert_eq!((e.line(), e.column()), (3, 1), "{e}");
+        let e = Settings::parse(b"# top\n[ audio ]   # buses\n\n  master = 2.0\n", "s.toml")
+            .unwrap_err();
+        assert_eq!((e.line(), e.column()), (4, 3), "{e}");
+        // Quoted, dotted and inline keys.
+        let e = Settings::parse(b"[input]\n\"mouse_sensitivity\" = 9.0\n", "s.toml").unwrap_err();
+        assert_eq!((e.line(), e.column()), (2, 1), "{e}");
+        let e = Settings::parse(b"\n\nvideo.width = 1\n", "s.toml").unwrap_err();
+        assert_eq!((e.line(), e.column()), (3, 7), "{e}");
+        let e = Settings::parse(b"audio = { music = 3.0 }\n", "s.toml").unwrap_err();
+        assert_eq!((e.line(), e.column()), (1, 11), "{e}");
+    }
+
+    #[test]
+    fn an_oversized_key_is_cut_in_the_message() {
+        let key = format!("w\t{}", "x".repeat(200_000));
+        let text = format!("[video]\n\"{key}\" = 1\n");
+        let e = Settings::parse(text.as_bytes(), "s.toml").unwrap_err();
+        assert_eq!(e.line(), 2, "{e}");
+        assert!(
+            e.message().contains(&format!("`w\\t{}…`", "x".repeat(62))),
+            "{e}"
+        );
+        assert!(e.to_string().len() < 400, "{} bytes", e.to_string().len());
+    }
+
+    #[test]
+    fn only_a_regular_file_of_bounded_size_is_loaded() {
+        let dir = tempfile::tempdir().unwrap();
+        let name = |e: &SettingsError| anyhow_like(e);
+        let path = dir.path().join(SETTINGS_FILE);
+        std::fs::create_dir(&path).unwrap();
+        let e = Settings::load(&path).unwrap_err();
+        assert!(
+            name(&e).contains(&format!(
+                "{}: not a regular file (a directory)",
+                path.display()
+            )),
+            "{}",
+            name(&e)
+        );
+        std::fs::remove_dir(&path).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+        let e = Settings::load(&path).unwrap_err();
+        assert!(
+            name(&e).contains("not a regular file (a character device)"),
+            "{}",
+            name(&e)
+        );
+        std::fs::remove_file(&path).unwrap();
+        std::fs::File::create(&path)
+            .unwrap()
+            .set_len(100 << 20)
+            .unwrap();
+        let e = Settings::load(&path).unwrap_err();
+        assert!(
+            name(&e).contains("104857600 bytes or more, limit 1048576"),
+            "{}",
+            name(&e)
+        );
+        // Saving over such a file moves it aside first, as for a broken one.
+        Settings::default().save(&path).unwrap();
+        assert_eq!(Settings::load(&path).unwrap(), Settings::default());
+        std::fs::remove_file(&path).unwrap();
+        std::fs::remove_file(dir.path().join("settings.toml.broken")).unwrap();
+        if std::process::Command::new("mkfifo")
+            .arg(&path)
+            .status()
+            .is_ok_and(|s| s.success())
+        {
+            let e = Settings::load(&path).unwrap_err();
+            assert!(
+                name(&e).contains("not a regular file (a FIFO)"),
+                "{}",
+                name(&e)
+            );
+            Settings::default().save(&path).unwrap();
+            assert!(
+                std::fs::metadata(dir.path().join("settings.toml.broken"))
+                    .unwrap()
+                    .file_type()
+                    .is_fifo()
+            );
+        }
+    }
+
+    /// The error with its causes, as `{:#}` of anyhow shows it.
+    fn anyhow_like(e: &dyn std::error::Error) -> String {
+        let mut s = e.to_string();
+        let mut cause = e.source();
+        while let Some(c) = cause {
+            s.push_str(": ");
+            s.push_str(&c.to_string());
+            cause = c.source();
+        }
+        s
     }
 
     #[test]
