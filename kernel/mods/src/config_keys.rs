@@ -11,7 +11,8 @@
 //! bounded ([`MAX_DEPTH`], [`MAX_ENTRIES`], [`MAX_CONFIG_BYTES`]) and follows no links.
 
 use crate::discover::ModDir;
-use crate::util::read_capped;
+use crate::files::{ModTree, read_capped};
+use crate::util::{Shown, escaped};
 use iron3d_config::IniDocument;
 use iron3d_config::keys::{BEHAVIOR_INI, behavior_key, nearest_behavior_keys};
 use std::fmt;
@@ -65,16 +66,18 @@ impl fmt::Display for KeyWarning {
                 nearest,
             } => write!(
                 f,
-                "mod \"{mod_id}\": {} line {line}: key \"{key}\" is read by nothing \
+                "mod \"{mod_id}\": {} line {line}: key \"{}\" is read by nothing \
                  (known keys nearest to it: {}; all keys: \"Keys the engine reads\" in \
                  mods/README.md)",
-                file.display(),
+                Shown(file),
+                escaped(key),
                 nearest.join(", ")
             ),
             KeyWarning::Unreadable { mod_id, file, why } => write!(
                 f,
-                "mod \"{mod_id}\": {} is not checked: {why}",
-                file.display()
+                "mod \"{mod_id}\": {} is not checked: {}",
+                Shown(file),
+                escaped(why)
             ),
         }
     }
@@ -86,12 +89,28 @@ impl fmt::Display for KeyWarning {
 pub fn config_key_warnings(m: &ModDir) -> Vec<KeyWarning> {
     let mut files = Vec::new();
     let mut budget = MAX_ENTRIES;
+    let Ok(tree) = ModTree::new(&m.root) else {
+        return Vec::new();
+    };
     for o in &m.manifest.overlays {
-        find(&o.resolve(&m.root), 0, &mut budget, &mut files);
+        // An overlay folder that is a link leaving the mod is not searched
+        // (PD-MODS-REGULAR-FILES; discovery reports that mod broken).
+        if let Ok(Some(dir)) = tree.resolve(&o.resolve(&m.root)) {
+            find(&dir, 0, &mut budget, &mut files);
+        }
     }
     let mut out = Vec::new();
+    let real_root = tree
+        .resolve(&m.root)
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| m.root.clone());
     for path in files {
-        let file = path.strip_prefix(&m.root).unwrap_or(&path).to_path_buf();
+        let file = path
+            .strip_prefix(&real_root)
+            .or_else(|_| path.strip_prefix(&m.root))
+            .unwrap_or(&path)
+            .to_path_buf();
         let id = m.manifest.id.clone();
         let unreadable = |why: String| KeyWarning::Unreadable {
             mod_id: id.clone(),

@@ -1,8 +1,12 @@
-//! Finding installed mods: every `<root>/<folder>/mod.toml`.
+//! Finding installed mods: every `<root>/<folder>/mod.toml`, each mod's files checked
+//! (PD-MODS-REGULAR-FILES), unfinished installs of dead processes swept
+//! (PD-MODS-STALE-INSTALL).
 
+use crate::ModError;
+use crate::files::{ModTree, sweep_stale_installs};
 use crate::manifest::Manifest;
 use crate::refusal::{Refusal, RefusalReason};
-use crate::util::read_capped;
+use crate::util::shown_name;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -20,16 +24,26 @@ pub struct ModDir {
 }
 
 impl ModDir {
-    /// Reads and parses `<root>/mod.toml`.
+    /// Reads and parses `<root>/mod.toml` (a regular file inside the folder,
+    /// PD-MODS-REGULAR-FILES).
     ///
     /// # Errors
-    /// [`crate::ModError::Io`] / [`crate::ModError::TooLarge`] when the file cannot be
-    /// read, [`crate::ModError::Invalid`] when it is not UTF-8, and the errors of
-    /// [`Manifest::parse`].
-    pub fn open(root: &Path) -> Result<ModDir, crate::ModError> {
+    /// [`ModError::Io`] / [`ModError::TooLarge`] / [`ModError::NotRegular`] /
+    /// [`ModError::LinkOutside`] when the file cannot be read, [`ModError::Invalid`] when
+    /// it is not UTF-8, and the errors of [`Manifest::parse`].
+    pub fn open(root: &Path) -> Result<ModDir, ModError> {
         let file = root.join("mod.toml");
-        let bytes = read_capped(&file, MAX_MANIFEST_BYTES)?;
-        let text = std::str::from_utf8(&bytes).map_err(|e| crate::ModError::Invalid {
+        // A folder that cannot be resolved is reported as its manifest being unreadable.
+        let tree = ModTree::new(root).map_err(|e| match e {
+            ModError::Io { action, source, .. } => ModError::Io {
+                path: file.clone(),
+                action,
+                source,
+            },
+            other => other,
+        })?;
+        let bytes = tree.read_capped(&file, MAX_MANIFEST_BYTES)?;
+        let text = std::str::from_utf8(&bytes).map_err(|e| ModError::Invalid {
             file: file.clone(),
             line: 1,
             column: 1,
@@ -43,6 +57,26 @@ impl ModDir {
             root: root.to_path_buf(),
             manifest: Manifest::parse(text, &file)?,
         })
+    }
+
+    /// Checks every file of the mod's data overlays the way they will be read
+    /// (PD-MODS-REGULAR-FILES): only regular files and folders, links only to places
+    /// inside the mod folder, bounded depth and entry count. A missing overlay folder is
+    /// fine (it provides nothing).
+    ///
+    /// # Errors
+    /// The first offending file: [`ModError::NotRegular`], [`ModError::LinkOutside`], or
+    /// [`ModError::Io`] (unreadable, too deep, a link loop, too many entries).
+    pub fn check_files(&self) -> Result<(), ModError> {
+        let tree = ModTree::new(&self.root)?;
+        for overlay in &self.manifest.overlays {
+            let dir = overlay.resolve(&self.root);
+            if fs::symlink_metadata(&dir).is_err() {
+                continue;
+            }
+            tree.files(&dir)?;
+        }
+        Ok(())
     }
 }
 
@@ -83,12 +117,17 @@ impl Discovery {
 
 /// Reads every `<root>/<folder>/mod.toml`, folders in sorted order. Folders whose name
 /// starts with `.` (such as unfinished `.install-*` folders) and plain files are
-/// skipped. A folder without a readable, valid manifest, or whose manifest declares
-/// another id, becomes a refusal in [`Discovery::broken`]; it never stops the others. A
-/// missing `root` means no mods are installed.
+/// skipped. A folder without a readable, valid manifest, whose manifest declares
+/// another id, or whose overlays hold a file that may not be read
+/// ([`ModDir::check_files`]), becomes a refusal in [`Discovery::broken`]; it never stops
+/// the others. A missing `root` means no mods are installed.
+///
+/// First, unfinished installs of processes that are gone are removed from `root`
+/// (PD-MODS-STALE-INSTALL).
 #[must_use]
 pub fn discover(root: &Path) -> Discovery {
     let mut out = Discovery::default();
+    sweep_stale_installs(root);
     let entries = match fs::read_dir(root) {
         Ok(entries) => entries,
         Err(e) => {
@@ -120,8 +159,9 @@ pub fn discover(root: &Path) -> Discovery {
     let shown_root = root
         .file_name()
         .map_or_else(|| "mods".to_owned(), |n| n.to_string_lossy().into_owned());
+    let shown_root = shown_name(&shown_root);
     for (name, path) in folders {
-        let dir = format!("{shown_root}/{name}");
+        let dir = format!("{shown_root}/{}", shown_name(&name));
         if !path.join("mod.toml").exists() {
             out.broken.push(Refusal::new(
                 name,
@@ -147,13 +187,44 @@ pub fn discover(root: &Path) -> Discovery {
                     declared: m.manifest.id,
                 },
             )),
-            Ok(m) => out.mods.push(m),
+            Ok(m) => match m.check_files() {
+                Ok(()) => out.mods.push(m),
+                Err(e) => out.broken.push(Refusal::new(
+                    name,
+                    RefusalReason::BrokenFiles {
+                        dir,
+                        error: error_chain(&e),
+                    },
+                )),
+            },
         }
     }
     out
 }
 
-/// `e` and its sources joined with `: `.
+/// The refusal of `m` when one of its files cannot be read safely (for the launcher: a
+/// file changed after [`discover`] checked it).
+#[must_use]
+pub fn broken_files(m: &ModDir, e: &ModError) -> Refusal {
+    let folder = m.root.file_name().map_or_else(
+        || m.manifest.id.clone(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let parent = m
+        .root
+        .parent()
+        .and_then(Path::file_name)
+        .map_or_else(|| "mods".to_owned(), |n| n.to_string_lossy().into_owned());
+    Refusal::new(
+        m.manifest.id.clone(),
+        RefusalReason::BrokenFiles {
+            dir: format!("{}/{}", shown_name(&parent), shown_name(&folder)),
+            error: error_chain(e),
+        },
+    )
+}
+
+/// `e` and its sources joined with `: `, safe to print ([`crate::util::escaped`]).
 pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
     let mut s = e.to_string();
     let mut source = e.source();
@@ -162,7 +233,7 @@ pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
         s.push_str(&inner.to_string());
         source = inner.source();
     }
-    s
+    crate::util::escaped(&s).into_owned()
 }
 
 #[cfg(test)]
@@ -278,6 +349,104 @@ pub(crate) mod tests {
             d.broken[1].to_string().contains("not UTF-8"),
             "{}",
             d.broken[1]
+        );
+    }
+
+    #[test]
+    fn a_sparse_100_mb_manifest_is_reported_with_its_real_size() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("mods");
+        fs::create_dir_all(root.join("huge")).unwrap();
+        fs::File::create(root.join("huge/mod.toml"))
+            .unwrap()
+            .set_len(100_000_000)
+            .unwrap();
+        let d = discover(&root);
+        let text = d.broken[0].to_string();
+        assert!(
+            text.contains("is 100000000 bytes, more than the 1048576 bytes accepted"),
+            "{text}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn special_files_and_links_leaving_the_mod_break_only_that_mod() {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("mods");
+        let overlay = "[[overlay]]\npath = \"data\"\n";
+        for id in ["fine", "zero", "pipe", "etc", "outfile"] {
+            write_mod(&root, id, id, "1.0.0", overlay);
+            fs::create_dir_all(root.join(id).join("data")).unwrap();
+            fs::write(root.join(id).join("data/a.txt"), "a").unwrap();
+        }
+        fs::create_dir_all(root.join("fifo-manifest")).unwrap();
+        let mkfifo = |p: &Path| {
+            let c = std::ffi::CString::new(p.as_os_str().as_encoded_bytes()).unwrap();
+            // SAFETY: a valid NUL-terminated path.
+            assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        };
+        mkfifo(&root.join("fifo-manifest/mod.toml"));
+        symlink("/dev/zero", root.join("zero/data/Behavior.ini")).unwrap();
+        mkfifo(&root.join("pipe/data/b.txt"));
+        fs::remove_dir_all(root.join("etc/data")).unwrap();
+        symlink("/etc", root.join("etc/data")).unwrap();
+        fs::write(tmp.path().join("secret.txt"), "s").unwrap();
+        symlink(
+            tmp.path().join("secret.txt"),
+            root.join("outfile/data/s.txt"),
+        )
+        .unwrap();
+        // A link inside the mod is fine.
+        symlink("a.txt", root.join("fine/data/b.txt")).unwrap();
+
+        let d = discover(&root);
+        let ids: Vec<_> = d.mods.iter().map(|m| m.manifest.id.as_str()).collect();
+        assert_eq!(ids, ["fine"]);
+        let broken: Vec<String> = d.broken.iter().map(ToString::to_string).collect();
+        let find = |id: &str| {
+            broken
+                .iter()
+                .find(|b| b.starts_with(&format!("mod in mods/{id} is broken: ")))
+                .unwrap_or_else(|| panic!("{id}: {broken:#?}"))
+                .clone()
+        };
+        assert!(
+            find("etc").contains("data: leads outside the mod folder through a link (to /etc)"),
+            "{broken:#?}"
+        );
+        assert!(
+            find("zero").contains(
+                "Behavior.ini: leads outside the mod folder through a link (to /dev/zero)"
+            ),
+            "{broken:#?}"
+        );
+        assert!(
+            find("outfile").contains("s.txt: leads outside the mod folder"),
+            "{broken:#?}"
+        );
+        assert!(
+            find("pipe").contains("b.txt: is a FIFO (named pipe), not a regular file"),
+            "{broken:#?}"
+        );
+        assert!(
+            find("fifo-manifest").contains("mod.toml: is a FIFO (named pipe), not a regular file"),
+            "{broken:#?}"
+        );
+    }
+
+    #[test]
+    fn folder_names_with_escape_codes_are_shown_escaped() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("mods");
+        let evil = "\u{1b}[2J\u{1b}[31mevil";
+        fs::create_dir_all(root.join(evil)).unwrap();
+        let d = discover(&root);
+        let text = d.broken[0].to_string();
+        assert_eq!(
+            text,
+            "mod in mods/\\u{1b}[2J\\u{1b}[31mevil is broken: there is no mod.toml in it"
         );
     }
 }

@@ -4,7 +4,13 @@
 //! entry inside it), and variants caused by an I/O error or a nested parse error keep it
 //! as their [`std::error::Error::source`], so `{err:#}` through `anyhow` prints the whole
 //! chain. The `Display` text of a variant never repeats its source.
+//!
+//! Paths, archive entry names and reasons are printed through [`escaped`]: a control
+//! character in a file or entry name (a terminal escape code) is shown as `\u{1b}`, never
+//! sent raw; entry names are also cut to [`crate::MAX_SHOWN_NAME`] characters when
+//! the error is made.
 
+use crate::util::{Shown, escaped};
 use std::io;
 use std::path::PathBuf;
 
@@ -15,7 +21,7 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum ModError {
     /// A TOML file (manifest or mod list) does not parse or has an unknown/mistyped field.
-    #[error("{}:{line}:{column}: {message}", file.display())]
+    #[error("{}:{line}:{column}: {}", Shown(file), escaped(message))]
     Parse {
         /// The file as given to the parser.
         file: PathBuf,
@@ -27,7 +33,7 @@ pub enum ModError {
         message: String,
     },
     /// A field parsed but its value is not acceptable (bad id, bad version, bad path, …).
-    #[error("{}:{line}:{column}: {field}: {message}", file.display())]
+    #[error("{}:{line}:{column}: {field}: {}", Shown(file), escaped(message))]
     Invalid {
         /// The file as given to the parser.
         file: PathBuf,
@@ -41,7 +47,7 @@ pub enum ModError {
         message: String,
     },
     /// Reading or writing a file or directory failed.
-    #[error("{}: cannot {action}", path.display())]
+    #[error("{}: cannot {action}", Shown(path))]
     Io {
         /// The file or directory.
         path: PathBuf,
@@ -52,14 +58,40 @@ pub enum ModError {
         source: io::Error,
     },
     /// A file is larger than the crate is willing to read into memory.
-    #[error("{}: is {size} bytes, more than the {limit} bytes accepted for it", path.display())]
+    #[error("{}: is {}, more than the {limit} bytes accepted for it", Shown(path), size.map_or_else(|| "larger".to_owned(), |s| format!("{s} bytes")))]
     TooLarge {
         /// The file.
         path: PathBuf,
-        /// Its size.
-        size: u64,
+        /// Its size, as the file system gives it; `None` when it grew past the limit while
+        /// being read (then only "more than" is known).
+        size: Option<u64>,
         /// The largest size accepted.
         limit: u64,
+    },
+    /// A file a mod or the mod list is read from is not a regular file
+    /// (PD-MODS-REGULAR-FILES): a FIFO, a device, a socket, a folder.
+    #[error(
+        "{}: is {kind}, not a regular file; mods read only regular files (replace it with one)",
+        Shown(path)
+    )]
+    NotRegular {
+        /// The file as named (before links are resolved).
+        path: PathBuf,
+        /// What it is instead (`a FIFO (named pipe)`, `a character device`, …).
+        kind: &'static str,
+    },
+    /// A file or folder of a mod resolves, through a symbolic link, outside the mod's
+    /// folder (PD-MODS-REGULAR-FILES).
+    #[error(
+        "{}: leads outside the mod folder through a link (to {}); a mod's links must stay inside its folder",
+        Shown(path),
+        Shown(target)
+    )]
+    LinkOutside {
+        /// The file or folder as named inside the mod.
+        path: PathBuf,
+        /// Where it resolves.
+        target: PathBuf,
     },
     /// A mod id given on the command line or to [`crate::ModList`] is not a valid id.
     #[error("\"{id}\" is not a valid mod id: {why}")]
@@ -76,7 +108,7 @@ pub enum ModError {
         id: String,
     },
     /// A mod directory cannot be packed (no manifest, a symlink inside, …).
-    #[error("{}: cannot pack: {why}", path.display())]
+    #[error("{}: cannot pack: {}", Shown(path), escaped(why))]
     Unpackable {
         /// The offending file or directory.
         path: PathBuf,
@@ -84,7 +116,11 @@ pub enum ModError {
         why: String,
     },
     /// The archive cannot be read: not gzip, truncated, corrupt tar structure.
-    #[error("archive {}: {entry}: cannot read the archive (damaged or truncated download?)", archive.display())]
+    #[error(
+        "archive {}: {}: cannot read the archive (damaged or truncated download?)",
+        Shown(archive),
+        escaped(entry)
+    )]
     ArchiveRead {
         /// The archive file.
         archive: PathBuf,
@@ -95,7 +131,12 @@ pub enum ModError {
         source: io::Error,
     },
     /// Writing an entry into the temporary install folder failed.
-    #[error("archive {}: entry {entry}: cannot write it to {}", archive.display(), path.display())]
+    #[error(
+        "archive {}: entry {}: cannot write it to {}",
+        Shown(archive),
+        escaped(entry),
+        Shown(path)
+    )]
     InstallWrite {
         /// The archive file.
         archive: PathBuf,
@@ -108,7 +149,12 @@ pub enum ModError {
         source: io::Error,
     },
     /// An entry would write outside the mod's folder or is not a plain file or directory.
-    #[error("archive {}: entry {entry}: {why}; the archive is refused", archive.display())]
+    #[error(
+        "archive {}: entry {}: {}; the archive is refused",
+        Shown(archive),
+        escaped(entry),
+        escaped(why)
+    )]
     UnsafeEntry {
         /// The archive file.
         archive: PathBuf,
@@ -118,7 +164,11 @@ pub enum ModError {
         why: String,
     },
     /// An entry decompresses to more bytes than [`crate::InstallLimits::max_entry`].
-    #[error("archive {}: entry {entry}: larger than the limit of {limit} bytes", archive.display())]
+    #[error(
+        "archive {}: entry {}: larger than the limit of {limit} bytes",
+        Shown(archive),
+        escaped(entry)
+    )]
     EntryTooLarge {
         /// The archive file.
         archive: PathBuf,
@@ -128,7 +178,11 @@ pub enum ModError {
         limit: u64,
     },
     /// The archive decompresses to more bytes than [`crate::InstallLimits::max_total`].
-    #[error("archive {}: entry {entry}: the archive unpacks to more than the limit of {limit} bytes", archive.display())]
+    #[error(
+        "archive {}: entry {}: the archive unpacks to more than the limit of {limit} bytes",
+        Shown(archive),
+        escaped(entry)
+    )]
     ArchiveTooLarge {
         /// The archive file.
         archive: PathBuf,
@@ -138,7 +192,11 @@ pub enum ModError {
         limit: u64,
     },
     /// The archive has more entries than [`crate::InstallLimits::max_entries`].
-    #[error("archive {}: entry {entry}: more than the limit of {limit} entries", archive.display())]
+    #[error(
+        "archive {}: entry {}: more than the limit of {limit} entries",
+        Shown(archive),
+        escaped(entry)
+    )]
     TooManyEntries {
         /// The archive file.
         archive: PathBuf,
@@ -149,7 +207,12 @@ pub enum ModError {
     },
     /// A file the archive must contain is absent (`mod.toml`, `HASHES.sha256`, or a file
     /// `HASHES.sha256` lists).
-    #[error("archive {}: entry {entry}: missing; {why}", archive.display())]
+    #[error(
+        "archive {}: entry {}: missing; {}",
+        Shown(archive),
+        escaped(entry),
+        escaped(why)
+    )]
     ArchiveMissing {
         /// The archive file.
         archive: PathBuf,
@@ -159,7 +222,12 @@ pub enum ModError {
         why: String,
     },
     /// `HASHES.sha256` is malformed or does not list an entry of the archive.
-    #[error("archive {}: entry {entry}: {why}", archive.display())]
+    #[error(
+        "archive {}: entry {}: {}",
+        Shown(archive),
+        escaped(entry),
+        escaped(why)
+    )]
     BadHashes {
         /// The archive file.
         archive: PathBuf,
@@ -169,7 +237,11 @@ pub enum ModError {
         why: String,
     },
     /// An entry's SHA-256 differs from the one `HASHES.sha256` lists.
-    #[error("archive {}: entry {entry}: sha256 is {found} but HASHES.sha256 says {expected}; the archive is damaged or was altered", archive.display())]
+    #[error(
+        "archive {}: entry {}: sha256 is {found} but HASHES.sha256 says {expected}; the archive is damaged or was altered",
+        Shown(archive),
+        escaped(entry)
+    )]
     HashMismatch {
         /// The archive file.
         archive: PathBuf,
@@ -181,7 +253,11 @@ pub enum ModError {
         found: String,
     },
     /// The archive's `mod.toml` does not parse or validate.
-    #[error("archive {}: entry {entry}: the manifest is broken", archive.display())]
+    #[error(
+        "archive {}: entry {}: the manifest is broken",
+        Shown(archive),
+        escaped(entry)
+    )]
     ArchiveManifest {
         /// The archive file.
         archive: PathBuf,
@@ -192,7 +268,11 @@ pub enum ModError {
         source: Box<ModError>,
     },
     /// The manifest's id differs from the archive's top-level folder.
-    #[error("archive {}: entry {entry}: declares id \"{id}\" but the archive's folder is \"{folder}\"; the archive is refused", archive.display())]
+    #[error(
+        "archive {}: entry {}: declares id \"{id}\" but the archive's folder is \"{folder}\"; the archive is refused",
+        Shown(archive),
+        escaped(entry)
+    )]
     ArchiveIdMismatch {
         /// The archive file.
         archive: PathBuf,
@@ -204,7 +284,12 @@ pub enum ModError {
         folder: String,
     },
     /// A mod with the archive's id is already installed.
-    #[error("archive {}: entry {entry}: mod \"{id}\" is already installed at {}; remove that folder first to install this archive", archive.display(), path.display())]
+    #[error(
+        "archive {}: entry {}: mod \"{id}\" is already installed at {}; remove that folder first to install this archive",
+        Shown(archive),
+        escaped(entry),
+        Shown(path)
+    )]
     AlreadyInstalled {
         /// The archive file.
         archive: PathBuf,

@@ -12,17 +12,13 @@
 //! SHA-256 for this one. An altered local library therefore changes the fingerprint.
 
 use crate::ModError;
-use crate::discover::ModDir;
+use crate::discover::{MAX_MANIFEST_BYTES, ModDir};
+use crate::files::{ModTree, open_regular};
 use crate::util::join_relative;
-use crate::verify::sha256_file;
+use crate::verify::sha256_reader;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-use std::fs;
 use std::io::{self, Read};
-use std::path::{Path, PathBuf};
-
-/// Deepest folder nesting walked inside an overlay.
-const MAX_DEPTH: usize = 64;
 
 /// One loaded mod in a [`ModSetFingerprint`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,32 +43,31 @@ pub struct ModSetFingerprint {
 /// BLAKE3 content hash of one mod (see the [module documentation](self)), as lowercase
 /// hex; `platform` selects which library is hashed from disk.
 ///
+/// Files are read as PD-MODS-REGULAR-FILES says: regular files only, links only inside
+/// the mod folder.
+///
 /// # Errors
 /// [`ModError::Io`] when the manifest, an overlay file or the local plugin library
-/// exists but cannot be read. A missing overlay folder or library is hashed as missing
-/// (and so differs from a complete install).
+/// exists but cannot be read; [`ModError::NotRegular`] / [`ModError::LinkOutside`] /
+/// [`ModError::TooLarge`] when one may not be read. A missing overlay folder or library
+/// is hashed as missing (and so differs from a complete install).
 pub fn content_hash(mod_dir: &ModDir, platform: &str) -> Result<String, ModError> {
+    let tree = ModTree::new(&mod_dir.root)?;
     let mut h = blake3::Hasher::new();
     h.update(b"iron3d-mod-content-v1\0");
     let manifest_path = mod_dir.root.join("mod.toml");
-    let manifest = fs::read(&manifest_path).map_err(|e| ModError::io(&manifest_path, "read", e))?;
+    let manifest = tree.read_capped(&manifest_path, MAX_MANIFEST_BYTES)?;
     field(&mut h, b"manifest", &manifest);
     for overlay in &mod_dir.manifest.overlays {
         field(&mut h, b"overlay", overlay.path.as_bytes());
         let dir = overlay.resolve(&mod_dir.root);
-        match fs::metadata(&dir) {
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                field(&mut h, b"missing", b"");
-                continue;
-            }
-            Err(e) => return Err(ModError::io(&dir, "read", e)),
-            Ok(_) => {}
+        if tree.resolve(&dir)?.is_none() {
+            field(&mut h, b"missing", b"");
+            continue;
         }
-        let mut files = BTreeMap::new();
-        walk(&dir, "", 0, &mut files)?;
-        for (rel, path) in files {
+        for (rel, path) in tree.files(&dir)? {
             field(&mut h, b"file", rel.as_bytes());
-            let file = fs::File::open(&path).map_err(|e| ModError::io(&path, "read", e))?;
+            let (file, _) = open_regular(&path)?;
             let digest = blake3_reader(file).map_err(|e| ModError::io(&path, "read", e))?;
             field(&mut h, b"bytes", &digest);
         }
@@ -89,10 +84,13 @@ pub fn content_hash(mod_dir: &ModDir, platform: &str) -> Result<String, ModError
             field(&mut h, b"path", lib.path.as_bytes());
             if key == platform {
                 let path = join_relative(&mod_dir.root, &lib.path);
-                match sha256_file(&path) {
-                    Ok(found) => field(&mut h, b"sha256", found.as_bytes()),
-                    Err(e) if e.kind() == io::ErrorKind::NotFound => field(&mut h, b"missing", b""),
-                    Err(e) => return Err(ModError::io(&path, "read", e)),
+                match tree.open(&path)? {
+                    Some((file, _)) => {
+                        let found =
+                            sha256_reader(file).map_err(|e| ModError::io(&path, "read", e))?;
+                        field(&mut h, b"sha256", found.as_bytes());
+                    }
+                    None => field(&mut h, b"missing", b""),
                 }
             } else {
                 field(&mut h, b"sha256", lib.sha256.as_bytes());
@@ -125,42 +123,6 @@ fn blake3_reader(mut r: impl Read) -> io::Result<[u8; 32]> {
         }
     }
     Ok(*h.finalize().as_bytes())
-}
-
-/// Collects every file under `dir` (following symlinks) by `/`-separated relative path.
-fn walk(
-    dir: &Path,
-    prefix: &str,
-    depth: usize,
-    out: &mut BTreeMap<String, PathBuf>,
-) -> Result<(), ModError> {
-    if depth > MAX_DEPTH {
-        return Err(ModError::io(
-            dir,
-            "read",
-            io::Error::other(format!(
-                "folders nested deeper than {MAX_DEPTH} levels (a symlink loop?)"
-            )),
-        ));
-    }
-    let entries = fs::read_dir(dir).map_err(|e| ModError::io(dir, "list", e))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| ModError::io(dir, "list", e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let rel = if prefix.is_empty() {
-            name
-        } else {
-            format!("{prefix}/{name}")
-        };
-        let path = entry.path();
-        let meta = fs::metadata(&path).map_err(|e| ModError::io(&path, "read", e))?;
-        if meta.is_dir() {
-            walk(&path, &rel, depth + 1, out)?;
-        } else {
-            out.insert(rel, path);
-        }
-    }
-    Ok(())
 }
 
 /// The first 12 hex digits of a hash and an ellipsis.
@@ -291,6 +253,8 @@ impl ModSetFingerprint {
 mod tests {
     use super::*;
     use crate::discover::tests::write_mod;
+    use std::fs;
+    use std::path::Path;
 
     fn entry(id: &str, version: &str, simulation: bool, content: &str) -> FingerprintEntry {
         FingerprintEntry {

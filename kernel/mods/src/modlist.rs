@@ -11,8 +11,9 @@
 //! and duplicates are errors with file, line and column. A missing file is an empty list.
 
 use crate::ModError;
+use crate::files::read_capped;
 use crate::manifest::{Locator, check_id};
-use crate::util::{read_capped, write_atomic};
+use crate::util::write_atomic;
 use serde::Deserialize;
 use std::io::Write;
 use std::path::Path;
@@ -69,8 +70,9 @@ impl ModList {
     /// Reads `path`; a file that does not exist is an empty list (nothing enabled yet).
     ///
     /// # Errors
-    /// [`ModError::Io`] when the file exists but cannot be read, [`ModError::TooLarge`]
-    /// above [`MAX_MODLIST_BYTES`], [`ModError::Invalid`] when it is not UTF-8, and the
+    /// [`ModError::Io`] when the file exists but cannot be read, [`ModError::NotRegular`]
+    /// when it is a FIFO, a device or a folder (never opened for a blocking read,
+    /// PD-MODS-REGULAR-FILES), [`ModError::TooLarge`] above [`MAX_MODLIST_BYTES`], [`ModError::Invalid`] when it is not UTF-8, and the
     /// errors of [`ModList::parse`].
     pub fn load(path: &Path) -> Result<ModList, ModError> {
         match std::fs::metadata(path) {

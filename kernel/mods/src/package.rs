@@ -15,18 +15,33 @@
 //! regenerated) and the output archive itself, and refuses symlinks.
 //!
 //! [`install`] reads the whole archive once as a check before writing anything in the
-//! mods folder: only plain files and folders inside one `<id>/` folder, no absolute paths,
-//! `..`, links or devices, every entry and the whole archive within [`InstallLimits`]
-//! (counting the bytes actually decompressed, whatever the headers claim), every file
-//! listed in `HASHES.sha256` with the right hash, a valid manifest whose id is the folder
-//! name, and no installed mod with that id. Then it unpacks into a `.install-*` folder
-//! inside the mods folder, checks the bytes again, and renames that folder into place.
-//! On any failure nothing is left behind.
+//! mods folder ([`check_package`] runs the same check on bytes in memory): only plain
+//! files and folders inside one `<id>/` folder, no absolute paths, `..`, control
+//! characters, links or devices, no two paths that differ only in letter case (the
+//! game's lookups ignore case), every entry and the whole archive within
+//! [`InstallLimits`] (counting the bytes actually decompressed, whatever the headers
+//! claim), every file listed in `HASHES.sha256` with the right hash, a valid manifest
+//! whose id is the folder name, and no installed mod with that id. Then it unpacks into a
+//! `.install-*` folder inside the mods folder, checks the bytes again, and renames that
+//! folder into place. On any failure nothing is left behind (and a process killed midway
+//! leaves a folder the next install or discovery removes, PD-MODS-STALE-INSTALL).
+//!
+//! **PD-MODS-ARCHIVE-HEADERS**: the tar stream is read raw, so the tar reader never
+//! buffers an extension header itself. A GNU long name or long link (`L`, `K`) is
+//! refused when its header claims more than [`MAX_LONG_NAME`] bytes, a PAX header (`x`,
+//! `g`) more than [`MAX_PAX_HEADER`], before one byte of it is read; all of them
+//! together may not exceed [`MAX_EXTENSION_BYTES`]; at most one of each kind describes
+//! one entry, a PAX `size` must equal the header's, sparse files are refused, and what
+//! follows the end marker is bounded by [`MAX_TRAILING_BYTES`]. Names echoed in errors
+//! are escaped and cut ([`crate::shown_name`]).
 
 use crate::ModError;
 use crate::discover::{MAX_MANIFEST_BYTES, ModDir};
+use crate::files::{INSTALL_PREFIX, sweep_stale_installs};
 use crate::manifest::{Manifest, check_id};
-use crate::util::{check_relative, hex, is_sha256_hex, join_relative, temp_name, write_atomic};
+use crate::util::{
+    check_relative, escaped, hex, is_sha256_hex, join_relative, shown_name, temp_name, write_atomic,
+};
 use flate2::Compression;
 use flate2::GzBuilder;
 use flate2::read::GzDecoder;
@@ -316,7 +331,9 @@ pub fn pack(mod_dir: &Path, out: &Path) -> Result<PackReport, ModError> {
         let mut tar = tar::Builder::new(gz);
         let mut hashes = BTreeMap::new();
         for (rel, src) in &ordered {
-            let f = fs::File::open(&src.path).map_err(|e| ModError::io(&src.path, "read", e))?;
+            // Collected as a regular file; opened so that a FIFO put there meanwhile is
+            // refused, never waited on (PD-MODS-REGULAR-FILES).
+            let (f, _) = crate::files::open_regular(&src.path)?;
             let mut reader = ExactReader {
                 inner: f.take(src.len),
                 remaining: src.len,
@@ -362,6 +379,20 @@ pub fn pack(mod_dir: &Path, out: &Path) -> Result<PackReport, ModError> {
 
 // ---------------------------------------------------------------------------------------
 // install
+
+/// Longest GNU long name or long link (`L` / `K` entries) accepted, in bytes; the
+/// header's claim is checked before anything is read.
+pub const MAX_LONG_NAME: u64 = 4 << 10;
+
+/// Largest PAX extended header (`x` / `g` entries) accepted, in bytes; checked the same
+/// way.
+pub const MAX_PAX_HEADER: u64 = 64 << 10;
+
+/// Most bytes of long names and PAX headers in one archive together.
+pub const MAX_EXTENSION_BYTES: u64 = 16 << 20;
+
+/// Most bytes accepted after the archive's end marker (tools pad to 10 KiB records).
+pub const MAX_TRAILING_BYTES: u64 = 1 << 20;
 
 /// Bounds the decompressed stream as a whole; past the cap it fails and raises `over`.
 struct CappedReader<R> {
@@ -444,13 +475,146 @@ struct Scan {
     files: BTreeMap<String, (String, u64)>,
 }
 
-/// One pass over `archive`, checking every entry and handing the good ones to `sink`.
+/// Where the archive's bytes come from; each pass opens it again.
+enum Input<'a> {
+    /// A file on disk.
+    File(&'a Path),
+    /// Bytes in memory ([`check_package`]).
+    Bytes(&'a [u8]),
+}
+
+impl<'a> Input<'a> {
+    fn open(&self) -> Result<Box<dyn Read + 'a>, ModError> {
+        match *self {
+            Input::File(path) => {
+                let (file, _) = crate::files::open_regular(path)?;
+                Ok(Box::new(file))
+            }
+            Input::Bytes(bytes) => Ok(Box::new(bytes)),
+        }
+    }
+}
+
+/// The extension headers met since the last member: they describe the next one.
+#[derive(Default)]
+struct Pending {
+    /// A GNU long name (`L`), trailing NUL removed.
+    long_name: Option<Vec<u8>>,
+    /// A GNU long link name (`K`) was seen.
+    long_link: bool,
+    /// A PAX extended header (`x`).
+    pax: Option<Pax>,
+}
+
+impl Pending {
+    fn is_empty(&self) -> bool {
+        self.long_name.is_none() && !self.long_link && self.pax.is_none()
+    }
+}
+
+/// The PAX records that matter here.
+#[derive(Default)]
+struct Pax {
+    /// `path`: the member's name.
+    path: Option<Vec<u8>>,
+    /// `size`: the member's size (must equal its header's).
+    size: Option<u64>,
+}
+
+/// A decimal number written in ASCII digits only.
+fn decimal(bytes: &[u8]) -> Option<u64> {
+    if bytes.is_empty() || bytes.len() > 20 || !bytes.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(bytes).ok()?.parse().ok()
+}
+
+/// Parses PAX extended header records (`"<len> <key>=<value>\n"`, `len` counting the
+/// whole record). Keys other than `path` and `size` are read and ignored, except the
+/// `GNU.sparse` family (sparse files are not allowed). Returns why it is refused.
+fn parse_pax(data: &[u8]) -> Result<Pax, String> {
+    let mut pax = Pax::default();
+    let mut rest = data;
+    let mut n = 0usize;
+    while !rest.is_empty() {
+        n += 1;
+        let bad = |what: &str| format!("is a PAX header whose record {n} {what}");
+        let Some(sp) = rest.iter().take(21).position(|&b| b == b' ') else {
+            return Err(bad("has no length"));
+        };
+        let len = decimal(&rest[..sp])
+            .and_then(|l| usize::try_from(l).ok())
+            .ok_or_else(|| bad("has a length that is not a number"))?;
+        if len <= sp + 1 || len > rest.len() {
+            return Err(bad(&format!(
+                "claims {len} bytes where {} remain",
+                rest.len()
+            )));
+        }
+        let (record, tail) = rest.split_at(len);
+        rest = tail;
+        let Some(body) = record[sp + 1..].strip_suffix(b"\n") else {
+            return Err(bad("does not end with a newline"));
+        };
+        let Some(eq) = body.iter().position(|&b| b == b'=') else {
+            return Err(bad("has no '='"));
+        };
+        let (key, value) = (&body[..eq], &body[eq + 1..]);
+        match key {
+            b"path" => pax.path = Some(value.to_vec()),
+            b"size" => {
+                pax.size =
+                    Some(decimal(value).ok_or_else(|| bad("has a size that is not a number"))?);
+            }
+            k if k.starts_with(b"GNU.sparse") => {
+                return Err(
+                    "is a PAX header of a sparse file (not allowed in mod archives)".to_owned(),
+                );
+            }
+            _ => {}
+        }
+    }
+    Ok(pax)
+}
+
+/// `name`'s folders and itself, lowercased, checked against the paths seen so far: the
+/// first one that differs from a seen path only by ASCII case, if any (`seen` maps the
+/// lowercase form to the path as first seen).
+fn case_clash(seen: &mut BTreeMap<String, String>, rel: &str) -> Option<String> {
+    let mut end = 0;
+    loop {
+        let next = rel[end..].find('/').map(|i| end + i);
+        let part = &rel[..next.unwrap_or(rel.len())];
+        let lower = part.to_ascii_lowercase();
+        match seen.get(&lower) {
+            Some(first) if first != part => return Some(first.clone()),
+            Some(_) => {}
+            None => {
+                seen.insert(lower, part.to_owned());
+            }
+        }
+        match next {
+            Some(i) => end = i + 1,
+            None => return None,
+        }
+    }
+}
+
+/// One pass over the archive, checking every entry and handing the good ones to `sink`.
+/// The tar stream is read raw: extension headers (GNU long names and links, PAX headers)
+/// are bounded by their header's claim before one byte of them is read, and applied
+/// here, never buffered whole by the tar reader.
+#[allow(
+    clippy::too_many_lines,
+    reason = "one pass with its checks in order, easier to audit in one place"
+)]
 fn scan(
+    input: &Input<'_>,
     archive: &Path,
     limits: &InstallLimits,
     sink: &mut dyn FnMut(Item<'_>) -> Result<(), ModError>,
 ) -> Result<Scan, ModError> {
-    let file = fs::File::open(archive).map_err(|e| ModError::io(archive, "read", e))?;
+    let source = input.open()?;
     let over = Rc::new(Cell::new(false));
     let cap = limits
         .max_total
@@ -459,9 +623,11 @@ fn scan(
                 .saturating_add(2)
                 .saturating_mul(OVERHEAD_PER_ENTRY),
         )
+        .saturating_add(MAX_EXTENSION_BYTES)
+        .saturating_add(MAX_TRAILING_BYTES)
         .saturating_add(1 << 20);
     let stream = CappedReader {
-        inner: GzDecoder::new(BufReader::new(file)),
+        inner: GzDecoder::new(BufReader::new(source)),
         left: cap,
         over: Rc::clone(&over),
     };
@@ -477,7 +643,8 @@ fn scan(
             ModError::ArchiveRead {
                 archive: archive.to_path_buf(),
                 entry: entry.to_owned(),
-                source: e,
+                // The reader's words may quote a name from the archive.
+                source: io::Error::new(e.kind(), escaped(&e.to_string()).into_owned()),
             }
         }
     };
@@ -488,15 +655,110 @@ fn scan(
     };
     let mut out = Scan::default();
     let mut dirs: BTreeSet<String> = BTreeSet::new();
+    let mut cases: BTreeMap<String, String> = BTreeMap::new();
     let mut where_ = "(start of archive)".to_owned();
     let mut entries_seen = 0usize;
     let mut total = 0u64;
+    let mut extension_bytes = 0u64;
+    let mut pending = Pending::default();
     {
-        let entries = ar.entries().map_err(|e| read_err(&where_, e))?;
+        let entries = ar.entries().map_err(|e| read_err(&where_, e))?.raw(true);
         for entry in entries {
             let mut entry = entry.map_err(|e| read_err(&format!("(after {where_})"), e))?;
-            let raw = entry.path_bytes().into_owned();
-            let name = String::from_utf8_lossy(&raw).into_owned();
+            let kind = entry.header().entry_type();
+            let size = entry.size();
+            // Extension headers: bounded by their claim before they are read.
+            let ext_cap = match kind {
+                tar::EntryType::GNULongName | tar::EntryType::GNULongLink => Some(MAX_LONG_NAME),
+                tar::EntryType::XHeader | tar::EntryType::XGlobalHeader => Some(MAX_PAX_HEADER),
+                _ => None,
+            };
+            if let Some(ext_cap) = ext_cap {
+                let what = match kind {
+                    tar::EntryType::GNULongName => "a GNU long name",
+                    tar::EntryType::GNULongLink => "a GNU long link name",
+                    tar::EntryType::XHeader => "a PAX extended header",
+                    _ => "a PAX global header",
+                };
+                let name = shown_name(&String::from_utf8_lossy(&entry.path_bytes()));
+                let here = if entries_seen == 0 && out.folder.is_empty() {
+                    format!("{name} (before the first entry)")
+                } else {
+                    format!("{name} (after {where_})")
+                };
+                if size > ext_cap {
+                    return Err(unsafe_entry(
+                        &here,
+                        format!("is {what} of {size} bytes, more than the {ext_cap} accepted"),
+                    ));
+                }
+                extension_bytes += size;
+                if extension_bytes > MAX_EXTENSION_BYTES {
+                    return Err(unsafe_entry(
+                        &here,
+                        format!(
+                            "long names and PAX headers add up to more than the {MAX_EXTENSION_BYTES} bytes accepted in one archive"
+                        ),
+                    ));
+                }
+                let data = read_small(&mut entry, ext_cap, archive, &here)?;
+                match kind {
+                    tar::EntryType::GNULongName => {
+                        if pending.long_name.is_some() {
+                            return Err(unsafe_entry(
+                                &here,
+                                "is a second long name for one entry".to_owned(),
+                            ));
+                        }
+                        let mut data = data;
+                        if data.last() == Some(&0) {
+                            data.pop();
+                        }
+                        pending.long_name = Some(data);
+                    }
+                    tar::EntryType::GNULongLink => {
+                        if pending.long_link {
+                            return Err(unsafe_entry(
+                                &here,
+                                "is a second long link name for one entry".to_owned(),
+                            ));
+                        }
+                        pending.long_link = true;
+                    }
+                    tar::EntryType::XHeader => {
+                        if pending.pax.is_some() {
+                            return Err(unsafe_entry(
+                                &here,
+                                "is a second PAX header for one entry".to_owned(),
+                            ));
+                        }
+                        pending.pax =
+                            Some(parse_pax(&data).map_err(|why| unsafe_entry(&here, why))?);
+                    }
+                    _ => {
+                        // Metadata for the tools that wrote the archive: checked, then
+                        // ignored (as the tar reader does). Counted as an entry.
+                        parse_pax(&data).map_err(|why| unsafe_entry(&here, why))?;
+                        entries_seen += 1;
+                        if entries_seen > limits.max_entries {
+                            return Err(ModError::TooManyEntries {
+                                archive: archive.to_path_buf(),
+                                entry: here,
+                                limit: limits.max_entries,
+                            });
+                        }
+                    }
+                }
+                continue;
+            }
+            // A member: its name from the PAX header, else the long name, else the header.
+            let ext = std::mem::take(&mut pending);
+            let pax = ext.pax.unwrap_or_default();
+            let raw: Vec<u8> = match (pax.path, ext.long_name) {
+                (Some(p), _) | (None, Some(p)) => p,
+                (None, None) => entry.path_bytes().into_owned(),
+            };
+            let name = shown_name(&String::from_utf8_lossy(&raw));
             where_.clone_from(&name);
             entries_seen += 1;
             if entries_seen > limits.max_entries {
@@ -506,27 +768,17 @@ fn scan(
                     limit: limits.max_entries,
                 });
             }
-            let kind = entry.header().entry_type();
+            if let Some(claimed) = pax.size
+                && claimed != size
+            {
+                return Err(unsafe_entry(
+                    &name,
+                    format!("its PAX size ({claimed}) differs from its header's ({size})"),
+                ));
+            }
             let is_dir = match kind {
                 tar::EntryType::Regular => false,
                 tar::EntryType::Directory => true,
-                tar::EntryType::XGlobalHeader => {
-                    // Metadata for the tools that wrote the archive; read and ignored.
-                    let mut r = EntryReader {
-                        inner: (&mut entry).take(MAX_HASHES_BYTES + 1),
-                        hasher: Sha256::new(),
-                        count: 0,
-                        error: None,
-                    };
-                    io::copy(&mut r, &mut io::sink()).map_err(|e| read_err(&name, e))?;
-                    if r.count > MAX_HASHES_BYTES {
-                        return Err(unsafe_entry(
-                            &name,
-                            "is an oversized global header".to_owned(),
-                        ));
-                    }
-                    continue;
-                }
                 tar::EntryType::Symlink => {
                     return Err(unsafe_entry(
                         &name,
@@ -555,12 +807,19 @@ fn scan(
                     return Err(unsafe_entry(
                         &name,
                         format!(
-                            "is a special entry (tar type {:?}); only plain files and folders are allowed",
-                            char::from(other.as_byte())
+                            "is a special entry (tar type {}); only plain files and folders are allowed",
+                            escaped(&format!("{:?}", char::from(other.as_byte())))
                         ),
                     ));
                 }
             };
+            if ext.long_link {
+                return Err(unsafe_entry(
+                    &name,
+                    "has a long link name, which only links use (not allowed in mod archives)"
+                        .to_owned(),
+                ));
+            }
             let Ok(path) = std::str::from_utf8(&raw) else {
                 return Err(unsafe_entry(&name, "its name is not UTF-8".to_owned()));
             };
@@ -583,7 +842,10 @@ fn scan(
                 if let Err(why) = check_id(folder) {
                     return Err(unsafe_entry(
                         &name,
-                        format!("the top-level folder \"{folder}\" is not a mod id ({why})"),
+                        format!(
+                            "the top-level folder \"{}\" is not a mod id ({why})",
+                            shown_name(folder)
+                        ),
                     ));
                 }
                 out.folder = folder.to_owned();
@@ -596,6 +858,18 @@ fn scan(
                     ),
                 ));
             }
+            // Paths that differ only in case: the game's lookups ignore case.
+            if !rel.is_empty()
+                && let Some(first) = case_clash(&mut cases, rel)
+            {
+                return Err(unsafe_entry(
+                    &name,
+                    format!(
+                        "differs only in letter case from \"{}\" in the same archive; the game finds files whatever their case, so only one of them could ever be used (rename or remove one)",
+                        shown_name(&format!("{}/{first}", out.folder))
+                    ),
+                ));
+            }
             // Every ancestor is a folder, never a file.
             let mut cut = 0;
             while let Some(i) = rel[cut..].find('/') {
@@ -603,7 +877,7 @@ fn scan(
                 if out.files.contains_key(parent) {
                     return Err(unsafe_entry(
                         &name,
-                        format!("is inside \"{parent}\", which is a file"),
+                        format!("is inside \"{}\", which is a file", shown_name(parent)),
                     ));
                 }
                 dirs.insert(parent.to_owned());
@@ -677,10 +951,24 @@ fn scan(
             }
         }
     }
+    if !pending.is_empty() {
+        return Err(unsafe_entry(
+            &format!("(after {where_})"),
+            "a long name or PAX header describes no entry (the archive ends after it)".to_owned(),
+        ));
+    }
     // Read to the end of the gzip stream so its checksum is verified (a truncated or
-    // altered download fails here even when the tar part looked complete).
-    let mut rest = ar.into_inner();
-    io::copy(&mut rest, &mut io::sink()).map_err(|e| read_err("(end of archive)", e))?;
+    // altered download fails here even when the tar part looked complete); what follows
+    // the end marker is padding, bounded.
+    let rest = ar.into_inner();
+    let trailing = io::copy(&mut rest.take(MAX_TRAILING_BYTES + 1), &mut io::sink())
+        .map_err(|e| read_err("(end of archive)", e))?;
+    if trailing > MAX_TRAILING_BYTES {
+        return Err(unsafe_entry(
+            "(end of archive)",
+            format!("more than {MAX_TRAILING_BYTES} bytes follow the archive's end marker"),
+        ));
+    }
     if out.folder.is_empty() {
         return Err(ModError::ArchiveMissing {
             archive: archive.to_path_buf(),
@@ -721,7 +1009,10 @@ fn parse_hashes(
             return Err(bad(format!("line {n}: the path {why}")));
         }
         if out.insert(path.to_owned(), hash.to_owned()).is_some() {
-            return Err(bad(format!("line {n}: {path} is listed twice")));
+            return Err(bad(format!(
+                "line {n}: {} is listed twice",
+                shown_name(path)
+            )));
         }
     }
     Ok(out)
@@ -753,7 +1044,8 @@ fn read_small(
     Ok(v)
 }
 
-/// Removes the temporary install folder unless disarmed.
+/// Removes the temporary install folder unless disarmed (on errors and on a panic while
+/// unpacking; PD-MODS-STALE-INSTALL covers a process killed meanwhile).
 struct TempDir {
     path: Option<PathBuf>,
 }
@@ -782,27 +1074,29 @@ fn set_mode(_path: &Path, _exec: bool) -> io::Result<()> {
     Ok(())
 }
 
-/// Installs the mod archive `archive` into `mods_root` as `<mods_root>/<id>` (see the
-/// [module documentation](self) for every check). Nothing is written in `mods_root`
-/// before the whole archive passed the checks, and on any failure nothing is left there.
-///
-/// # Errors
-/// A [`ModError`] naming the archive and the entry: [`ModError::ArchiveRead`] (not gzip,
-/// truncated, corrupt), [`ModError::UnsafeEntry`], [`ModError::EntryTooLarge`],
-/// [`ModError::ArchiveTooLarge`], [`ModError::TooManyEntries`],
-/// [`ModError::ArchiveMissing`], [`ModError::BadHashes`], [`ModError::HashMismatch`],
-/// [`ModError::ArchiveManifest`], [`ModError::ArchiveIdMismatch`],
-/// [`ModError::AlreadyInstalled`], [`ModError::InstallWrite`]; [`ModError::Io`] when the
-/// archive or `mods_root` cannot be opened or created.
-pub fn install(
+/// What the read-only check of a mod archive found ([`check_package`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckedPackage {
+    /// The mod's id (the archive's single folder).
+    pub id: String,
+    /// Its version.
+    pub version: Version,
+    /// Files in the archive, `HASHES.sha256` included.
+    pub files: usize,
+    /// Their total decompressed size in bytes.
+    pub bytes: u64,
+}
+
+/// Pass 1 of [`install`]: every entry, the hash list and the manifest checked; nothing
+/// written.
+fn check(
+    input: &Input<'_>,
     archive: &Path,
-    mods_root: &Path,
-    limits: InstallLimits,
-) -> Result<Installed, ModError> {
-    // Pass 1: check everything, write nothing.
+    limits: &InstallLimits,
+) -> Result<(Scan, Manifest), ModError> {
     let mut manifest_bytes: Option<Vec<u8>> = None;
     let mut hashes_bytes: Option<Vec<u8>> = None;
-    let checked = scan(archive, &limits, &mut |item| {
+    let checked = scan(input, archive, limits, &mut |item| {
         if let Item::File {
             rel, entry, reader, ..
         } = item
@@ -816,7 +1110,7 @@ pub fn install(
         Ok(())
     })?;
     let folder = checked.folder.clone();
-    let entry_of = |rel: &str| format!("{folder}/{rel}");
+    let entry_of = |rel: &str| shown_name(&format!("{folder}/{rel}"));
     let manifest_entry = entry_of("mod.toml");
     let hashes_entry = entry_of(HASHES_FILE);
     let Some(hashes_bytes) = hashes_bytes else {
@@ -899,6 +1193,51 @@ pub fn install(
             folder,
         });
     }
+    Ok((checked, manifest))
+}
+
+/// The read-only check [`install`] runs before writing anything, on an archive held in
+/// memory: every entry (kinds, paths, case, sizes, extension headers), the hash list and
+/// the manifest. Nothing is written anywhere. Errors name the archive as
+/// `(archive in memory)`.
+///
+/// # Errors
+/// The errors of [`install`]'s first pass.
+pub fn check_package(data: &[u8], limits: InstallLimits) -> Result<CheckedPackage, ModError> {
+    let origin = Path::new("(archive in memory)");
+    let (scan, manifest) = check(&Input::Bytes(data), origin, &limits)?;
+    Ok(CheckedPackage {
+        id: manifest.id,
+        version: manifest.version,
+        files: scan.files.len(),
+        bytes: scan.files.values().map(|(_, n)| n).sum(),
+    })
+}
+
+/// Installs the mod archive `archive` into `mods_root` as `<mods_root>/<id>` (see the
+/// [module documentation](self) for every check). Nothing is written in `mods_root`
+/// before the whole archive passed the checks, and on any failure nothing is left there.
+/// Unfinished installs of processes that are gone are removed from `mods_root` first
+/// (PD-MODS-STALE-INSTALL).
+///
+/// # Errors
+/// A [`ModError`] naming the archive and the entry: [`ModError::ArchiveRead`] (not gzip,
+/// truncated, corrupt), [`ModError::UnsafeEntry`], [`ModError::EntryTooLarge`],
+/// [`ModError::ArchiveTooLarge`], [`ModError::TooManyEntries`],
+/// [`ModError::ArchiveMissing`], [`ModError::BadHashes`], [`ModError::HashMismatch`],
+/// [`ModError::ArchiveManifest`], [`ModError::ArchiveIdMismatch`],
+/// [`ModError::AlreadyInstalled`], [`ModError::InstallWrite`]; [`ModError::Io`] /
+/// [`ModError::NotRegular`] when the archive or `mods_root` cannot be opened or created.
+pub fn install(
+    archive: &Path,
+    mods_root: &Path,
+    limits: InstallLimits,
+) -> Result<Installed, ModError> {
+    sweep_stale_installs(mods_root);
+    // Pass 1: check everything, write nothing.
+    let input = Input::File(archive);
+    let (checked, manifest) = check(&input, archive, &limits)?;
+    let folder = checked.folder.clone();
     let dest = mods_root.join(&folder);
     let already = |dest: &Path| ModError::AlreadyInstalled {
         archive: archive.to_path_buf(),
@@ -913,7 +1252,9 @@ pub fn install(
     // Pass 2: unpack into a temporary folder inside mods_root, then rename into place.
     let created_root = !mods_root.exists();
     fs::create_dir_all(mods_root).map_err(|e| ModError::io(mods_root, "create the folder", e))?;
-    let result = unpack_and_place(archive, mods_root, &limits, &checked, &dest, &already);
+    let result = unpack_and_place(
+        &input, archive, mods_root, &limits, &checked, &dest, &already,
+    );
     if result.is_err() && created_root {
         // Only removes it when empty, i.e. when nothing else appeared meanwhile.
         let _ = fs::remove_dir(mods_root);
@@ -927,6 +1268,7 @@ pub fn install(
 }
 
 fn unpack_and_place(
+    input: &Input<'_>,
     archive: &Path,
     mods_root: &Path,
     limits: &InstallLimits,
@@ -936,7 +1278,7 @@ fn unpack_and_place(
 ) -> Result<(), ModError> {
     let mut tmp_path = None;
     for _ in 0..16 {
-        let candidate = mods_root.join(temp_name(".install-"));
+        let candidate = mods_root.join(temp_name(INSTALL_PREFIX));
         match fs::create_dir(&candidate) {
             Ok(()) => {
                 tmp_path = Some(candidate);
@@ -962,7 +1304,7 @@ fn unpack_and_place(
         path: path.to_path_buf(),
         source: e,
     };
-    let unpacked = scan(archive, limits, &mut |item| match item {
+    let unpacked = scan(input, archive, limits, &mut |item| match item {
         Item::Dir { rel, entry } => {
             let path = join_relative(&tmp_path, rel);
             fs::create_dir_all(&path).map_err(|e| write_err(entry, &path, e))

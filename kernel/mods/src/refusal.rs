@@ -3,6 +3,9 @@
 use semver::{Version, VersionReq};
 use std::fmt;
 
+/// Members and path steps of a dependency cycle named in a refusal; the rest is counted.
+pub const CYCLE_SHOWN: usize = 5;
+
 /// A mod that will not be loaded, and why. The rest of the mod set still loads.
 ///
 /// `Display` writes one sentence naming the mod, the cause and what the user can do.
@@ -90,6 +93,14 @@ pub enum RefusalReason {
         /// The error, with file, line and column.
         error: String,
     },
+    /// A file of the mod may not be read (PD-MODS-REGULAR-FILES): a FIFO, a device or a
+    /// socket, a link leaving the mod folder, a link loop, or a file that cannot be read.
+    BrokenFiles {
+        /// The folder, as `mods/<folder>`.
+        dir: String,
+        /// The error, naming the file.
+        error: String,
+    },
     /// The folder name differs from the id in its manifest.
     IdMismatch {
         /// The folder, as `mods/<folder>`.
@@ -172,12 +183,29 @@ impl fmt::Display for Refusal {
                 "mod \"{id}\" conflicts with \"{other}\" (declared by \"{declared_by}\": {reason}); disable one of them"
             ),
             RefusalReason::Cycle { members, path } => {
-                let members: Vec<String> = members.iter().map(|m| format!("\"{m}\"")).collect();
+                // Bounded: a cycle of hundreds of mods is named by its first members and
+                // the first steps of its path, with counts.
+                let mut names: Vec<String> = members
+                    .iter()
+                    .take(CYCLE_SHOWN)
+                    .map(|m| format!("\"{m}\""))
+                    .collect();
+                if members.len() > CYCLE_SHOWN {
+                    names.push(format!("… and {} more", members.len() - CYCLE_SHOWN));
+                }
+                let steps = if path.len() > CYCLE_SHOWN + 1 {
+                    let mut s: Vec<&str> =
+                        path.iter().take(CYCLE_SHOWN).map(String::as_str).collect();
+                    s.push("…");
+                    s.extend(path.last().map(String::as_str));
+                    format!("{}; {} steps", s.join(" -> "), path.len() - 1)
+                } else {
+                    path.join(" -> ")
+                };
                 write!(
                     f,
-                    "mods {} depend on each other in a cycle ({}); remove one of these dependencies",
-                    members.join(", "),
-                    path.join(" -> ")
+                    "mods {} depend on each other in a cycle ({steps}); remove one of these dependencies",
+                    names.join(", "),
                 )
             }
             RefusalReason::EngineVersion { required, engine } => write!(
@@ -198,6 +226,9 @@ impl fmt::Display for Refusal {
                 provided.join(", ")
             ),
             RefusalReason::BrokenManifest { dir, error } => {
+                write!(f, "mod in {dir} is broken: {error}")
+            }
+            RefusalReason::BrokenFiles { dir, error } => {
                 write!(f, "mod in {dir} is broken: {error}")
             }
             RefusalReason::IdMismatch { dir, declared } => write!(

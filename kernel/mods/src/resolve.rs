@@ -906,6 +906,26 @@ mod tests {
     }
 
     #[test]
+    fn a_500_mod_cycle_is_named_compactly() {
+        let n = 500;
+        let id = |i: usize| format!("m{i:03}");
+        let mods: Vec<ModDir> = (0..n)
+            .map(|i| m(&id(i), "1.0.0", &deps(&[(&id((i + 1) % n), "*")])))
+            .collect();
+        let requested: Vec<String> = (0..n).map(id).collect();
+        let r = resolve(&mods, &requested, &env());
+        assert!(r.order.is_empty());
+        assert_eq!(r.refused.len(), n);
+        let text = r.refused[0].to_string();
+        assert_eq!(
+            text,
+            "mods \"m000\", \"m001\", \"m002\", \"m003\", \"m004\", … and 495 more depend on each other in a cycle (m000 -> m001 -> m002 -> m003 -> m004 -> … -> m000; 500 steps); remove one of these dependencies"
+        );
+        // Every member's refusal is the same bounded sentence.
+        assert!(r.refused.iter().all(|f| f.to_string() == text));
+    }
+
+    #[test]
     fn hints_follow_dependencies_and_override_user_order() {
         let mods = [
             m("a", "1.0.0", "load_after = [\"b\"]\n"),

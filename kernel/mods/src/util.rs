@@ -1,10 +1,66 @@
 //! Small helpers shared by the modules: positions in text, hex, safe relative paths,
-//! bounded reads and atomic writes.
+//! text made safe to print, and atomic writes.
 
 use crate::ModError;
+use std::borrow::Cow;
+use std::fmt;
 use std::fs;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// Longest name (in characters) echoed from an archive or a mod folder; longer ones are
+/// cut and end with `…`.
+pub const MAX_SHOWN_NAME: usize = 200;
+
+/// Whether `c` is printed as `\u{…}` by [`escaped`]: control characters (C0, DEL, C1:
+/// a terminal may act on them) and the bidirectional-text controls (they reorder what
+/// is shown).
+fn needs_escape(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{61c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+        )
+}
+
+/// `text` safe to print on a terminal: every control character (escape codes included)
+/// and bidirectional-text control written as `\u{1b}` and the like; everything else,
+/// backslashes included, as it is (so escaping twice changes nothing).
+#[must_use]
+pub fn escaped(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(needs_escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut s = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if needs_escape(c) {
+            s.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            s.push(c);
+        }
+    }
+    Cow::Owned(s)
+}
+
+/// A name from an archive or a mod folder as error messages echo it: [`escaped`] and cut
+/// to [`MAX_SHOWN_NAME`] characters (then ending with `…`).
+#[must_use]
+pub fn shown_name(name: &str) -> String {
+    let mut cut: String = name.chars().take(MAX_SHOWN_NAME).collect();
+    if cut.len() < name.len() {
+        cut.push('…');
+    }
+    escaped(&cut).into_owned()
+}
+
+/// A path as error messages show it: lossy UTF-8, [`escaped`].
+pub(crate) struct Shown<'a>(pub(crate) &'a Path);
+
+impl fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&escaped(&self.0.display().to_string()))
+    }
+}
 
 /// 1-based line and column (in characters) of byte `offset` in `text`; an offset past
 /// the end or inside a character is clamped to the nearest character boundary before it.
@@ -56,6 +112,9 @@ pub(crate) fn check_relative(path: &str) -> Result<(), &'static str> {
     if path.contains('\0') {
         return Err("contains a NUL character");
     }
+    if path.chars().any(needs_escape) {
+        return Err("contains a control character");
+    }
     for part in path.split('/') {
         match part {
             ".." => return Err("contains \"..\""),
@@ -74,25 +133,6 @@ pub(crate) fn join_relative(root: &Path, path: &str) -> PathBuf {
         p.push(part);
     }
     p
-}
-
-/// Reads `path` whole, refusing files larger than `limit` bytes (checked while reading,
-/// so a file that grows meanwhile is still bounded).
-pub(crate) fn read_capped(path: &Path, limit: u64) -> Result<Vec<u8>, ModError> {
-    let file = fs::File::open(path).map_err(|e| ModError::io(path, "read", e))?;
-    let mut buf = Vec::new();
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut buf)
-        .map_err(|e| ModError::io(path, "read", e))?;
-    let size = buf.len() as u64;
-    if size > limit {
-        return Err(ModError::TooLarge {
-            path: path.to_path_buf(),
-            size,
-            limit,
-        });
-    }
-    Ok(buf)
 }
 
 /// A name for a temporary sibling of a file or folder that no other process of ours uses.
@@ -176,11 +216,29 @@ mod tests {
     }
 
     #[test]
+    fn escaping_for_terminals() {
+        assert_eq!(escaped("plain/path ü"), "plain/path ü");
+        assert_eq!(
+            escaped("a\u{1b}[31mb\u{7}\n\u{9b}"),
+            "a\\u{1b}[31mb\\u{7}\\u{a}\\u{9b}"
+        );
+        assert_eq!(escaped("x\u{202e}y"), "x\\u{202e}y");
+        // Idempotent: backslashes stay.
+        let once = escaped("\u{1b}").into_owned();
+        assert_eq!(escaped(&once), once);
+        let long = "é".repeat(300);
+        let shown = shown_name(&long);
+        assert_eq!(shown.chars().count(), MAX_SHOWN_NAME + 1);
+        assert!(shown.ends_with('…'));
+        assert_eq!(shown_name("short"), "short");
+    }
+
+    #[test]
     fn relative_paths() {
         assert!(check_relative("lib/libx.so").is_ok());
         assert!(check_relative("data").is_ok());
         for bad in [
-            "", "/abs", "a/../b", "..", "./a", "a//b", "a/", "a\\b", "c:/x", "a\0",
+            "", "/abs", "a/../b", "..", "./a", "a//b", "a/", "a\\b", "c:/x", "a\0", "a\u{1b}b",
         ] {
             assert!(check_relative(bad).is_err(), "{bad:?}");
         }
@@ -209,17 +267,5 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("f.txt")]);
-    }
-
-    #[test]
-    fn read_capped_refuses_big_files() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f");
-        fs::write(&p, [0u8; 10]).unwrap();
-        assert_eq!(read_capped(&p, 10).unwrap().len(), 10);
-        assert!(matches!(
-            read_capped(&p, 9),
-            Err(ModError::TooLarge { limit: 9, .. })
-        ));
     }
 }

@@ -1,11 +1,12 @@
 //! Checking plugin libraries against the SHA-256 their manifest pins, before loading them.
 
+use crate::ModError;
 use crate::discover::ModDir;
+use crate::files::{ModTree, open_regular};
 use crate::manifest::PluginDecl;
 use crate::refusal::{Refusal, RefusalReason};
-use crate::util::hex;
+use crate::util::{Shown, hex};
 use sha2::{Digest, Sha256};
-use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
@@ -53,12 +54,42 @@ pub(crate) fn sha256_reader(mut reader: impl Read) -> io::Result<String> {
     Ok(hex(&hasher.finalize()))
 }
 
-/// SHA-256 of the file at `path`, as lowercase hex (streamed, any size).
+/// SHA-256 of the file at `path`, as lowercase hex (streamed, any size). Only a regular
+/// file is read (PD-MODS-REGULAR-FILES): a FIFO or a device is refused, never read.
 ///
 /// # Errors
-/// The file cannot be opened or read.
+/// The file cannot be opened or read, or is not a regular file
+/// ([`io::ErrorKind::InvalidInput`]).
 pub fn sha256_file(path: &Path) -> io::Result<String> {
-    sha256_reader(File::open(path)?)
+    match open_regular(path) {
+        Ok((file, _)) => sha256_reader(file),
+        Err(ModError::Io { source, .. }) => Err(source),
+        Err(e) => Err(io::Error::new(io::ErrorKind::InvalidInput, reason(&e))),
+    }
+}
+
+/// Why a file cannot be read, without its path (the caller names it).
+fn reason(e: &ModError) -> String {
+    match e {
+        ModError::Io { source, .. } => source.to_string(),
+        ModError::NotRegular { kind, .. } => format!("it is {kind}, not a regular file"),
+        ModError::LinkOutside { target, .. } => format!(
+            "it leads outside the mod folder through a link (to {}); a mod's links must stay inside its folder",
+            Shown(target)
+        ),
+        other => other.to_string(),
+    }
+}
+
+/// SHA-256 of the plugin library `path` inside the mod folder `root` (a regular file,
+/// links only inside the mod).
+fn library_sha256(root: &Path, path: &Path) -> Result<String, String> {
+    let tree = ModTree::new(root).map_err(|e| reason(&e))?;
+    match tree.open(path) {
+        Ok(Some((file, _))) => sha256_reader(file).map_err(|e| e.to_string()),
+        Ok(None) => Err(io::Error::from(io::ErrorKind::NotFound).to_string()),
+        Err(e) => Err(reason(&e)),
+    }
 }
 
 /// Hashes the library of every plugin of `mod_dir` for `platform` and compares it with
@@ -92,12 +123,12 @@ pub fn verify_plugins(mod_dir: &ModDir, platform: &str) -> Result<Vec<VerifiedPl
             ));
         };
         let library_path = lib.resolve(&mod_dir.root);
-        let found = sha256_file(&library_path).map_err(|e| {
+        let found = library_sha256(&mod_dir.root, &library_path).map_err(|error| {
             Refusal::new(
                 m.id.clone(),
                 RefusalReason::LibraryUnreadable {
                     library: lib.path.clone(),
-                    error: e.to_string(),
+                    error,
                 },
             )
         })?;

@@ -605,3 +605,377 @@ fn hashes_parser() {
         assert!(parse_hashes(bad.as_bytes(), a, "h").is_err(), "{bad}");
     }
 }
+
+// ---------------------------------------------------------------------------------------
+// Hostile archives (issue 35): extension headers, case, names, trailing data.
+
+/// A raw tar stream: one 512-byte header of `kind` for `name` claiming `size` bytes,
+/// followed by `data` (which may be shorter than the claim) padded to 512.
+fn raw_entry(out: &mut Vec<u8>, name: &[u8], kind: tar::EntryType, size: u64, data: &[u8]) {
+    let h = raw_header(name, size, kind);
+    out.extend_from_slice(h.as_bytes());
+    out.extend_from_slice(data);
+    out.resize(out.len().div_ceil(512) * 512, 0);
+}
+
+/// A PAX record `"<len> key=value\n"`.
+fn pax_record(key: &str, value: &[u8]) -> Vec<u8> {
+    let body = 1 + key.len() + 1 + value.len() + 1;
+    let mut len = body + 1;
+    while format!("{len}").len() + body != len {
+        len += 1;
+    }
+    let mut v = format!("{len} {key}=").into_bytes();
+    v.extend_from_slice(value);
+    v.push(b'\n');
+    v
+}
+
+/// The tar stream of `good(extra)` (a valid mod `m`) with `before` spliced in front of
+/// the entry at `at`, gzip'd.
+fn gz(tar_bytes: &[u8]) -> Vec<u8> {
+    let mut gz = GzEncoder::new(Vec::new(), Compression::fast());
+    gz.write_all(tar_bytes).unwrap();
+    gz.finish().unwrap()
+}
+
+/// Tar bytes of `entries` (no end marker when `end` is false).
+fn tar_bytes(entries: &[E]) -> Vec<u8> {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("a.tar.gz");
+    build(&p, entries);
+    let mut v = Vec::new();
+    GzDecoder::new(fs::File::open(&p).unwrap())
+        .read_to_end(&mut v)
+        .unwrap();
+    v
+}
+
+fn check_err(data: &[u8]) -> ModError {
+    check_package(data, InstallLimits::default()).unwrap_err()
+}
+
+#[test]
+fn a_huge_gnu_long_name_is_refused_before_it_is_read() {
+    // The header claims 1 GiB; the stream holds 4 KiB of it. The claim alone refuses it.
+    let mut t = Vec::new();
+    raw_entry(
+        &mut t,
+        b"././@LongLink",
+        tar::EntryType::GNULongName,
+        1 << 30,
+        &[b'a'; 4096],
+    );
+    let e = check_err(&gz(&t));
+    let text = e.to_string();
+    assert!(
+        matches!(&e, ModError::UnsafeEntry { .. })
+            && text.contains("is a GNU long name of 1073741824 bytes, more than the 4096 accepted"),
+        "{text}"
+    );
+    // A long link name, likewise.
+    let mut t = Vec::new();
+    raw_entry(
+        &mut t,
+        b"././@LongLink",
+        tar::EntryType::GNULongLink,
+        5000,
+        &[],
+    );
+    assert!(
+        check_err(&gz(&t))
+            .to_string()
+            .contains("GNU long link name of 5000 bytes")
+    );
+}
+
+#[test]
+fn a_huge_pax_header_is_refused_before_it_is_read() {
+    for kind in [tar::EntryType::XHeader, tar::EntryType::XGlobalHeader] {
+        let mut t = Vec::new();
+        raw_entry(&mut t, b"m/PaxHeader", kind, 1 << 30, &[b'9'; 512]);
+        let text = check_err(&gz(&t)).to_string();
+        assert!(
+            text.contains("of 1073741824 bytes, more than the 65536 accepted"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn long_names_and_pax_paths_within_bounds_are_honoured() {
+    // The tar writer itself uses a GNU long name for a path over 100 bytes.
+    let long = format!("data/{}/x.txt", "d".repeat(150));
+    let entries = good(&[(long.as_str(), b"deep")]);
+    let bytes = gz(&tar_bytes(&entries));
+    let c = check_package(&bytes, InstallLimits::default()).unwrap();
+    assert_eq!((c.id.as_str(), c.files), ("m", 3));
+
+    // A PAX `path` names the next member; `size` must agree with its header.
+    let stream = tar_bytes(&good(&[("data/p.txt", b"pax")]));
+    let mut rebuilt = Vec::new();
+    // Replace the header name of data/p.txt with a placeholder named through PAX.
+    let mut ar = tar::Archive::new(stream.as_slice());
+    for e in ar.entries().unwrap() {
+        let mut e = e.unwrap();
+        let name = e.path_bytes().into_owned();
+        let mut data = Vec::new();
+        e.read_to_end(&mut data).unwrap();
+        if name == b"m/data/p.txt" {
+            let mut rec = pax_record("path", b"m/data/p.txt");
+            rec.extend(pax_record("mtime", b"0"));
+            rec.extend(pax_record("size", b"3"));
+            raw_entry(
+                &mut rebuilt,
+                b"m/PaxHeader",
+                tar::EntryType::XHeader,
+                rec.len() as u64,
+                &rec,
+            );
+            raw_entry(
+                &mut rebuilt,
+                b"m/placeholder",
+                tar::EntryType::Regular,
+                3,
+                &data,
+            );
+        } else {
+            raw_entry(
+                &mut rebuilt,
+                &name,
+                tar::EntryType::Regular,
+                data.len() as u64,
+                &data,
+            );
+        }
+    }
+    rebuilt.extend_from_slice(&[0; 1024]);
+    let c = check_package(&gz(&rebuilt), InstallLimits::default()).unwrap();
+    assert_eq!(c.files, 3);
+
+    // A PAX size that disagrees with the header is refused.
+    let mut bad = Vec::new();
+    let rec = pax_record("size", b"7");
+    raw_entry(
+        &mut bad,
+        b"m/PaxHeader",
+        tar::EntryType::XHeader,
+        rec.len() as u64,
+        &rec,
+    );
+    raw_entry(&mut bad, b"m/x.txt", tar::EntryType::Regular, 3, b"abc");
+    let text = check_err(&gz(&bad)).to_string();
+    assert!(
+        text.contains("its PAX size (7) differs from its header's (3)"),
+        "{text}"
+    );
+
+    // Malformed records, sparse files, two headers for one entry, a header for nothing.
+    for (recs, why) in [
+        (b"99 path=x\n".to_vec(), "claims 99 bytes"),
+        (b"x path=x\n".to_vec(), "not a number"),
+        (b"xxxxxxxxxxxxxxxxxxxxxxxxx=1\n".to_vec(), "has no length"),
+        (b"8 pathx\n".to_vec(), "no '='"),
+        (pax_record("GNU.sparse.major", b"1"), "sparse"),
+    ] {
+        let mut t = Vec::new();
+        raw_entry(
+            &mut t,
+            b"m/PaxHeader",
+            tar::EntryType::XHeader,
+            recs.len() as u64,
+            &recs,
+        );
+        raw_entry(&mut t, b"m/x.txt", tar::EntryType::Regular, 0, b"");
+        let text = check_err(&gz(&t)).to_string();
+        assert!(text.contains(why), "{why}: {text}");
+    }
+    let mut t = Vec::new();
+    raw_entry(
+        &mut t,
+        b"././@LongLink",
+        tar::EntryType::GNULongName,
+        4,
+        b"m/a\0",
+    );
+    raw_entry(
+        &mut t,
+        b"././@LongLink",
+        tar::EntryType::GNULongName,
+        4,
+        b"m/b\0",
+    );
+    assert!(
+        check_err(&gz(&t))
+            .to_string()
+            .contains("a second long name")
+    );
+    let mut t = Vec::new();
+    raw_entry(
+        &mut t,
+        b"././@LongLink",
+        tar::EntryType::GNULongName,
+        4,
+        b"m/a\0",
+    );
+    assert!(
+        check_err(&gz(&t))
+            .to_string()
+            .contains("describes no entry")
+    );
+}
+
+#[test]
+fn long_names_add_up_to_a_bound() {
+    // 4,100 folders each named by a 4 KiB long name: over the 16 MiB of extension data
+    // one archive may hold, though each name is within its own bound.
+    let mut t = Vec::new();
+    for i in 0..4100 {
+        let name = format!("m/{i:05}{}\0", "n".repeat(4088));
+        assert_eq!(name.len(), 4096);
+        raw_entry(
+            &mut t,
+            b"././@LongLink",
+            tar::EntryType::GNULongName,
+            4096,
+            name.as_bytes(),
+        );
+        raw_entry(&mut t, b"m/x", tar::EntryType::Directory, 0, b"");
+    }
+    let text = check_err(&gz(&t)).to_string();
+    assert!(
+        text.contains("long names and PAX headers add up to more than the 16777216 bytes accepted"),
+        "{text}"
+    );
+    assert!(text.len() < 1000, "{text}");
+}
+
+#[test]
+fn case_duplicates_are_refused_naming_both() {
+    let e = refused(
+        &good(&[("data/Behavior.ini", b"a"), ("data/behavior.ini", b"b")]),
+        InstallLimits::default(),
+    );
+    let text = e.to_string();
+    assert!(
+        text.contains(
+            "entry m/data/behavior.ini: differs only in letter case from \"m/data/Behavior.ini\""
+        ),
+        "{text}"
+    );
+    // Through a folder too.
+    let e = refused(
+        &good(&[("Data/a.txt", b"a"), ("data/b.txt", b"b")]),
+        InstallLimits::default(),
+    );
+    assert!(
+        e.to_string()
+            .contains("differs only in letter case from \"m/Data\""),
+        "{e}"
+    );
+    // mod.toml and MOD.TOML.
+    let e = refused(&good(&[("MOD.TOML", b"x")]), InstallLimits::default());
+    assert!(e.to_string().contains("\"m/mod.toml\""), "{e}");
+}
+
+#[test]
+fn control_characters_in_names_are_refused_and_escaped() {
+    let e = refused(
+        &good(&[("data/\u{1b}[31mred\u{1b}[0m.txt", b"x")]),
+        InstallLimits::default(),
+    );
+    let text = e.to_string();
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    assert!(
+        text.contains(
+            "entry m/data/\\u{1b}[31mred\\u{1b}[0m.txt: its path contains a control character"
+        ),
+        "{text}"
+    );
+    // A very long name is cut in the message.
+    let mut t = Vec::new();
+    let long = format!("m/{}\u{7}", "z".repeat(3000));
+    raw_entry(
+        &mut t,
+        b"././@LongLink",
+        tar::EntryType::GNULongName,
+        long.len() as u64,
+        long.as_bytes(),
+    );
+    raw_entry(&mut t, b"m/short", tar::EntryType::Regular, 0, b"");
+    let text = check_err(&gz(&t)).to_string();
+    assert!(
+        text.contains(&format!("entry m/{}…: ", "z".repeat(198))),
+        "{text}"
+    );
+    assert!(text.len() < 600, "{}", text.len());
+}
+
+#[test]
+fn data_after_the_end_marker_is_bounded() {
+    let mut t = tar_bytes(&good(&[]));
+    t.extend(std::iter::repeat_n(0u8, 2 << 20));
+    let text = check_err(&gz(&t)).to_string();
+    assert!(text.contains("follow the archive's end marker"), "{text}");
+    // The padding tools write is fine.
+    let mut t = tar_bytes(&good(&[]));
+    t.extend(std::iter::repeat_n(0u8, 10240));
+    check_package(&gz(&t), InstallLimits::default()).unwrap();
+}
+
+#[test]
+fn check_package_reads_memory_and_writes_nothing() {
+    let bytes = gz(&tar_bytes(&good(&[("data/x.txt", b"x")])));
+    let c = check_package(&bytes, InstallLimits::default()).unwrap();
+    assert_eq!(
+        c,
+        CheckedPackage {
+            id: "m".to_owned(),
+            version: Version::new(1, 0, 0),
+            files: 3,
+            bytes: c.bytes,
+        }
+    );
+    let e = check_package(b"not gzip", InstallLimits::default()).unwrap_err();
+    assert!(
+        e.to_string().starts_with("archive (archive in memory): "),
+        "{e}"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn install_sweeps_stale_install_folders_and_refuses_a_fifo_archive() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mods = tmp.path().join("mods");
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let stale = mods.join(format!(".install-{dead:x}-3-0badc0de"));
+    fs::create_dir_all(stale.join("m/data")).unwrap();
+    fs::write(stale.join("m/data/big.bin"), [0u8; 4096]).unwrap();
+    let archive = tmp.path().join("in.tar.gz");
+    build(&archive, &good(&[]));
+    install(&archive, &mods, InstallLimits::default()).unwrap();
+    if !stale.exists() || std::path::Path::new(&format!("/proc/{dead}")).exists() {
+        // Removed, or the pid was reused at once (then it must be kept).
+        assert_eq!(
+            stale.exists(),
+            std::path::Path::new(&format!("/proc/{dead}")).exists()
+        );
+    }
+    assert_eq!(
+        names(&mods)
+            .iter()
+            .filter(|n| n.starts_with(".install-"))
+            .count(),
+        usize::from(stale.exists())
+    );
+
+    let fifo = tmp.path().join("pipe.tar.gz");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+    let e = install(&fifo, &tmp.path().join("mods2"), InstallLimits::default()).unwrap_err();
+    assert!(matches!(e, ModError::NotRegular { .. }), "{e}");
+}
