@@ -93,3 +93,17 @@ fn a_directory_named_as_a_plugin_is_not_an_iron3d_plugin_rather_than_not_found()
     let e = paths.resolve("absent").unwrap_err().to_string();
     assert!(e.contains("not found; searched"), "{e}");
 }
+
+#[test]
+fn an_oversized_or_escape_laden_library_name_is_cut_and_escaped_in_the_message() {
+    use iron3d_plugin_host::SearchPaths;
+    let dir = tempfile::tempdir().unwrap();
+    let paths = SearchPaths::new(vec![dir.path().to_owned()]);
+    let huge = "x".repeat(1 << 20);
+    let e = paths.resolve(&huge).unwrap_err().to_string();
+    assert!(e.len() < 400, "{} bytes: {}", e.len(), &e[..400]);
+    assert!(e.contains("1048576 bytes, longer than any path"), "{e}");
+    let e = paths.resolve("\u{1b}[2Jevil").unwrap_err().to_string();
+    assert!(!e.contains('\u{1b}'), "{e:?}");
+    assert!(e.contains("\\u{1b}[2Jevil"), "{e}");
+}

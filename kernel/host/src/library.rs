@@ -344,6 +344,31 @@ mod tests {
     }
 }
 
+/// Longest library name or path resolved (Linux `PATH_MAX`); a longer one is refused
+/// without a search.
+pub const MAX_LIBRARY_NAME: usize = 4096;
+
+/// `s` for a message: control characters (terminal escapes included) escaped, cut to
+/// `max` characters with "…".
+fn printable(s: &str, max: usize) -> String {
+    let mut out: String = s
+        .chars()
+        .take(max)
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_debug().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect();
+    if s.chars().nth(max).is_some() {
+        out.push('…');
+    }
+    out
+}
+
 /// Ordered search paths for registry library names.
 #[derive(Clone, Debug, Default)]
 pub struct SearchPaths {
@@ -386,6 +411,15 @@ impl SearchPaths {
     /// that exists is taken as is. A path that exists but is no file (a directory, a
     /// FIFO) is refused by name as "not an Iron3D plugin" rather than "not found".
     pub fn resolve(&self, name: &str) -> Result<PathBuf, HostError> {
+        if name.len() > MAX_LIBRARY_NAME {
+            return Err(HostError::LibraryNotFound {
+                name: printable(name, 64),
+                searched: format!(
+                    "nowhere: the name is {} bytes, longer than any path ({MAX_LIBRARY_NAME})",
+                    name.len()
+                ),
+            });
+        }
         let direct = Path::new(name);
         let mut not_a_file = None;
         if direct.is_absolute() || name.contains('/') {
@@ -413,8 +447,8 @@ impl SearchPaths {
             // Read refuses it with what it is.
             Some(p) => read(&p).map(|_| p),
             None => Err(HostError::LibraryNotFound {
-                name: name.to_owned(),
-                searched: tried.join(", "),
+                name: printable(name, 256),
+                searched: printable(&tried.join(", "), 64 * 1024),
             }),
         }
     }
