@@ -12,11 +12,12 @@
 use anyhow::Context;
 use clap::Args;
 use iron3d_mods::{
-    Discovery, Environment, ModDir, ModList, ModSetFingerprint, PluginBinary, PluginTarget,
-    Refusal, Slot, VerifiedPlugin,
+    Discovery, Environment, FingerprintEntry, ModDir, ModList, ModSetFingerprint, PluginBinary,
+    PluginTarget, Refusal, RefusalReason, Slot, VerifiedPlugin,
 };
 use iron3d_registry::{Entry, Registry, SlotKey, SlotName};
 use iron3d_session::DataOverlay;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -159,51 +160,71 @@ impl ActiveMods {
     }
 
     /// Discovers the mods of `root` and resolves `requested` (the user's order). A mod
-    /// whose plugin fails its hash check is refused and the set resolved again without it
-    /// (so what depended on it is refused too); a broken mod never stops the others.
+    /// whose plugin fails its hash check, or whose files cannot be hashed for the
+    /// fingerprint (a file changed after discovery checked it: PD-MODS-REGULAR-FILES), is
+    /// refused and the set resolved again without it (so what depended on it is refused
+    /// too); a broken mod never stops the others.
     ///
     /// # Errors
-    /// Only when the fingerprint of the loaded mods cannot be read (an I/O error).
+    /// None today (kept for the callers' sake: a failure to read one mod refuses that
+    /// mod).
     pub fn load(root: &Path, requested: &[String]) -> anyhow::Result<Self> {
         let discovery = iron3d_mods::discover(root);
         let env = environment();
         let mut wanted: Vec<String> = requested.to_vec();
         let mut refused_by_check: Vec<Refusal> = Vec::new();
+        // Each mod is checked once: its verified plugins and its fingerprint entry.
+        let mut checked: BTreeMap<usize, Result<(Vec<VerifiedPlugin>, FingerprintEntry), Refusal>> =
+            BTreeMap::new();
         let mut pass = 0;
-        let (resolution, plugins) = loop {
+        let resolution = loop {
             pass += 1;
-            let resolution = discovery.resolve(&wanted, &env);
-            let mut plugins = Vec::new();
-            let mut failed = None;
+            let mut resolution = discovery.resolve(&wanted, &env);
+            let mut failed = Vec::new();
             for &i in &resolution.order {
-                let m = &discovery.mods[i];
-                match iron3d_mods::verify_plugins(m, &env.platform) {
-                    Ok(list) => plugins.extend(list.into_iter().map(|plugin| ModPlugin {
-                        mod_id: m.manifest.id.clone(),
-                        mod_root: m.root.clone(),
-                        plugin,
-                    })),
-                    Err(r) => {
-                        failed = Some(r);
-                        break;
-                    }
+                let r = checked
+                    .entry(i)
+                    .or_insert_with(|| check_mod(&discovery.mods[i], &env.platform));
+                if let Err(refusal) = r {
+                    failed.push(refusal.clone());
                 }
             }
-            match failed {
-                Some(r) if pass < MAX_PASSES => {
-                    wanted.retain(|id| *id != r.id);
-                    refused_by_check.push(r);
-                }
-                _ => break (resolution, plugins),
+            if failed.is_empty() {
+                break resolution;
+            }
+            for r in &failed {
+                wanted.retain(|id| *id != r.id);
+            }
+            refused_by_check.extend(failed);
+            if pass >= MAX_PASSES {
+                // Never reached in practice (each pass refuses every failing mod it
+                // meets); the failing mods are still left out.
+                resolution
+                    .order
+                    .retain(|i| checked.get(i).is_some_and(Result::is_ok));
+                break resolution;
             }
         };
-        // A mod refused by its hash check was left out of the resolution; what needs it
-        // is refused because of that refusal, not told to enable it.
+        let mut plugins = Vec::new();
+        let mut entries = Vec::new();
+        for &i in &resolution.order {
+            if let Some(Ok((list, entry))) = checked.get(&i) {
+                let m = &discovery.mods[i];
+                plugins.extend(list.iter().cloned().map(|plugin| ModPlugin {
+                    mod_id: m.manifest.id.clone(),
+                    mod_root: m.root.clone(),
+                    plugin,
+                }));
+                entries.push(entry.clone());
+            }
+        }
+        // A mod refused by its check was left out of the resolution; what needs it is
+        // refused because of that refusal, not told to enable it.
         let mut refused = refused_by_check;
-        let checked: Vec<String> = refused.iter().map(|r| r.id.clone()).collect();
+        let checked_ids: Vec<String> = refused.iter().map(|r| r.id.clone()).collect();
         refused.extend(resolution.refused.into_iter().map(|mut r| {
             if let iron3d_mods::RefusalReason::MissingDependency { dependency, .. } = &r.reason {
-                if checked.contains(dependency) {
+                if checked_ids.contains(dependency) {
                     r.reason = iron3d_mods::RefusalReason::DependencyRefused {
                         dependency: dependency.clone(),
                     };
@@ -211,18 +232,14 @@ impl ActiveMods {
             }
             r
         }));
-        let warnings = resolution.warnings;
-        let fingerprint =
-            ModSetFingerprint::compute(&discovery.mods, &resolution.order, &env.platform)
-                .context("fingerprint of the enabled mods")?;
         Ok(Self {
             root: root.to_owned(),
             discovery,
             order: resolution.order,
             refused,
-            warnings,
+            warnings: resolution.warnings,
             plugins,
-            fingerprint,
+            fingerprint: ModSetFingerprint { mods: entries },
         })
     }
 
@@ -379,7 +396,7 @@ impl ActiveMods {
                 p.trust()
             )?;
         }
-        for r in &self.refused {
+        for r in refusal_lines(&self.refused) {
             writeln!(out, "mod refused: {r}")?;
             tracing::warn!(target: "Iron3D", "{r}");
         }
@@ -394,6 +411,47 @@ impl ActiveMods {
     pub fn ids(&self) -> Vec<String> {
         self.loaded().map(|m| m.manifest.id.clone()).collect()
     }
+}
+
+/// Verifies `m`'s plugins and computes its fingerprint entry (the content hash of a
+/// simulation mod); a failure refuses the mod.
+fn check_mod(
+    m: &ModDir,
+    platform: &str,
+) -> Result<(Vec<VerifiedPlugin>, FingerprintEntry), Refusal> {
+    let plugins = iron3d_mods::verify_plugins(m, platform)?;
+    let content = if m.manifest.simulation {
+        iron3d_mods::content_hash(m, platform).map_err(|e| iron3d_mods::broken_files(m, &e))?
+    } else {
+        String::new()
+    };
+    Ok((
+        plugins,
+        FingerprintEntry {
+            id: m.manifest.id.clone(),
+            version: m.manifest.version.to_string(),
+            simulation: m.manifest.simulation,
+            content,
+        },
+    ))
+}
+
+/// The refusals as sentences to print, each dependency cycle once: every member of a
+/// cycle is refused with the same (bounded) sentence, so a cycle of 500 mods is one line,
+/// not 500.
+pub fn refusal_lines(refused: &[Refusal]) -> Vec<String> {
+    let mut cycles: Vec<&[String]> = Vec::new();
+    let mut out = Vec::new();
+    for r in refused {
+        if let RefusalReason::Cycle { members, .. } = &r.reason {
+            if cycles.contains(&members.as_slice()) {
+                continue;
+            }
+            cycles.push(members);
+        }
+        out.push(r.to_string());
+    }
+    out
 }
 
 /// A source plugin's library built in the mod's own `target/release` or `target/debug`

@@ -1,7 +1,14 @@
 //! `iron3d mods …`: list, check, enable, disable, order, explain, conflicts, new, pack,
 //! install. Every command names the mods folder and the user's list it worked on.
+//!
+//! What the commands print passes through [`Escaping`]: a control character that a mod
+//! folder, a manifest's text or an archive put in a name (a terminal escape code) is
+//! shown as `\u{1b}`, never sent to the terminal (`list --json` is escaped by JSON
+//! itself). Errors are escaped where they are made (`iron3d_mods::ModError`).
 
-use crate::mods::{ActiveMods, ModArgs, environment, locate_mods_dir, target_name, user_list_path};
+use crate::mods::{
+    ActiveMods, ModArgs, environment, locate_mods_dir, refusal_lines, target_name, user_list_path,
+};
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use iron3d_mods::{InstallLimits, ModDir, ModList, PluginBinary};
@@ -142,6 +149,55 @@ pub enum ModsCommand {
 /// # Errors
 /// What the command could not do, with its cause chain.
 pub fn run(cmd: ModsCommand, at: &ModsWhere, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    if let ModsCommand::List { json: true } = cmd {
+        return list(at, true, out);
+    }
+    let mut escaping = Escaping { inner: out };
+    run_escaped(cmd, at, &mut escaping)
+}
+
+/// Writes through to `inner` with every control character except newline and tab (and
+/// every bidirectional-text control) shown as `\u{…}` ([`iron3d_mods::escaped`]).
+pub struct Escaping<'a> {
+    /// Where the text goes.
+    pub inner: &'a mut dyn Write,
+}
+
+impl Write for Escaping<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match std::str::from_utf8(buf) {
+            Ok(text) => {
+                for piece in text.split_inclusive(['\n', '\t']) {
+                    let (body, end) = match piece.strip_suffix(['\n', '\t']) {
+                        Some(body) => (body, &piece[body.len()..]),
+                        None => (piece, ""),
+                    };
+                    self.inner
+                        .write_all(iron3d_mods::escaped(body).as_bytes())?;
+                    self.inner.write_all(end.as_bytes())?;
+                }
+            }
+            // Not UTF-8 (or a character cut between two writes): only the ASCII
+            // control bytes are escaped.
+            Err(_) => {
+                for &b in buf {
+                    if (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f {
+                        write!(self.inner, "\\u{{{b:x}}}")?;
+                    } else {
+                        self.inner.write_all(&[b])?;
+                    }
+                }
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+fn run_escaped(cmd: ModsCommand, at: &ModsWhere, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     match cmd {
         ModsCommand::List { json } => list(at, json, out),
         ModsCommand::Check => check(at, out),
@@ -194,7 +250,7 @@ pub fn run(cmd: ModsCommand, at: &ModsWhere, out: &mut dyn Write) -> anyhow::Res
             for (n, m) in active.loaded().enumerate() {
                 writeln!(out, "  {}. {} {}", n + 1, m.manifest.id, m.manifest.version)?;
             }
-            for r in &active.refused {
+            for r in refusal_lines(&active.refused) {
                 writeln!(out, "refused: {r}")?;
             }
             for w in &active.warnings {
@@ -320,7 +376,7 @@ fn layered(
         None => at.list()?.1.enabled().to_vec(),
     };
     let active = ActiveMods::load(&at.root(), &requested)?;
-    for r in &active.refused {
+    for r in refusal_lines(&active.refused) {
         writeln!(out, "refused: {r}")?;
     }
     let vfs = iron3d_session::game_vfs(&game_dir, &active.overlays());
@@ -341,6 +397,27 @@ fn list(at: &ModsWhere, json: bool, out: &mut dyn Write) -> anyhow::Result<ExitC
             .iter()
             .filter(|r| r.id == id)
             .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    };
+    // In the text listing a dependency cycle is named in full once, at its first member
+    // (the listing is sorted by id, so that one comes first); the others point to it.
+    let short_refusal = |id: &str| {
+        active
+            .refused
+            .iter()
+            .filter(|r| r.id == id)
+            .map(|r| match &r.reason {
+                iron3d_mods::RefusalReason::Cycle { members, .. }
+                    if members.first().is_some_and(|first| first != id) =>
+                {
+                    format!(
+                        "part of the dependency cycle of {} mods shown at \"{}\"",
+                        members.len(),
+                        members[0]
+                    )
+                }
+                _ => r.to_string(),
+            })
             .collect::<Vec<_>>()
     };
     if json {
@@ -443,18 +520,20 @@ fn list(at: &ModsWhere, json: bool, out: &mut dyn Write) -> anyhow::Result<ExitC
             m.manifest.name,
             what.join(", ")
         )?;
-        for r in refusal(id) {
+        for r in short_refusal(id) {
             writeln!(out, "    refused: {r}")?;
         }
     }
     for b in &active.discovery.broken {
         writeln!(out, "  broken: {b}")?;
     }
-    for r in active
+    let not_installed: Vec<iron3d_mods::Refusal> = active
         .refused
         .iter()
         .filter(|r| active.discovery.get(&r.id).is_none())
-    {
+        .cloned()
+        .collect();
+    for r in refusal_lines(&not_installed) {
         writeln!(out, "  refused: {r}")?;
     }
     Ok(ExitCode::SUCCESS)
