@@ -160,7 +160,10 @@ pub fn entries(dir: &Path) -> Vec<String> {
 }
 
 /// The wall clock (a test's own timing, never simulation).
-#[allow(clippy::disallowed_methods, reason = "measures the child process from outside")]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "measures the child process from outside"
+)]
 pub fn now() -> Instant {
     Instant::now()
 }
