@@ -211,6 +211,14 @@ fn mod_package_seeds_and_corpus_are_checked_within_bounds() {
             std::fs::write(dir.join(name), bytes).expect("write seed");
         }
     }
+    // The committed seeds are exactly what this writer makes (no opaque binaries).
+    for (name, bytes) in &seeds {
+        let committed = std::fs::read(corpus("mod_package").join(name)).unwrap_or_default();
+        assert!(
+            committed == *bytes,
+            "fuzz/corpus/mod_package/{name} differs from its generator: IRON3D_WRITE_FUZZ_SEEDS=1 cargo test -p iron3d-mods --test fuzz_corpus"
+        );
+    }
     let mut outcomes = Vec::new();
     for (name, bytes) in &seeds {
         assert!(bytes.len() < 16 << 10, "{name}: a small seed");
