@@ -167,8 +167,10 @@ impl HostShared {
             .vfs
             .resolve_in_mission(&files.mission_dir, &path)
             .map_err(|e| not_found(e.to_string()))?;
-        std::fs::read(&resolved.path)
-            .map_err(|e| PluginError::failed(format!("{}: {e}", resolved.path.display())))
+        // A regular file of bounded size only (PD-VFS-REGULAR-FILES): a FIFO in the
+        // mission folder never blocks the simulation.
+        iron3d_vfs::files::read_regular(&resolved.path, iron3d_vfs::files::MAX_LOOSE_FILE)
+            .map_err(|e| PluginError::failed(e.to_string()))
     }
 }
 

@@ -165,13 +165,16 @@ fn game_path(name: &[u8]) -> Result<GamePath, VfsError> {
 pub fn data_fingerprint(vfs: &Vfs) -> Result<std::collections::BTreeMap<String, String>, VfsError> {
     let mut out = std::collections::BTreeMap::new();
     for (mount, rel, path) in vfs.resolved_files() {
-        let bytes = std::fs::read(&path).map_err(|source| VfsError::Io {
+        // Streamed from a regular file only (PD-VFS-REGULAR-FILES): archives may be big.
+        let (mut file, _) = iron3d_vfs::files::open_regular(&path)?;
+        let mut hasher = blake3::Hasher::new();
+        std::io::copy(&mut file, &mut hasher).map_err(|source| VfsError::Io {
             path: path.display().to_string(),
             source,
         })?;
         out.insert(
             format!("{mount}:{rel}"),
-            blake3::hash(&bytes).to_hex().to_string(),
+            hasher.finalize().to_hex().to_string(),
         );
     }
     Ok(out)

@@ -442,7 +442,7 @@ impl Loader<'_, '_> {
         let Ok(resolved) = self.data.vfs.resolve_in_mission(dir, &p) else {
             return Ok(None);
         };
-        let bytes = std::fs::read(&resolved.path)
+        let bytes = read_game_file(&resolved.path)
             .map_err(|e| self.read_err(resolved.path.display().to_string(), e))?;
         Wear::parse(&bytes)
             .map(Some)
@@ -460,7 +460,7 @@ impl Loader<'_, '_> {
             return Ok(None);
         };
         let what = resolved.path.display().to_string();
-        let bytes = std::fs::read(&resolved.path).map_err(|e| self.read_err(what.clone(), e))?;
+        let bytes = read_game_file(&resolved.path).map_err(|e| self.read_err(what.clone(), e))?;
         let land =
             iron3d_landmsh::LandMsh::parse(&bytes).map_err(|e| self.parse_err(what.clone(), e))?;
         let s = &land.streams;
@@ -667,6 +667,11 @@ impl SceneAssets {
             missing_textures: l.missing.into_iter().collect(),
         })
     }
+}
+
+/// A loose game file read whole: a regular file of bounded size (PD-VFS-REGULAR-FILES).
+fn read_game_file(path: &std::path::Path) -> Result<Vec<u8>, iron3d_vfs::VfsError> {
+    iron3d_vfs::files::read_regular(path, iron3d_vfs::files::MAX_LOOSE_FILE)
 }
 
 #[cfg(test)]

@@ -91,10 +91,8 @@ fn nres_key(name: &[u8]) -> Vec<u8> {
 impl OpenArchive {
     fn open(path: &Path, mode: ReadMode) -> Result<Self, VfsError> {
         let shown = path.display().to_string();
-        let file = std::fs::File::open(path).map_err(|source| VfsError::Io {
-            path: shown.clone(),
-            source,
-        })?;
+        // A FIFO or a device is refused before it could block or be mapped.
+        let (file, _) = crate::files::open_regular(path)?;
         // SAFETY: the mapping is read-only and private to this process. A concurrent
         // truncation of the file by another process would fault the reader; archives
         // are game data that the engine never writes while running.

@@ -70,6 +70,25 @@ pub enum VfsError {
         #[source]
         source: std::io::Error,
     },
+    /// A game or overlay file that is not a regular file (a FIFO, a device, a socket, a
+    /// folder): never opened for reading (PD-VFS-REGULAR-FILES).
+    #[error("{path}: {kind}, not a regular file: refused (PD-VFS-REGULAR-FILES)")]
+    NotRegular {
+        /// The file.
+        path: String,
+        /// What it is instead.
+        kind: &'static str,
+    },
+    /// A loose file larger than the VFS reads whole ([`crate::files::MAX_LOOSE_FILE`]).
+    #[error("{path}: {size} bytes, more than the {limit} a loose file may have")]
+    TooLarge {
+        /// The file.
+        path: String,
+        /// Its size.
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
     /// A loose PNG texture (PD-MOD-PNG-TEXTURE) could not become a Texm entry.
     #[error("{path}: loose PNG texture for entry '{entry}': {reason}")]
     LoosePng {

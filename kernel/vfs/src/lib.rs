@@ -12,9 +12,13 @@
 //!   and what it shadows, [`Vfs::conflicts`] lists everything two or more mounts provide.
 //! * Missing files ([`VfsError::FileMissing`]) and missing entries in an existing archive
 //!   ([`VfsError::EntryMissing`]) are different errors.
+//! * Regular files only ([`files`], PD-VFS-REGULAR-FILES): a FIFO, a device or a folder
+//!   where a game file is expected is refused by name, never opened for a blocking read;
+//!   loose files read whole are bounded.
 
 pub mod cache;
 pub mod error;
+pub mod files;
 pub mod index;
 pub mod overlay;
 pub mod path;

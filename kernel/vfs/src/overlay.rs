@@ -250,10 +250,7 @@ pub fn png_to_texm(path: &Path, entry: &[u8]) -> Result<Vec<u8>, VfsError> {
         entry: lossy(entry),
         reason,
     };
-    let file = std::fs::File::open(path).map_err(|source| VfsError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
+    let (file, _) = crate::files::open_regular(path)?;
     let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
     decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
     let mut reader = decoder
@@ -323,12 +320,12 @@ impl Vfs {
             let Ok(meta) = std::fs::metadata(&path) else {
                 continue;
             };
-            let kind = if meta.is_file() {
-                ProviderKind::File
-            } else if meta.is_dir() {
+            // A FIFO or a device counts as a file: opening it is then refused by name
+            // (PD-VFS-REGULAR-FILES) instead of the archive being reported missing.
+            let kind = if meta.is_dir() {
                 ProviderKind::Directory
             } else {
-                continue;
+                ProviderKind::File
             };
             out.push(Provider {
                 mount: i,
@@ -394,7 +391,9 @@ impl Vfs {
                     return Ok(None);
                 };
                 self.memo_lock().stats.file_checks += 1;
-                if !path.is_file() {
+                // Anything but a folder is the entry; reading a FIFO or a device is
+                // refused by name (PD-VFS-REGULAR-FILES).
+                if path.metadata().map_or(true, |m| m.is_dir()) {
                     return Ok(None);
                 }
                 let stored = path
@@ -519,12 +518,7 @@ impl Vfs {
                 }
                 // PD-LOOSE-ENTRY-UNTAGGED: no tag to check.
                 (EntrySource::Loose { path }, _) => {
-                    std::fs::read(path)
-                        .map(Arc::from)
-                        .map_err(|source| VfsError::Io {
-                            path: path.display().to_string(),
-                            source,
-                        })
+                    crate::files::read_regular(path, crate::files::MAX_LOOSE_FILE).map(Arc::from)
                 }
             };
             let gone = match &result {
@@ -612,7 +606,7 @@ impl Vfs {
             None => {
                 for m in self.mounts.iter().rev() {
                     if let Some(p) = m.index.find(path.components()) {
-                        if p.is_file() {
+                        if p.metadata().is_ok_and(|m| !m.is_dir()) {
                             found.push((m.name.clone(), p));
                         }
                     }
@@ -776,7 +770,7 @@ fn provider_names(p: &Provider, cache: &ArchiveCache) -> Result<Vec<Vec<u8>>, Vf
 /// Whether the file starts with an archive magic.
 fn is_archive(path: &Path) -> bool {
     let mut head = [0u8; 4];
-    let Ok(mut f) = std::fs::File::open(path) else {
+    let Ok((mut f, _)) = crate::files::open_regular(path) else {
         return false;
     };
     let mut n = 0;

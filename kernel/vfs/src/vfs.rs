@@ -187,7 +187,10 @@ impl Vfs {
                 for m in self.mounts.iter().rev() {
                     if let Some(p) = m.index.find(path.components()) {
                         checks += 1;
-                        if p.is_file() {
+                        // A FIFO or a device is found too, so that reading it is
+                        // refused by name (PD-VFS-REGULAR-FILES), not "missing"; a
+                        // folder is not a file (it may stand for an archive's entries).
+                        if p.metadata().is_ok_and(|m| !m.is_dir()) {
                             found = Some(Resolved {
                                 path: p,
                                 mount: m.name.clone(),
@@ -241,13 +244,11 @@ impl Vfs {
         }
     }
 
-    /// Reads a whole loose file.
+    /// Reads a whole loose file: a regular file of at most
+    /// [`crate::files::MAX_LOOSE_FILE`] bytes (PD-VFS-REGULAR-FILES).
     pub fn read(&self, path: &GamePath) -> Result<Vec<u8>, VfsError> {
         let r = self.resolve(path)?;
-        std::fs::read(&r.path).map_err(|source| VfsError::Io {
-            path: r.path.display().to_string(),
-            source,
-        })
+        crate::files::read_regular(&r.path, crate::files::MAX_LOOSE_FILE)
     }
 }
 
