@@ -15,6 +15,8 @@ use iron3d_mods::{InstallLimits, ModDir, ModList, PluginBinary};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 /// Where the mods commands look.
 #[derive(Clone, Debug, Default, Args)]
@@ -334,7 +336,9 @@ fn run_escaped(cmd: ModsCommand, at: &ModsWhere, out: &mut dyn Write) -> anyhow:
         }
         ModsCommand::Install { file } => {
             let root = at.root();
-            let done = iron3d_mods::install(&file, &root, InstallLimits::default())?;
+            let done = with_interrupts(|cancel| {
+                iron3d_mods::install_cancellable(&file, &root, InstallLimits::default(), cancel)
+            })?;
             writeln!(
                 out,
                 "installed {} {} into {}; enable it with `iron3d mods enable {}`",
@@ -885,4 +889,30 @@ fn template_factory(id: &str, slot: iron3d_mods::Slot) -> String {
     } else {
         slot.as_str().to_owned()
     }
+}
+
+/// Runs `f` with SIGINT, SIGTERM and SIGHUP setting its cancel flag instead of ending the
+/// process, so an install stops and removes its temporary folder (a second Ctrl-C ends
+/// the process at once); the default actions are back when `f` returns.
+fn with_interrupts<T>(f: impl FnOnce(&AtomicBool) -> T) -> T {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let cancel = Arc::new(AtomicBool::new(false));
+    let mut ids = Vec::new();
+    // A second Ctrl-C while the first is being handled: exit 130 at once.
+    if let Ok(id) = signal_hook::flag::register_conditional_shutdown(SIGINT, 130, cancel.clone()) {
+        ids.push(id);
+    }
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
+        match signal_hook::flag::register(signal, cancel.clone()) {
+            Ok(id) => ids.push(id),
+            Err(e) => {
+                tracing::warn!(signal, error = %e, "signal handler not installed: that signal ends the install without cleaning up (swept at the next start)")
+            }
+        }
+    }
+    let result = f(&cancel);
+    for id in ids {
+        signal_hook::low_level::unregister(id);
+    }
+    result
 }

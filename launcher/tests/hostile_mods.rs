@@ -312,6 +312,74 @@ fn a_good_package_installs_and_leaves_nothing_behind() {
     s.no_leftovers();
 }
 
+#[test]
+fn an_install_stopped_by_a_signal_removes_its_temporary_folder() {
+    let s = Setup::new(&[]);
+    // A package that takes a while to unpack: 250 MiB of zeros (sparse on disk, ~250 KiB
+    // packed).
+    let src = s.probe.scratch("src").join("big");
+    std::fs::create_dir_all(src.join("data")).unwrap();
+    std::fs::write(src.join("mod.toml"), GOOD.replace("good", "big")).unwrap();
+    std::fs::File::create(src.join("data/big.bin"))
+        .unwrap()
+        .set_len(250 << 20)
+        .unwrap();
+    let archive = s.probe.scratch("in").join("big.tar.gz");
+    iron3d_mods::pack(&src, &archive).unwrap();
+    for (signal, name) in [(libc::SIGTERM, "SIGTERM"), (libc::SIGINT, "SIGINT")] {
+        let mut cmd = s.probe.command(
+            &s.cwd,
+            [
+                "mods",
+                "--mods-dir",
+                s.mods.to_str().unwrap(),
+                "--list",
+                s.list.to_str().unwrap(),
+                "install",
+                archive.to_str().unwrap(),
+            ],
+        );
+        let child = cmd
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Signal it once its temporary folder exists (the unpacking pass).
+        let started = hostile::now();
+        loop {
+            let names = hostile::entries(&s.mods);
+            if names.iter().any(|n| n.starts_with(".install-")) {
+                break;
+            }
+            assert!(
+                !names.iter().any(|n| n == "big"),
+                "{name}: the install finished before it could be interrupted"
+            );
+            assert!(
+                started.elapsed() < hostile::LIMIT,
+                "{name}: no temporary folder"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        // SAFETY: signalling our own child.
+        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{name}: {:?}\n{stderr}",
+            out.status
+        );
+        assert!(
+            stderr.contains("install interrupted by a signal; nothing was installed"),
+            "{name}: {stderr}"
+        );
+        assert_eq!(hostile::entries(&s.mods), ["good"], "{name}: nothing left");
+    }
+    s.probe.assert_no_temp_leftovers();
+}
+
 // ---------------------------------------------------------------------------------------
 // Mod folders
 

@@ -300,6 +300,16 @@ pub enum ModError {
         /// Where the installed mod is.
         path: PathBuf,
     },
+    /// An install stopped by a signal (Ctrl-C, SIGTERM, SIGHUP) through
+    /// [`crate::install_cancellable`]: its temporary folder was removed.
+    #[error(
+        "archive {}: install interrupted by a signal; nothing was installed",
+        Shown(archive)
+    )]
+    Interrupted {
+        /// The archive file.
+        archive: PathBuf,
+    },
 }
 
 impl ModError {

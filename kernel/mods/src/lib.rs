@@ -60,7 +60,8 @@ pub use manifest::{
 };
 pub use modlist::ModList;
 pub use package::{
-    CheckedPackage, HASHES_FILE, InstallLimits, Installed, PackReport, check_package, install, pack,
+    CheckedPackage, HASHES_FILE, InstallLimits, Installed, PackReport, check_package, install,
+    install_cancellable, pack,
 };
 pub use refusal::{CYCLE_SHOWN, Refusal, RefusalReason};
 pub use resolve::{Environment, Resolution, current_platform, resolve};

@@ -53,6 +53,7 @@ use std::fs;
 use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The name of the hash list inside a mod archive's folder.
 pub const HASHES_FILE: &str = "HASHES.sha256";
@@ -477,8 +478,8 @@ struct Scan {
 
 /// Where the archive's bytes come from; each pass opens it again.
 enum Input<'a> {
-    /// A file on disk.
-    File(&'a Path),
+    /// A file on disk, read until `cancel` is set.
+    File(&'a Path, &'a AtomicBool),
     /// Bytes in memory ([`check_package`]).
     Bytes(&'a [u8]),
 }
@@ -486,12 +487,32 @@ enum Input<'a> {
 impl<'a> Input<'a> {
     fn open(&self) -> Result<Box<dyn Read + 'a>, ModError> {
         match *self {
-            Input::File(path) => {
+            Input::File(path, cancel) => {
                 let (file, _) = crate::files::open_regular(path)?;
-                Ok(Box::new(file))
+                Ok(Box::new(Cancellable {
+                    inner: file,
+                    cancel,
+                }))
             }
             Input::Bytes(bytes) => Ok(Box::new(bytes)),
         }
+    }
+}
+
+/// A reader that fails once `cancel` is set (an install interrupted by a signal): every
+/// read of both passes goes through it, so the install stops within one buffer.
+struct Cancellable<'a, R> {
+    inner: R,
+    cancel: &'a AtomicBool,
+}
+
+impl<R: Read> Read for Cancellable<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.cancel.load(Ordering::Relaxed) {
+            // Not `ErrorKind::Interrupted`: readers retry that one.
+            return Err(io::Error::other("interrupted by a signal"));
+        }
+        self.inner.read(buf)
     }
 }
 
@@ -1233,9 +1254,39 @@ pub fn install(
     mods_root: &Path,
     limits: InstallLimits,
 ) -> Result<Installed, ModError> {
+    install_cancellable(archive, mods_root, limits, &AtomicBool::new(false))
+}
+
+/// [`install`] that stops as soon as `cancel` is set — the launcher sets it from
+/// SIGINT, SIGTERM and SIGHUP — removing its temporary folder like any failure
+/// (PD-MODS-STALE-INSTALL covers only a process killed outright).
+///
+/// # Errors
+/// Those of [`install`]; [`ModError::Interrupted`] once `cancel` was set.
+pub fn install_cancellable(
+    archive: &Path,
+    mods_root: &Path,
+    limits: InstallLimits,
+    cancel: &AtomicBool,
+) -> Result<Installed, ModError> {
+    let result = install_with(archive, mods_root, limits, cancel);
+    if result.is_err() && cancel.load(Ordering::Relaxed) {
+        return Err(ModError::Interrupted {
+            archive: archive.to_path_buf(),
+        });
+    }
+    result
+}
+
+fn install_with(
+    archive: &Path,
+    mods_root: &Path,
+    limits: InstallLimits,
+    cancel: &AtomicBool,
+) -> Result<Installed, ModError> {
     sweep_stale_installs(mods_root);
     // Pass 1: check everything, write nothing.
-    let input = Input::File(archive);
+    let input = Input::File(archive, cancel);
     let (checked, manifest) = check(&input, archive, &limits)?;
     let folder = checked.folder.clone();
     let dest = mods_root.join(&folder);
