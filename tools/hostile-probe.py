@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Outside probe of hostile inputs (issue 35): mutated registries, replays, mod manifests,
-mod folders, mod packages, bindings and settings (windowed `play` under Xvfb), each run through the `iron3d` binary from
+"""Outside probe of hostile inputs (issue 35): mutated registries, replays, game files (a
+demo directory's mission files and archives), mod manifests, mod folders, mod packages,
+bindings and settings (windowed `play` under Xvfb), each run through the `iron3d` binary from
 outside, counting what a stranger's file must never cause: a signal, a hang (over 15 s),
 peak memory over 512 MiB, or something left in the temp folder or the mods folder.
 
@@ -256,6 +257,42 @@ def probe_replays(pr, tally, rng, cases):
         tally.add("replay", "mutated", pr.run(["run", "--headless", "--replay", mutated]))
 
 
+def probe_game_files(pr, tally, rng, cases):
+    """A demo directory: each case mutates one file the mission load reads (or makes it a
+    special file), runs the mission headless, and restores it."""
+    game = os.path.join(pr.work, "game")
+    r = pr.run(["demo", "build", "--out", game])
+    if r["code"] != 0:
+        print(f"demo build failed: {r['tail']}")
+        return
+    read_set = [
+        "BuildDat.lst", "MISSIONS/DEMO1/Land.map", "MISSIONS/DEMO1/Land.msh", "MISSIONS/DEMO1/data.tma",
+        "Material.lib", "Textures.lib", "UNITS/Tank.dat", "UNITS/Truck.dat", "UNITS/Tower.dat",
+        "buildings.rlb", "models.rlb", "objects.rlb", "system.rlb",
+    ]
+    args = ["run", "--headless", "--game-dir", game, "--mission", "DEMO1", "--ticks", "3"]
+    specials = special_files(pr.work)
+    for rel in read_set:
+        path = os.path.join(game, rel)
+        saved = path + ".saved"
+        os.rename(path, saved)
+        for name, target in specials:
+            os.symlink(target, path)
+            tally.add("game files", f"{rel} -> {name}", pr.run(args))
+            os.remove(path)
+        os.rename(saved, path)
+    for _ in range(cases):
+        rel = rng.choice(read_set)
+        path = os.path.join(game, rel)
+        original = open(path, "rb").read()
+        data = original
+        for _ in range(rng.randrange(1, 4)):
+            data = mutate_bytes(rng, data)
+        open(path, "wb").write(data)
+        tally.add("game files", f"mutated {rel}", pr.run(args))
+        open(path, "wb").write(original)
+
+
 def mods_args(mods_dir, work):
     return ["--mods-dir", mods_dir, "--list", os.path.join(work, "modlist.toml")]
 
@@ -470,6 +507,7 @@ def main():
         surfaces = dict(
             registry=lambda: probe_registries(pr, tally, rng, a.cases),
             replay=lambda: probe_replays(pr, tally, rng, a.cases),
+            game_files=lambda: probe_game_files(pr, tally, rng, a.cases),
             manifest=lambda: probe_manifests(pr, tally, rng, a.cases),
             overlay=lambda: probe_overlays(pr, tally),
             package=lambda: probe_packages(pr, tally, rng, a.cases),
