@@ -25,9 +25,10 @@ const CLASS_64: u8 = 2;
 /// # Errors
 /// [`HostError::NotAPlugin`] saying what is wrong.
 pub fn check(path: &Path, bytes: &[u8]) -> Result<(), HostError> {
+    // Every refusal says the same first (the message issue 35 asks for), then why.
     let refuse = |why: String| HostError::NotAPlugin {
         path: path.to_owned(),
-        why,
+        why: format!("not an Iron3D plugin: {why}"),
     };
     if bytes.len() < 16 || bytes[..4] != ELFMAG {
         return Err(refuse(format!(
@@ -85,7 +86,7 @@ pub fn check(path: &Path, bytes: &[u8]) -> Result<(), HostError> {
     });
     if !exported {
         return Err(refuse(format!(
-            "not an Iron3D plugin: it exports no `{LOADER_SYMBOL}` (build it with iron3d_abi::export_plugin!)"
+            "it exports no `{LOADER_SYMBOL}` (build it with iron3d_abi::export_plugin!)"
         )));
     }
     Ok(())
