@@ -10,7 +10,8 @@
 //! A log proves what it claims ([`ReplayLog::parse`], [`ReplayLog::read`]):
 //! **PD-REPLAY-COMPLETE** (the `end` record is there, last, with at least one tick),
 //! **PD-REPLAY-CHECKPOINTS** (a checkpoint after every tick that is a multiple of
-//! `checkpoint_every`, up to the end, and none other), **PD-REPLAY-KEYS** (unknown keys
+//! `checkpoint_every` — at most [`MAX_CHECKPOINT_EVERY`] — up to the end, and none
+//! other), **PD-REPLAY-KEYS** (unknown keys
 //! are named, never ignored), **PD-REPLAY-FILE** (a regular file of at most
 //! [`MAX_LOG_BYTES`]) and **PD-REPLAY-END** (a replay's final tick and state hash are
 //! compared with `end`, [`ReplayLog::check_end`]). The recorders write exactly that: a
@@ -32,6 +33,11 @@ pub const REPLAY_FORMAT: &str = "iron3d-replay";
 pub const REPLAY_VERSION: u32 = 2;
 /// Longest line accepted when reading a log (bounds memory on bad input).
 pub const MAX_LINE_BYTES: usize = 1 << 20;
+/// Longest checkpoint interval (PD-REPLAY-CHECKPOINTS): 3600 ticks, two minutes at 30
+/// ticks/s. A replay runs the ticks its log claims, and every `checkpoint_every` of them
+/// needs a checkpoint line, so a log's work stays proportional to its size — a log of a
+/// few lines cannot ask for a run of years. The recorders refuse a longer interval.
+pub const MAX_CHECKPOINT_EVERY: u64 = 3600;
 /// Largest log file read (PD-REPLAY-FILE): 128 MiB, about ten hours at 30 ticks/s with
 /// a checkpoint every tick (about 110 bytes a tick).
 pub const MAX_LOG_BYTES: u64 = 128 << 20;
@@ -304,6 +310,15 @@ impl ReplayLog {
                         return Err(err(
                             n,
                             "header: checkpoint_every is 0; it must be at least 1".into(),
+                        ));
+                    }
+                    if h.checkpoint_every > MAX_CHECKPOINT_EVERY {
+                        return Err(err(
+                            n,
+                            format!(
+                                "header: checkpoint_every is {}, more than {MAX_CHECKPOINT_EVERY}: a log claims no more ticks than its checkpoints vouch for",
+                                h.checkpoint_every
+                            ),
                         ));
                     }
                     log = Some(ReplayLog::new(h));
@@ -852,6 +867,12 @@ mod tests {
         );
         let e = refusal(&text.replace("\"tick_hz\":30", "\"tick_hz\":0"));
         assert!(e.contains("tick_hz is 0"), "{e}");
+        // A few lines may not claim a run of years: the interval is capped.
+        let e = refusal(&text.replace("\"checkpoint_every\":2", "\"checkpoint_every\":3601"));
+        assert!(
+            e.contains("checkpoint_every is 3601, more than 3600"),
+            "{e}"
+        );
     }
 
     #[test]
