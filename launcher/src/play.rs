@@ -1057,7 +1057,17 @@ impl PlaySession {
             if self.run.kernel.tick() == 0 {
                 writeln!(out, "record: no tick ran; {} not written", r.path.display())?;
             } else {
-                r.log.end = Some((self.run.kernel.tick(), self.run.kernel.state_hash()));
+                // PD-REPLAY-END-UNPAUSED: the shell's pause (the outcome screen, the
+                // pause menu) stands between ticks and is no input, so no replay sees it;
+                // the end record holds the state as the last tick left it.
+                let kernel = &mut self.run.kernel;
+                let paused = kernel.game_clock().is_paused();
+                kernel.resume();
+                let end = (kernel.tick(), kernel.state_hash());
+                if paused {
+                    kernel.pause();
+                }
+                r.log.end = Some(end);
                 r.log
                     .write(&r.path)
                     .with_context(|| format!("recording {}", r.path.display()))?;
