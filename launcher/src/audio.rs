@@ -1,6 +1,7 @@
 //! The launcher's side of the audio slot (interface 2.6): which output the audio plugin
 //! opens (`--audio`), the player's mix from the settings and the pause state, the audio
-//! event trace (`--audio-trace FILE`) and the one line that says there is no sound.
+//! event trace's file (`--audio-trace FILE`; the session's run writes it, with the one
+//! line that says there is no sound).
 //!
 //! **PD-AUDIO-AUTOMATION**: a windowed `iron3d play` lets the registry's audio plugin
 //! open the sound device (`--audio auto`). Automation (`iron3d run`, `play --offscreen`
@@ -15,10 +16,8 @@
 
 use anyhow::Context;
 use clap::{Args, ValueEnum};
-use iron3d_plugin_host::PluginHost;
 use iron3d_registry::{Entry, Registry, SlotKey, SlotName};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The audio plugin library whose factory `--audio` picks.
 pub const AUDIO_LIBRARY: &str = "iron3d_audio";
@@ -117,80 +116,6 @@ pub fn mix(settings: &iron3d_config::settings::Audio, paused: bool) -> iron3d_ab
         music: settings.music,
         muted: false,
         paused,
-    }
-}
-
-/// Writes the audio trace and says once when there is no sound.
-pub struct AudioOutputWatch {
-    trace: Option<(PathBuf, std::io::BufWriter<std::fs::File>)>,
-    announced: bool,
-}
-
-/// [`AudioOutputWatch::new`]'s `announce`: say nothing about a missing device.
-pub const QUIET: bool = false;
-
-impl AudioOutputWatch {
-    /// Starts watching `host`'s audio slot; with `trace`, asks its plugin for the event
-    /// trace and creates the file (an existing one is replaced). Without `announce` the
-    /// "no sound device" line is never written ([`AudioArgs::announces`]).
-    ///
-    /// # Errors
-    /// The trace file cannot be created.
-    pub fn new(host: &PluginHost, trace: Option<&Path>, announce: bool) -> anyhow::Result<Self> {
-        let trace = match trace {
-            Some(p) => {
-                let f = std::fs::File::create(p)
-                    .with_context(|| format!("audio trace {}", p.display()))?;
-                host.set_audio_trace(true);
-                Some((p.to_owned(), std::io::BufWriter::new(f)))
-            }
-            None => None,
-        };
-        Ok(Self {
-            trace,
-            announced: !announce,
-        })
-    }
-
-    /// After a presented frame: appends the trace lines the plugin reported and, the
-    /// first time the plugin reports that it has no device, answers the one line to
-    /// show (`audio: no sound device (…); playing silently`).
-    ///
-    /// # Errors
-    /// Writing the trace failed.
-    pub fn after_frame(&mut self, host: &PluginHost) -> anyhow::Result<Option<String>> {
-        if let Some((path, w)) = &mut self.trace {
-            for line in host.take_audio_trace() {
-                writeln!(w, "{line}").with_context(|| format!("audio trace {}", path.display()))?;
-            }
-        }
-        if !self.announced
-            && let Some(s) = host.audio_status()
-            && s.output == iron3d_abi::AudioOutput::NO_DEVICE
-        {
-            self.announced = true;
-            let why = if s.reason.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", s.reason)
-            };
-            return Ok(Some(format!(
-                "audio: no sound device{why}; playing silently"
-            )));
-        }
-        Ok(None)
-    }
-
-    /// Flushes the trace.
-    ///
-    /// # Errors
-    /// Writing the trace failed.
-    pub fn finish(&mut self) -> anyhow::Result<()> {
-        if let Some((path, w)) = &mut self.trace {
-            w.flush()
-                .with_context(|| format!("audio trace {}", path.display()))?;
-        }
-        Ok(())
     }
 }
 

@@ -27,9 +27,6 @@ pub const MOD_LIST_FILE: &str = "mods.toml";
 /// Environment variable naming the folder of installed mods.
 pub const MODS_DIR_ENV: &str = "IRON3D_MODS_DIR";
 
-/// The key of the mod-set fingerprint in replay headers' `params`.
-pub const REPLAY_MODS_KEY: &str = "mods";
-
 /// Mod options shared by `run` and `play`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Args)]
 pub struct ModArgs {
@@ -495,20 +492,4 @@ pub fn target_name(t: &PluginTarget) -> String {
         PluginTarget::Slot(s) => format!("slot {}", s.as_str()),
         PluginTarget::Service(n) => format!("service {n}"),
     }
-}
-
-/// The mod ids a replay header recorded (`params.mods`), in their order.
-pub fn recorded_ids(params: &std::collections::BTreeMap<String, serde_json::Value>) -> Vec<String> {
-    recorded_fingerprint(params)
-        .map(|f| f.mods.into_iter().map(|m| m.id).collect())
-        .unwrap_or_default()
-}
-
-/// The mod-set fingerprint a replay header recorded (`None`: the log records none).
-pub fn recorded_fingerprint(
-    params: &std::collections::BTreeMap<String, serde_json::Value>,
-) -> Option<ModSetFingerprint> {
-    params
-        .get(REPLAY_MODS_KEY)
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
 }

@@ -15,7 +15,9 @@ use iron3d_render_frame::{
     CameraState, DEFAULT_LIGHTING, FrameBuilder, FrameParams, LastFrame, MissionFramePreparer,
     SceneAssets, SharedView,
 };
-use iron3d_session::Session;
+use iron3d_session::replay::Recorded;
+use iron3d_session::run::{RecordTarget, TraceTarget};
+use iron3d_session::{Run, RunOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -169,14 +171,6 @@ pub fn player_settings(path: Option<&Path>) -> (iron3d_config::settings::Setting
     }
 }
 
-/// The `--trace` output of a play session.
-struct Tracer {
-    writer: iron3d_trace::TraceWriter<std::io::BufWriter<std::fs::File>>,
-    path: PathBuf,
-    /// The first write error (reported at the frame's end).
-    error: Option<iron3d_trace::TraceError>,
-}
-
 /// What a play run ended with.
 #[derive(Clone, Debug)]
 pub struct PlayOutcome {
@@ -316,20 +310,16 @@ pub enum MenuAction {
 /// shared camera/target, and the last built frame. The offscreen loop and the window
 /// loop both drive it.
 pub struct PlaySession {
-    /// The session (kernel, plugin host, mission); shut down with
-    /// [`PlaySession::shutdown`] before the window that presents it goes.
-    pub run: Session,
+    /// The run of the session (kernel, plugin host, mission; trace, recording, host
+    /// events, audio output); shut down with [`PlaySession::shutdown`] before the
+    /// window that presents it goes.
+    pub run: Run,
     clock: ManualTimeSource,
     /// Camera, target and lighting read by the frame builder.
     pub view: SharedView,
     last_frame: LastFrame,
     /// The active renderer.
     pub renderer: Renderer,
-    events: crossbeam_channel::Receiver<HostEvent>,
-    /// Host events seen so far.
-    pub host_events: Vec<HostEvent>,
-    /// Frames presented.
-    pub frames: u64,
     /// The window's input on its way to the input plugin and the next tick.
     pub input: crate::live_input::LiveInput,
     /// The game clock stands: the briefing, the pause menu or the outcome screen is up
@@ -341,8 +331,6 @@ pub struct PlaySession {
     pub settings: iron3d_config::settings::Settings,
     /// Where changed settings are saved.
     settings_file: Option<PathBuf>,
-    /// The trace being written (`--trace`).
-    tracer: Option<Tracer>,
     /// Game-clock time of the last presented frame (the HUD's frames per second).
     last_frame_ns: Option<u64>,
     /// Presented frames per second, smoothed over the last frames.
@@ -354,20 +342,8 @@ pub struct PlaySession {
     )>,
     /// The enabled mods (their renderers join the switchable ones).
     mods: std::sync::Arc<crate::mods::ActiveMods>,
-    /// The audio trace and the no-device line.
-    audio: crate::audio::AudioOutputWatch,
     /// Lines for the player not written yet ([`PlaySession::write_notes`]).
     notes: Vec<String>,
-    /// The replay log being recorded (`--record`).
-    recording: Option<Recording>,
-}
-
-/// A played mission being recorded for replay: the log, its file and the checkpoint
-/// period.
-struct Recording {
-    log: iron3d_kernel::replay::ReplayLog,
-    path: PathBuf,
-    every: u64,
 }
 
 impl PlaySession {
@@ -381,22 +357,24 @@ impl PlaySession {
         let clock = ManualTimeSource::new();
         let registry_path = plugins::locate_registry(opts.registry.as_deref())?;
         opts.mods.report(out)?;
-        let registry = crate::audio::apply_registry(
-            opts.mods
-                .apply_registry(plugins::load_registry(&registry_path)?)?,
-            opts.audio,
-        )?;
+        let setup = plugins::RunPlugins {
+            registry: &registry_path,
+            plugin_dirs: &opts.plugin_dirs,
+            mods: &opts.mods,
+            audio: opts.audio,
+            strict: opts.strict_plugins,
+        };
+        let registry = setup.registry()?;
         let wanted = opts
             .renderer
             .map(|r| mod_renderer(&opts.mods, r))
             .or_else(|| Renderer::from_registry(&registry))
             .unwrap_or(Renderer::Vulkan);
         let tick_hz = KernelConfig::default().tick_hz;
-        let mut spec = plugins::session_spec(&opts.plugin_dirs, registry, opts.seed, tick_hz, true);
-        spec.services = opts.mods.services();
-        spec.strict_plugins = opts.strict_plugins;
-        let run = Session::open(
-            &spec,
+        let run = setup.open(
+            registry,
+            opts.seed,
+            tick_hz,
             opts.data_profile
                 .mission(&opts.game_dir, &opts.mission, &opts.params)
                 .with_overlays(opts.mods.overlays()),
@@ -473,36 +451,40 @@ impl PlaySession {
         run.kernel.set_frame_preparer(Some(Box::new(preparer)));
         // The journal tells the HUD what the plugins told the player (PD-HUD-TRIGGERED).
         run.kernel.set_journal(true);
-        let events = run.host.events();
-        let audio = crate::audio::AudioOutputWatch::new(
-            &run.host,
-            opts.audio_trace.as_deref(),
-            opts.announce_audio,
-        )?;
-        let recording = match (&opts.record, recorded_data) {
-            (Some(path), Some(data)) => {
-                let mission = iron3d_kernel::replay::ReplayMission {
-                    name: opts.mission.clone(),
-                    data,
-                };
-                let every = opts.checkpoint_every.max(1);
-                let header = crate::headless::mission_replay_header(
-                    mission,
-                    &crate::headless::plugin_set(&run.host),
-                    &opts.params,
-                    &opts.mods,
-                    opts.seed,
+        let plugin_set = iron3d_session::replay::plugin_set(&run.host);
+        let record = match (&opts.record, recorded_data) {
+            (Some(path), Some(data)) => Some(RecordTarget {
+                path: path.clone(),
+                header: Recorded {
+                    plugin_set: &plugin_set,
+                    mods: &opts.mods.fingerprint,
+                    seed: opts.seed,
                     tick_hz,
-                    every,
-                );
-                Some(Recording {
-                    log: iron3d_kernel::replay::ReplayLog::new(header),
-                    path: path.clone(),
-                    every,
-                })
-            }
+                    checkpoint_every: opts.checkpoint_every,
+                }
+                .mission_header(
+                    iron3d_kernel::replay::ReplayMission {
+                        name: opts.mission.clone(),
+                        data,
+                    },
+                    &opts.params,
+                ),
+            }),
             _ => None,
         };
+        let run = Run::start(
+            run,
+            RunOptions {
+                trace: opts.trace.as_ref().map(|path| TraceTarget {
+                    path: path.clone(),
+                    every: opts.trace_every,
+                }),
+                record,
+                audio_trace: opts.audio_trace.clone(),
+                announce_audio: opts.announce_audio,
+                ..RunOptions::default()
+            },
+        )?;
         tracing::debug!(objects, "play session ready");
         let mut session = Self {
             run,
@@ -510,34 +492,17 @@ impl PlaySession {
             view,
             last_frame,
             renderer: wanted,
-            events,
-            host_events: Vec::new(),
-            frames: 0,
             input: crate::live_input::LiveInput::with_mouse((&opts.settings.input).into()),
             paused: false,
             hud,
             settings: opts.settings.clone(),
             settings_file: opts.settings_file.clone(),
             mods: opts.mods.clone(),
-            tracer: None,
             last_frame_ns: None,
             frame_rate: 0.0,
             pending: None,
-            audio,
             notes: Vec::new(),
-            recording,
         };
-        if let Some(path) = &opts.trace {
-            session.tracer = Some(Tracer {
-                writer: crate::headless::open_trace(
-                    path,
-                    opts.trace_every,
-                    &mut session.run.kernel,
-                )?,
-                path: path.clone(),
-                error: None,
-            });
-        }
         // The briefing holds the clock until the player leaves it.
         if session.screen() == Screen::Briefing {
             session.paused = true;
@@ -669,56 +634,14 @@ impl PlaySession {
         self.run
             .host
             .set_audio_mix(crate::audio::mix(&self.settings.audio, hold));
-        let tracer = &mut self.tracer;
-        let mut told: Vec<(u64, u32, Vec<u8>)> = Vec::new();
-        let mut checkpoints = Vec::new();
-        let every = self.recording.as_ref().map(|r| r.every);
-        let mut recorder;
-        let source: &mut dyn iron3d_kernel::InputSource = match self.recording.as_mut() {
-            Some(r) => {
-                recorder = iron3d_kernel::replay::RecordingInput::new(&mut self.input, &mut r.log);
-                &mut recorder
-            }
-            None => &mut self.input,
-        };
-        self.run.kernel.frame_observed(source, None, &mut |k| {
-            if let Some(t) = tracer.as_mut().filter(|t| t.error.is_none()) {
-                t.error = t.writer.after_tick(k).err();
-            }
-            if every.is_some_and(|e| k.tick() % e == 0) {
-                checkpoints.push((k.tick(), k.state_hash()));
-            }
-            for e in k.journal() {
-                if let iron3d_kernel::JournalEntry::Delivered {
-                    target: iron3d_kernel::Target::Systems,
-                    message: iron3d_kernel::GameMessage::TextForPlayer { player, text },
-                    ..
-                } = e
-                {
-                    told.push((k.tick(), *player, text.clone()));
-                }
-            }
-        })?;
+        let frame = self.run.frame(&mut self.input, None)?;
         if let Some(h) = &self.hud {
             let hz = self.run.kernel.config().tick_hz.max(1) as f32;
-            for (tick, player, text) in told {
-                h.trigger(tick as f32 / hz, player, text);
+            for t in frame.told {
+                h.trigger(t.tick as f32 / hz, t.player, t.text);
             }
         }
-        if let Some(r) = self.recording.as_mut() {
-            for (tick, hash) in checkpoints {
-                r.log.record_checkpoint(tick, hash);
-            }
-        }
-        if let Some(t) = self.tracer.as_mut() {
-            if let Some(e) = t.error.take() {
-                let label = t.path.display().to_string();
-                return Err(anyhow::Error::new(e).context(format!("trace {label}")));
-            }
-        }
-        if let Some(line) = self.audio.after_frame(&self.run.host)? {
-            self.notes.push(line);
-        }
+        self.notes.extend(frame.notes);
         // Pausing is the shell's: while the game clock stands no tick could read it.
         let pause = ["game.pause", "game.menu"]
             .iter()
@@ -727,9 +650,7 @@ impl PlaySession {
         if pause {
             self.toggle_pause();
         }
-        self.frames += 1;
-        let fresh: Vec<HostEvent> = self.events.try_iter().collect();
-        if fresh.iter().any(|e| {
+        if frame.events.iter().any(|e| {
             matches!(
                 e,
                 HostEvent::Fault {
@@ -743,7 +664,6 @@ impl PlaySession {
         }) {
             self.after_render_failure()?;
         }
-        self.host_events.extend(fresh);
         Ok(())
     }
 
@@ -1022,77 +942,38 @@ impl PlaySession {
         self.run.shutdown();
     }
 
-    /// Prints faults, the summary line and `state_hash=` last.
+    /// Frames presented.
+    pub fn frames(&self) -> u64 {
+        self.run.frames()
+    }
+
+    /// Ends the run ([`Run::finish`]) and prints its report, the summary line, the
+    /// outcome and `state_hash=` last.
     pub fn finish(
         &mut self,
         elapsed: Duration,
         out: &mut dyn Write,
     ) -> anyhow::Result<PlayOutcome> {
-        self.host_events.extend(self.events.try_iter());
-        for e in &self.host_events {
-            if let HostEvent::Fault {
-                slot,
-                instance,
-                reason,
-                fallback,
-                ..
-            } = e
-            {
-                writeln!(
-                    out,
-                    "host: fault in {slot} ({instance}): {reason}; now {fallback}"
-                )?;
-            }
-        }
-        if let Some(t) = self.tracer.take() {
-            let label = t.path.display().to_string();
-            t.writer
-                .finish(&self.run.kernel)
-                .with_context(|| format!("trace {label}"))?;
-            writeln!(out, "trace={label}")?;
-        }
-        self.audio.finish()?;
-        if let Some(mut r) = self.recording.take() {
-            // A log of no tick records no run (PD-REPLAY-COMPLETE): none is written.
-            if self.run.kernel.tick() == 0 {
-                writeln!(out, "record: no tick ran; {} not written", r.path.display())?;
-            } else {
-                // PD-REPLAY-END-UNPAUSED: the shell's pause (the outcome screen, the
-                // pause menu) stands between ticks and is no input, so no replay sees it;
-                // the end record holds the state as the last tick left it.
-                let kernel = &mut self.run.kernel;
-                let paused = kernel.game_clock().is_paused();
-                kernel.resume();
-                let end = (kernel.tick(), kernel.state_hash());
-                if paused {
-                    kernel.pause();
-                }
-                r.log.end = Some(end);
-                r.log
-                    .write(&r.path)
-                    .with_context(|| format!("recording {}", r.path.display()))?;
-                writeln!(out, "record={}", r.path.display())?;
-            }
-        }
+        let end = self.run.finish()?;
+        self.run.report(&end, out)?;
         let draw_items = self.draw_items();
-        let fps = self.frames as f64 / elapsed.as_secs_f64().max(1e-9);
+        let fps = end.frames as f64 / elapsed.as_secs_f64().max(1e-9);
         let drawing = self.drawing_renderer();
         writeln!(
             out,
             "renderer={} frames={} ticks={} draw_items={draw_items} fps={fps:.1}",
             drawing.map_or("null", |r| r.as_str()),
-            self.frames,
-            self.run.kernel.tick()
+            end.frames,
+            end.ticks
         )?;
-        if let Some(d) = self.decided() {
+        if let Some(d) = &end.decided {
             writeln!(out, "{d}")?;
         }
-        let hash = self.run.kernel.state_hash();
-        writeln!(out, "state_hash={hash}")?;
+        writeln!(out, "state_hash={}", end.hash)?;
         Ok(PlayOutcome {
-            hash,
-            frames: self.frames,
-            ticks: self.run.kernel.tick(),
+            hash: end.hash,
+            frames: end.frames,
+            ticks: end.ticks,
             renderer: self.renderer_label(),
             draw_items,
             fps,

@@ -199,6 +199,52 @@ pub fn session_spec(
     }
 }
 
+/// How a run's plugin set is put together: `run` and `play` share it.
+pub struct RunPlugins<'a> {
+    /// The registry file.
+    pub registry: &'a Path,
+    /// Extra plugin directories searched first (`--plugin-dir`).
+    pub plugin_dirs: &'a [PathBuf],
+    /// The enabled mods: their plugins over the registry's, their services.
+    pub mods: &'a crate::mods::ActiveMods,
+    /// The audio slot's output (PD-AUDIO-AUTOMATION).
+    pub audio: crate::audio::AudioMode,
+    /// `--strict-plugins`.
+    pub strict: bool,
+}
+
+impl RunPlugins<'_> {
+    /// The registry with the mods' plugins over it and the audio output applied.
+    ///
+    /// # Errors
+    /// The registry cannot be read, or a mod's plugin does not fit it.
+    pub fn registry(&self) -> anyhow::Result<Registry> {
+        crate::audio::apply_registry(
+            self.mods.apply_registry(load_registry(self.registry)?)?,
+            self.audio,
+        )
+    }
+
+    /// Opens the session: `registry` ([`RunPlugins::registry`]) with the mods'
+    /// services, `mission` on `platform` time; snapshots are published.
+    ///
+    /// # Errors
+    /// [`iron3d_session::Session::open`] refused.
+    pub fn open(
+        &self,
+        registry: Registry,
+        seed: u64,
+        tick_hz: u32,
+        mission: iron3d_session::MissionSpec,
+        platform: Box<dyn iron3d_kernel::TimeSource>,
+    ) -> anyhow::Result<iron3d_session::Session> {
+        let mut spec = session_spec(self.plugin_dirs, registry, seed, tick_hz, true);
+        spec.services = self.mods.services();
+        spec.strict_plugins = self.strict;
+        Ok(iron3d_session::Session::open(&spec, mission, platform)?)
+    }
+}
+
 /// What the player must see when the registry's plugin set did not load as named: one
 /// line per slot running a fallback (slot, library, what runs instead, why, the search
 /// paths) and a line for an empty registry. Empty when every named slot runs its

@@ -154,3 +154,38 @@ impl InputSource for ScriptedInput {
         }
     }
 }
+
+/// The keys of the scenario's own parameters in a replay header's `params`
+/// (PD-REPLAY-KEYS).
+pub const PARAM_KEYS: &[&str] = &["objects", "collisions"];
+
+/// The scenario's parameters as a replay header records them.
+pub fn params_to_json(p: ScenarioParams) -> std::collections::BTreeMap<String, serde_json::Value> {
+    std::collections::BTreeMap::from([
+        ("objects".to_owned(), serde_json::json!(p.objects)),
+        ("collisions".to_owned(), serde_json::json!(p.collisions)),
+    ])
+}
+
+/// The scenario's parameters a replay header recorded.
+///
+/// # Errors
+/// A key is missing or of the wrong type.
+pub fn params_from_json(
+    m: &std::collections::BTreeMap<String, serde_json::Value>,
+) -> anyhow::Result<ScenarioParams> {
+    use anyhow::Context;
+    let objects = m
+        .get("objects")
+        .and_then(serde_json::Value::as_u64)
+        .and_then(|v| u32::try_from(v).ok())
+        .context("replay header: params.objects missing or not a u32")?;
+    let collisions = m
+        .get("collisions")
+        .and_then(serde_json::Value::as_bool)
+        .context("replay header: params.collisions missing or not a boolean")?;
+    Ok(ScenarioParams {
+        objects,
+        collisions,
+    })
+}

@@ -318,7 +318,7 @@ impl App<'_> {
         let last = self
             .opts
             .frames
-            .is_some_and(|n| self.session.frames + 1 >= n)
+            .is_some_and(|n| self.session.frames() + 1 >= n)
             || (self.session.decided().is_some()
                 && (self.session.hud.is_none() || self.opts.frames.is_some()));
         // Pixel renderers drawing offscreen are read back every frame and presented here.
@@ -348,7 +348,7 @@ impl App<'_> {
         while self
             .switches
             .first()
-            .is_some_and(|s| s.0 <= self.session.frames)
+            .is_some_and(|s| s.0 <= self.session.frames())
         {
             let (_, r) = self.switches.remove(0);
             self.switch(r);
@@ -377,8 +377,8 @@ impl App<'_> {
         let (since, frames) = self.fps_window;
         let span = t.duration_since(since);
         if span >= Duration::from_millis(500) {
-            self.fps = (self.session.frames - frames) as f64 / span.as_secs_f64();
-            self.fps_window = (t, self.session.frames);
+            self.fps = (self.session.frames() - frames) as f64 / span.as_secs_f64();
+            self.fps_window = (t, self.session.frames());
             window.set_title(&format!(
                 "Iron3D-rs — {} — {} — {:.1} fps — tick {}{} — {} items",
                 self.opts.mission,

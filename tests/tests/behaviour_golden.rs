@@ -12,6 +12,8 @@
 //! failure message prints the whole new text: review it, then replace the file with it
 //! and say why in the commit.
 
+#![allow(clippy::unwrap_used, reason = "tests")]
+
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -28,10 +30,11 @@ fn file_hash(path: &Path) -> String {
 
 /// The lines of a run's output that are behaviour: the outcome, the summary (wall-clock
 /// figures cut), host events, replay verdicts and the final state hash. Lines naming
-/// files or machine paths (registry, plugin paths, trace and record files) and the
-/// per-phase timing table are not.
+/// files or machine paths (registry, plugin paths, trace and record files), swap
+/// reports (their latency is wall-clock time) and the per-phase timing table are not.
 fn behaviour_lines(out: &str) -> Vec<String> {
     out.lines()
+        .filter(|l| !l.starts_with("host: swapped "))
         .filter(|l| {
             [
                 "outcome=",

@@ -12,6 +12,10 @@
 //!   `mission_end` and `shutdown` in reverse order), then the host's shadow copies go.
 //!   A window that presents a session's renderer must outlive it: shut the session down
 //!   before the window.
+//! * [`run::Run`]: the one run path `iron3d run` and `iron3d play` drive — trace,
+//!   record/replay, scheduled swaps, the watcher, the audio output and the host-event
+//!   report around a session's frames; [`replay`] holds the replay header and the
+//!   record/replay compatibility checks.
 //! * A second mission in the same process is a new session: fresh plugin instances
 //!   (a higher [`iron3d_abi::MissionInfo::load_number`]), fresh services, nothing of the
 //!   first mission's objects; renderers get a new resources id with the new assets.
@@ -27,6 +31,12 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+
+pub mod audio;
+pub mod replay;
+pub mod run;
+
+pub use run::{Run, RunEnd, RunOptions};
 
 /// Everything that can stop a session from opening.
 #[derive(Debug, thiserror::Error)]
@@ -49,6 +59,35 @@ pub enum SessionError {
     /// A game file could not be read.
     #[error(transparent)]
     Vfs(#[from] VfsError),
+    /// A file of the run (trace, audio trace) could not be created or written.
+    #[error("{what} {}: {source}", path.display())]
+    File {
+        /// What the file is.
+        what: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Writing the `--trace` output failed.
+    #[error("trace {}", path.display())]
+    Trace {
+        /// The trace file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: iron3d_trace::TraceError,
+    },
+    /// The plugin host refused (e.g. the library watcher could not start).
+    #[error("plugin host: {0}")]
+    Host(#[from] iron3d_plugin_host::HostError),
+    /// A replay log cannot be replayed by this run.
+    #[error(transparent)]
+    Replay(#[from] replay::ReplayRefusal),
+    /// A run cannot record while it replays.
+    #[error("a run records or replays, not both")]
+    RecordWhileReplaying,
     /// `strict_plugins`: a slot the registry names could not load its plugin, or the
     /// registry names none; nothing was started.
     #[error("{}", strict_message(.fallbacks, *.empty_registry))]
