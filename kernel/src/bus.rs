@@ -220,9 +220,10 @@ pub struct Envelope {
 }
 
 impl Envelope {
-    /// The stable delivery key `(phase, sender, sequence)`.
-    pub fn order_key(&self) -> (Phase, SenderId, u64) {
-        (self.phase, self.sender, self.sequence)
+    /// The stable delivery key `(phase stamp, sender, sequence)` ([`Phase::stamp`]: the
+    /// calculation boundaries rank alike).
+    pub fn order_key(&self) -> (u32, SenderId, u64) {
+        (self.phase.stamp(), self.sender, self.sequence)
     }
 }
 

@@ -241,7 +241,7 @@ impl StateHasher {
         self.h.update(b"msg");
         self.u64(pending.len() as u64);
         for e in pending {
-            self.u32(e.phase as u32);
+            self.u32(e.phase.stamp());
             let sender = serde_json::to_vec(&e.sender).unwrap_or_default();
             self.bytes(&sender);
             self.u64(e.sequence);

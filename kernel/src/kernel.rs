@@ -336,7 +336,7 @@ impl Kernel {
         let time = self.sim_time();
         let mut ctx = system_ctx!(
             self,
-            self.phase.unwrap_or(Phase::ApplyDeferred),
+            self.phase.unwrap_or(Phase::SwapBoundary),
             SenderId::System(index),
             time
         );
@@ -435,7 +435,6 @@ impl Kernel {
                 }
             }
         });
-        self.run_phase(Phase::RenderUi, |_| {});
         self.run_phase(Phase::EndFrame, |k| {
             for entry in &mut k.systems {
                 if let Err(e) = entry.system.end_frame(frame) {
@@ -473,15 +472,15 @@ impl Kernel {
             j.clear();
         }
         // The calculation boundary between ticks: hot swaps and other registry work.
-        self.run_phase(Phase::ApplyDeferred, |k| {
-            k.each_system(Phase::ApplyDeferred, |s, ctx| s.on_boundary(ctx));
+        self.run_phase(Phase::SwapBoundary, |k| {
+            k.each_system(Phase::SwapBoundary, |s, ctx| s.on_boundary(ctx));
             k.apply_commands();
         });
         self.report_changes()?;
         self.run_phase(Phase::InputSnapshot, |k| {
             k.input = InputSnapshot::next(&k.input, events);
         });
-        self.boundary(Phase::InputSnapshot)?;
+        self.boundary()?;
         self.run_phase(Phase::AdvanceClock, |k| {
             k.fixed.consume_step();
         });
@@ -500,7 +499,7 @@ impl Kernel {
         self.run_phase(Phase::UpdateSystems, |k| {
             k.each_system(Phase::UpdateSystems, |s, ctx| s.update(ctx));
         });
-        self.boundary(Phase::UpdateSystems)?;
+        self.boundary()?;
         self.stats.ticks += 1;
         Ok(())
     }
@@ -568,7 +567,7 @@ impl Kernel {
         let span = debug_span!("phase", name = Phase::ApplyDeferred.name());
         let _enter = span.enter();
         self.apply_world_deferred()?;
-        self.deliver(Phase::ApplyDeferred)?;
+        self.deliver()?;
         self.apply_commands();
         Ok(())
     }
@@ -580,15 +579,13 @@ impl Kernel {
         Ok(())
     }
 
-    /// Delivers the bus batch at the boundary after `phase`, then applies deletions the
-    /// handlers deferred, then reports the objects that joined or left the game.
-    fn boundary(&mut self, phase: Phase) -> KernelResult<()> {
-        self.phase = Some(Phase::ApplyDeferred);
+    /// Delivers the bus batch at a boundary, then applies deletions the handlers
+    /// deferred, then reports the objects that joined or left the game.
+    fn boundary(&mut self) -> KernelResult<()> {
+        self.phase = Some(Phase::DeliverMessages);
         let t = PhaseTimer::start();
-        let r = self
-            .deliver(phase)
-            .and_then(|()| self.apply_world_deferred());
-        t.stop(&mut self.stats, Phase::ApplyDeferred);
+        let r = self.deliver().and_then(|()| self.apply_world_deferred());
+        t.stop(&mut self.stats, Phase::DeliverMessages);
         self.phase = None;
         r?;
         self.report_changes()
@@ -604,16 +601,19 @@ impl Kernel {
         if let Some(j) = self.journal.as_mut() {
             j.extend(changes.iter().copied().map(JournalEntry::World));
         }
-        self.phase = Some(Phase::ApplyDeferred);
-        self.each_system(Phase::ApplyDeferred, |s, ctx| {
+        self.phase = Some(Phase::ReportChanges);
+        let t = PhaseTimer::start();
+        self.each_system(Phase::ReportChanges, |s, ctx| {
             s.on_objects_changed(ctx, &changes)
         });
+        t.stop(&mut self.stats, Phase::ReportChanges);
         self.apply_commands();
         self.phase = None;
         self.apply_world_deferred()
     }
 
-    fn deliver(&mut self, _after: Phase) -> KernelResult<()> {
+    /// Dispatches the waiting bus batch in its stable order.
+    fn deliver(&mut self) -> KernelResult<()> {
         let batch = self.bus.drain_sorted();
         if batch.is_empty() {
             return Ok(());
@@ -653,12 +653,12 @@ impl Kernel {
                     let entry = &mut self.systems[si];
                     let mut ctx = system_ctx!(
                         self,
-                        Phase::ApplyDeferred,
+                        Phase::DeliverMessages,
                         SenderId::System(si as u16),
                         time
                     );
                     if let Err(e) = entry.system.on_message(&mut ctx, Some(handle), env) {
-                        Self::fault(&mut self.stats, entry, Phase::ApplyDeferred, &e);
+                        Self::fault(&mut self.stats, entry, Phase::DeliverMessages, &e);
                     }
                 }
             }
@@ -666,12 +666,12 @@ impl Kernel {
                 for (si, entry) in self.systems.iter_mut().enumerate() {
                     let mut ctx = system_ctx!(
                         self,
-                        Phase::ApplyDeferred,
+                        Phase::DeliverMessages,
                         SenderId::System(si as u16),
                         time
                     );
                     if let Err(e) = entry.system.on_message(&mut ctx, None, env) {
-                        Self::fault(&mut self.stats, entry, Phase::ApplyDeferred, &e);
+                        Self::fault(&mut self.stats, entry, Phase::DeliverMessages, &e);
                     }
                 }
             }

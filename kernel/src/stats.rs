@@ -18,7 +18,7 @@ pub struct PhaseTiming {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct KernelStats {
     /// Timing per phase, indexed by [`Phase::index`].
-    pub phases: [PhaseTiming; 11],
+    pub phases: [PhaseTiming; Phase::ALL.len()],
     /// Presented frames.
     pub frames: u64,
     /// Simulation ticks.

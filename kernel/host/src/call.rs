@@ -264,10 +264,7 @@ fn object_ref(h: ObjectHandle) -> ObjectRef {
 
 /// The phases in which plugins may call simulation services.
 fn simulation_phase(phase: Phase) -> bool {
-    matches!(
-        phase,
-        Phase::CalculateWorld | Phase::ApplyDeferred | Phase::UpdateSystems
-    )
+    phase.is_boundary() || matches!(phase, Phase::CalculateWorld | Phase::UpdateSystems)
 }
 
 impl std::fmt::Display for ReportedOutcome {
@@ -569,7 +566,7 @@ impl HostApi for HostCall<'_, '_> {
             step_ns: t.step_ns,
             game_time_ns: t.sim_ns(),
             paused: t.paused,
-            phase: self.ctx.phase() as u32,
+            phase: self.ctx.phase().stamp(),
         }
     }
 

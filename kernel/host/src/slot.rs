@@ -682,7 +682,7 @@ impl System for PluginSlot {
             Target::Object(_) => object.map(object_ref),
             Target::Systems => None,
         };
-        self.run(ctx, Phase::ApplyDeferred, |i, host| {
+        self.run(ctx, Phase::DeliverMessages, |i, host| {
             i.object.on_message(host, ROption::from(target), &message)
         })
     }
@@ -707,12 +707,12 @@ impl System for PluginSlot {
             match change {
                 WorldChange::Added(h, _) => {
                     let o = object_ref(h);
-                    self.run(ctx, Phase::ApplyDeferred, |i, host| {
+                    self.run(ctx, Phase::ReportChanges, |i, host| {
                         i.object.object_added(host, o)
                     })?;
                 }
                 WorldChange::Removed(id) => {
-                    self.run(ctx, Phase::ApplyDeferred, |i, host| {
+                    self.run(ctx, Phase::ReportChanges, |i, host| {
                         i.object.object_removed(host, id.raw())
                     })?;
                 }

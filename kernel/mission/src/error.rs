@@ -20,10 +20,9 @@ pub enum Stage {
     Construction,
     /// Cross-references checked.
     Validation,
-    /// Objects registered in the queue.
+    /// Objects registered in the queue (the last stage: the plugins already started on
+    /// the mission when the session opened).
     Registration,
-    /// Scenario started.
-    ScenarioStart,
 }
 
 /// A failed load, with everything known about where it failed.

@@ -6,7 +6,12 @@
 //! * [`Session::open`]: kernel (seed, tick rate) → host for the mission ([`MissionSetup`]:
 //!   identity, the mission's files through the VFS, parameters) → one system per
 //!   registry slot (plugins start on the mission) → the mission's objects
-//!   ([`iron3d_mission::load_mission`], transactional) for a game mission.
+//!   ([`iron3d_mission::load_mission`], transactional) for a game mission. The plugins
+//!   start on an empty world and learn of every object — the mission's and those
+//!   spawned later — one way: the objects-added report at the first boundary. (Loading
+//!   the objects first would change what the plugins' `mission_start` sees and the order
+//!   of their start-up work, which recorded replays and the state hash depend on; the
+//!   behaviour golden `tests/tests/behaviour_golden.rs` pins the present order.)
 //! * [`Session::shutdown`]: the kernel shuts down first (pending deletions applied,
 //!   undelivered messages dropped, objects detached, every plugin instance gets
 //!   `mission_end` and `shutdown` in reverse order), then the host's shadow copies go.
