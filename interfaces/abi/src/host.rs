@@ -176,7 +176,10 @@ pub struct ClockInfo {
     pub game_time_ns: u64,
     /// The game clock is paused.
     pub paused: bool,
-    /// The phase of this call (the kernel's phase number, in schedule order).
+    /// The phase of this call, as the kernel stamps it (`Phase::stamp`): 0 platform
+    /// events, 1 input snapshot, 2 clock advance, 3 world traversal, 4 a calculation
+    /// boundary (swaps, deferred operations, message delivery, object reports),
+    /// 5 update, 6 snapshot publication, 7 rendering, 9 end of frame, 10 maintenance.
     pub phase: u32,
 }
 
