@@ -181,60 +181,97 @@ fn write_plugins(
     Ok(())
 }
 
-/// Runs the scenario headless and writes the per-phase table, then `state_hash=<hex>` as the last line.
-pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<HeadlessOutcome> {
-    if opts.fps == 0 {
-        bail!("--fps must be positive");
-    }
-    let replay = match &opts.replay {
-        Some(path) => {
-            let log = ReplayLog::read(path)?;
-            compat::check_keys(&log, path, scenario::PARAM_KEYS)?;
-            Some(log)
-        }
-        None => None,
-    };
-    let mission_name = world_of(opts, replay.as_ref())?;
-    let (seed, tick_hz, params) = match &replay {
-        Some(log) if log.header.mission.is_some() => (
-            log.header.seed,
-            log.header.tick_hz,
-            ScenarioParams {
-                objects: 0,
-                collisions: false,
-            },
-        ),
-        Some(log) => (
-            log.header.seed,
-            log.header.tick_hz,
-            scenario::params_from_json(&log.header.params)?,
-        ),
-        None => (
-            opts.seed,
-            opts.tick_hz,
-            ScenarioParams {
-                objects: opts.objects,
-                collisions: true,
-            },
-        ),
-    };
-    let mission_params = mission_parameters(opts, replay.as_ref())?;
-    let ticks = ticks_of(opts, replay.as_ref())?;
+/// What the command line and the replay log settle before anything opens.
+struct Plan {
+    /// The log being replayed.
+    replay: Option<ReplayLog>,
+    /// The game mission (`None`: the built-in scenario).
+    mission: Option<String>,
+    seed: u64,
+    tick_hz: u32,
+    /// The built-in scenario's parameters.
+    params: ScenarioParams,
+    /// The mission's parameters for the plugins.
+    mission_params: BTreeMap<String, String>,
+    /// Ticks to run.
+    ticks: u64,
+}
 
-    let clock = ManualTimeSource::new();
-    let realtime = opts.realtime || opts.watch || opts.console;
-    let platform: Box<dyn TimeSource> = if realtime {
-        Box::new(SystemTimeSource::new())
-    } else {
-        Box::new(clock.clone())
-    };
-    let registry_path = match mission_name {
+impl Plan {
+    fn of(opts: &HeadlessOptions) -> anyhow::Result<Self> {
+        if opts.fps == 0 {
+            bail!("--fps must be positive");
+        }
+        let replay = match &opts.replay {
+            Some(path) => {
+                let log = ReplayLog::read(path)?;
+                compat::check_keys(&log, path, scenario::PARAM_KEYS)?;
+                Some(log)
+            }
+            None => None,
+        };
+        let mission = world_of(opts, replay.as_ref())?;
+        let (seed, tick_hz, params) = match &replay {
+            Some(log) if log.header.mission.is_some() => (
+                log.header.seed,
+                log.header.tick_hz,
+                ScenarioParams {
+                    objects: 0,
+                    collisions: false,
+                },
+            ),
+            Some(log) => (
+                log.header.seed,
+                log.header.tick_hz,
+                scenario::params_from_json(&log.header.params)?,
+            ),
+            None => (
+                opts.seed,
+                opts.tick_hz,
+                ScenarioParams {
+                    objects: opts.objects,
+                    collisions: true,
+                },
+            ),
+        };
+        Ok(Self {
+            mission_params: mission_parameters(opts, replay.as_ref())?,
+            ticks: ticks_of(opts, replay.as_ref())?,
+            replay,
+            mission,
+            seed,
+            tick_hz,
+            params,
+        })
+    }
+}
+
+/// The session of a run, opened, with what the run learned opening it.
+struct Opened {
+    session: Session,
+    mods: crate::mods::ActiveMods,
+    /// The world's name and starting object count, for the summary line.
+    world: (String, usize),
+    /// The mission's identity (name and data fingerprint) for replay headers.
+    identity: Option<ReplayMission>,
+}
+
+/// Opens the session (registry → mods → audio → plugins → mission) and writes what
+/// runs: the registry, each slot's plugin, the component lines, the mission's counts.
+fn open(
+    opts: &HeadlessOptions,
+    plan: &Plan,
+    platform: Box<dyn TimeSource>,
+    out: &mut dyn Write,
+) -> anyhow::Result<Opened> {
+    let registry_path = match plan.mission {
         Some(_) => plugins::locate_registry(opts.registry.as_deref())?,
         None => {
             plugins::locate_registry_named(opts.registry.as_deref(), plugins::SCENARIO_REGISTRY)?
         }
     };
-    let recorded_mods = replay
+    let recorded_mods = plan
+        .replay
         .as_ref()
         .map(|l| compat::recorded_mod_ids(&l.header.params))
         .unwrap_or_default();
@@ -248,33 +285,40 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         strict: opts.strict_plugins,
     };
     // Plugins that read mission data (terrain) get the mission's files through the host.
-    let mission_spec = match (&opts.game_dir, &mission_name) {
+    let mission_spec = match (&opts.game_dir, &plan.mission) {
         (Some(dir), Some(name)) => opts
             .data_profile
-            .mission(dir, name, &mission_params)
+            .mission(dir, name, &plan.mission_params)
             .with_overlays(mods.overlays()),
         (None, None) => MissionSpec::Synthetic {
             name: scenario::SCENARIO_NAME.to_owned(),
-            parameters: scenario::parameters(params),
+            parameters: scenario::parameters(plan.params),
         },
         _ => bail!("--game-dir and --mission go together"),
     };
-    let mut session = setup.open(setup.registry()?, seed, tick_hz, mission_spec, platform)?;
+    let mut session = setup.open(
+        setup.registry()?,
+        plan.seed,
+        plan.tick_hz,
+        mission_spec,
+        platform,
+    )?;
     write_plugins(&session, &registry_path, out)?;
-
-    // What the summary line names as the run's world and its starting object count.
-    let mut world_label = (scenario::SCENARIO_NAME.to_owned(), params.objects as usize);
-    let mut identity: Option<ReplayMission> = None;
+    let mut world = (
+        scenario::SCENARIO_NAME.to_owned(),
+        plan.params.objects as usize,
+    );
+    let mut identity = None;
     match &session.game {
         Some(game) => {
-            let name = mission_name.clone().unwrap_or_default();
+            let name = plan.mission.clone().unwrap_or_default();
             let loaded = &game.loaded;
             identity = Some(ReplayMission {
                 name: name.clone(),
                 data: iron3d_mission::data_fingerprint(&game.vfs)?,
             });
             let c = loaded.graph.counts;
-            world_label = (format!("mission:{name}"), loaded.objects.len());
+            world = (format!("mission:{name}"), loaded.objects.len());
             writeln!(
                 out,
                 "mission={name} objects={} unit_refs={} components={} msh={} wear={}",
@@ -285,61 +329,79 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
                 c.wear
             )?;
         }
-        None => scenario::populate(&mut session.kernel, params, &Serials::default())?,
+        None => scenario::populate(&mut session.kernel, plan.params, &Serials::default())?,
     }
-    let plugin_set = compat::plugin_set(&session.host);
-    if let Some(log) = &replay {
-        compat::check_compatible(log, identity.as_ref(), &plugin_set, &mods.fingerprint)?;
+    Ok(Opened {
+        session,
+        mods,
+        world,
+        identity,
+    })
+}
+
+/// The run's options: trace, the recording (its header) or the replayed log, the
+/// scheduled swaps, the watcher and the audio output. A replayed log must fit this run.
+fn run_options(
+    opts: &HeadlessOptions,
+    plan: &mut Plan,
+    opened: &Opened,
+) -> anyhow::Result<RunOptions> {
+    let plugin_set = compat::plugin_set(&opened.session.host);
+    let mods = &opened.mods.fingerprint;
+    if let Some(log) = &plan.replay {
+        compat::check_compatible(log, opened.identity.as_ref(), &plugin_set, mods)?;
     }
-    tracing::info!(
-        seed,
-        tick_hz,
-        objects = params.objects,
-        ticks,
-        fps = opts.fps,
-        "headless run"
-    );
     let recorded = Recorded {
         plugin_set: &plugin_set,
-        mods: &mods.fingerprint,
-        seed,
-        tick_hz,
+        mods,
+        seed: plan.seed,
+        tick_hz: plan.tick_hz,
         checkpoint_every: opts.checkpoint_every,
     };
     let record = opts.record.as_ref().map(|path| RecordTarget {
         path: path.clone(),
-        header: match &identity {
-            Some(mission) => recorded.mission_header(mission.clone(), &mission_params),
-            None => {
-                recorded.scenario_header(scenario::SCENARIO_NAME, scenario::params_to_json(params))
-            }
+        header: match &opened.identity {
+            Some(mission) => recorded.mission_header(mission.clone(), &plan.mission_params),
+            None => recorded.scenario_header(
+                scenario::SCENARIO_NAME,
+                scenario::params_to_json(plan.params),
+            ),
         },
     });
-    let mut run = Run::start(
-        session,
-        RunOptions {
-            trace: opts.trace.as_ref().map(|path| TraceTarget {
-                path: path.clone(),
-                every: opts.trace_every,
-            }),
-            record,
-            replay,
-            swaps: opts
-                .swaps
-                .iter()
-                .map(|(after_tick, slot, library)| ScheduledSwap {
-                    after_tick: *after_tick,
-                    slot: *slot,
-                    library: library.clone(),
-                })
-                .collect(),
-            watch: opts.watch,
-            audio_trace: opts.audio.audio_trace.clone(),
-            announce_audio: opts.audio.announces(true),
-        },
-    )?;
+    Ok(RunOptions {
+        trace: opts.trace.as_ref().map(|path| TraceTarget {
+            path: path.clone(),
+            every: opts.trace_every,
+        }),
+        record,
+        replay: plan.replay.take(),
+        swaps: opts
+            .swaps
+            .iter()
+            .map(|(after_tick, slot, library)| ScheduledSwap {
+                after_tick: *after_tick,
+                slot: *slot,
+                library: library.clone(),
+            })
+            .collect(),
+        watch: opts.watch,
+        audio_trace: opts.audio.audio_trace.clone(),
+        announce_audio: opts.audio.announces(true),
+    })
+}
+
+/// The frame loop: frames at `--fps` on the manual clock (or paced on the real one),
+/// scripted input, the console, until the ticks ran, `quit`, or the mission is decided
+/// (a replay runs the recorded ticks: PD-REPLAY-END).
+fn drive(
+    opts: &HeadlessOptions,
+    run: &mut Run,
+    ticks: u64,
+    clock: Option<&ManualTimeSource>,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
     let console = opts.console.then(spawn_console);
-    let mut scripted = ScriptedInput::new(seed);
+    let mut scripted = ScriptedInput::new(run.kernel.config().seed);
     #[allow(
         clippy::disallowed_methods,
         reason = "real-time pacing of presented frames only"
@@ -350,18 +412,19 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         let frame_ns = u64::try_from(
             u128::from(run.frames() + 1) * u128::from(NANOS_PER_SEC) / u128::from(opts.fps),
         )?;
-        if realtime {
-            let due = Duration::from_nanos(frame_ns);
-            if let Some(wait) = due.checked_sub(started.elapsed()) {
-                std::thread::sleep(wait);
+        match clock {
+            Some(clock) => clock.set_ns(frame_ns),
+            None => {
+                let due = Duration::from_nanos(frame_ns);
+                if let Some(wait) = due.checked_sub(started.elapsed()) {
+                    std::thread::sleep(wait);
+                }
             }
-        } else {
-            clock.set_ns(frame_ns);
         }
         let budget = ticks - run.kernel.tick();
         let frame = run.frame(&mut scripted, Some(budget))?;
         if let Some(rx) = &console {
-            let Session { host, kernel, .. } = &mut *run;
+            let Session { host, kernel, .. } = &mut **run;
             while let Ok(line) = rx.try_recv() {
                 quit |= console_command(&line, host, kernel);
             }
@@ -369,10 +432,40 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         for line in frame.notes {
             writeln!(out, "{line}")?;
         }
-        // A decided mission ends the run after the frame of its tick; a replay runs the
-        // recorded ticks, wherever its frames fall (PD-REPLAY-END).
         quit |= run.decided().is_some() && !run.is_replay();
     }
+    Ok(())
+}
+
+/// Runs the scenario headless and writes the per-phase table, then `state_hash=<hex>` as the last line.
+pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<HeadlessOutcome> {
+    let mut plan = Plan::of(opts)?;
+    let manual = ManualTimeSource::new();
+    let realtime = opts.realtime || opts.watch || opts.console;
+    let platform: Box<dyn TimeSource> = if realtime {
+        Box::new(SystemTimeSource::new())
+    } else {
+        Box::new(manual.clone())
+    };
+    let opened = open(opts, &plan, platform, out)?;
+    tracing::info!(
+        seed = plan.seed,
+        tick_hz = plan.tick_hz,
+        objects = plan.params.objects,
+        ticks = plan.ticks,
+        fps = opts.fps,
+        "headless run"
+    );
+    let options = run_options(opts, &mut plan, &opened)?;
+    let (world, start_objects) = opened.world;
+    let mut run = Run::start(opened.session, options)?;
+    drive(
+        opts,
+        &mut run,
+        plan.ticks,
+        (!realtime).then_some(&manual),
+        out,
+    )?;
     let end = run.finish()?;
     run.report(&end, out)?;
     if let Some(RecordEnd::NoTick(path)) = &end.record {
@@ -386,13 +479,13 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     }
     writeln!(
         out,
-        "scenario={} seed={seed} objects_start={} objects_end={} ticks={} frames={} fps={} tick_hz={tick_hz}",
-        world_label.0,
-        world_label.1,
+        "scenario={world} seed={} objects_start={start_objects} objects_end={} ticks={} frames={} fps={} tick_hz={}",
+        plan.seed,
         run.kernel.world().registered_count(),
         end.ticks,
         end.frames,
-        opts.fps
+        opts.fps,
+        plan.tick_hz
     )?;
     write!(out, "{}", run.kernel.stats().table())?;
     if let Some(v) = &end.replay {

@@ -370,11 +370,10 @@ impl PlaySession {
             .map(|r| mod_renderer(&opts.mods, r))
             .or_else(|| Renderer::from_registry(&registry))
             .unwrap_or(Renderer::Vulkan);
-        let tick_hz = KernelConfig::default().tick_hz;
-        let run = setup.open(
+        let mut run = setup.open(
             registry,
             opts.seed,
-            tick_hz,
+            KernelConfig::default().tick_hz,
             opts.data_profile
                 .mission(&opts.game_dir, &opts.mission, &opts.params)
                 .with_overlays(opts.mods.overlays()),
@@ -390,102 +389,10 @@ impl PlaySession {
             Some(_) => Some(iron3d_mission::data_fingerprint(&game.vfs)?),
             None => None,
         };
-        let loaded = &game.loaded;
-        let assets = SceneAssets::load(&game.data(), loaded)?;
-        for m in &assets.missing_textures {
-            tracing::warn!(texture = %m, "texture missing: drawn untextured");
-        }
-        writeln!(
-            out,
-            "mission={} objects={} models={} meshes={} textures={} terrain={}",
-            opts.mission,
-            loaded.objects.len(),
-            assets.models.len(),
-            assets.resources.meshes.len(),
-            assets.resources.textures.len(),
-            assets.terrain.is_some()
-        )?;
-        let objects = loaded.objects.len();
-        let camera = opts.camera.unwrap_or_else(|| {
-            overview_camera(&run.kernel, |o| !assets.models_of(&o.prototype).is_empty())
-        });
-        let view: SharedView = Arc::new(Mutex::new(FrameParams {
-            camera,
-            target: RenderTarget {
-                width: opts.width,
-                height: opts.height,
-                window: abi_stable::std_types::ROption::RNone,
-                clear: [96, 128, 160, 255],
-            },
-            lighting: DEFAULT_LIGHTING,
-        }));
-        let hud = if opts.hud {
-            let screen = if opts.briefing {
-                iron3d_hud::Screen::Briefing
-            } else {
-                iron3d_hud::Screen::Playing
-            };
-            Some(crate::hud_view::HudView::load(
-                &game.vfs,
-                &opts.mission,
-                &opts.params,
-                screen,
-            )?)
-        } else {
-            None
-        };
-        // `--camera` pins the camera; otherwise the seat's view drives it.
-        let mut preparer = MissionFramePreparer::new(FrameBuilder::new(assets), view.clone())
-            .with_player_view(opts.camera.is_none());
-        if let Some(h) = &hud {
-            preparer = preparer.with_overlay(Box::new(h.overlay_source()));
-            h.set_warnings(
-                plugins::fallback_warnings(&run.host)
-                    .iter()
-                    .map(|l| iron3d_hud::text::cp1251(l))
-                    .collect(),
-            );
-        }
-        let last_frame = preparer.last_handle();
-        let mut run = run;
-        run.kernel.set_frame_preparer(Some(Box::new(preparer)));
-        // The journal tells the HUD what the plugins told the player (PD-HUD-TRIGGERED).
-        run.kernel.set_journal(true);
-        let plugin_set = iron3d_session::replay::plugin_set(&run.host);
-        let record = match (&opts.record, recorded_data) {
-            (Some(path), Some(data)) => Some(RecordTarget {
-                path: path.clone(),
-                header: Recorded {
-                    plugin_set: &plugin_set,
-                    mods: &opts.mods.fingerprint,
-                    seed: opts.seed,
-                    tick_hz,
-                    checkpoint_every: opts.checkpoint_every,
-                }
-                .mission_header(
-                    iron3d_kernel::replay::ReplayMission {
-                        name: opts.mission.clone(),
-                        data,
-                    },
-                    &opts.params,
-                ),
-            }),
-            _ => None,
-        };
-        let run = Run::start(
-            run,
-            RunOptions {
-                trace: opts.trace.as_ref().map(|path| TraceTarget {
-                    path: path.clone(),
-                    every: opts.trace_every,
-                }),
-                record,
-                audio_trace: opts.audio_trace.clone(),
-                announce_audio: opts.announce_audio,
-                ..RunOptions::default()
-            },
-        )?;
-        tracing::debug!(objects, "play session ready");
+        let (view, last_frame, hud) = install_presentation(opts, &mut run, out)?;
+        let options = run_options(opts, &run, recorded_data);
+        let run = Run::start(run, options)?;
+        tracing::debug!("play session ready");
         let mut session = Self {
             run,
             clock,
@@ -978,6 +885,119 @@ impl PlaySession {
             draw_items,
             fps,
         })
+    }
+}
+
+/// Loads the mission's assets, prints its counts, and installs what presents it: the
+/// frame builder with the shared view (camera, target, lighting), the HUD's overlay
+/// and the journal the HUD reads (PD-HUD-TRIGGERED).
+fn install_presentation(
+    opts: &PlayOptions,
+    run: &mut iron3d_session::Session,
+    out: &mut dyn Write,
+) -> anyhow::Result<(SharedView, LastFrame, Option<crate::hud_view::HudView>)> {
+    let game = run
+        .game
+        .as_ref()
+        .context("a play session runs a game mission")?;
+    let loaded = &game.loaded;
+    let assets = SceneAssets::load(&game.data(), loaded)?;
+    for m in &assets.missing_textures {
+        tracing::warn!(texture = %m, "texture missing: drawn untextured");
+    }
+    writeln!(
+        out,
+        "mission={} objects={} models={} meshes={} textures={} terrain={}",
+        opts.mission,
+        loaded.objects.len(),
+        assets.models.len(),
+        assets.resources.meshes.len(),
+        assets.resources.textures.len(),
+        assets.terrain.is_some()
+    )?;
+    let camera = opts.camera.unwrap_or_else(|| {
+        overview_camera(&run.kernel, |o| !assets.models_of(&o.prototype).is_empty())
+    });
+    let view: SharedView = Arc::new(Mutex::new(FrameParams {
+        camera,
+        target: RenderTarget {
+            width: opts.width,
+            height: opts.height,
+            window: abi_stable::std_types::ROption::RNone,
+            clear: [96, 128, 160, 255],
+        },
+        lighting: DEFAULT_LIGHTING,
+    }));
+    let hud = if opts.hud {
+        let screen = if opts.briefing {
+            iron3d_hud::Screen::Briefing
+        } else {
+            iron3d_hud::Screen::Playing
+        };
+        Some(crate::hud_view::HudView::load(
+            &game.vfs,
+            &opts.mission,
+            &opts.params,
+            screen,
+        )?)
+    } else {
+        None
+    };
+    // `--camera` pins the camera; otherwise the seat's view drives it.
+    let mut preparer = MissionFramePreparer::new(FrameBuilder::new(assets), view.clone())
+        .with_player_view(opts.camera.is_none());
+    if let Some(h) = &hud {
+        preparer = preparer.with_overlay(Box::new(h.overlay_source()));
+        h.set_warnings(
+            plugins::fallback_warnings(&run.host)
+                .iter()
+                .map(|l| iron3d_hud::text::cp1251(l))
+                .collect(),
+        );
+    }
+    let last_frame = preparer.last_handle();
+    run.kernel.set_frame_preparer(Some(Box::new(preparer)));
+    run.kernel.set_journal(true);
+    Ok((view, last_frame, hud))
+}
+
+/// The run's options: the trace, the recording (its header names the mission by the
+/// data its load read, `recorded_data`) and the audio output.
+fn run_options(
+    opts: &PlayOptions,
+    run: &iron3d_session::Session,
+    recorded_data: Option<std::collections::BTreeMap<String, String>>,
+) -> RunOptions {
+    let plugin_set = iron3d_session::replay::plugin_set(&run.host);
+    let record = match (&opts.record, recorded_data) {
+        (Some(path), Some(data)) => Some(RecordTarget {
+            path: path.clone(),
+            header: Recorded {
+                plugin_set: &plugin_set,
+                mods: &opts.mods.fingerprint,
+                seed: opts.seed,
+                tick_hz: run.kernel.config().tick_hz,
+                checkpoint_every: opts.checkpoint_every,
+            }
+            .mission_header(
+                iron3d_kernel::replay::ReplayMission {
+                    name: opts.mission.clone(),
+                    data,
+                },
+                &opts.params,
+            ),
+        }),
+        _ => None,
+    };
+    RunOptions {
+        trace: opts.trace.as_ref().map(|path| TraceTarget {
+            path: path.clone(),
+            every: opts.trace_every,
+        }),
+        record,
+        audio_trace: opts.audio_trace.clone(),
+        announce_audio: opts.announce_audio,
+        ..RunOptions::default()
     }
 }
 
