@@ -1,6 +1,7 @@
 //! Architecture rules checked on the real workspace: the dependency rule (plugins and
 //! interfaces never depend on the kernel, the launcher or a plugin; the kernel never
-//! names a plugin) and the tidy rule that every Rust file opens with a `//!` line.
+//! names a plugin), the layers between crates, ARCHITECTURE.md's crate graph generated
+//! from `cargo metadata`, and the tidy rule that every Rust file opens with a `//!` line.
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
@@ -21,6 +22,165 @@ fn area(root: &Path, manifest_or_dir: &str) -> String {
         .next()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .unwrap_or_default()
+}
+
+/// `cargo metadata --no-deps` of the workspace.
+fn metadata(root: &Path) -> serde_json::Value {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "metadata",
+            "--format-version",
+            "1",
+            "--no-deps",
+            "--offline",
+        ])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "cargo metadata failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// One workspace crate: its name, folder (relative), whether it is a plugin (a
+/// `cdylib`), and its normal and build dependencies on workspace crates (sorted).
+struct Crate {
+    name: String,
+    dir: String,
+    plugin: bool,
+    deps: Vec<String>,
+}
+
+fn crates(root: &Path) -> Vec<Crate> {
+    let meta = metadata(root);
+    let mut out: Vec<Crate> = meta["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let manifest = Path::new(p["manifest_path"].as_str().unwrap());
+            let dir = manifest
+                .parent()
+                .unwrap()
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            let mut deps: Vec<String> = p["dependencies"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|d| d["path"].is_string() && d["kind"].as_str() != Some("dev"))
+                .map(|d| d["name"].as_str().unwrap().to_owned())
+                .collect();
+            deps.sort();
+            deps.dedup();
+            let plugin = p["targets"].as_array().unwrap().iter().any(|t| {
+                t["crate_types"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|c| c == "cdylib")
+            });
+            Crate {
+                name: p["name"].as_str().unwrap().to_owned(),
+                dir: if dir.is_empty() { ".".into() } else { dir },
+                plugin,
+                deps,
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| a.dir.cmp(&b.dir));
+    out
+}
+
+/// The layering between crates: the kernel core depends on none of ours; a crate under
+/// `plugins/` or `mods/` depends only on `interfaces/` crates and on plugin-side
+/// libraries (crates under `plugins/` that are no plugin); no plugin links another
+/// plugin.
+#[test]
+#[ignore = "until mods/rush-ai links the AI rules library instead of the ai plugin (branch gameplay)"]
+fn crates_keep_their_layers() {
+    let root = workspace_root();
+    let all = crates(&root);
+    let by_name = |n: &str| all.iter().find(|c| c.name == n).unwrap();
+    let mut violations = Vec::new();
+    let core = by_name("iron3d-kernel");
+    if !core.deps.is_empty() {
+        violations.push(format!("the kernel core depends on {:?}", core.deps));
+    }
+    for c in &all {
+        let top = c.dir.split('/').next().unwrap_or_default();
+        for d in c.deps.iter().map(|d| by_name(d)) {
+            let dtop = d.dir.split('/').next().unwrap_or_default();
+            if matches!(top, "plugins" | "mods")
+                && !(dtop == "interfaces" || (dtop == "plugins" && !d.plugin))
+            {
+                violations.push(format!(
+                    "{} ({}) depends on {} ({}): plugins and mods depend on interfaces/ and plugin-side libraries only",
+                    c.name, c.dir, d.name, d.dir
+                ));
+            }
+            if c.plugin && d.plugin {
+                violations.push(format!(
+                    "plugin {} links plugin {}: share a library crate instead",
+                    c.name, d.name
+                ));
+            }
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "layering broken:\n{}",
+        violations.join("\n")
+    );
+}
+
+/// The crate graph as ARCHITECTURE.md shows it: one line per crate (by folder), its
+/// workspace dependencies (normal and build).
+fn crate_graph(all: &[Crate]) -> String {
+    let dir_of = |n: &str| {
+        all.iter()
+            .find(|c| c.name == n)
+            .map_or_else(|| n.to_owned(), |c| c.dir.clone())
+    };
+    let mut text = String::new();
+    for c in all {
+        let kind = if c.plugin { " (plugin)" } else { "" };
+        let mut deps: Vec<String> = c.deps.iter().map(|d| dir_of(d)).collect();
+        deps.sort();
+        let deps = if deps.is_empty() {
+            "nothing of ours".to_owned()
+        } else {
+            deps.join(", ")
+        };
+        text.push_str(&format!("{}{kind} -> {deps}\n", c.dir));
+    }
+    text
+}
+
+/// ARCHITECTURE.md's crate graph is generated from `cargo metadata`: a stale one fails
+/// with the text to put between its markers.
+#[test]
+fn the_architecture_crate_graph_is_current() {
+    let root = workspace_root();
+    let graph = crate_graph(&crates(&root));
+    let doc = std::fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let begin = "<!-- crate-graph: generated by tests/tests/architecture.rs -->\n```text\n";
+    let end = "```\n<!-- crate-graph end -->";
+    let shown = doc
+        .split_once(begin)
+        .and_then(|(_, rest)| rest.split_once(end))
+        .map(|(g, _)| g);
+    assert_eq!(
+        shown,
+        Some(graph.as_str()),
+        "ARCHITECTURE.md's crate graph is stale; between its markers put:\n{graph}"
+    );
 }
 
 #[test]

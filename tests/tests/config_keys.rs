@@ -128,7 +128,7 @@ fn the_readers_read_exactly_the_keys_listed_for_them() {
     for k in OTHER_KEYS.iter().filter(|k| k.is_read()) {
         let source = match k.readers {
             [Reader::Audio] => read("plugins/audio/src/plugin.rs"),
-            [Reader::Hud] => read("kernel/hud/src/mission.rs"),
+            [Reader::Hud] => read("launcher/hud/src/mission.rs"),
             other => panic!("{}: {other:?}", k.key),
         };
         let name = k.key.strip_suffix('n').unwrap_or(k.key);

@@ -31,7 +31,7 @@ pub enum Reader {
     Control,
     /// The `audio` plugin (`plugins/audio`).
     Audio,
-    /// The HUD (`kernel/hud`).
+    /// The HUD (`launcher/hud`).
     Hud,
 }
 

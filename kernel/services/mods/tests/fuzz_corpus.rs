@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 fn corpus(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fuzz/corpus")
+        .join("../../../fuzz/corpus")
         .join(name)
 }
 
