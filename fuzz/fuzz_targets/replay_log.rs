@@ -2,7 +2,7 @@
 //! and whatever it accepts must re-serialise to a log that parses to the same value.
 #![no_main]
 
-use iron3d_kernel::replay::ReplayLog;
+use iron3d_replay::ReplayLog;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -7,10 +7,10 @@ use crate::plugins;
 use crate::scenario::{self, ScenarioParams, ScriptedInput, Serials};
 use anyhow::bail;
 use iron3d_abi::SlotKind;
-use iron3d_kernel::replay::{Divergence, ReplayLog, ReplayMission};
 use iron3d_kernel::{
     Kernel, ManualTimeSource, StateHash, SystemTimeSource, TimeSource, clock::NANOS_PER_SEC,
 };
+use iron3d_replay::{Divergence, ReplayLog, ReplayMission};
 use iron3d_session::replay::{self as compat, Recorded};
 use iron3d_session::run::{RecordEnd, RecordTarget, ScheduledSwap, TraceTarget, replay_line};
 use iron3d_session::{MissionSpec, Run, RunOptions, Session};

@@ -403,7 +403,7 @@ pub struct RunArgs {
     pub objects: u32,
     /// When recording, store a state hash every K ticks (1..=3600).
     #[arg(long, default_value_t = 1,
-          value_parser = clap::value_parser!(u64).range(1..=iron3d_kernel::replay::MAX_CHECKPOINT_EVERY))]
+          value_parser = clap::value_parser!(u64).range(1..=iron3d_replay::MAX_CHECKPOINT_EVERY))]
     pub checkpoint_every: u64,
     /// Write a JSON Lines trace (sampled object states and every tick's events) into FILE.
     #[arg(long, value_name = "FILE")]
@@ -513,7 +513,7 @@ pub struct PlayArgs {
     pub record: Option<PathBuf>,
     /// A state-hash checkpoint in the recording every K ticks (1..=3600).
     #[arg(long, value_name = "K", default_value_t = 30, requires = "record",
-          value_parser = clap::value_parser!(u64).range(1..=iron3d_kernel::replay::MAX_CHECKPOINT_EVERY))]
+          value_parser = clap::value_parser!(u64).range(1..=iron3d_replay::MAX_CHECKPOINT_EVERY))]
     pub checkpoint_every: u64,
     /// Target width in pixels (default: the settings' in a window, 640 offscreen).
     #[arg(long)]

@@ -980,7 +980,7 @@ fn run_options(
                 checkpoint_every: opts.checkpoint_every,
             }
             .mission_header(
-                iron3d_kernel::replay::ReplayMission {
+                iron3d_replay::ReplayMission {
                     name: opts.mission.clone(),
                     data,
                 },

@@ -3,7 +3,7 @@
 //! altered or zeroed, hundreds of thousands of bogus records, unknown keys, records
 //! after the end — is refused with a non-zero exit and a message that says what is
 //! wrong, within the harness's time and memory limits, leaving nothing in the temp
-//! folder. The unmodified log replays with exit 0. (Rules PD-REPLAY-*, `kernel/core/src/replay.rs`.)
+//! folder. The unmodified log replays with exit 0. (Rules PD-REPLAY-*, `kernel/services/replay/src/lib.rs`.)
 
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 

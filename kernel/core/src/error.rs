@@ -54,47 +54,12 @@ pub enum KernelError {
         /// The system's message.
         reason: String,
     },
-    /// A replay log could not be read or written.
-    #[error("replay log {path}{}: {reason}", at_line(*.line))]
-    Replay {
-        /// File path (or `<memory>`).
-        path: String,
-        /// 1-based line number, 0 when not line-specific.
-        line: usize,
-        /// What is wrong.
-        reason: String,
-    },
-    /// A replay log without its `end` record: the recording was cut off
-    /// (PD-REPLAY-COMPLETE).
-    #[error("replay log {path} is incomplete: no 'end' record (the recording was cut off)")]
-    ReplayIncomplete {
-        /// File path (or `<memory>`).
-        path: String,
-    },
     /// Invalid configuration value.
     #[error("invalid kernel configuration: {0}")]
     Config(String),
     /// A published player view with non-finite numbers or an unsorted selection.
     #[error("invalid player view: {0}")]
     InvalidView(String),
-    /// An I/O error with the path it concerns.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// The cause.
-        #[source]
-        source: std::io::Error,
-    },
-}
-
-/// `, line N` of a line-specific message (nothing for line 0).
-fn at_line(line: usize) -> String {
-    if line == 0 {
-        String::new()
-    } else {
-        format!(", line {line}")
-    }
 }
 
 /// Result alias for the kernel.

@@ -1,5 +1,5 @@
 //! The Iron3D-rs microkernel: World3D object queue, object identity, deferred deletion,
-//! clocks, message bus, scheduler phases, named RNG streams, canonical state hash and replay.
+//! clocks, message bus, scheduler phases, named RNG streams, canonical state hash (replay logs are the `iron3d-replay` service).
 //!
 //! The kernel knows no concrete subsystem. Subsystems implement [`System`] (the plugin
 //! host adapts dynamic plugins to it) and are called by the scheduler in the phases of
@@ -16,7 +16,6 @@ pub mod input;
 mod kernel;
 pub mod phase;
 pub mod props;
-pub mod replay;
 pub mod rng;
 pub mod snapshot;
 pub mod stats;

@@ -90,6 +90,9 @@ pub enum SessionError {
     /// A replay log cannot be replayed by this run.
     #[error(transparent)]
     Replay(#[from] replay::ReplayRefusal),
+    /// The replay log could not be written.
+    #[error(transparent)]
+    ReplayLog(#[from] iron3d_replay::ReplayError),
     /// A run cannot record while it replays.
     #[error("a run records or replays, not both")]
     RecordWhileReplaying,

@@ -1,18 +1,16 @@
 //! What a replay log says about the run that recorded it, and whether this run can
 //! replay it: the header both recorders write (`run --record`, `play --record`) and the
 //! compatibility checks `run --replay` makes before a tick runs. The log's own format
-//! (parser, checkpoints, end) is [`iron3d_kernel::replay`].
+//! (parser, checkpoints, end) is [`iron3d_replay`].
 //!
 //! A header names the world (the built-in scenario with its parameters, or a game
 //! mission with the fingerprint of the data its load read), the plugin set of the
 //! simulation slots, the mission parameters and, when any, the mod set. Refusals name
 //! every difference, one per line, and change nothing.
 
-use iron3d_kernel::replay::{
-    REPLAY_FORMAT, REPLAY_VERSION, ReplayHeader, ReplayLog, ReplayMission,
-};
 use iron3d_mods::ModSetFingerprint;
 use iron3d_plugin_host::PluginHost;
+use iron3d_replay::{REPLAY_FORMAT, REPLAY_VERSION, ReplayHeader, ReplayLog, ReplayMission};
 use std::collections::BTreeMap;
 
 /// The `scenario` field of a mission's header (the mission itself is in `mission`).

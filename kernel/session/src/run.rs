@@ -23,11 +23,11 @@
 use crate::audio::AudioOutputWatch;
 use crate::{Session, SessionError};
 use iron3d_abi::SlotKind;
-use iron3d_kernel::replay::{Divergence, RecordingInput, ReplayHeader, ReplayInput, ReplayLog};
 use iron3d_kernel::{
     GameMessage, InputSource, JournalEntry, Kernel, ShutdownReport, StateHash, Target,
 };
 use iron3d_plugin_host::{HostEvent, PluginHost, ReportedOutcome};
+use iron3d_replay::{Divergence, RecordingInput, ReplayHeader, ReplayInput, ReplayLog};
 use std::io::Write;
 use std::path::PathBuf;
 

@@ -1,12 +1,12 @@
-//! Replays the fuzz corpora of the kernel's parsers (fuzz/corpus/<target>/) through the
+//! Replays the fuzz corpus of the replay log parser (fuzz/corpus/replay_log/) through the
 //! same checks as the fuzz targets, so every saved input stays a regression test.
 
-use iron3d_kernel::replay::ReplayLog;
+use iron3d_replay::ReplayLog;
 use std::path::Path;
 
 fn corpus(target: &str) -> Vec<(String, Vec<u8>)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fuzz/corpus")
+        .join("../../../fuzz/corpus")
         .join(target);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))

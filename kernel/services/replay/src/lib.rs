@@ -18,13 +18,52 @@
 //! checkpoint after each tick `t` with `t % checkpoint_every == 0`, `end` when the run
 //! stops (at its last tick, or at the tick of the frame that decided the mission).
 
-use crate::error::{KernelError, KernelResult};
-use crate::hash::StateHash;
-use crate::input::InputEvent;
-use crate::kernel::InputSource;
+use iron3d_kernel::{InputEvent, InputSource, StateHash};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::Path;
+
+/// Why a replay log cannot be read, parsed or written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// The log breaks its format or one of the PD-REPLAY rules.
+    #[error("replay log {path}{}: {reason}", at_line(*.line))]
+    Invalid {
+        /// File path (or `<memory>`).
+        path: String,
+        /// 1-based line number, 0 when not line-specific.
+        line: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A log without its `end` record: the recording was cut off (PD-REPLAY-COMPLETE).
+    #[error("replay log {path} is incomplete: no 'end' record (the recording was cut off)")]
+    Incomplete {
+        /// File path (or `<memory>`).
+        path: String,
+    },
+    /// Reading or writing the file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// `, line N` of a line-specific message (nothing for line 0).
+fn at_line(line: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(", line {line}")
+    }
+}
+
+/// Result alias of this crate.
+pub type ReplayResult<T> = Result<T, ReplayError>;
 
 /// Format name written in every header.
 pub const REPLAY_FORMAT: &str = "iron3d-replay";
@@ -256,9 +295,9 @@ impl ReplayLog {
     ///   tick);
     /// * **PD-REPLAY-COMPLETE**: exactly one `end` record, last, with `ticks` ≥ 1 and no
     ///   input or checkpoint after that tick; a log without one was cut off and is
-    ///   refused ([`KernelError::ReplayIncomplete`]).
-    pub fn parse(text: &str, origin: &str) -> KernelResult<Self> {
-        let err = |line: usize, reason: String| KernelError::Replay {
+    ///   refused ([`ReplayError::Incomplete`]).
+    pub fn parse(text: &str, origin: &str) -> ReplayResult<Self> {
+        let err = |line: usize, reason: String| ReplayError::Invalid {
             path: origin.to_owned(),
             line,
             reason,
@@ -412,7 +451,7 @@ impl ReplayLog {
         }
         match log {
             None => Err(err(0, "empty log: no header".into())),
-            Some(l) if l.end.is_none() => Err(KernelError::ReplayIncomplete {
+            Some(l) if l.end.is_none() => Err(ReplayError::Incomplete {
                 path: origin.to_owned(),
             }),
             Some(l) => Ok(l),
@@ -422,14 +461,14 @@ impl ReplayLog {
     /// Reads and parses a log file: a regular file of at most [`MAX_LOG_BYTES`]
     /// (**PD-REPLAY-FILE**; a FIFO, a device or a directory is refused before it is
     /// opened, and no more than the limit is ever read).
-    pub fn read(path: &Path) -> KernelResult<Self> {
+    pub fn read(path: &Path) -> ReplayResult<Self> {
         let label = path.display().to_string();
-        let refuse = |reason: String| KernelError::Replay {
+        let refuse = |reason: String| ReplayError::Invalid {
             path: label.clone(),
             line: 0,
             reason,
         };
-        let io = |source| KernelError::Io {
+        let io = |source| ReplayError::Io {
             path: label.clone(),
             source,
         };
@@ -459,7 +498,7 @@ impl ReplayLog {
         let text = String::from_utf8(bytes).map_err(|e| {
             let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
             let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
-            KernelError::Replay {
+            ReplayError::Invalid {
                 path: label.clone(),
                 line,
                 reason: "not UTF-8 text".into(),
@@ -469,8 +508,8 @@ impl ReplayLog {
     }
 
     /// Writes the log file.
-    pub fn write(&self, path: &Path) -> KernelResult<()> {
-        std::fs::write(path, self.to_text()).map_err(|source| KernelError::Io {
+    pub fn write(&self, path: &Path) -> ReplayResult<()> {
+        std::fs::write(path, self.to_text()).map_err(|source| ReplayError::Io {
             path: path.display().to_string(),
             source,
         })
