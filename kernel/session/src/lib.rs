@@ -322,6 +322,10 @@ impl Session {
                 overlays,
                 ..
             } => {
+                // The loader's own view of the same layers as the plugins' (built above):
+                // a view records what it resolves, and the replay identity
+                // (`iron3d_mission::data_fingerprint`) is what the mission load read —
+                // not what plugins read later — so recorded logs stay replayable.
                 let vfs = game_vfs(game_dir, overlays);
                 let cache = ArchiveCache::new(*mode, CACHE_BUDGET);
                 let cache = if *relax_mesh_tag {
