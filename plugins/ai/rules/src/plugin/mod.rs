@@ -1,6 +1,7 @@
-//! The `ai` plugin (AI slot, the registry's default): the rules of this crate wired to
-//! the engine through the plugin interface. Once per tick, in `update` (the AI slot
-//! runs before Control, so requests take effect in the same tick):
+//! The AI instance ([`AiPlugin`], what the `ai` plugin's factory creates; AI slot, the
+//! registry's default): the rules of this crate wired to the engine through the plugin
+//! interface. Once per tick, in `update` (the AI slot runs before Control, so requests
+//! take effect in the same tick):
 //!
 //! 1. the first tick runs SuperAI start-up ([`crate::superai`]): `CreateSuperAI` for
 //!    every clan record, the first `Init` of each loaded package, results on `ai.log`;
@@ -47,13 +48,12 @@
 //! **Doctrine** (**PD-AI-DOCTRINE**, [`crate::doctrine`]): how far fighters look for an
 //! enemy, when they flee and how fast they drive; the mission's `Behavior.ini` may set
 //! the standard sight and flee threshold (**PD-AI-CONFIG-KEYS**, [`AiPlugin::rules`]).
-//! [`AiPlugin::default`] (what the `ai` factory creates) follows the standard doctrine;
-//! an alternative AI links this crate as a library and exports
+//! [`AiPlugin::default`] (what the `ai` factory of the `ai` plugin creates) follows the
+//! standard doctrine; an alternative AI links this crate as a library and exports
 //! [`AiPlugin::with_doctrine`] under a plugin name of its own, declaring [`CALLBACKS`]
-//! for its factory. This crate's own root module is in that
-//! library too, under the same loader symbol as the alternative's: the alternative
-//! links with its own definition first and the duplicate allowed (`mods/rush-ai`'s
-//! build script), so its library exports exactly one root module, its own.
+//! for its factory. This crate exports no root module: the `ai` plugin (`plugins/ai`,
+//! library `iron3d_ai`) and each alternative (`mods/rush-ai`) is a plugin shell around
+//! [`AiPlugin`] with the one root module of its library.
 //!
 //! The work is split by responsibility: `data` (the mission's data and each new
 //! object's agent), `world` (the tick's bodies, grid, perception and the planner),
@@ -83,9 +83,9 @@ use glam::{Vec2, Vec3};
 use iron3d_abi::abi_stable::std_types::RVec;
 use iron3d_abi::rng::PluginRng;
 use iron3d_abi::{
-    Body, ErrorKind, FactoryDescription, Host, Message, MessageCode, MissionInfo, MotionRequest,
-    NewObject, ObjectRef, Plugin, PluginDescription, PluginError, Property, SlotKind, StateBlob,
-    Vec3f, callbacks, error_chain, physical_flags,
+    Body, ErrorKind, Host, Message, MessageCode, MissionInfo, MotionRequest, NewObject, ObjectRef,
+    Plugin, PluginError, Property, SlotKind, StateBlob, Vec3f, callbacks, error_chain,
+    physical_flags,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -153,23 +153,6 @@ pub const BUILT_LIFE: u32 = 100;
 /// The callbacks the `ai` factory implements (what a plugin exporting an [`AiPlugin`]
 /// declares for its factory).
 pub const CALLBACKS: u32 = callbacks::UPDATE | callbacks::OBJECTS | callbacks::MESSAGES;
-
-fn describe() -> PluginDescription {
-    PluginDescription::current(
-        "iron3d-ai",
-        env!("CARGO_PKG_VERSION"),
-        vec![FactoryDescription::new("ai", SlotKind::Ai, CALLBACKS)],
-    )
-}
-
-fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
-    if factory != "ai" {
-        return Err(PluginError::no_factory("iron3d-ai", factory));
-    }
-    Ok(Box::new(AiPlugin::default()))
-}
-
-iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
 
 /// Cruise speed of a role (units per second; **PD-AI-SPEED**, ours).
 pub fn cruise_speed(role: Role) -> f32 {
