@@ -7,6 +7,8 @@
 //! The crate is a library without a root module: the `ai` plugin (`plugins/ai`, library
 //! `iron3d_ai`) is the plugin shell that exports it, and an alternative AI
 //! (`mods/rush-ai`) links it the same way under its own name — no linker flags needed.
+//! The gameplay contract it shares with the seat, the HUD and the trace (order codes,
+//! property names and layouts, clan rules) is `iron3d-gameplay`'s.
 //!
 //! * [`superai`] — `CreateSuperAI` per clan, the 64-entry `GetSuperAI` table, a clan's
 //!   script package, the first `Init` event and `Handler(19)`, the outcome callback.
