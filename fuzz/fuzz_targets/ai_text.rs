@@ -4,7 +4,7 @@
 
 use iron3d_config::objectives::{MAX_OBJECTIVES, Objectives};
 use iron3d_config::orders::{MAX_ORDERS, parse};
-use iron3d_ai::plugin::Saved;
+use iron3d_ai_rules::plugin::Saved;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,20 +3,14 @@
 //! frame preparer (so every renderer draws it, interface 2.4).
 
 use glam::{Vec3, Vec4};
+use iron3d_gameplay::clan::behavior_clan;
+use iron3d_gameplay::params::{DEFAULT_PLAYER_CLAN, PLAYER_CLAN, parse_player_clan};
+use iron3d_gameplay::property::{BEHAVIOR_CLAN, CURRENT_ORE, LIFE_STATE};
 use iron3d_hud::{Font, Hud, HudState, Marker, MarkerKind, MissionText, Screen};
 use iron3d_kernel::{Kernel, RenderSnapshot};
 use iron3d_render_frame::FrameParams;
 use iron3d_vfs::{ArchiveCache, GamePath, ReadMode, Vfs, VfsError};
 use std::sync::{Arc, Mutex};
-
-/// The property the AI publishes with a unit's clan (its SuperAI slot + 1).
-const BEHAVIOR_CLAN: &[u8] = b"BehaviorClan";
-/// The property of ore holders (whole units in word 1).
-const CURRENT_ORE: &[u8] = b"CurrentOre";
-/// The property holding an object's life (word 1; 0: destroyed).
-const LIFE_STATE: &[u8] = b"Life state";
-/// The mission parameter naming the player's clan slot (as the input plugin reads it).
-const PLAYER_CLAN: &str = "player-clan";
 
 /// The world radius a selection marker brackets (units), and the smallest half side
 /// in pixels (far-away units keep a visible marker).
@@ -150,8 +144,8 @@ impl HudView {
         };
         let player_clan = params
             .get(PLAYER_CLAN)
-            .and_then(|v| v.trim().parse::<u32>().ok())
-            .unwrap_or(0);
+            .and_then(|v| parse_player_clan(v))
+            .unwrap_or(DEFAULT_PLAYER_CLAN);
         Ok(Self {
             hud: Arc::new(Hud::new(font, text)),
             state: Arc::new(Mutex::new(HudState {
@@ -195,19 +189,25 @@ impl HudView {
     /// second, and the player's clan: its units and the ore its units and buildings
     /// hold (PD-SEAT-CLAN: `BehaviorClan` = `player-clan` + 1).
     pub fn update(&self, kernel: &Kernel, fps: f32) {
-        let clan = self.player_clan + 1;
+        let clan = behavior_clan(Some(self.player_clan));
         let (mut units, mut ore) = (0i64, 0i64);
         for (_, o) in kernel.world().iter_registered() {
             if o.is_pending_delete()
-                || o.props.first(BEHAVIOR_CLAN).map(|p| p.raw_value[1]) != Some(clan)
+                || o.props
+                    .first(BEHAVIOR_CLAN.as_bytes())
+                    .map(|p| BEHAVIOR_CLAN.value(p.raw_value))
+                    != Some(clan)
             {
                 continue;
             }
-            if o.props.first(LIFE_STATE).is_none_or(|p| p.raw_value[1] > 0) {
+            if o.props
+                .first(LIFE_STATE.as_bytes())
+                .is_none_or(|p| LIFE_STATE.value(p.raw_value) > 0)
+            {
                 units += 1;
             }
-            if let Some(p) = o.props.first(CURRENT_ORE) {
-                ore += i64::from(p.raw_value[1]);
+            if let Some(p) = o.props.first(CURRENT_ORE.as_bytes()) {
+                ore += i64::from(CURRENT_ORE.value(p.raw_value));
             }
         }
         let mut s = self.lock();

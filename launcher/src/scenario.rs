@@ -6,6 +6,7 @@
 //! the headings come from the AI slot's plugin.
 
 use glam::{Quat, Vec3};
+use iron3d_gameplay::property::{CLAN_ID, INVULNERABILITY, LIFE_STATE, NOT_USED};
 use iron3d_kernel::{
     IdLayout, InputEvent, InputSource, Kernel, KernelError, ObjectDesc, OriginalObjectId,
     PropertyBag, StreamName, Transform,
@@ -51,13 +52,13 @@ pub fn id_for(serial: u32) -> Option<OriginalObjectId> {
 
 fn object_desc(id: OriginalObjectId, position: Vec3, heading: f32) -> ObjectDesc {
     let mut props = PropertyBag::new();
-    props.push("Invulnerability", [0; 4]);
-    props.push("Life state", [0, INITIAL_LIFE, 0, 0]);
+    props.push(INVULNERABILITY.as_bytes(), INVULNERABILITY.raw(0));
+    props.push(LIFE_STATE.as_bytes(), LIFE_STATE.raw(INITIAL_LIFE));
     props.push(
-        "ClanID",
-        [0, id.owner_player(IdLayout::PROJECT_DEFAULT), 0, 0],
+        CLAN_ID.as_bytes(),
+        CLAN_ID.raw(id.owner_player(IdLayout::PROJECT_DEFAULT)),
     );
-    props.push("NOT USED", [0; 4]);
+    props.push(NOT_USED.as_bytes(), NOT_USED.raw(0));
     ObjectDesc {
         id: Some(id),
         kind: 1,

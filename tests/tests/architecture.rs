@@ -1,7 +1,9 @@
-//! Architecture rules checked on the real workspace: the dependency rule (plugins and
-//! interfaces never depend on the kernel, the launcher or a plugin; the kernel never
-//! names a plugin), the layers between crates, ARCHITECTURE.md's crate graph generated
-//! from `cargo metadata`, and the tidy rule that every Rust file opens with a `//!` line.
+//! Architecture rules checked on the real workspace: the dependency rule (interfaces
+//! depend on interfaces only; plugins and mods never depend on the kernel, the launcher
+//! or a plugin crate — a cdylib with a root module — though they may link a library
+//! crate of `plugins/`, such as `iron3d-ai-rules`; the kernel never names a plugin), the
+//! layers between crates, ARCHITECTURE.md's crate graph generated from `cargo metadata`,
+//! and the tidy rule that every Rust file opens with a `//!` line.
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
@@ -103,7 +105,6 @@ fn crates(root: &Path) -> Vec<Crate> {
 /// libraries (crates under `plugins/` that are no plugin); no plugin links another
 /// plugin.
 #[test]
-#[ignore = "until mods/rush-ai links the AI rules library instead of the ai plugin (branch gameplay)"]
 fn crates_keep_their_layers() {
     let root = workspace_root();
     let all = crates(&root);
@@ -206,6 +207,24 @@ fn dependency_rule_holds_in_cargo_metadata() {
     let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let packages = meta["packages"].as_array().unwrap();
     assert!(packages.len() >= 3, "workspace members found");
+    // Plugin crates: those that build a cdylib (each exports a root module).
+    let plugin_crates: Vec<&str> = packages
+        .iter()
+        .filter(|p| {
+            p["targets"].as_array().unwrap().iter().any(|t| {
+                t["crate_types"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|c| c == "cdylib")
+            })
+        })
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        plugin_crates.contains(&"iron3d-ai") && !plugin_crates.contains(&"iron3d-ai-rules"),
+        "the AI's plugin shell is a cdylib, its rules library is not: {plugin_crates:?}"
+    );
     let mut violations = Vec::new();
     for pkg in packages {
         let name = pkg["name"].as_str().unwrap();
@@ -218,16 +237,23 @@ fn dependency_rule_holds_in_cargo_metadata() {
                 continue;
             }
             let to = area(&root, path);
+            let dep_name = dep["name"].as_str().unwrap();
             let allowed: &[&str] = match from.as_str() {
-                "plugins" | "interfaces" => &["interfaces"],
+                "interfaces" => &["interfaces"],
+                "plugins" | "mods" => &["interfaces", "plugins"],
                 "kernel" => &["kernel", "interfaces"],
                 "launcher" => &["launcher", "kernel", "interfaces", "plugins"],
                 _ => continue,
             };
             if !allowed.contains(&to.as_str()) {
+                violations.push(format!("{name} ({from}/) depends on {dep_name} ({to}/)"));
+            } else if matches!(from.as_str(), "plugins" | "mods")
+                && plugin_crates.contains(&dep_name)
+            {
+                // Its rlib holds a second root module under the same loader symbol.
                 violations.push(format!(
-                    "{name} ({from}/) depends on {} ({to}/)",
-                    dep["name"]
+                    "{name} ({from}/) depends on the plugin crate {dep_name} (a cdylib with \
+                     a root module): link its library crate instead"
                 ));
             }
         }

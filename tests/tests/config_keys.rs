@@ -98,7 +98,7 @@ fn the_readers_read_exactly_the_keys_listed_for_them() {
     // The ai plugin: its key list (its own tests check the defaults).
     assert_eq!(
         behavior_keys_read_by(Reader::Ai).collect::<Vec<_>>(),
-        iron3d_ai::config::KEYS
+        iron3d_ai_rules::config::KEYS
     );
     // The control plugin: its two limits, with the listed defaults.
     use iron3d_control::world::{DEFAULT_MAX_ACCEL, DEFAULT_MAX_ROTATION_DEG};

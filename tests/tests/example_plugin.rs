@@ -1,5 +1,5 @@
 //! The example third-party plugin (`plugins/examples/spawner`, depending on `iron3d-abi`
-//! only) on a real mission: it spawns objects standing on the terrain (a service of the
+//! and `iron3d-gameplay` only) on a real mission: it spawns objects standing on the terrain (a service of the
 //! terrain slot called from the AI slot), ages them through their property bag, and tells
 //! the control slot with a plugin-defined message; a second copy is hot-swapped in
 //! mid-mission with its state; a panicking service method and a panicking destructor

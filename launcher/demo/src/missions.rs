@@ -28,6 +28,8 @@
 
 use crate::prototypes::BUILDINGS;
 use crate::{DemoError, Out, fmt_err};
+use iron3d_gameplay::clan::{RELATION_HOSTILE, RELATION_NEUTRAL};
+use iron3d_gameplay::property::{CLAN_ID, CURRENT_ORE, LIFE_STATE};
 use iron3d_landmap::{AreaSpec, Bounds, MapBuilder};
 use iron3d_material::{RowSpec, Wear};
 use iron3d_texm::{PixelFormat, RgbaImage};
@@ -319,7 +321,11 @@ pub(crate) fn write(
         .with_anchor(unit(rng) * extent, unit(rng) * extent);
         for (d, other) in CLANS.iter().enumerate() {
             if c != d {
-                let rel = if c == 2 || d == 2 { 0 } else { -1 };
+                let rel = if c == 2 || d == 2 {
+                    RELATION_NEUTRAL
+                } else {
+                    RELATION_HOSTILE
+                };
                 cl = cl.with_relation(lp(other)?, rel);
             }
         }
@@ -351,10 +357,11 @@ pub(crate) fn write(
         let z = if res == "sun" { 500.0 } else { t.height(x, y) };
         let mut obj = PlacedObject::new(lp(res)?, [x, y, z])
             .with_orientation([0.0, 0.0, unit(rng) * std::f32::consts::TAU])
-            .with_property(lp("Life state")?, [0, 100, 0, 0])
-            .with_property(lp("ClanID")?, [0, clan + 1, 0, 0]);
+            .with_property(lp(LIFE_STATE.name())?, LIFE_STATE.raw(100))
+            .with_property(lp(CLAN_ID.name())?, CLAN_ID.raw(clan + 1));
         if res.contains("Mine") || res == "mine" {
-            obj = obj.with_property(lp("CurrentOre")?, [0, 500 + rng.next_u32() % 1000, 0, 0]);
+            let ore = 500 + rng.next_u32() % 1000;
+            obj = obj.with_property(lp(CURRENT_ORE.name())?, CURRENT_ORE.raw(ore));
         }
         tma.objects.push(obj);
     }
@@ -466,7 +473,7 @@ pub(crate) fn write_battle(
                 ClanBody::standard(StandardMode::One, lp(&base.replace('/', "\\"))?, lp("")?),
             )
             .with_anchor(x, y)
-            .with_relation(lp(BATTLE_CLANS[1 - c])?, -1),
+            .with_relation(lp(BATTLE_CLANS[1 - c])?, RELATION_HOSTILE),
         );
     }
     // Buildings are sturdier than vehicles (300 life against 100).
@@ -486,10 +493,10 @@ pub(crate) fn write_battle(
         let mut obj = PlacedObject::new(lp(res)?, [x, y, t.height(x, y)])
             .with_orientation([0.0, 0.0, heading])
             .with_super_ai_slot(slot)
-            .with_property(lp("Life state")?, [0, life, 0, 0])
-            .with_property(lp("ClanID")?, [0, slot, 0, 0]);
+            .with_property(lp(LIFE_STATE.name())?, LIFE_STATE.raw(life))
+            .with_property(lp(CLAN_ID.name())?, CLAN_ID.raw(slot));
         if let Some(ore) = extra {
-            obj = obj.with_property(lp("CurrentOre")?, [0, ore, 0, 0]);
+            obj = obj.with_property(lp(CURRENT_ORE.name())?, CURRENT_ORE.raw(ore));
         }
         tma.objects.push(obj);
         Ok(())

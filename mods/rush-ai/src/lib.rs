@@ -1,7 +1,7 @@
-//! **Rush AI** — an example plugin mod: the first-party AI (`iron3d-ai`) under the
+//! **Rush AI** — an example plugin mod: the first-party AI (`iron3d-ai-rules`) under the
 //! *rush* doctrine, exported as a plugin of its own (`rush-ai`, factory `ai`, AI slot).
 //!
-//! The rush doctrine ([`RUSH`], PD-AI-DOCTRINE in [`iron3d_ai::doctrine`]):
+//! The rush doctrine ([`RUSH`], PD-AI-DOCTRINE in [`iron3d_ai_rules::doctrine`]):
 //!
 //! * **hunt**: every fighter of every clan looks for an enemy over the whole map
 //!   ([`RUSH_SIGHT`] instead of its weapon's radar of 45) — from its first thinking step
@@ -16,13 +16,14 @@
 //!
 //! The doctrine is the same for every clan, so on the demo's battle both sides rush.
 //!
-//! The crate links `iron3d-ai` as a library with its feature `export` off
-//! (PD-AI-EXPORT): the built `libiron3d_mod_rush_ai.so` exports one root module, this
-//! crate's, whose description names the plugin `rush-ai`.
+//! The crate links the first-party AI's rules library (`iron3d-ai-rules`, which has no
+//! root module; `iron3d-ai` is only its plugin shell): the built
+//! `libiron3d_mod_rush_ai.so` exports one root module, this crate's, whose description
+//! names the plugin `rush-ai`.
 
 use iron3d_abi::{FactoryDescription, Plugin, PluginDescription, PluginError, SlotKind};
-use iron3d_ai::doctrine::Doctrine;
-use iron3d_ai::plugin::AiPlugin;
+use iron3d_ai_rules::doctrine::Doctrine;
+use iron3d_ai_rules::plugin::AiPlugin;
 
 /// The plugin's name in listings (`plugin slot=ai rush-ai …`).
 pub const PLUGIN_NAME: &str = "rush-ai";
@@ -52,7 +53,7 @@ pub fn describe() -> PluginDescription {
         vec![FactoryDescription::new(
             FACTORY,
             SlotKind::Ai,
-            iron3d_ai::plugin::CALLBACKS,
+            iron3d_ai_rules::plugin::CALLBACKS,
         )],
     )
 }
@@ -76,10 +77,10 @@ iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
 mod tests {
     use super::*;
     use glam::Vec2;
-    use iron3d_ai::behavior::{
+    use iron3d_ai_rules::behavior::{
         Activity, Agent, Order, Perception, Role, Seen, decide, decide_with, patrol_point,
     };
-    use iron3d_ai::combat::Weapon;
+    use iron3d_ai_rules::combat::Weapon;
 
     fn seen(id: u32, x: f32, y: f32) -> Seen {
         Seen {
@@ -106,7 +107,7 @@ mod tests {
         let f = &d.factories[0];
         assert_eq!(f.name.as_str(), "ai");
         assert_eq!(f.slot, SlotKind::Ai);
-        assert_eq!(f.callbacks, iron3d_ai::plugin::CALLBACKS);
+        assert_eq!(f.callbacks, iron3d_ai_rules::plugin::CALLBACKS);
     }
 
     #[test]

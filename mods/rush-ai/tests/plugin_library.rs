@@ -1,6 +1,6 @@
 //! The built `libiron3d_mod_rush_ai` as the engine loads it: the plugin host finds one
-//! root module in it — the mod's (`rush-ai`, factory `ai` in the AI slot), not the
-//! `iron3d-ai` root module of the library it links (PD-MOD-RUSH-EXPORT, build.rs).
+//! root module in it — the mod's (`rush-ai`, factory `ai` in the AI slot); the AI rules
+//! library it links (`iron3d-ai-rules`) has none, so no linker flag is needed.
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 

@@ -1,50 +1,69 @@
-//! The AI slot of Iron3D-rs (tome VI "AI, Behavior и Wizard"; FORMATS §11.10–§11.12,
-//! §12.3, §13.11–§13.13): the rules the original's `ai.dll` (SuperAI) and
-//! `Behavior.dll` follow where the spec states them, as pure, deterministic code with
-//! the spec's numbers as tests.
+//! The `ai` plugin (AI slot, the registry's default; library `iron3d_ai`): the plugin
+//! shell of the first-party AI. Everything it does — SuperAI per clan, Behavior per
+//! unit, the economy, combat, objectives, orders, the state blob — is
+//! [`iron3d_ai_rules`]'s [`AiPlugin`] under the standard doctrine; this crate only
+//! describes it (plugin `iron3d-ai`, factory `ai` in the AI slot with
+//! [`iron3d_ai_rules::plugin::CALLBACKS`]) and exports the library's one root module.
 //!
-//! * [`superai`] — `CreateSuperAI` per clan, the 64-entry `GetSuperAI` table, a clan's
-//!   script package, the first `Init` event and `Handler(19)`, the outcome callback.
-//! * [`anchor`] — clan anchors → `ClanBaseX` / `ClanBaseY` (ties to even, low words).
-//! * [`schedule`] — Behavior's first step on the shared RNG; the distributor's clock.
-//! * [`distributor`] — membership, shares with pinned rows, the two-pass step and the
-//!   five totals of §13.12.
-//! * [`profile`] — class word → behaviour profile, profile fields, ore defaults and
-//!   `CurrentOre`.
-//! * [`evaluator`] — the script condition evaluator (tags 1–5, the index-equals-length
-//!   exception).
-//! * [`doctrine`] — how fighters pick their fights (sight, flight, speed): the knobs an
-//!   alternative AI turns; the default is the standard rules.
-//! * [`path`] — Behavior's global path (areals), local path (the funnel through the
-//!   corridor) and the six error states of tome VI.
-//! * [`grid`] — the tick's neighbour grid (what is within `r`, the nearest acceptable
-//!   point) with answers independent of the cell size.
-//! * [`roster`] — every agent in id order, with what the engine was last told of it.
-//! * [`wizard`] — short-term avoidance inside the corridor (`ClearWizardPath`).
-//! * [`config`] — `Behavior.ini` keys with provenance and named defaults.
-//! * [`x87`] — the x87 conversions these rules need.
-//!
-//! Every choice the spec leaves open is a named project decision in the module that
-//! makes it (`PD-AI-*`, `PD-ECON-*`).
+//! An alternative AI (`mods/rush-ai`) links `iron3d-ai-rules`, not this crate, and
+//! exports [`AiPlugin::with_doctrine`] under a name of its own; both instances write the
+//! same state blob, so they hot-swap into each other.
 
-pub mod anchor;
-pub mod behavior;
-pub mod combat;
-pub mod config;
-pub mod distributor;
-pub mod doctrine;
-pub mod economy;
-pub mod error;
-pub mod evaluator;
-pub mod grid;
-pub mod objectives;
-pub mod path;
-pub mod plugin;
-pub mod profile;
-pub mod roster;
-pub mod schedule;
-pub mod superai;
-pub mod wizard;
-pub mod x87;
+use iron3d_abi::{FactoryDescription, Plugin, PluginDescription, PluginError, SlotKind};
+use iron3d_ai_rules::plugin::{AiPlugin, CALLBACKS};
 
-pub use error::AiError;
+/// The plugin's name in listings (`plugin slot=ai iron3d-ai …`) and in recorded plugin
+/// sets.
+pub const PLUGIN_NAME: &str = "iron3d-ai";
+
+/// The one factory, the AI slot's.
+pub const FACTORY: &str = "ai";
+
+/// The library's description: plugin [`PLUGIN_NAME`], factory [`FACTORY`] in the AI
+/// slot with [`CALLBACKS`].
+pub fn describe() -> PluginDescription {
+    PluginDescription::current(
+        PLUGIN_NAME,
+        env!("CARGO_PKG_VERSION"),
+        vec![FactoryDescription::new(FACTORY, SlotKind::Ai, CALLBACKS)],
+    )
+}
+
+/// Creates the instance of `factory`: the standard AI ([`AiPlugin::default`]).
+///
+/// # Errors
+/// [`PluginError::no_factory`] for a factory other than [`FACTORY`].
+pub fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
+    if factory != FACTORY {
+        return Err(PluginError::no_factory(PLUGIN_NAME, factory));
+    }
+    Ok(Box::new(AiPlugin::default()))
+}
+
+iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, reason = "tests fail loudly")]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_description_names_the_plugin_and_the_ai_slot() {
+        let d = describe();
+        assert_eq!(d.name.as_str(), "iron3d-ai");
+        assert_eq!(d.factories.len(), 1);
+        let f = &d.factories[0];
+        assert_eq!(f.name.as_str(), "ai");
+        assert_eq!(f.slot, SlotKind::Ai);
+        assert_eq!(f.callbacks, CALLBACKS);
+    }
+
+    #[test]
+    fn the_factory_creates_the_standard_ai_and_refuses_other_names() {
+        assert!(create("ai").is_ok());
+        for bad in ["", "AI", "iron3d-ai", "ai\0"] {
+            let e = create(bad).err().unwrap();
+            assert!(e.message.as_str().contains("iron3d-ai"), "{}", e.message);
+        }
+    }
+}

@@ -35,7 +35,9 @@
 //! **PD-SEAT-CLAN** — the player's units are those whose `BehaviorClan` property (the
 //! AI publishes the clan's SuperAI slot + 1) equals the mission parameter
 //! `player-clan` + 1 (default: slot 0, the mission's first clan). Without that property
-//! (no AI plugin) every vehicle is the player's.
+//! (no AI plugin) every vehicle is the player's. The order codes, the property and the
+//! parameter are the gameplay contract's (`iron3d-gameplay`: `orders`, `property`,
+//! `clan`, `params`).
 //!
 //! (The HUD is drawn by the engine: `iron3d-hud`.)
 
@@ -53,6 +55,13 @@ use iron3d_abi::{
     physical_flags,
 };
 use iron3d_config::bindings::Bindings;
+use iron3d_gameplay::clan::behavior_clan;
+use iron3d_gameplay::orders::{
+    ORDER_ATTACK, ORDER_CANCEL, ORDER_FIRE, ORDER_HARVEST, ORDER_MOVE, ORDER_PATROL, ORDER_POSSESS,
+    ORDER_RELEASE,
+};
+use iron3d_gameplay::params::{DEFAULT_PLAYER_CLAN, PLAYER_CLAN, parse_player_clan};
+use iron3d_gameplay::property::BEHAVIOR_CLAN;
 use iron3d_input::{Mapper, OVERVIEW, POSSESSED, Tuning, VIEW_ASPECT};
 use seat::{Actions, Intent, Order, Seat};
 
@@ -62,26 +71,6 @@ pub const STATE_FORMAT: &str = "iron3d-player-input";
 pub const STATE_VERSION: u32 = 1;
 /// The shipped bindings (`config/bindings.ini`), compiled in.
 pub const DEFAULT_BINDINGS: &[u8] = include_bytes!("../../../config/bindings.ini");
-/// The AI's order messages (see the `ai` plugin's docs): move to `point`.
-pub const ORDER_MOVE: MessageCode = MessageCode(0x1000_A100);
-/// The AI's order messages: drop the order.
-pub const ORDER_CANCEL: MessageCode = MessageCode(0x1000_A101);
-/// The AI's order messages: the player drives the unit.
-pub const ORDER_POSSESS: MessageCode = MessageCode(0x1000_A102);
-/// The AI's order messages: Behavior drives the unit again.
-pub const ORDER_RELEASE: MessageCode = MessageCode(0x1000_A103);
-/// The AI's order messages: attack the object `object_b`.
-pub const ORDER_ATTACK: MessageCode = MessageCode(0x1000_A104);
-/// The AI's order messages: patrol about `point`.
-pub const ORDER_PATROL: MessageCode = MessageCode(0x1000_A105);
-/// The AI's order messages: harvest the mine `object_b`.
-pub const ORDER_HARVEST: MessageCode = MessageCode(0x1000_A106);
-/// The AI's order messages: the possessed unit fires at `point`.
-pub const ORDER_FIRE: MessageCode = MessageCode(0x1000_A107);
-/// The property the AI publishes each unit's clan in (slot + 1; 0: no clan).
-pub const BEHAVIOR_CLAN: &[u8] = b"BehaviorClan";
-/// The mission parameter naming the player's clan (a SuperAI slot; default 0).
-pub const PLAYER_CLAN: &str = "player-clan";
 /// How far a pick or an order looks along the pointer's ray (world units).
 pub const PICK_RANGE: f32 = 2000.0;
 
@@ -155,7 +144,7 @@ impl InputPlugin {
             pads: None,
             pads_tried: false,
             aspect: None,
-            clan_value: 1,
+            clan_value: behavior_clan(Some(DEFAULT_PLAYER_CLAN)),
             bodies: RVec::new(),
         }
     }
@@ -179,8 +168,10 @@ impl InputPlugin {
         if !mobile {
             return Ok(None);
         }
-        let clan = host.property(h, BEHAVIOR_CLAN)?;
-        Ok(clan.is_none_or(|v| v[1] == self.clan_value).then_some(h))
+        let clan = host.property(h, BEHAVIOR_CLAN.as_bytes())?;
+        Ok(clan
+            .is_none_or(|v| BEHAVIOR_CLAN.value(v) == self.clan_value)
+            .then_some(h))
     }
 
     /// Position and heading of the seat's subject, `None` when it is gone.
@@ -224,24 +215,20 @@ impl InputPlugin {
         Ok(())
     }
 
-    fn send(
-        host: &mut Host<'_>,
-        id: u32,
-        code: MessageCode,
-        point: Vec3,
-    ) -> Result<(), PluginError> {
+    fn send(host: &mut Host<'_>, id: u32, code: u32, point: Vec3) -> Result<(), PluginError> {
         Self::send_about(host, id, code, point, 0)
     }
 
-    /// Sends order `code` to unit `id` with `point` and the object `about` (`object_b`).
+    /// Sends order `code` (one of [`iron3d_gameplay::orders`]) to unit `id` with `point`
+    /// and the object `about` (`object_b`).
     fn send_about(
         host: &mut Host<'_>,
         id: u32,
-        code: MessageCode,
+        code: u32,
         point: Vec3,
         about: u32,
     ) -> Result<(), PluginError> {
-        let mut m = Message::new(code);
+        let mut m = Message::new(MessageCode(code));
         m.point = point.into();
         m.object_b = about;
         host.send(MessageTarget::object(id), &m)
@@ -432,13 +419,13 @@ impl Plugin for InputPlugin {
         _mission: &MissionInfo,
     ) -> Result<(), PluginError> {
         if let Some(v) = host.mission_parameter(PLAYER_CLAN) {
-            let slot: u32 = v.trim().parse().map_err(|_| {
+            let slot = parse_player_clan(&v).ok_or_else(|| {
                 PluginError::new(
                     ErrorKind::INVALID,
                     format!("mission parameter {PLAYER_CLAN}={v:?}: not a clan slot number"),
                 )
             })?;
-            self.clan_value = slot.saturating_add(1);
+            self.clan_value = behavior_clan(Some(slot));
         }
         Ok(())
     }
@@ -583,19 +570,6 @@ mod tests {
     #[test]
     fn the_shipped_bindings_parse() {
         Bindings::parse(DEFAULT_BINDINGS, "config/bindings.ini").unwrap();
-    }
-
-    #[test]
-    fn the_order_codes_are_the_ai_plugins() {
-        // The AI plugin documents these numbers; a mismatch would make orders vanish.
-        assert_eq!(ORDER_MOVE.0, 0x1000_A100);
-        assert_eq!(ORDER_CANCEL.0, 0x1000_A101);
-        assert_eq!(ORDER_POSSESS.0, 0x1000_A102);
-        assert_eq!(ORDER_RELEASE.0, 0x1000_A103);
-        assert_eq!(ORDER_ATTACK.0, 0x1000_A104);
-        assert_eq!(ORDER_PATROL.0, 0x1000_A105);
-        assert_eq!(ORDER_HARVEST.0, 0x1000_A106);
-        assert_eq!(ORDER_FIRE.0, 0x1000_A107);
     }
 
     #[test]

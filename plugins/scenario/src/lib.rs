@@ -21,6 +21,7 @@ use iron3d_abi::{
     NewObject, ObjectRef, Plugin, PluginDescription, PluginError, Property, SlotKind, StateBlob,
     Vec3f, callbacks,
 };
+use iron3d_gameplay::property::{CLAN_ID, INVULNERABILITY, LIFE_STATE, NOT_USED, WordProperty};
 
 /// Input command code: spawn `arg` new objects.
 pub const CMD_SPAWN: u32 = 1;
@@ -58,17 +59,18 @@ fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
 
 iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
 
-/// The scenario's property bag for a new object owned by `owner`.
+/// The scenario's property bag for a new object owned by `owner`: `Invulnerability` 0,
+/// `Life state` [`INITIAL_LIFE`], `ClanID` `owner`, `NOT USED` 0.
 pub fn properties(owner: u32) -> Vec<Property> {
-    let p = |name: &[u8], value: [u32; 4]| Property {
-        name: name.to_vec().into(),
-        value,
+    let p = |property: WordProperty, value: u32| Property {
+        name: property.as_bytes().to_vec().into(),
+        value: property.raw(value),
     };
     vec![
-        p(b"Invulnerability", [0; 4]),
-        p(b"Life state", [0, INITIAL_LIFE, 0, 0]),
-        p(b"ClanID", [0, owner, 0, 0]),
-        p(b"NOT USED", [0; 4]),
+        p(INVULNERABILITY, 0),
+        p(LIFE_STATE, INITIAL_LIFE),
+        p(CLAN_ID, owner),
+        p(NOT_USED, 0),
     ]
 }
 
@@ -213,11 +215,11 @@ impl Plugin for Arena {
         let (Some(o), MessageCode::COLLISION_DETECTED) = (object, message.code) else {
             return Ok(());
         };
-        let Some(life) = host.property(o, b"Life state")? else {
+        let Some(life) = host.property(o, LIFE_STATE.as_bytes())? else {
             return Ok(());
         };
-        let left = life[1].saturating_sub(1);
-        host.set_property(o, b"Life state", [life[0], left, life[2], life[3]])?;
+        let left = LIFE_STATE.value(life).saturating_sub(1);
+        host.set_property(o, LIFE_STATE.as_bytes(), LIFE_STATE.with_value(life, left))?;
         if left == 0 {
             host.delete(o)?;
         }

@@ -14,8 +14,8 @@
 //! * the fourteen keys of the original's demo file (`LogFile` … `UseWizard`), known but
 //!   read by nothing ([`KnownKey::readers`] empty; [`KnownKey::demo`] holds the demo's
 //!   value);
-//! * three project keys the `ai` plugin reads (PD-AI-CONFIG-KEYS in `iron3d_ai::config`):
-//!   `AttackRange`, `RetreatLife`, `OreCapacity`.
+//! * three project keys the `ai` plugin reads (PD-AI-CONFIG-KEYS in
+//!   `iron3d_ai_rules::config`): `AttackRange`, `RetreatLife`, `OreCapacity`.
 //!
 //! Keys are case-sensitive and looked up in any section; the first one written wins.
 
@@ -25,7 +25,7 @@ pub const BEHAVIOR_INI: &str = "Behavior.ini";
 /// A component that reads a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Reader {
-    /// The `ai` plugin (`plugins/ai`).
+    /// The `ai` plugin (`plugins/ai`, its rules in `plugins/ai/rules`).
     Ai,
     /// The `control` plugin (`plugins/control`).
     Control,

@@ -9,9 +9,9 @@
 //! move 4 120 44.5
 //! ```
 //!
-//! A `move` is the same order as the `ai` plugin's `ORDER_MOVE` message: the unit
-//! drives there (Behavior's `Move`, outranked by attack and flee) and forgets the order
-//! on arrival. An order for an object that does not drive is ignored; a second order
+//! A `move` is the same order as the `ORDER_MOVE` message the `ai` plugin obeys
+//! (`iron3d_gameplay::orders`): the unit drives there (Behavior's `Move`, outranked by
+//! attack and flee) and forgets the order on arrival. An order for an object that does not drive is ignored; a second order
 //! for the same object replaces the first. At most [`MAX_ORDERS`] lines of orders;
 //! anything malformed is an error naming the file, line and token.
 

@@ -21,7 +21,8 @@
 //! inverse of `Quat::from_rotation_z`). `life` is `raw_value[1]` of the first
 //! `Life state` property, `null` without one; `ore`, `target`, `path` and `clan` are
 //! `raw_value[1]` of the first `CurrentOre`, `BehaviorTarget` (0: none), `BehaviorPath`
-//! and `ClanID` properties the same way (the AI plugin keeps `target` and `path`: what a
+//! and `ClanID` properties the same way (names and layouts are the gameplay contract's,
+//! [`iron3d_gameplay::property`]; the AI plugin keeps `target` and `path`: what a
 //! unit aims at and its path revision; `clan` is the property as placed or created, so
 //! an object without `ClanID` has `null` even when the AI gave it a clan from its TMA
 //! record). `prototype` is the name the object was made from (the TMA resource name: a
@@ -57,6 +58,9 @@
 //! non-finite number is `null`. Keys are written in sorted order. The same run writes
 //! the same bytes, always.
 
+use iron3d_gameplay::property::{
+    BEHAVIOR_PATH, BEHAVIOR_TARGET, CLAN_ID, CURRENT_ORE, LIFE_STATE, WordProperty,
+};
 use iron3d_kernel::{GameMessage, JournalEntry, Kernel, WorldChange};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -69,20 +73,6 @@ pub use message::{PAYLOAD_HEX_CAP, TEXT_CAP, code_name, code_of};
 pub const TRACE_FORMAT: &str = "iron3d-trace";
 /// The `version` field of the header line; bumped when a line changes meaning.
 pub const TRACE_VERSION: u32 = 2;
-/// The property whose `raw_value[1]` is reported as `life`.
-pub const LIFE_PROPERTY: &[u8] = b"Life state";
-/// The property whose `raw_value[1]` is reported as `ore` (FORMATS §13.12).
-pub const ORE_PROPERTY: &[u8] = b"CurrentOre";
-/// The property whose `raw_value[1]` is reported as `target`: the id Behavior aims at,
-/// harvests or delivers to, 0 for none (written by the `ai` plugin).
-pub const TARGET_PROPERTY: &[u8] = b"BehaviorTarget";
-/// The property whose `raw_value[1]` is reported as `path`: Behavior's path revision,
-/// bumped by every (re-)plan (written by the `ai` plugin).
-pub const PATH_PROPERTY: &[u8] = b"BehaviorPath";
-/// The property whose `raw_value[1]` is reported as `clan`: the clan a unit reference
-/// was placed or created with (FORMATS §5.5; the AI reads it for created objects,
-/// PD-AI-CLAN).
-pub const CLAN_PROPERTY: &[u8] = b"ClanID";
 
 /// Why a trace could not be written.
 #[derive(Debug, thiserror::Error)]
@@ -167,6 +157,9 @@ impl<W: Write> TraceWriter<W> {
         if tick % self.every == 0 {
             for o in &objects {
                 let f = o.transform.orientation * glam::Vec3::X;
+                // The value (word 1) of the first property of that name, `null` without.
+                let word =
+                    |p: WordProperty| o.props.first(p.as_bytes()).map(|x| p.value(x.raw_value));
                 lines.push(json!({
                     "tick": tick,
                     "type": "object",
@@ -175,11 +168,11 @@ impl<W: Write> TraceWriter<W> {
                     "vel": vec3(o.velocity),
                     "heading": num(f.y.atan2(f.x)),
                     "state": o.behaviour_state,
-                    "life": o.props.first(LIFE_PROPERTY).map(|p| p.raw_value[1]),
-                    "ore": o.props.first(ORE_PROPERTY).map(|p| p.raw_value[1]),
-                    "target": o.props.first(TARGET_PROPERTY).map(|p| p.raw_value[1]),
-                    "path": o.props.first(PATH_PROPERTY).map(|p| p.raw_value[1]),
-                    "clan": o.props.first(CLAN_PROPERTY).map(|p| p.raw_value[1]),
+                    "life": word(LIFE_STATE),
+                    "ore": word(CURRENT_ORE),
+                    "target": word(BEHAVIOR_TARGET),
+                    "path": word(BEHAVIOR_PATH),
+                    "clan": word(CLAN_ID),
                     "prototype": (!o.prototype.is_empty()).then(|| message::cp1251(&o.prototype)),
                 }));
             }

@@ -1,5 +1,6 @@
 //! An example plugin written as a third party would write one: a `cdylib` depending on
-//! `iron3d-abi` only (see `plugins/AUTHORS.md`). Three factories:
+//! `iron3d-abi` and, for the gameplay contract's property names, `iron3d-gameplay` only
+//! (see `plugins/AUTHORS.md`). Three factories:
 //!
 //! * **`spawner`** (AI slot, `update`): every [`SPAWN_EVERY`] ticks, and on input command
 //!   [`CMD_SPAWN`], creates an object at a position from its own RNG stream, standing on
@@ -26,6 +27,7 @@ use iron3d_abi::{
     NewObject, ObjectRef, Plugin, PluginDescription, PluginError, SlotKind, StateBlob,
     TerrainProvider, Vec3f, callbacks,
 };
+use iron3d_gameplay::property::LIFE_STATE;
 
 /// The plugin-defined message sent for every spawn (`object_a` = the new object's id,
 /// `value` = the spawn count so far).
@@ -44,7 +46,6 @@ pub const KIND: u32 = 0x5350;
 /// Half size of the square spawns land in, around the first object of the mission.
 pub const SPREAD: f32 = 40.0;
 
-const LIFE_STATE: &[u8] = b"Life state";
 const HEARD: &[u8] = b"Heard";
 const NOTICED: &[u8] = b"Noticed";
 
@@ -122,8 +123,8 @@ impl Spawner {
             kind: KIND,
             position: Vec3f { x, y, z },
             properties: vec![iron3d_abi::Property {
-                name: LIFE_STATE.to_vec().into(),
-                value: [0, LIFE, 0, 0],
+                name: LIFE_STATE.as_bytes().to_vec().into(),
+                value: LIFE_STATE.raw(LIFE),
             }]
             .into(),
             prototype: prototype.into(),
@@ -143,11 +144,13 @@ impl Spawner {
         let mut alive = Vec::with_capacity(self.owned.len());
         for &id in &self.owned {
             let Some(o) = host.find(id) else { continue };
-            let life = host.property(o, LIFE_STATE)?.map_or(0, |v| v[1]);
+            let life = host
+                .property(o, LIFE_STATE.as_bytes())?
+                .map_or(0, |v| LIFE_STATE.value(v));
             if life <= 1 {
                 host.delete(o)?;
             } else {
-                host.set_property(o, LIFE_STATE, [0, life - 1, 0, 0])?;
+                host.set_property(o, LIFE_STATE.as_bytes(), LIFE_STATE.raw(life - 1))?;
                 alive.push(id);
             }
         }

@@ -1,6 +1,7 @@
-//! The `ai` plugin (AI slot, the registry's default): the rules of this crate wired to
-//! the engine through the plugin interface. Once per tick, in `update` (the AI slot
-//! runs before Control, so requests take effect in the same tick):
+//! The AI instance ([`AiPlugin`], what the `ai` plugin's factory creates; AI slot, the
+//! registry's default): the rules of this crate wired to the engine through the plugin
+//! interface. Once per tick, in `update` (the AI slot runs before Control, so requests
+//! take effect in the same tick):
 //!
 //! 1. the first tick runs SuperAI start-up ([`crate::superai`]): `CreateSuperAI` for
 //!    every clan record, the first `Init` of each loaded package, results on `ai.log`;
@@ -23,37 +24,28 @@
 //! slot `raw_after_resource` of its TMA record (matched by the loader's id rule and its
 //! prototype); an object created later belongs to the slot in `raw_value[1]` of its
 //! `ClanID` property; otherwise it has no clan. Clan `a` is hostile to clan `b` when
-//! `a`'s relation table gives `b`'s name a negative value.
+//! `a`'s relation table gives `b`'s name a negative value ([`hostile`], the shared rule
+//! of [`iron3d_gameplay::clan`]).
 //!
 //! **Orders** (plugin messages to a unit; a player's seat or a mod sends them; the
-//! rules are PD-AI-ORDERS in [`crate::behavior`]):
-//!
-//! | message | fields | who obeys |
-//! |---|---|---|
-//! | [`ORDER_MOVE`] | `point` = destination | every mobile unit |
-//! | [`ORDER_ATTACK`] | `object_b` = target id | armed mobile units (fighters, animals) |
-//! | [`ORDER_PATROL`] | `point` = centre of the patrol ring | fighters, animals |
-//! | [`ORDER_HARVEST`] | `object_b` = mine id (its clan's or unowned) | transports |
-//! | [`ORDER_CANCEL`] | — | every mobile unit: the order is dropped |
-//! | [`ORDER_POSSESS`] | — | the player drives the unit: Behavior stops thinking and steering for it and drops its order |
-//! | [`ORDER_RELEASE`] | — | Behavior takes the unit back at once |
-//! | [`ORDER_FIRE`] | `point` = aim point | a possessed armed unit fires once at the next combat step (turret rate and reload apply) |
-//!
-//! An order a unit cannot obey (a truck told to attack, a tank told to harvest, a
-//! harvest at something that is not a mine, an attack on itself) is refused with a
-//! line on `Behavior.log` and changes nothing. Each unit's clan is published in its
-//! [`BEHAVIOR_CLAN`] property so a seat knows the player's own units.
+//! codes, their fields and who obeys each are [`iron3d_gameplay::orders`]; the rules are
+//! PD-AI-ORDERS in [`crate::behavior`]). An order a unit cannot obey (a truck told to
+//! attack, a tank told to harvest, a harvest at something that is not a mine, an attack
+//! on itself) is refused with a line on `Behavior.log` and changes nothing. Each unit's
+//! clan is published in its `BehaviorClan` property
+//! ([`iron3d_gameplay::property::BEHAVIOR_CLAN`], [`iron3d_gameplay::clan`]) so a seat
+//! knows the player's own units; its target and path revision in `BehaviorTarget` and
+//! `BehaviorPath`.
 //!
 //! **Doctrine** (**PD-AI-DOCTRINE**, [`crate::doctrine`]): how far fighters look for an
 //! enemy, when they flee and how fast they drive; the mission's `Behavior.ini` may set
 //! the standard sight and flee threshold (**PD-AI-CONFIG-KEYS**, [`AiPlugin::rules`]).
-//! [`AiPlugin::default`] (what the `ai` factory creates) follows the standard doctrine;
-//! an alternative AI links this crate as a library and exports
+//! [`AiPlugin::default`] (what the `ai` factory of the `ai` plugin creates) follows the
+//! standard doctrine; an alternative AI links this crate as a library and exports
 //! [`AiPlugin::with_doctrine`] under a plugin name of its own, declaring [`CALLBACKS`]
-//! for its factory. This crate's own root module is in that
-//! library too, under the same loader symbol as the alternative's: the alternative
-//! links with its own definition first and the duplicate allowed (`mods/rush-ai`'s
-//! build script), so its library exports exactly one root module, its own.
+//! for its factory. This crate exports no root module: the `ai` plugin (`plugins/ai`,
+//! library `iron3d_ai`) and each alternative (`mods/rush-ai`) is a plugin shell around
+//! [`AiPlugin`] with the one root module of its library.
 //!
 //! The work is split by responsibility: `data` (the mission's data and each new
 //! object's agent), `world` (the tick's bodies, grid, perception and the planner),
@@ -66,7 +58,7 @@
 //! data (scripts, configuration, objectives, classes) is read again at mission start.
 
 use crate::behavior::{self, Activity, Agent, Decision, MIN_ORE, Order, Perception, Role, Seen};
-use crate::combat::{self, LIFE_STATE, MUZZLE_HEIGHT, Weapon};
+use crate::combat::{self, MUZZLE_HEIGHT, Weapon};
 use crate::config::{BEHAVIOR_INI, BehaviorConfig};
 use crate::distributor::{Distributor, Totals, joins};
 use crate::doctrine::Doctrine;
@@ -74,7 +66,7 @@ use crate::economy::{self, Plant, Production, StagedLedger};
 use crate::grid::Grid;
 use crate::objectives::{OBJECTIVES_FILE, Objectives, Progress, Scoreboard, Side};
 use crate::path::{ErrorState, PathParams, Plan, Planner, Steer};
-use crate::profile::{CURRENT_ORE, Profile, ore_start, profile_for};
+use crate::profile::{Profile, ore_start, profile_for};
 use crate::roster::Roster;
 use crate::schedule::{DEFAULT_PERIOD_MS, FirstStepPoll, SharedRng, StepClock, is_due};
 use crate::superai::{InitRun, OutcomeLatch, ScriptPackage, SuperAi, SuperAiTable};
@@ -83,9 +75,18 @@ use glam::{Vec2, Vec3};
 use iron3d_abi::abi_stable::std_types::RVec;
 use iron3d_abi::rng::PluginRng;
 use iron3d_abi::{
-    Body, ErrorKind, FactoryDescription, Host, Message, MessageCode, MissionInfo, MotionRequest,
-    NewObject, ObjectRef, Plugin, PluginDescription, PluginError, Property, SlotKind, StateBlob,
-    Vec3f, callbacks, error_chain, physical_flags,
+    Body, ErrorKind, Host, Message, MessageCode, MissionInfo, MotionRequest, NewObject, ObjectRef,
+    Plugin, PluginError, Property, SlotKind, StateBlob, Vec3f, callbacks, error_chain,
+    physical_flags,
+};
+use iron3d_gameplay::clan::{behavior_clan, hostile};
+use iron3d_gameplay::orders::{
+    ORDER_ATTACK, ORDER_FIRE, ORDER_HARVEST, ORDER_MOVE, ORDER_PATROL, ORDER_POSSESS,
+    ORDER_RELEASE, is_order,
+};
+use iron3d_gameplay::params;
+use iron3d_gameplay::property::{
+    BEHAVIOR_CLAN, BEHAVIOR_PATH, BEHAVIOR_TARGET, CLAN_ID, CURRENT_ORE, LIFE_STATE,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -102,45 +103,8 @@ use world::HostPlanner;
 pub const STATE_FORMAT: &str = "iron3d-ai";
 /// State blob version.
 pub const STATE_VERSION: u32 = 5;
-/// Plugin message: move to `point` (to the unit).
-pub const ORDER_MOVE: MessageCode = MessageCode(0x1000_A100);
-/// Plugin message: drop the order (to the unit).
-pub const ORDER_CANCEL: MessageCode = MessageCode(0x1000_A101);
-/// Plugin message: the player drives the unit from now on (to the unit).
-pub const ORDER_POSSESS: MessageCode = MessageCode(0x1000_A102);
-/// Plugin message: the player left the unit; Behavior drives it again (to the unit).
-pub const ORDER_RELEASE: MessageCode = MessageCode(0x1000_A103);
-/// Plugin message: attack the object `object_b` until it is dead or gone (to the unit).
-pub const ORDER_ATTACK: MessageCode = MessageCode(0x1000_A104);
-/// Plugin message: patrol the ring about `point` (to the unit).
-pub const ORDER_PATROL: MessageCode = MessageCode(0x1000_A105);
-/// Plugin message: harvest the mine `object_b` (to the unit).
-pub const ORDER_HARVEST: MessageCode = MessageCode(0x1000_A106);
-/// Plugin message: a possessed unit fires at `point` (to the unit).
-pub const ORDER_FIRE: MessageCode = MessageCode(0x1000_A107);
-/// Every order message the plugin answers.
-pub const ORDERS: [MessageCode; 8] = [
-    ORDER_MOVE,
-    ORDER_CANCEL,
-    ORDER_POSSESS,
-    ORDER_RELEASE,
-    ORDER_ATTACK,
-    ORDER_PATROL,
-    ORDER_HARVEST,
-    ORDER_FIRE,
-];
 /// The shared RNG stream (Behavior's first steps).
 pub const SHARED_STREAM: &str = "shared";
-/// The property a created object's clan is read from.
-pub const CLAN_ID: &[u8] = b"ClanID";
-/// Property where a unit's target is published (`raw_value[1]`, 0: none; the trace's
-/// `target`).
-pub const BEHAVIOR_TARGET: &[u8] = b"BehaviorTarget";
-/// Property where a unit's path revision is published (the trace's `path`).
-pub const BEHAVIOR_PATH: &[u8] = b"BehaviorPath";
-/// Property where a unit's clan is published (`raw_value[1]` = SuperAI slot + 1; 0:
-/// no clan).
-pub const BEHAVIOR_CLAN: &[u8] = b"BehaviorClan";
 /// Cell size of the neighbour grid.
 const CELL: f32 = 16.0;
 /// Radius Wizard looks around a unit.
@@ -153,23 +117,6 @@ pub const BUILT_LIFE: u32 = 100;
 /// The callbacks the `ai` factory implements (what a plugin exporting an [`AiPlugin`]
 /// declares for its factory).
 pub const CALLBACKS: u32 = callbacks::UPDATE | callbacks::OBJECTS | callbacks::MESSAGES;
-
-fn describe() -> PluginDescription {
-    PluginDescription::current(
-        "iron3d-ai",
-        env!("CARGO_PKG_VERSION"),
-        vec![FactoryDescription::new("ai", SlotKind::Ai, CALLBACKS)],
-    )
-}
-
-fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
-    if factory != "ai" {
-        return Err(PluginError::no_factory("iron3d-ai", factory));
-    }
-    Ok(Box::new(AiPlugin::default()))
-}
-
-iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
 
 /// Cruise speed of a role (units per second; **PD-AI-SPEED**, ours).
 pub fn cruise_speed(role: Role) -> f32 {
@@ -418,8 +365,8 @@ impl Plugin for AiPlugin {
         mission: &MissionInfo,
     ) -> Result<(), PluginError> {
         self.auto_demo = host
-            .mission_parameter("auto-demo")
-            .is_some_and(|v| v == "1");
+            .mission_parameter(params::AUTO_DEMO)
+            .is_some_and(|v| params::auto_demo(&v));
         self.saved.rng = PluginRng::new(host.rng_seed(SHARED_STREAM))
             .to_bytes()
             .to_vec();
@@ -451,14 +398,14 @@ impl Plugin for AiPlugin {
         object: Option<ObjectRef>,
         message: &Message,
     ) -> Result<(), PluginError> {
-        if !ORDERS.contains(&message.code) {
+        if !is_order(message.code.0) {
             return Ok(());
         }
         let Some(o) = object else { return Ok(()) };
         let id = host.object(o)?.id;
         self.order(id, message);
         // A possessed unit is idle for Behavior: its state says so at once (traces).
-        if message.code == ORDER_POSSESS
+        if message.code.0 == ORDER_POSSESS
             && self
                 .saved
                 .agents
@@ -536,16 +483,16 @@ impl AiPlugin {
                 continue;
             }
             let v = (a.target.unwrap_or(0), a.path.revision);
-            let clan = a.clan.map_or(0, |c| c.saturating_add(1));
+            let clan = behavior_clan(a.clan);
             if shadow.published == Some(v) {
                 continue;
             }
             if shadow.published.is_none() {
-                host.set_property(h, BEHAVIOR_CLAN, [0, clan, 0, 0])?;
+                host.set_property(h, BEHAVIOR_CLAN.as_bytes(), BEHAVIOR_CLAN.raw(clan))?;
             }
             shadow.published = Some(v);
-            host.set_property(h, BEHAVIOR_TARGET, [0, v.0, 0, 0])?;
-            host.set_property(h, BEHAVIOR_PATH, [0, v.1, 0, 0])?;
+            host.set_property(h, BEHAVIOR_TARGET.as_bytes(), BEHAVIOR_TARGET.raw(v.0))?;
+            host.set_property(h, BEHAVIOR_PATH.as_bytes(), BEHAVIOR_PATH.raw(v.1))?;
         }
         Ok(())
     }
@@ -566,7 +513,7 @@ impl AiPlugin {
         let refuse = |why: &str| {
             tracing::info!(target: "Behavior.log", object = id, order = message.code.0, why, "order refused");
         };
-        let order = match message.code {
+        let order = match message.code.0 {
             ORDER_MOVE => Some(Order::Move(point)),
             ORDER_ATTACK => {
                 if !armed {
@@ -609,7 +556,7 @@ impl AiPlugin {
         let Some(a) = self.saved.agents.get_mut(id) else {
             return;
         };
-        match message.code {
+        match message.code.0 {
             ORDER_POSSESS => {
                 a.manual = true;
                 a.order = None;

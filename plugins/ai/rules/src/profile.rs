@@ -15,6 +15,8 @@
 //! documented, so the file is not read; a profile's fields are the values the spec
 //! gives ([`ProfileFields::of`]) and the constructor defaults otherwise.
 
+use iron3d_gameplay::property::CURRENT_ORE;
+
 /// A behaviour profile of `behpsp.res`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Profile {
@@ -176,16 +178,14 @@ pub struct OreStart {
     pub from_property: bool,
 }
 
-/// Property name of the current ore (exact, case-sensitive match).
-pub const CURRENT_ORE: &[u8] = b"CurrentOre";
-
 /// The effective ore start of an object of `class_word` whose first exact
-/// `CurrentOre` property has `raw_value` (if any).
+/// `CurrentOre` property ([`iron3d_gameplay::property::CURRENT_ORE`]) has `raw_value`
+/// (if any).
 pub fn ore_start(class_word: u32, current_ore_property: Option<[u32; 4]>) -> OreStart {
     let (current, maximum) = ore_defaults(class_word);
     match current_ore_property {
         Some(raw) => OreStart {
-            current: raw[1],
+            current: CURRENT_ORE.value(raw),
             maximum,
             from_property: true,
         },

@@ -90,17 +90,21 @@ impl AiPlugin {
         let Some(handle) = self.body(id).map(|b| b.handle) else {
             return Ok(());
         };
-        let Some(mut life) = host.property(handle, LIFE_STATE)? else {
+        let Some(raw) = host.property(handle, LIFE_STATE.as_bytes())? else {
             return Ok(());
         };
-        if life[1] == 0 {
+        if LIFE_STATE.value(raw) == 0 {
             return Ok(());
         }
-        life[1] = combat::damaged(life[1], damage);
-        host.set_property(handle, LIFE_STATE, life)?;
-        let dead = life[1] == 0;
+        let left = combat::damaged(LIFE_STATE.value(raw), damage);
+        host.set_property(
+            handle,
+            LIFE_STATE.as_bytes(),
+            LIFE_STATE.with_value(raw, left),
+        )?;
+        let dead = left == 0;
         if let Some(a) = self.saved.agents.get_mut(id) {
-            a.life = life[1];
+            a.life = left;
             if dead {
                 a.activity = Activity::Dead;
                 a.target = None;

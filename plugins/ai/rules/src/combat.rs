@@ -3,9 +3,10 @@
 //! A shot is a segment query of the control service ([`iron3d_abi::Host::control`]'s
 //! `ray`) from the muzzle to the target's centre, skipping the shooter: whatever the
 //! segment hits first takes the damage — the target, or a unit or building in the way.
-//! Damage lowers `raw_value[1]` of the object's first `Life state` property (the word
-//! MisLoad passes to the setter, FORMATS §5); at 0 the object is killed through the
-//! queue (`KillGameObject`, deferred deletion of FORMATS §13.4).
+//! Damage lowers `raw_value[1]` of the object's first `Life state` property
+//! ([`iron3d_gameplay::property::LIFE_STATE`]: the word MisLoad passes to the setter,
+//! FORMATS §5); at 0 the object is killed through the queue (`KillGameObject`, deferred
+//! deletion of FORMATS §13.4).
 //!
 //! **PD-AI-WEAPON** (the unit DATs and profiles we read carry no weapon numbers, so
 //! these are ours):
@@ -31,8 +32,6 @@
 use crate::behavior::Role;
 use serde::{Deserialize, Serialize};
 
-/// The property whose `raw_value[1]` is an object's life.
-pub const LIFE_STATE: &[u8] = b"Life state";
 /// Radians within which the turret counts as on target.
 pub const AIM_TOLERANCE: f32 = 0.087_266_46; // 5°
 /// Height of muzzle and aim point above the origin.

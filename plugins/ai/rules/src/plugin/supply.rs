@@ -164,11 +164,10 @@ impl AiPlugin {
             .collect();
         for (id, ore) in holders {
             if let Some(h) = self.body(id).map(|b| b.handle) {
-                let old = host.property(h, CURRENT_ORE)?;
-                if old.map(|v| v[1]) != Some(ore) {
-                    let mut v = old.unwrap_or([0; 4]);
-                    v[1] = ore;
-                    host.set_property(h, CURRENT_ORE, v)?;
+                let old = host.property(h, CURRENT_ORE.as_bytes())?;
+                if old.map(|v| CURRENT_ORE.value(v)) != Some(ore) {
+                    let v = CURRENT_ORE.with_value(old.unwrap_or([0; 4]), ore);
+                    host.set_property(h, CURRENT_ORE.as_bytes(), v)?;
                 }
             }
         }
@@ -203,13 +202,13 @@ impl AiPlugin {
             Vec3::from(b.position) + glam::Quat::from(b.orientation) * Vec3::X * (radius + 3.0);
         let mut properties = RVec::new();
         properties.push(Property {
-            name: LIFE_STATE.to_vec().into(),
-            value: [0, BUILT_LIFE, 0, 0],
+            name: LIFE_STATE.as_bytes().to_vec().into(),
+            value: LIFE_STATE.raw(BUILT_LIFE),
         });
         if let Some(c) = clan {
             properties.push(Property {
-                name: CLAN_ID.to_vec().into(),
-                value: [0, c, 0, 0],
+                name: CLAN_ID.as_bytes().to_vec().into(),
+                value: CLAN_ID.raw(c),
             });
         }
         let new = NewObject {

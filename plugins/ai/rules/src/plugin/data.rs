@@ -117,7 +117,7 @@ impl AiPlugin {
         }
         for (n, clan) in tma.clans.iter().enumerate() {
             for r in &clan.relations {
-                if r.value < 0 {
+                if hostile(r.value) {
                     if let Some(m) = clans
                         .iter()
                         .position(|c| c.name == r.other_clan_name.as_bytes())
@@ -220,7 +220,9 @@ impl AiPlugin {
         let from_record = record.map(|r| self.data.records[r].1);
         let clan = match from_record {
             Some(s) => Some(s),
-            None => host.property(object, CLAN_ID)?.map(|v| v[1]),
+            None => host
+                .property(object, CLAN_ID.as_bytes())?
+                .map(|v| CLAN_ID.value(v)),
         };
         let mut agent = Agent::new(info.id, clan, class, ground(info.position));
         if agent.role.mobile() {
@@ -235,11 +237,13 @@ impl AiPlugin {
         {
             agent.order = Some(Order::Move(o));
         }
-        let life = host.property(object, LIFE_STATE)?.map(|v| v[1]);
+        let life = host
+            .property(object, LIFE_STATE.as_bytes())?
+            .map(|v| LIFE_STATE.value(v));
         agent.life = life.unwrap_or(0);
         agent.max_life = life.unwrap_or(0);
         if class != 0 {
-            let ore = ore_start(class, host.property(object, CURRENT_ORE)?);
+            let ore = ore_start(class, host.property(object, CURRENT_ORE.as_bytes())?);
             agent.ore = ore.current as f32;
             agent.max_ore = ore.maximum as f32;
             // PD-AI-CONFIG-KEYS: a transport carries at most `OreCapacity` when written.
