@@ -1,177 +1,96 @@
-//! `iron3d bench`: kernel throughput numbers (ticks/s with trivial behaviour, bus messages/s,
-//! state-hash cost). Release builds give the meaningful figures.
+//! `iron3d bench`: runs the benchmark driver `iron3d-bench` (the `launcher/bench` crate)
+//! found beside this executable with the same options, so no benchmark code ships in the
+//! `iron3d` binary.
 
-use crate::scenario::{self, ScenarioParams, Serials};
-use iron3d_kernel::{
-    Bus, CalcSlot, Envelope, GameMessage, Kernel, KernelConfig, ManualTimeSource, ObjectHandle,
-    OriginalObjectId, Phase, SenderId, System, SystemCtx, SystemResult, Target,
-};
+use crate::BenchArgs;
+use anyhow::Context;
 use std::io::Write;
-use std::time::{Duration, Instant};
+use std::path::PathBuf;
+use std::process::{Command, ExitCode, Stdio};
 
-/// Options of `iron3d bench`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BenchOptions {
-    /// Objects in the world.
-    pub objects: u32,
-    /// Measured ticks.
-    pub ticks: u32,
+/// The driver's file name (`iron3d-bench`, plus `.exe` on Windows).
+fn driver_name() -> String {
+    format!("iron3d-bench{}", std::env::consts::EXE_SUFFIX)
 }
 
-/// Trivial behaviour: integrate position by velocity.
-struct Integrate;
-
-impl System for Integrate {
-    fn name(&self) -> &str {
-        "integrate"
-    }
-    fn calc_slot(&self) -> Option<CalcSlot> {
-        Some(CalcSlot::Control)
-    }
-    fn calculate_object(&mut self, ctx: &mut SystemCtx<'_>, h: ObjectHandle) -> SystemResult {
-        let dt = ctx.time().step_seconds();
-        let o = ctx.object_mut(h)?;
-        o.transform.position += o.velocity * dt;
-        Ok(())
-    }
+/// Where the driver should be: beside the running executable.
+fn driver_path() -> anyhow::Result<PathBuf> {
+    let exe = std::env::current_exe().context("iron3d bench: this executable's path")?;
+    let dir = exe
+        .parent()
+        .context("iron3d bench: this executable has no directory")?;
+    Ok(dir.join(driver_name()))
 }
 
-/// Sends one message to every object per tick and counts deliveries.
-struct Chatter {
-    received: u64,
-}
-
-impl System for Chatter {
-    fn name(&self) -> &str {
-        "chatter"
-    }
-    fn calc_slot(&self) -> Option<CalcSlot> {
-        Some(CalcSlot::Ai)
-    }
-    fn update(&mut self, ctx: &mut SystemCtx<'_>) -> SystemResult {
-        let targets: Vec<(ObjectHandle, OriginalObjectId)> = ctx
-            .world()
-            .iter_registered()
-            .map(|(h, o)| (h, o.id))
-            .collect();
-        for (h, id) in targets {
-            ctx.send(
-                Target::Object(h),
-                GameMessage::TakeObject {
-                    object: id,
-                    player: 0,
-                },
-            )?;
+/// The driver's command line for `args` and the log filter `log_level`.
+fn driver_args(args: &BenchArgs, log_level: &str) -> Vec<String> {
+    // Every field by name: a new option fails to compile here until it is forwarded.
+    let BenchArgs {
+        objects,
+        ticks,
+        no_plugins,
+        no_archives,
+        no_assets,
+        no_terrain,
+        no_demo,
+        no_render,
+        no_control,
+        no_ai,
+        no_input,
+        no_mods,
+    } = *args;
+    let mut v = vec![
+        format!("--log-level={log_level}"),
+        format!("--objects={objects}"),
+        format!("--ticks={ticks}"),
+    ];
+    for (skip, flag) in [
+        (no_plugins, "--no-plugins"),
+        (no_archives, "--no-archives"),
+        (no_assets, "--no-assets"),
+        (no_terrain, "--no-terrain"),
+        (no_demo, "--no-demo"),
+        (no_render, "--no-render"),
+        (no_control, "--no-control"),
+        (no_ai, "--no-ai"),
+        (no_input, "--no-input"),
+        (no_mods, "--no-mods"),
+    ] {
+        if skip {
+            v.push(flag.to_owned());
         }
-        Ok(())
     }
-    fn on_message(
-        &mut self,
-        _ctx: &mut SystemCtx<'_>,
-        _o: Option<ObjectHandle>,
-        _e: &Envelope,
-    ) -> SystemResult {
-        self.received += 1;
-        Ok(())
-    }
+    v
 }
 
-#[allow(
-    clippy::disallowed_methods,
-    reason = "benchmarks measure wall-clock time"
-)]
-fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
-    let start = Instant::now();
-    let r = f();
-    (r, start.elapsed())
-}
-
-fn world(objects: u32, config: KernelConfig) -> anyhow::Result<Kernel> {
-    let mut k = Kernel::new(config, Box::new(ManualTimeSource::new()))?;
-    let serials = Serials::default();
-    scenario::populate(
-        &mut k,
-        ScenarioParams {
-            objects,
-            collisions: false,
-        },
-        &serials,
-    )?;
-    Ok(k)
-}
-
-/// Runs the benchmarks and prints one `bench name=value ...` line per figure.
-pub fn run(opts: BenchOptions, out: &mut dyn Write) -> anyhow::Result<()> {
-    let config = KernelConfig {
-        publish_snapshots: false,
-        ..KernelConfig::default()
-    };
-    let ticks = opts.ticks.max(1);
-
-    // 1. Ticks per second, trivial behaviour.
-    let mut k = world(opts.objects, config)?;
-    k.add_system(Box::new(Integrate))?;
-    for _ in 0..10 {
-        k.step(&[])?;
+/// Runs `iron3d-bench` with `args`, copies its standard output to `out` (its standard
+/// error is this process's) and returns its exit code (1 when it ended without one).
+/// Without the driver beside this executable: an error saying how to build or run it.
+pub fn run(args: &BenchArgs, log_level: &str, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    let driver = driver_path()?;
+    anyhow::ensure!(
+        driver.is_file(),
+        "the benchmark driver {} is not beside this executable ({} is missing); build it with \
+         `cargo build --release -p iron3d-bench` (into the same target directory as iron3d), \
+         or run it directly: `cargo run --release -p iron3d-bench -- [options]`",
+        driver_name(),
+        driver.display()
+    );
+    let mut child = Command::new(&driver)
+        .args(driver_args(args, log_level))
+        .stdout(Stdio::piped())
+        .spawn()
+        .with_context(|| format!("iron3d bench: starting {}", driver.display()))?;
+    if let Some(mut stdout) = child.stdout.take() {
+        std::io::copy(&mut stdout, out).context("iron3d bench: copying the figures")?;
     }
-    let (r, d) = timed(|| (0..ticks).try_for_each(|_| k.step(&[])));
-    r?;
-    let tps = f64::from(ticks) / d.as_secs_f64();
-    writeln!(
-        out,
-        "bench kernel_ticks objects={} ticks={ticks} ticks_per_second={tps:.1} us_per_tick={:.1} ns_per_object_tick={:.1}",
-        opts.objects,
-        d.as_secs_f64() * 1e6 / f64::from(ticks),
-        d.as_secs_f64() * 1e9 / (f64::from(ticks) * f64::from(opts.objects))
-    )?;
-
-    // 2. State hash cost on the same world.
-    let reps = 50u32;
-    let (_, d) = timed(|| {
-        for _ in 0..reps {
-            std::hint::black_box(k.state_hash());
-        }
-    });
-    writeln!(
-        out,
-        "bench state_hash objects={} us_per_hash={:.1}",
-        opts.objects,
-        d.as_secs_f64() * 1e6 / f64::from(reps)
-    )?;
-    drop(k);
-
-    // 3. Bus through the kernel: send, sort and dispatch one message per object per tick.
-    let mut k = world(opts.objects, config)?;
-    k.add_system(Box::new(Chatter { received: 0 }))?;
-    let bus_ticks = (ticks / 4).max(1);
-    let (r, d) = timed(|| (0..bus_ticks).try_for_each(|_| k.step(&[])));
-    r?;
-    let delivered = k.stats().messages_delivered;
-    writeln!(
-        out,
-        "bench bus_dispatch messages={delivered} messages_per_second={:.0}",
-        delivered as f64 / d.as_secs_f64()
-    )?;
-    drop(k);
-
-    // 4. Raw bus: send + drain + sort, no dispatch.
-    let mut bus = Bus::new();
-    let n = 1_000_000u32;
-    let (count, d) = timed(|| {
-        for i in 0..n {
-            bus.send(
-                Phase::CalculateWorld,
-                SenderId::Object(OriginalObjectId(i % 997)),
-                Target::Systems,
-                GameMessage::KillPlayer { player: i },
-            );
-        }
-        bus.drain_sorted().len()
-    });
-    writeln!(
-        out,
-        "bench bus_raw messages={count} messages_per_second={:.0}",
-        count as f64 / d.as_secs_f64()
-    )?;
-    Ok(())
+    let status = child
+        .wait()
+        .context("iron3d bench: waiting for the driver")?;
+    Ok(ExitCode::from(
+        status
+            .code()
+            .and_then(|c| u8::try_from(c).ok())
+            .unwrap_or(1),
+    ))
 }

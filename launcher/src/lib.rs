@@ -5,16 +5,6 @@ pub mod archive_cli;
 pub mod asset_cli;
 pub mod audio;
 pub mod bench;
-pub mod bench_ai;
-pub mod bench_archives;
-pub mod bench_assets;
-pub mod bench_control;
-pub mod bench_demo;
-pub mod bench_input;
-pub mod bench_mods;
-pub mod bench_plugins;
-pub mod bench_render;
-pub mod bench_terrain;
 pub mod bindings_cli;
 pub mod corpus_cli;
 pub mod demo_cli;
@@ -554,7 +544,8 @@ pub struct PlayArgs {
     pub audio: audio::AudioArgs,
 }
 
-/// `iron3d bench` options.
+/// `iron3d bench` options: also those of the `iron3d-bench` driver it runs
+/// (`launcher/bench`), which parses them with this struct.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// Objects in the benchmark world.
@@ -621,7 +612,7 @@ where
         }
     };
     init_logging(&cli.log_level);
-    match run(cli.command, out) {
+    match run(cli.command, &cli.log_level, out) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("iron3d: error: {e:#}");
@@ -640,10 +631,10 @@ where
 {
     let cli = Cli::try_parse_from(args)?;
     init_logging(&cli.log_level);
-    run(cli.command, out)
+    run(cli.command, &cli.log_level, out)
 }
 
-fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+fn run(command: Command, log_level: &str, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     match command {
         Command::Play(a) => {
             let (game_dir, mission) = match (a.game_dir, a.mission) {
@@ -899,45 +890,6 @@ fn run(command: Command, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Bench(a) => {
-            bench::run(
-                bench::BenchOptions {
-                    objects: a.objects,
-                    ticks: a.ticks,
-                },
-                out,
-            )?;
-            if !a.no_plugins {
-                bench_plugins::run(a.objects, out)?;
-            }
-            if !a.no_archives {
-                bench_archives::run(out)?;
-            }
-            if !a.no_assets {
-                bench_assets::run(out)?;
-            }
-            if !a.no_terrain {
-                bench_terrain::run(out)?;
-            }
-            if !a.no_render {
-                bench_render::run(out)?;
-            }
-            if !a.no_control {
-                bench_control::run(out)?;
-            }
-            if !a.no_ai {
-                bench_ai::run(out)?;
-            }
-            if !a.no_input {
-                bench_input::run(out)?;
-            }
-            if !a.no_demo {
-                bench_demo::run(out)?;
-            }
-            if !a.no_mods {
-                bench_mods::run(out)?;
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Bench(a) => bench::run(&a, log_level, out),
     }
 }

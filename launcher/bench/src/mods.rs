@@ -1,4 +1,4 @@
-//! `iron3d bench` mod figures (issue 18): mission load time of the demo's BATTLE with 0,
+//! `iron3d-bench` mod figures (issue 18): mission load time of the demo's BATTLE with 0,
 //! 10 and 100 data-overlay mods mounted (each mod overrides one `Textures.lib` entry as a
 //! loose file and carries a `Textures.lib` folder, so every entry lookup walks every
 //! layer), the VFS cost per entry lookup at each depth, and the cost of discovering and
@@ -63,7 +63,7 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
 
     let t = now();
     let discovery = iron3d_mods::discover(&mods_root);
-    let resolution = discovery.resolve(&ids, &crate::mods::environment());
+    let resolution = discovery.resolve(&ids, &iron3d_launcher::mods::environment());
     let check_ms = t.elapsed().as_secs_f64() * 1e3;
     writeln!(
         out,
@@ -75,7 +75,7 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
     let mut base_ms = None;
     let mut base_ns = None;
     for n in [0usize, 10, 100] {
-        let active = crate::mods::ActiveMods::load(&mods_root, &ids[100 - n..])?;
+        let active = iron3d_launcher::mods::ActiveMods::load(&mods_root, &ids[100 - n..])?;
         let vfs = iron3d_session::game_vfs(&game, &active.overlays());
         let cache = iron3d_vfs::ArchiveCache::new(iron3d_vfs::ReadMode::Strict, 256 << 20);
         let data = iron3d_mission::GameData {

@@ -1,15 +1,15 @@
-//! `iron3d bench` plugin figures: a tick of N objects through a plugin (interface 2: one
+//! `iron3d-bench` plugin figures: a tick of N objects through a plugin (interface 2: one
 //! `calculate_object` call per object, each reading the clock and writing the behaviour
 //! state through the host context) next to the same work as an in-process Rust system,
 //! hot-swap latency (file event → new instance active) and resident-memory growth over
 //! 100 swaps.
 
-use crate::plugins;
 use iron3d_abi::SlotKind;
 use iron3d_kernel::{
     CalcSlot, Kernel, KernelConfig, ManualTimeSource, ObjectDesc, ObjectHandle, OriginalObjectId,
     System, SystemCtx, SystemResult,
 };
+use iron3d_launcher::plugins;
 use iron3d_plugin_host::{HostEvent, MissionSetup, PluginHost};
 use iron3d_registry::{Dialect, Registry};
 use std::io::Write;
@@ -362,8 +362,6 @@ fn spread(k: &mut Kernel, objects: u32) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Creates object `id` at `(x, y, 0)` with default properties and adds it to the game
-/// (the benchmarks' way to fill a world).
 /// The id of the `i`-th object of a benchmark crowd: owners 3.. (clear of a mission's
 /// owner-0 ids), 15 classes of `2^index_bits` ids per owner (class 0 unused).
 pub(crate) fn crowd_id(i: u32) -> anyhow::Result<OriginalObjectId> {
@@ -379,6 +377,8 @@ pub(crate) fn crowd_id(i: u32) -> anyhow::Result<OriginalObjectId> {
     .ok_or_else(|| anyhow::anyhow!("benchmark crowd: no id for object {i}"))
 }
 
+/// Creates object `id` at `(x, y, 0)` with default properties and adds it to the game
+/// (the benchmarks' way to fill a world).
 pub(crate) fn place(k: &mut Kernel, id: OriginalObjectId, x: f32, y: f32) -> anyhow::Result<()> {
     let w = k.world_mut()?;
     let h = w.create(ObjectDesc {

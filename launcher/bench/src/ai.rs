@@ -1,4 +1,4 @@
-//! `iron3d bench` AI figures: the cost per tick of the real AI plugin (through the plugin
+//! `iron3d-bench` AI figures: the cost per tick of the real AI plugin (through the plugin
 //! host) with 200 / 2,000 / 10,000 tanks of two hostile clans on the demo mission's
 //! terrain — thinking, paths through the terrain service (cached per areal pair),
 //! Wizard, combat and the economy clock — side by side with the same world whose AI slot
@@ -15,9 +15,10 @@
 //! made per unit (the sum of the units' path revisions, `BehaviorPath`) over the
 //! measured ticks.
 
-use crate::plugins;
 use anyhow::Context;
+use iron3d_gameplay::property::{BEHAVIOR_PATH, CLAN_ID, LIFE_STATE};
 use iron3d_kernel::{ManualTimeSource, ObjectDesc, Phase, PropertyBag};
+use iron3d_launcher::plugins;
 use iron3d_registry::{Dialect, Registry};
 use iron3d_session::{MissionSpec, Session};
 use std::io::Write;
@@ -86,10 +87,10 @@ fn measure(game: &std::path::Path, units: u32, ai: &str) -> anyhow::Result<Measu
             128.0 + 6.0 + col as f32 * SPACING
         };
         let y = 128.0 + (row as f32 - rows as f32 * 0.5) * SPACING;
-        let id = crate::bench_plugins::crowd_id(i)?;
+        let id = crate::plugins::crowd_id(i)?;
         let mut props = PropertyBag::new();
-        props.push("Life state", [0, 100, 0, 0]);
-        props.push("ClanID", [0, clan, 0, 0]);
+        props.push(LIFE_STATE.name(), LIFE_STATE.raw(100));
+        props.push(CLAN_ID.name(), CLAN_ID.raw(clan));
         let w = s.kernel.world_mut()?;
         let h = w.create(ObjectDesc {
             id: Some(id),
@@ -110,8 +111,8 @@ fn measure(game: &std::path::Path, units: u32, ai: &str) -> anyhow::Result<Measu
         s.kernel
             .world()
             .iter_registered()
-            .filter_map(|(_, o)| o.props.first(b"BehaviorPath"))
-            .map(|p| u64::from(p.raw_value[1]))
+            .filter_map(|(_, o)| o.props.first(BEHAVIOR_PATH.as_bytes()))
+            .map(|p| u64::from(BEHAVIOR_PATH.value(p.raw_value)))
             .sum()
     };
     let plans_before = plans(&s);

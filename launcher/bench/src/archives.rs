@@ -1,4 +1,4 @@
-//! `iron3d bench` archive figures: open + look up every name of a 10,000-entry NRes, and
+//! `iron3d-bench` archive figures: open + look up every name of a 10,000-entry NRes, and
 //! decode throughput per RsLi method next to raw `flate2` inflate of the same data.
 
 use iron3d_nres::{NewEntry, Nres, NresWriter};

@@ -1,4 +1,4 @@
-//! `iron3d bench` embedded-default figures: time to generate each profile, to run the
+//! `iron3d-bench` embedded-default figures: time to generate each profile, to run the
 //! corpus harness (with roundtrip checks) over it, to graph each mission and to load it
 //! into a fresh kernel through every stage (cold archive cache and VFS), with the
 //! file-system work of the load (archive mappings, canonicalisations, replacement
@@ -34,7 +34,7 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
         )?;
 
         let t = now();
-        let report = crate::corpus_cli::report(&dir, true)?;
+        let report = iron3d_launcher::corpus_cli::report(&dir, true)?;
         let corpus_ms = t.elapsed().as_secs_f64() * 1e3;
         writeln!(
             out,

@@ -1,13 +1,13 @@
-//! `iron3d bench` control figures: milliseconds per tick of the real control plugin
+//! `iron3d-bench` control figures: milliseconds per tick of the real control plugin
 //! (through the plugin host) with 1,000 / 10,000 / 100,000 vehicles on the demo
 //! mission's terrain — terrain following, the walkable check, collisions and contact
 //! resolution — driven by the wanderer AI through the control service, on one core;
 //! then how the cost grows (target: 10,000 units in at most 4 ms per tick, growth
 //! close to linear).
 
-use crate::{bench_plugins, plugins};
 use anyhow::Context;
 use iron3d_kernel::{ManualTimeSource, Phase};
+use iron3d_launcher::plugins;
 use iron3d_registry::{Dialect, Registry};
 use iron3d_session::{MissionSpec, Session};
 use std::io::Write;
@@ -73,12 +73,12 @@ fn measure(game: &std::path::Path, units: u32) -> anyhow::Result<Figure> {
     let side = (units as f32).sqrt().ceil() as u32;
     let origin = 256.0 - side as f32 * SPACING * 0.5;
     for i in 0..units {
-        let id = crate::bench_plugins::crowd_id(i)?;
+        let id = crate::plugins::crowd_id(i)?;
         let (x, y) = (
             origin + (i % side) as f32 * SPACING,
             origin + (i / side) as f32 * SPACING,
         );
-        bench_plugins::place(&mut s.kernel, id, x, y)?;
+        crate::plugins::place(&mut s.kernel, id, x, y)?;
     }
     for _ in 0..WARMUP {
         s.kernel.step(&[])?;

@@ -1,14 +1,14 @@
-//! `iron3d bench` input figures: input-to-photon latency in presented frames — a key
+//! `iron3d-bench` input figures: input-to-photon latency in presented frames — a key
 //! event from the window (`Key:Left`, `camera.left`) goes through the input plugin into
 //! the next tick's snapshot, the seat turns the camera, and the frame whose snapshot
 //! carries the turned view is the one drawn — at 30, 60 and 144 presented frames per
 //! second (30 ticks per second), measured with the real plugins on the demo's BATTLE
 //! mission; and the per-frame cost of polling the input plugin.
 
-use crate::live_input::LiveInput;
-use crate::plugins;
 use anyhow::Context;
 use iron3d_kernel::ManualTimeSource;
+use iron3d_launcher::live_input::LiveInput;
+use iron3d_launcher::plugins;
 use iron3d_registry::{Dialect, Registry};
 use iron3d_session::Session;
 use std::io::Write;
@@ -34,12 +34,8 @@ fn measure(game: &std::path::Path, fps: u64) -> anyhow::Result<(Vec<u64>, f64)> 
     let registry = Registry::parse(REGISTRY.as_bytes(), "bench-input.ini", Dialect::PluginsIni)?;
     let spec = plugins::session_spec(&[], registry, 3, 30, true);
     let clock = ManualTimeSource::new();
-    let mut s = Session::open(
-        &spec,
-        crate::bench_ai::battle(game),
-        Box::new(clock.clone()),
-    )
-    .context("bench input: session")?;
+    let mut s = Session::open(&spec, crate::ai::battle(game), Box::new(clock.clone()))
+        .context("bench input: session")?;
     let mut input = LiveInput::default();
     let mut frame = 0u64;
     let (mut poll_ns, mut polls) = (0u128, 0u64);

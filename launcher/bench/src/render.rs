@@ -1,12 +1,12 @@
-//! `iron3d bench` render figures: presented frames per second of each renderer plugin on
+//! `iron3d-bench` render figures: presented frames per second of each renderer plugin on
 //! the demo mission and on the stress mission, at 640×480 and 1280×720, through the same
 //! path as `iron3d play --offscreen` (simulation tick, frame building, plugin draw); and
 //! the frame stall of a switch to the Vulkan renderer prepared on the render thread
 //! (the whole preparation, device creation included) next to one prepared on a worker
 //! thread (`PlaySession::switch_async`; target: at most one tick of stall).
 
-use crate::play::{PlayOptions, PlaySession, Renderer, run_offscreen};
 use iron3d_demo::Profile;
+use iron3d_launcher::play::{PlayOptions, PlaySession, Renderer, run_offscreen};
 use std::io::Write;
 use std::time::Instant;
 
@@ -165,7 +165,7 @@ fn swap_stall(dir: &std::path::Path, mission: &str, out: &mut dyn Write) -> anyh
 /// software-rendered frames at 640×480 with and without the HUD, side by side.
 fn hud_cost(dir: &std::path::Path, out: &mut dyn Write) -> anyhow::Result<()> {
     let vfs = iron3d_vfs::Vfs::new(dir);
-    let view = crate::hud_view::HudView::load(
+    let view = iron3d_launcher::hud_view::HudView::load(
         &vfs,
         iron3d_demo::BATTLE,
         &Default::default(),

@@ -1,4 +1,4 @@
-//! `iron3d bench` asset figures: parse + validate a 10,000-vertex, 400-batch model, and
+//! `iron3d-bench` asset figures: parse + validate a 10,000-vertex, 400-batch model, and
 //! decode a 256×256 mip chain of each Texm pixel format.
 
 use iron3d_msh::{Batch20, Msh, MshBuilder, Node38, Slot68};

@@ -1,4 +1,4 @@
-//! `iron3d bench` terrain figures: 1M height queries and 10k route searches on a
+//! `iron3d-bench` terrain figures: 1M height queries and 10k route searches on a
 //! 128×128-cell surface with a 55×55 (3,025) areal map.
 
 use iron3d_landmap::{AreaSpec, Bounds, MapBuilder};

@@ -1,0 +1,62 @@
+//! The whole-engine benchmark driver behind `iron3d-bench` (and `iron3d bench`, which runs
+//! it): one `bench name=value ...` line per figure. Release builds give the meaningful
+//! figures (`cargo run --release -p iron3d-bench -- [options]`).
+
+pub mod ai;
+pub mod archives;
+pub mod assets;
+pub mod control;
+pub mod demo;
+pub mod input;
+pub mod kernel;
+pub mod mods;
+pub mod plugins;
+pub mod render;
+pub mod terrain;
+
+use iron3d_launcher::BenchArgs;
+use std::io::Write;
+
+/// Runs every figure group `args` does not skip, in the order `iron3d bench` always
+/// printed them: kernel, plugins, archives, assets, terrain, render, control, AI, input,
+/// demo, mods.
+pub fn run(args: &BenchArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    kernel::run(
+        kernel::BenchOptions {
+            objects: args.objects,
+            ticks: args.ticks,
+        },
+        out,
+    )?;
+    if !args.no_plugins {
+        plugins::run(args.objects, out)?;
+    }
+    if !args.no_archives {
+        archives::run(out)?;
+    }
+    if !args.no_assets {
+        assets::run(out)?;
+    }
+    if !args.no_terrain {
+        terrain::run(out)?;
+    }
+    if !args.no_render {
+        render::run(out)?;
+    }
+    if !args.no_control {
+        control::run(out)?;
+    }
+    if !args.no_ai {
+        ai::run(out)?;
+    }
+    if !args.no_input {
+        input::run(out)?;
+    }
+    if !args.no_demo {
+        demo::run(out)?;
+    }
+    if !args.no_mods {
+        mods::run(out)?;
+    }
+    Ok(())
+}
