@@ -329,61 +329,8 @@ fn file(report: &mut Report, root: &Path, path: &Path, rt: bool) {
         return report.record("land_map", &rel, &data, r, rt);
     }
     match (e.as_str(), ArchiveKind::sniff(&data)) {
-        (_, Some(ArchiveKind::Nres)) => {
-            let doc = NresDocument::from_bytes(&data)
-                .map(|d| Some(d.to_bytes()))
-                .map_err(|e| e.to_string());
-            report.record("nres", &rel, &data, doc, rt);
-            if let Ok(n) = Nres::parse(&data) {
-                for en in n.entries() {
-                    let ename = String::from_utf8_lossy(en.name()).into_owned();
-                    report.tag(
-                        &format!("{rel}:{ename}"),
-                        en.name(),
-                        en.type_id(),
-                        en.data(),
-                    );
-                    entry(
-                        report,
-                        &name,
-                        &format!("{rel}:{ename}"),
-                        &ename,
-                        (en.type_id(), en.attr2()),
-                        en.data(),
-                        rt,
-                    );
-                }
-            }
-        }
-        (_, Some(ArchiveKind::Rsli)) => {
-            let parsed = Rsli::parse(&data);
-            report.record(
-                "rsli",
-                &rel,
-                &data,
-                parsed
-                    .as_ref()
-                    .map(|r| Some(r.to_bytes()))
-                    .map_err(|e| e.to_string()),
-                rt,
-            );
-            if let Ok(r) = parsed {
-                for en in r.entries() {
-                    let ename = String::from_utf8_lossy(en.name()).into_owned();
-                    let at = format!("{rel}:{ename}");
-                    report.variant("rsli", format!("method:{:?}", en.method()));
-                    match r.decode(en) {
-                        Ok(bytes) => entry(report, &name, &at, &ename, (0, 0), &bytes, rt),
-                        Err(err) => report
-                            .families
-                            .entry("rsli_entry")
-                            .or_default()
-                            .errors
-                            .push(format!("{at}: {err}")),
-                    }
-                }
-            }
-        }
+        (_, Some(ArchiveKind::Nres)) => nres_file(report, &rel, &name, &data, rt),
+        (_, Some(ArchiveKind::Rsli)) => rsli_file(report, &rel, &name, &data, rt),
         ("tma", _) => {
             let r = iron3d_tma::Tma::parse(&data)
                 .map_err(|e| e.to_string())
@@ -488,6 +435,66 @@ fn file(report: &mut Report, root: &Path, path: &Path, rt: bool) {
             rt,
         ),
         _ => report.unclassified.push(rel),
+    }
+}
+
+/// An NRes archive: the archive itself (rewritten byte for byte), each entry's tag and
+/// each entry through its own reader.
+fn nres_file(report: &mut Report, rel: &str, name: &str, data: &[u8], rt: bool) {
+    let doc = NresDocument::from_bytes(data)
+        .map(|d| Some(d.to_bytes()))
+        .map_err(|e| e.to_string());
+    report.record("nres", rel, data, doc, rt);
+    if let Ok(n) = Nres::parse(data) {
+        for en in n.entries() {
+            let ename = String::from_utf8_lossy(en.name()).into_owned();
+            report.tag(
+                &format!("{rel}:{ename}"),
+                en.name(),
+                en.type_id(),
+                en.data(),
+            );
+            entry(
+                report,
+                name,
+                &format!("{rel}:{ename}"),
+                &ename,
+                (en.type_id(), en.attr2()),
+                en.data(),
+                rt,
+            );
+        }
+    }
+}
+
+/// An RsLi library: the library (rewritten), each entry decoded and read.
+fn rsli_file(report: &mut Report, rel: &str, name: &str, data: &[u8], rt: bool) {
+    let parsed = Rsli::parse(data);
+    report.record(
+        "rsli",
+        rel,
+        data,
+        parsed
+            .as_ref()
+            .map(|r| Some(r.to_bytes()))
+            .map_err(|e| e.to_string()),
+        rt,
+    );
+    if let Ok(r) = parsed {
+        for en in r.entries() {
+            let ename = String::from_utf8_lossy(en.name()).into_owned();
+            let at = format!("{rel}:{ename}");
+            report.variant("rsli", format!("method:{:?}", en.method()));
+            match r.decode(en) {
+                Ok(bytes) => entry(report, name, &at, &ename, (0, 0), &bytes, rt),
+                Err(err) => report
+                    .families
+                    .entry("rsli_entry")
+                    .or_default()
+                    .errors
+                    .push(format!("{at}: {err}")),
+            }
+        }
     }
 }
 

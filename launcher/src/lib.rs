@@ -636,132 +636,8 @@ where
 
 fn run(command: Command, log_level: &str, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     match command {
-        Command::Play(a) => {
-            let (game_dir, mission) = match (a.game_dir, a.mission) {
-                (Some(d), Some(m)) => (d, m),
-                _ => demo_cli::cached(&demo_cache_root(), a.seed, iron3d_demo::Profile::Demo, out)?,
-            };
-            // Automation (offscreen) never reads the player's settings.
-            let settings_file = iron3d_config::settings::user_file();
-            let (settings, chosen) = if a.offscreen {
-                Default::default()
-            } else {
-                play::player_settings(settings_file.as_deref())
-            };
-            let window_size = if a.offscreen {
-                (640, 480)
-            } else {
-                (settings.video.width, settings.video.height)
-            };
-            let renderer = a.renderer.or_else(|| {
-                chosen
-                    .then(|| play::parse_renderer(&settings.video.renderer))
-                    .and_then(|r| {
-                        r.map_err(|e| {
-                            tracing::warn!(target: "Iron3D", error = %e, "the settings' renderer is left out")
-                        })
-                        .ok()
-                    })
-            });
-            let mut opts = play::PlayOptions {
-                renderer,
-                offscreen: a.offscreen,
-                frames: a.frames,
-                screenshot: a.screenshot,
-                width: a.width.unwrap_or(window_size.0),
-                height: a.height.unwrap_or(window_size.1),
-                camera: a.camera,
-                seed: a.seed,
-                fps: a.fps,
-                registry: a.registry,
-                plugin_dirs: a.plugin_dirs,
-                strict_plugins: a.strict_plugins,
-                switches: a.switches,
-                data_profile: a.data_profile.into(),
-                params: plugins::param_map(&a.params)?,
-                hud: !a.no_hud,
-                // Automation (offscreen, or a frame budget) plays at once unless asked.
-                briefing: a.briefing || (!a.no_briefing && !a.offscreen && a.frames.is_none()),
-                settings,
-                settings_file: (!a.offscreen).then_some(settings_file).flatten(),
-                trace: a.trace,
-                trace_every: a.trace_every,
-                mods: std::sync::Arc::new(mods::ActiveMods::for_run(&a.mods, a.offscreen, &[])?),
-                audio: a.audio.mode(a.offscreen || a.frames.is_some()),
-                announce_audio: a.audio.announces(a.offscreen || a.frames.is_some()),
-                audio_trace: a.audio.audio_trace,
-                record: a.record,
-                checkpoint_every: a.checkpoint_every,
-                ..play::PlayOptions::new(game_dir, mission)
-            };
-            if !opts.offscreen {
-                match window::run(&opts, out) {
-                    window::WindowOutcome::Ran(r) => {
-                        r?;
-                        return Ok(ExitCode::SUCCESS);
-                    }
-                    window::WindowOutcome::NoDisplay(reason) => {
-                        let shot = opts
-                            .screenshot
-                            .get_or_insert_with(|| PathBuf::from("iron3d-screenshot.png"))
-                            .clone();
-                        writeln!(
-                            out,
-                            "play: no display ({reason}); rendering offscreen and writing {}",
-                            shot.display()
-                        )?;
-                        opts.offscreen = true;
-                    }
-                }
-            }
-            opts.frames = opts.frames.or(Some(120));
-            play::run_offscreen(&opts, out)?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Run(mut a) => {
-            if a.demo {
-                let (dir, mission) =
-                    demo_cli::cached(&demo_cache_root(), a.seed, iron3d_demo::Profile::Demo, out)?;
-                a.game_dir = Some(dir);
-                a.mission = Some(mission);
-            }
-            if !a.headless {
-                anyhow::bail!(
-                    "`iron3d run` is headless: pass --headless (for a window, use `iron3d play`)"
-                );
-            }
-            let opts = headless::HeadlessOptions {
-                ticks: a.ticks,
-                seed: a.seed,
-                fps: a.fps,
-                tick_hz: a.tick_hz,
-                objects: a.objects,
-                record: a.record,
-                replay: a.replay,
-                checkpoint_every: a.checkpoint_every,
-                trace: a.trace,
-                trace_every: a.trace_every,
-                registry: a.registry,
-                plugin_dirs: a.plugin_dirs,
-                strict_plugins: a.strict_plugins,
-                swaps: a.swaps,
-                watch: a.watch,
-                console: a.console,
-                realtime: a.realtime,
-                game_dir: a.game_dir,
-                mission: a.mission,
-                data_profile: a.data_profile.into(),
-                params: plugins::param_map(&a.params)?,
-                mods: a.mods,
-                audio: a.audio,
-            };
-            let outcome = headless::run(&opts, out)?;
-            if let Some(d) = outcome.divergence {
-                eprintln!("iron3d: replay diverged first at tick {}", d.tick);
-                return Ok(ExitCode::from(EXIT_REPLAY_DIVERGED));
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Play(a) => play_command(a, out),
+        Command::Run(a) => run_command(a, out),
         Command::Inspect {
             kind,
             archive,
@@ -858,38 +734,172 @@ fn run(command: Command, log_level: &str, out: &mut dyn Write) -> anyhow::Result
             mission_cli::graph(&game_dir, mission.as_deref(), profile.into(), json, out)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Archive(a) => {
-            use archive_cli::Mode;
-            match a {
-                ArchiveCommand::List { file, json, strict } => {
-                    archive_cli::list(
-                        &file,
-                        json,
-                        if strict { Mode::Strict } else { Mode::Compat },
-                        out,
-                    )?;
-                }
-                ArchiveCommand::Extract { file, name, output } => {
-                    archive_cli::extract(&file, &name, output.as_deref(), Mode::Compat, out)?;
-                }
-                ArchiveCommand::Check { file, compat, .. } => {
-                    return archive_cli::check(
-                        &file,
-                        if compat { Mode::Compat } else { Mode::Strict },
-                        out,
-                    );
-                }
-                ArchiveCommand::Roundtrip { file } => return archive_cli::roundtrip(&file, out),
-                ArchiveCommand::Pack {
-                    manifest,
-                    output,
-                    dir,
-                } => {
-                    archive_cli::pack(&manifest, &output, dir.as_deref(), out)?;
-                }
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Archive(a) => archive_command(a, out),
         Command::Bench(a) => bench::run(&a, log_level, out),
     }
+}
+
+/// `iron3d play`: the options from the command line and the player's settings, then a
+/// window — or, without a display or with `--offscreen`, frames rendered offscreen.
+fn play_command(a: PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    let (game_dir, mission) = match (a.game_dir, a.mission) {
+        (Some(d), Some(m)) => (d, m),
+        _ => demo_cli::cached(&demo_cache_root(), a.seed, iron3d_demo::Profile::Demo, out)?,
+    };
+    // Automation (offscreen) never reads the player's settings.
+    let settings_file = iron3d_config::settings::user_file();
+    let (settings, chosen) = if a.offscreen {
+        Default::default()
+    } else {
+        play::player_settings(settings_file.as_deref())
+    };
+    let window_size = if a.offscreen {
+        (640, 480)
+    } else {
+        (settings.video.width, settings.video.height)
+    };
+    let renderer = a.renderer.or_else(|| {
+        chosen
+            .then(|| play::parse_renderer(&settings.video.renderer))
+            .and_then(|r| {
+                r.map_err(|e| {
+                    tracing::warn!(target: "Iron3D", error = %e, "the settings' renderer is left out")
+                })
+                .ok()
+            })
+    });
+    let mut opts = play::PlayOptions {
+        renderer,
+        offscreen: a.offscreen,
+        frames: a.frames,
+        screenshot: a.screenshot,
+        width: a.width.unwrap_or(window_size.0),
+        height: a.height.unwrap_or(window_size.1),
+        camera: a.camera,
+        seed: a.seed,
+        fps: a.fps,
+        registry: a.registry,
+        plugin_dirs: a.plugin_dirs,
+        strict_plugins: a.strict_plugins,
+        switches: a.switches,
+        data_profile: a.data_profile.into(),
+        params: plugins::param_map(&a.params)?,
+        hud: !a.no_hud,
+        // Automation (offscreen, or a frame budget) plays at once unless asked.
+        briefing: a.briefing || (!a.no_briefing && !a.offscreen && a.frames.is_none()),
+        settings,
+        settings_file: (!a.offscreen).then_some(settings_file).flatten(),
+        trace: a.trace,
+        trace_every: a.trace_every,
+        mods: std::sync::Arc::new(mods::ActiveMods::for_run(&a.mods, a.offscreen, &[])?),
+        audio: a.audio.mode(a.offscreen || a.frames.is_some()),
+        announce_audio: a.audio.announces(a.offscreen || a.frames.is_some()),
+        audio_trace: a.audio.audio_trace,
+        record: a.record,
+        checkpoint_every: a.checkpoint_every,
+        ..play::PlayOptions::new(game_dir, mission)
+    };
+    if !opts.offscreen {
+        match window::run(&opts, out) {
+            window::WindowOutcome::Ran(r) => {
+                r?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            window::WindowOutcome::NoDisplay(reason) => {
+                let shot = opts
+                    .screenshot
+                    .get_or_insert_with(|| PathBuf::from("iron3d-screenshot.png"))
+                    .clone();
+                writeln!(
+                    out,
+                    "play: no display ({reason}); rendering offscreen and writing {}",
+                    shot.display()
+                )?;
+                opts.offscreen = true;
+            }
+        }
+    }
+    opts.frames = opts.frames.or(Some(120));
+    play::run_offscreen(&opts, out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `iron3d run --headless`: exit 3 when the replay diverged.
+fn run_command(mut a: RunArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    if a.demo {
+        let (dir, mission) =
+            demo_cli::cached(&demo_cache_root(), a.seed, iron3d_demo::Profile::Demo, out)?;
+        a.game_dir = Some(dir);
+        a.mission = Some(mission);
+    }
+    if !a.headless {
+        anyhow::bail!(
+            "`iron3d run` is headless: pass --headless (for a window, use `iron3d play`)"
+        );
+    }
+    let opts = headless::HeadlessOptions {
+        ticks: a.ticks,
+        seed: a.seed,
+        fps: a.fps,
+        tick_hz: a.tick_hz,
+        objects: a.objects,
+        record: a.record,
+        replay: a.replay,
+        checkpoint_every: a.checkpoint_every,
+        trace: a.trace,
+        trace_every: a.trace_every,
+        registry: a.registry,
+        plugin_dirs: a.plugin_dirs,
+        strict_plugins: a.strict_plugins,
+        swaps: a.swaps,
+        watch: a.watch,
+        console: a.console,
+        realtime: a.realtime,
+        game_dir: a.game_dir,
+        mission: a.mission,
+        data_profile: a.data_profile.into(),
+        params: plugins::param_map(&a.params)?,
+        mods: a.mods,
+        audio: a.audio,
+    };
+    let outcome = headless::run(&opts, out)?;
+    if let Some(d) = outcome.divergence {
+        eprintln!("iron3d: replay diverged first at tick {}", d.tick);
+        return Ok(ExitCode::from(EXIT_REPLAY_DIVERGED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `iron3d archive …`.
+fn archive_command(a: ArchiveCommand, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    use archive_cli::Mode;
+    match a {
+        ArchiveCommand::List { file, json, strict } => {
+            archive_cli::list(
+                &file,
+                json,
+                if strict { Mode::Strict } else { Mode::Compat },
+                out,
+            )?;
+        }
+        ArchiveCommand::Extract { file, name, output } => {
+            archive_cli::extract(&file, &name, output.as_deref(), Mode::Compat, out)?;
+        }
+        ArchiveCommand::Check { file, compat, .. } => {
+            return archive_cli::check(
+                &file,
+                if compat { Mode::Compat } else { Mode::Strict },
+                out,
+            );
+        }
+        ArchiveCommand::Roundtrip { file } => return archive_cli::roundtrip(&file, out),
+        ArchiveCommand::Pack {
+            manifest,
+            output,
+            dir,
+        } => {
+            archive_cli::pack(&manifest, &output, dir.as_deref(), out)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -203,29 +203,7 @@ fn run_escaped(cmd: ModsCommand, at: &ModsWhere, out: &mut dyn Write) -> anyhow:
     match cmd {
         ModsCommand::List { json } => list(at, json, out),
         ModsCommand::Check => check(at, out),
-        ModsCommand::Enable { id } => {
-            let root = at.root();
-            let discovery = iron3d_mods::discover(&root);
-            if discovery.get(&id).is_none() {
-                bail!(
-                    "no mod \"{id}\" in {}: install it first (`iron3d mods install FILE`) or check the id with `iron3d mods list`",
-                    root.display()
-                );
-            }
-            let (path, mut list) = at.list()?;
-            if list.enable(&id)? {
-                list.save(&path)?;
-                writeln!(
-                    out,
-                    "enabled {id} (position {}) in {}",
-                    list.enabled().len(),
-                    path.display()
-                )?;
-            } else {
-                writeln!(out, "{id} is already enabled in {}", path.display())?;
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        ModsCommand::Enable { id } => enable(at, &id, out),
         ModsCommand::Disable { id } => {
             let (path, mut list) = at.list()?;
             if list.disable(&id) {
@@ -352,6 +330,31 @@ fn run_escaped(cmd: ModsCommand, at: &ModsWhere, out: &mut dyn Write) -> anyhow:
     }
 }
 
+/// `iron3d mods enable ID`: an installed mod goes last in the user's list.
+fn enable(at: &ModsWhere, id: &str, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    let root = at.root();
+    let discovery = iron3d_mods::discover(&root);
+    if discovery.get(id).is_none() {
+        bail!(
+            "no mod \"{id}\" in {}: install it first (`iron3d mods install FILE`) or check the id with `iron3d mods list`",
+            root.display()
+        );
+    }
+    let (path, mut list) = at.list()?;
+    if list.enable(id)? {
+        list.save(&path)?;
+        writeln!(
+            out,
+            "enabled {id} (position {}) in {}",
+            list.enabled().len(),
+            path.display()
+        )?;
+    } else {
+        writeln!(out, "{id} is already enabled in {}", path.display())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// The game directory with the chosen mods laid over it, and a cache to read it.
 fn layered(
     at: &ModsWhere,
@@ -388,6 +391,31 @@ fn layered(
         vfs,
         iron3d_vfs::ArchiveCache::new(iron3d_vfs::ReadMode::Strict, 64 << 20),
     ))
+}
+
+/// What a mod brings, as the text listing says it: data, each plugin with its kind of
+/// code, and whether it changes the simulation.
+fn what_it_brings(m: &iron3d_mods::ModDir) -> Vec<String> {
+    let mut what = Vec::new();
+    if !m.manifest.overlays.is_empty() {
+        what.push("data".to_owned());
+    }
+    for p in &m.manifest.plugins {
+        let trust = if p.build.is_some() && !p.libraries.contains_key(&environment().platform) {
+            "native code, built from source"
+        } else {
+            "native code"
+        };
+        what.push(format!(
+            "{} {} ({trust})",
+            target_name(&p.target),
+            p.factory
+        ));
+    }
+    if m.manifest.simulation {
+        what.push("changes the simulation".to_owned());
+    }
+    what
 }
 
 fn list(at: &ModsWhere, json: bool, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
@@ -498,31 +526,12 @@ fn list(at: &ModsWhere, json: bool, out: &mut dyn Write) -> anyhow::Result<ExitC
             (None, true) => "refused".to_owned(),
             (None, false) => "disabled".to_owned(),
         };
-        let mut what = Vec::new();
-        if !m.manifest.overlays.is_empty() {
-            what.push("data".to_owned());
-        }
-        for p in &m.manifest.plugins {
-            let trust = if p.build.is_some() && !p.libraries.contains_key(&environment().platform) {
-                "native code, built from source"
-            } else {
-                "native code"
-            };
-            what.push(format!(
-                "{} {} ({trust})",
-                target_name(&p.target),
-                p.factory
-            ));
-        }
-        if m.manifest.simulation {
-            what.push("changes the simulation".to_owned());
-        }
         writeln!(
             out,
             "  {id} {} [{state}] {}: {}",
             m.manifest.version,
             m.manifest.name,
-            what.join(", ")
+            what_it_brings(m).join(", ")
         )?;
         for r in short_refusal(id) {
             writeln!(out, "    refused: {r}")?;
