@@ -187,24 +187,7 @@ fn the_architecture_crate_graph_is_current() {
 #[test]
 fn dependency_rule_holds_in_cargo_metadata() {
     let root = workspace_root();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
-        .args([
-            "metadata",
-            "--format-version",
-            "1",
-            "--no-deps",
-            "--offline",
-        ])
-        .current_dir(&root)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "cargo metadata failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let meta: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let meta = metadata(&root);
     let packages = meta["packages"].as_array().unwrap();
     assert!(packages.len() >= 3, "workspace members found");
     // Plugin crates: those that build a cdylib (each exports a root module).
