@@ -275,7 +275,7 @@ fn open(
         .as_ref()
         .map(|l| compat::recorded_mod_ids(&l.header.params))
         .unwrap_or_default();
-    let mods = crate::mods::ActiveMods::for_run(&opts.mods, true, &recorded_mods)?;
+    let mods = crate::mods::for_run(&opts.mods, true, &recorded_mods);
     mods.report(out)?;
     let setup = plugins::RunPlugins {
         registry: &registry_path,

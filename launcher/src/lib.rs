@@ -791,7 +791,7 @@ fn play_command(a: PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         settings_file: (!a.offscreen).then_some(settings_file).flatten(),
         trace: a.trace,
         trace_every: a.trace_every,
-        mods: std::sync::Arc::new(mods::ActiveMods::for_run(&a.mods, a.offscreen, &[])?),
+        mods: std::sync::Arc::new(mods::for_run(&a.mods, a.offscreen, &[])),
         audio: a.audio.mode(a.offscreen || a.frames.is_some()),
         announce_audio: a.audio.announces(a.offscreen || a.frames.is_some()),
         audio_trace: a.audio.audio_trace,

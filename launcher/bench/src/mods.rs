@@ -75,7 +75,7 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
     let mut base_ms = None;
     let mut base_ns = None;
     for n in [0usize, 10, 100] {
-        let active = iron3d_launcher::mods::ActiveMods::load(&mods_root, &ids[100 - n..])?;
+        let active = iron3d_launcher::mods::ActiveMods::load(&mods_root, &ids[100 - n..]);
         let vfs = iron3d_session::game_vfs(&game, &active.overlays());
         let cache = iron3d_vfs::ArchiveCache::new(iron3d_vfs::ReadMode::Strict, 256 << 20);
         let data = iron3d_mission::GameData {
