@@ -289,7 +289,7 @@ fn open(
         (Some(dir), Some(name)) => opts
             .data_profile
             .mission(dir, name, &plan.mission_params)
-            .with_overlays(mods.overlays()),
+            .with_overlays(crate::mods::overlays(&mods)),
         (None, None) => MissionSpec::Synthetic {
             name: scenario::SCENARIO_NAME.to_owned(),
             parameters: scenario::parameters(plan.params),

@@ -1,5 +1,6 @@
-//! Which mods a run enables (`--mods` or the user's list) and where they are installed;
-//! the resolved set itself is [`iron3d_session::mods::ActiveMods`]. The `iron3d mods`
+//! Which mods a run enables (`--mods` or the user's list), where they are installed and
+//! the engine they are checked against; the resolved set itself is
+//! [`iron3d_mods::ActiveMods`]. The `iron3d mods`
 //! commands live in [`crate::mods_cli`]; this module is what `run` and `play` share.
 //!
 //! **PD-MODS-AUTOMATION**: `--mods` wins; otherwise a run in a window reads the user's
@@ -9,11 +10,11 @@
 //! its header recorded.
 
 use clap::Args;
-use iron3d_mods::ModList;
-pub use iron3d_session::mods::{
-    ActiveMods, ModPlugin, built_in_mod, environment, mod_build_candidates, refusal_lines,
-    target_name,
+pub use iron3d_mods::{
+    ActiveMods, ModPlugin, built_in_mod, mod_build_candidates, refusal_lines, target_name,
 };
+use iron3d_mods::{Environment, ModList};
+use iron3d_session::DataOverlay;
 use std::path::{Path, PathBuf};
 
 /// The user's mod list file name (in the user's configuration directory).
@@ -21,6 +22,22 @@ pub const MOD_LIST_FILE: &str = "mods.toml";
 
 /// Environment variable naming the folder of installed mods.
 pub const MODS_DIR_ENV: &str = "IRON3D_MODS_DIR";
+
+/// The engine as mods see it: this build's version, the plugin-interface version and
+/// the platform key.
+pub fn environment() -> Environment {
+    let engine = semver::Version::parse(env!("CARGO_PKG_VERSION"))
+        .unwrap_or_else(|_| semver::Version::new(0, 0, 0));
+    Environment::current(engine, iron3d_abi::ABI_MAJOR, iron3d_abi::ABI_MINOR)
+}
+
+/// The data overlays of `mods` as the session mounts them (mount names: the mod ids).
+pub fn overlays(mods: &ActiveMods) -> Vec<DataOverlay> {
+    mods.overlays()
+        .into_iter()
+        .map(|(name, root)| DataOverlay { name, root })
+        .collect()
+}
 
 /// Mod options shared by `run` and `play`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Args)]
@@ -97,5 +114,5 @@ pub fn for_run(args: &ModArgs, automation: bool, fallback: &[String]) -> ActiveM
         return ActiveMods::none();
     }
     let root = locate_mods_dir(args.mods_dir.as_deref());
-    ActiveMods::load(&root, &requested)
+    ActiveMods::load(&root, &requested, &environment())
 }

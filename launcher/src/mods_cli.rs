@@ -224,7 +224,7 @@ fn run_escaped(cmd: ModsCommand, at: &ModsWhere, out: &mut dyn Write) -> anyhow:
                 list.save(&path)?;
                 writeln!(out, "moved {id} to position {pos} in {}", path.display())?;
             }
-            let active = ActiveMods::load(&at.root(), list.enabled());
+            let active = ActiveMods::load(&at.root(), list.enabled(), &environment());
             writeln!(out, "your order: {}", list.enabled().join(", "))?;
             writeln!(out, "load order (the last wins):")?;
             for (n, m) in active.loaded().enumerate() {
@@ -382,11 +382,11 @@ fn layered(
         Some(r) => r,
         None => at.list()?.1.enabled().to_vec(),
     };
-    let active = ActiveMods::load(&at.root(), &requested);
+    let active = ActiveMods::load(&at.root(), &requested, &environment());
     for r in refusal_lines(&active.refused) {
         writeln!(out, "refused: {r}")?;
     }
-    let vfs = iron3d_session::game_vfs(&game_dir, &active.overlays());
+    let vfs = iron3d_session::game_vfs(&game_dir, &crate::mods::overlays(&active));
     Ok((
         vfs,
         iron3d_vfs::ArchiveCache::new(iron3d_vfs::ReadMode::Strict, 64 << 20),
@@ -421,7 +421,7 @@ fn what_it_brings(m: &iron3d_mods::ModDir) -> Vec<String> {
 fn list(at: &ModsWhere, json: bool, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let root = at.root();
     let (list_path, list) = at.list()?;
-    let active = ActiveMods::load(&root, list.enabled());
+    let active = ActiveMods::load(&root, list.enabled(), &environment());
     let position = |id: &str| active.ids().iter().position(|x| x == id).map(|p| p + 1);
     let refusal = |id: &str| {
         active
@@ -555,7 +555,7 @@ fn list(at: &ModsWhere, json: bool, out: &mut dyn Write) -> anyhow::Result<ExitC
 fn check(at: &ModsWhere, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
     let root = at.root();
     let (list_path, list) = at.list()?;
-    let active = ActiveMods::load(&root, list.enabled());
+    let active = ActiveMods::load(&root, list.enabled(), &environment());
     writeln!(
         out,
         "checked {} enabled mod(s) of {} in {} (engine {}, plugin interface {}.{}, {})",

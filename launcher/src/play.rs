@@ -376,7 +376,7 @@ impl PlaySession {
             KernelConfig::default().tick_hz,
             opts.data_profile
                 .mission(&opts.game_dir, &opts.mission, &opts.params)
-                .with_overlays(opts.mods.overlays()),
+                .with_overlays(crate::mods::overlays(&opts.mods)),
             Box::new(clock.clone()),
         )?;
         let game = run

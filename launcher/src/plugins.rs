@@ -239,7 +239,17 @@ impl RunPlugins<'_> {
         platform: Box<dyn iron3d_kernel::TimeSource>,
     ) -> anyhow::Result<iron3d_session::Session> {
         let mut spec = session_spec(self.plugin_dirs, registry, seed, tick_hz, true);
-        spec.services = self.mods.services();
+        spec.services = self
+            .mods
+            .services()
+            .into_iter()
+            .map(|s| iron3d_plugin_host::ServiceSpec {
+                name: s.name,
+                library: s.library,
+                factory: s.factory,
+                origin: s.origin,
+            })
+            .collect();
         spec.strict_plugins = self.strict;
         Ok(iron3d_session::Session::open(&spec, mission, platform)?)
     }

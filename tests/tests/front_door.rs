@@ -316,7 +316,11 @@ fn mods_renderers_are_switchable_and_a_disabled_ones_name_gets_a_hint() {
     assert!(out.contains("--renderer dots"), "{out}");
     // Enabled: Tab (and the settings) go through the three built-in renderers and then
     // the mod's, and back.
-    let active = iron3d_launcher::mods::ActiveMods::load(&mods, &["dots".to_owned()]);
+    let active = iron3d_launcher::mods::ActiveMods::load(
+        &mods,
+        &["dots".to_owned()],
+        &iron3d_launcher::mods::environment(),
+    );
     let all = iron3d_launcher::play::switchable_renderers(&active);
     assert_eq!(all.len(), 4, "{all:?}");
     assert_eq!(all[3].plugin().1, Some("dots"), "{all:?}");

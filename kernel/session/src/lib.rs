@@ -38,7 +38,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub mod audio;
-pub mod mods;
 pub mod replay;
 pub mod run;
 
@@ -94,10 +93,6 @@ pub enum SessionError {
     /// The replay log could not be written.
     #[error(transparent)]
     ReplayLog(#[from] iron3d_replay::ReplayError),
-    /// The registry with the mods' plugins over it could not be rebuilt (e.g. a plugin
-    /// path the registry cannot hold).
-    #[error("the registry with the mods' plugins")]
-    ModRegistry(#[source] iron3d_registry::RegistryError),
     /// A run cannot record while it replays.
     #[error("a run records or replays, not both")]
     RecordWhileReplaying,

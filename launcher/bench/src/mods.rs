@@ -75,8 +75,12 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
     let mut base_ms = None;
     let mut base_ns = None;
     for n in [0usize, 10, 100] {
-        let active = iron3d_launcher::mods::ActiveMods::load(&mods_root, &ids[100 - n..]);
-        let vfs = iron3d_session::game_vfs(&game, &active.overlays());
+        let active = iron3d_launcher::mods::ActiveMods::load(
+            &mods_root,
+            &ids[100 - n..],
+            &iron3d_launcher::mods::environment(),
+        );
+        let vfs = iron3d_session::game_vfs(&game, &iron3d_launcher::mods::overlays(&active));
         let cache = iron3d_vfs::ArchiveCache::new(iron3d_vfs::ReadMode::Strict, 256 << 20);
         let data = iron3d_mission::GameData {
             vfs: &vfs,
@@ -91,7 +95,7 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
         // then warm ones (memoised).
         let archive = iron3d_vfs::GamePath::parse("Textures.lib")?;
         let names = iron3d_vfs::Vfs::new(&game).entry_names(&archive, &cache)?;
-        let fresh = iron3d_session::game_vfs(&game, &active.overlays());
+        let fresh = iron3d_session::game_vfs(&game, &iron3d_launcher::mods::overlays(&active));
         let t = now();
         for name in &names {
             std::hint::black_box(fresh.resolve_entry(&archive, name, &cache)?);

@@ -20,6 +20,10 @@ use std::path::PathBuf;
 /// [`crate::Refusal`]s: one refused mod never stops the others.
 #[derive(Debug, thiserror::Error)]
 pub enum ModError {
+    /// The registry with the mods' plugins over it could not be rebuilt (e.g. a plugin
+    /// path the registry cannot hold).
+    #[error("the registry with the mods' plugins")]
+    Registry(#[source] iron3d_registry::RegistryError),
     /// A TOML file (manifest or mod list) does not parse or has an unknown/mistyped field.
     #[error("{}:{line}:{column}: {}", Shown(file), escaped(message))]
     Parse {

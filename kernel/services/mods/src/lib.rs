@@ -38,6 +38,7 @@
 //!   its entries and decompressed bytes ([`InstallLimits`]); two paths that differ only
 //!   in letter case are refused, naming both.
 
+pub mod active;
 pub mod config_keys;
 mod discover;
 mod error;
@@ -51,6 +52,10 @@ pub mod resolve;
 mod util;
 mod verify;
 
+pub use active::{
+    ActiveMods, ModPlugin, ModService, built_in_mod, mod_build_candidates, refusal_lines,
+    target_name,
+};
 pub use config_keys::{KeyWarning, config_key_warnings};
 pub use discover::{Discovery, MAX_MANIFEST_BYTES, ModDir, broken_files, discover};
 pub use error::ModError;

@@ -1,26 +1,17 @@
-//! The mods of a session, resolved and checked: their order, the plugins they provide
-//! (hash checked), the data overlays they mount, the service plugins they add and the
-//! fingerprint that goes into replay headers. Which mods a run asks for (`--mods`, the
-//! user's list, PD-MODS-AUTOMATION) is the launcher's; the `iron3d mods` commands use
-//! this module too.
+//! The mods of a run, resolved and checked ([`ActiveMods`]): their order, the plugins
+//! they provide (hash checked), the data overlays they mount, the service plugins they
+//! add, the renderers they offer and the fingerprint that goes into replay headers.
+//! Which mods a run asks for (`--mods`, the user's list, PD-MODS-AUTOMATION) is the
+//! launcher's; the `iron3d mods` commands use this module too.
 
-use crate::{DataOverlay, SessionError};
-use iron3d_mods::{
-    Discovery, Environment, FingerprintEntry, ModDir, ModSetFingerprint, PluginBinary,
+use crate::{
+    Discovery, Environment, FingerprintEntry, ModDir, ModError, ModSetFingerprint, PluginBinary,
     PluginTarget, Refusal, RefusalReason, Slot, VerifiedPlugin,
 };
 use iron3d_registry::{Entry, Registry, SlotKey, SlotName};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-
-/// The engine as mods see it: this build's version, the plugin-interface version and
-/// the platform key.
-pub fn environment() -> Environment {
-    let engine = semver::Version::parse(env!("CARGO_PKG_VERSION"))
-        .unwrap_or_else(|_| semver::Version::new(0, 0, 0));
-    Environment::current(engine, iron3d_abi::ABI_MAJOR, iron3d_abi::ABI_MINOR)
-}
 
 /// A plugin of an enabled mod, ready for the registry.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,6 +44,19 @@ impl ModPlugin {
             PluginBinary::Source { .. } => "native code, built from source, not verified",
         }
     }
+}
+
+/// A service plugin a mod provides, as the plugin host loads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModService {
+    /// The service's name.
+    pub name: String,
+    /// The library (a path, or a name the plugin search paths resolve).
+    pub library: String,
+    /// The factory.
+    pub factory: String,
+    /// Where it comes from (`mod ID`), for reports.
+    pub origin: String,
 }
 
 /// The enabled mods of a run, resolved and checked.
@@ -98,9 +102,8 @@ impl ActiveMods {
     /// refused and the set resolved again without it (so what depended on it is refused
     /// too); a broken mod never stops the others.
     ///
-    pub fn load(root: &Path, requested: &[String]) -> Self {
-        let discovery = iron3d_mods::discover(root);
-        let env = environment();
+    pub fn load(root: &Path, requested: &[String], env: &Environment) -> Self {
+        let discovery = crate::discover(root);
         let mut wanted: Vec<String> = requested.to_vec();
         let mut refused_by_check: Vec<Refusal> = Vec::new();
         // Each mod is checked once: its verified plugins and its fingerprint entry.
@@ -109,7 +112,7 @@ impl ActiveMods {
         let mut pass = 0;
         let resolution = loop {
             pass += 1;
-            let mut resolution = discovery.resolve(&wanted, &env);
+            let mut resolution = discovery.resolve(&wanted, env);
             let mut failed = Vec::new();
             for &i in &resolution.order {
                 let r = checked
@@ -153,9 +156,9 @@ impl ActiveMods {
         let mut refused = refused_by_check;
         let checked_ids: Vec<String> = refused.iter().map(|r| r.id.clone()).collect();
         refused.extend(resolution.refused.into_iter().map(|mut r| {
-            if let iron3d_mods::RefusalReason::MissingDependency { dependency, .. } = &r.reason {
+            if let crate::RefusalReason::MissingDependency { dependency, .. } = &r.reason {
                 if checked_ids.contains(dependency) {
-                    r.reason = iron3d_mods::RefusalReason::DependencyRefused {
+                    r.reason = crate::RefusalReason::DependencyRefused {
                         dependency: dependency.clone(),
                     };
                 }
@@ -178,14 +181,15 @@ impl ActiveMods {
         self.order.iter().map(|&i| &self.discovery.mods[i])
     }
 
-    /// The data overlays of the loaded mods, in load order (mounts named by mod id).
-    pub fn overlays(&self) -> Vec<DataOverlay> {
+    /// The data overlays of the loaded mods, in load order: `(mod id, folder)`, the mount
+    /// names being the mod ids.
+    pub fn overlays(&self) -> Vec<(String, PathBuf)> {
         self.loaded()
             .flat_map(|m| {
-                m.manifest.overlays.iter().map(|o| DataOverlay {
-                    name: m.manifest.id.clone(),
-                    root: o.resolve(&m.root),
-                })
+                m.manifest
+                    .overlays
+                    .iter()
+                    .map(|o| (m.manifest.id.clone(), o.resolve(&m.root)))
             })
             .collect()
     }
@@ -196,7 +200,7 @@ impl ActiveMods {
     ///
     /// # Errors
     /// A plugin path the registry cannot hold (e.g. a space in the mods folder's path).
-    pub fn apply_registry(&self, registry: Registry) -> Result<Registry, SessionError> {
+    pub fn apply_registry(&self, registry: Registry) -> Result<Registry, ModError> {
         let overrides: Vec<(SlotName, &ModPlugin)> = self
             .plugins
             .iter()
@@ -225,16 +229,16 @@ impl ActiveMods {
             tracing::info!(target: "Iron3D", slot = %slot, mod_id = p.mod_id.as_str(), "slot filled by a mod");
         }
         Registry::from_entries(registry.origin(), registry.dialect(), entries)
-            .map_err(SessionError::ModRegistry)
+            .map_err(ModError::Registry)
     }
 
     /// The service plugins of the loaded mods, in load order (for a name provided twice
     /// the later mod wins, as for slots).
-    pub fn services(&self) -> Vec<iron3d_plugin_host::ServiceSpec> {
+    pub fn services(&self) -> Vec<ModService> {
         self.plugins
             .iter()
             .filter_map(|p| match &p.plugin.decl.target {
-                PluginTarget::Service(name) => Some(iron3d_plugin_host::ServiceSpec {
+                PluginTarget::Service(name) => Some(ModService {
                     name: name.clone(),
                     library: p.library(),
                     factory: p.plugin.decl.factory.clone(),
@@ -319,9 +323,9 @@ fn check_mod(
     m: &ModDir,
     platform: &str,
 ) -> Result<(Vec<VerifiedPlugin>, FingerprintEntry), Refusal> {
-    let plugins = iron3d_mods::verify_plugins(m, platform)?;
+    let plugins = crate::verify_plugins(m, platform)?;
     let content = if m.manifest.simulation {
-        iron3d_mods::content_hash(m, platform).map_err(|e| iron3d_mods::broken_files(m, &e))?
+        crate::content_hash(m, platform).map_err(|e| crate::broken_files(m, &e))?
     } else {
         String::new()
     };
