@@ -50,3 +50,56 @@ fn a_played_mission_replays_headless_with_every_checkpoint() {
     );
     assert_eq!(last_state_hash(&replayed), last_state_hash(&played));
 }
+
+/// PD-REPLAY-END-UNPAUSED: a played mission that ends on its outcome screen (which pauses
+/// the game clock) records its end as the last tick left the state, unpaused, so the
+/// replay — which never pauses — matches it; the played session's own last hash is of
+/// the paused state and differs.
+#[test]
+fn a_played_mission_that_ends_on_its_outcome_screen_replays_to_a_matching_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("battle.jsonl");
+    let game = demo().to_str().unwrap().to_owned();
+    let played = run_ok(&[
+        "play",
+        "--game-dir",
+        &game,
+        "--mission",
+        "BATTLE",
+        "--seed",
+        "1",
+        "--offscreen",
+        "--renderer",
+        "capture",
+        "--width",
+        "64",
+        "--height",
+        "48",
+        "--frames",
+        "20000",
+        "--record",
+        log.to_str().unwrap(),
+        "--checkpoint-every",
+        "600",
+    ]);
+    assert!(played.contains("outcome="), "decided: {played}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let end: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(end["kind"], "end", "the last record: {end}");
+    let end_hash = end["hash"].as_str().unwrap().to_owned();
+    let replayed = run_ok(&[
+        "run",
+        "--headless",
+        "--game-dir",
+        &game,
+        "--replay",
+        log.to_str().unwrap(),
+    ]);
+    assert!(replayed.contains("; the end matches (tick "), "{replayed}");
+    assert_eq!(last_state_hash(&replayed), end_hash);
+    assert_ne!(
+        last_state_hash(&played),
+        end_hash,
+        "the played session ends paused on its outcome screen"
+    );
+}
