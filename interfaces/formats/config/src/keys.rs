@@ -25,7 +25,7 @@ pub const BEHAVIOR_INI: &str = "Behavior.ini";
 /// A component that reads a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Reader {
-    /// The `ai` plugin (`plugins/ai`, its rules in `plugins/ai/rules`).
+    /// The `ai` plugin (`plugins/ai`, its rules in `interfaces/ai-rules`).
     Ai,
     /// The `control` plugin (`plugins/control`).
     Control,

@@ -39,7 +39,7 @@ fn seeds_and_saved_inputs_never_panic() {
     let mut huge = vec![0xFF, 0xFF, 0xFF, 0xFF, 0x0F];
     huge.extend_from_slice(&saved);
     assert!(postcard::from_bytes::<Saved>(&huge).is_err());
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../fuzz/corpus/ai_text");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/corpus/ai_text");
     if let Ok(rd) = std::fs::read_dir(&dir) {
         for e in rd.flatten() {
             check(&std::fs::read(e.path()).unwrap());
