@@ -12,7 +12,7 @@ use abi_stable::std_types::{RErr, RResult};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 /// Runs `body`, turning a panic into `RErr(PluginError { kind: Panicked, .. })` that names `what`.
-pub fn guard<T>(
+pub(crate) fn guard<T>(
     what: &str,
     body: impl FnOnce() -> RResult<T, PluginError>,
 ) -> RResult<T, PluginError> {
@@ -26,7 +26,7 @@ pub fn guard<T>(
 }
 
 /// Like [`guard`] for calls that return nothing; a panic is swallowed after being logged.
-pub fn guard_unit(what: &str, body: impl FnOnce()) {
+pub(crate) fn guard_unit(what: &str, body: impl FnOnce()) {
     if let Err(payload) = catch_unwind(AssertUnwindSafe(body)) {
         tracing::error!("panic in {what}: {}", panic_message(&*payload));
     }
@@ -52,7 +52,7 @@ static IMAGE_BRIDGE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
 /// the host passed to the factory) and run every exported method through
 /// [`PluginRuntime::call`].
 #[derive(Clone)]
-pub struct PluginRuntime {
+pub(crate) struct PluginRuntime {
     dispatch: tracing::Dispatch,
     scoped: bool,
 }
@@ -62,7 +62,7 @@ impl PluginRuntime {
     /// bridge becomes the image's global dispatcher (first instance wins; instances of one
     /// image share one plugin name); if the image already has another global dispatcher,
     /// or with [`LogMode::Scoped`], the bridge is scoped around each call instead.
-    pub fn new(sink: LogSinkBox, mode: LogMode) -> Self {
+    pub(crate) fn new(sink: LogSinkBox, mode: LogMode) -> Self {
         let dispatch = tracing::Dispatch::new(ForwardingSubscriber::new(sink));
         let scoped = match mode {
             LogMode::Scoped => true,
@@ -73,7 +73,7 @@ impl PluginRuntime {
     }
 
     /// Runs `body` with panics contained (and the bridge scoped when needed).
-    pub fn call<T>(
+    pub(crate) fn call<T>(
         &self,
         what: &str,
         body: impl FnOnce() -> RResult<T, PluginError>,
@@ -86,7 +86,7 @@ impl PluginRuntime {
     }
 
     /// [`PluginRuntime::call`] for methods without a result.
-    pub fn call_unit(&self, what: &str, body: impl FnOnce()) {
+    pub(crate) fn call_unit(&self, what: &str, body: impl FnOnce()) {
         if self.scoped {
             tracing::dispatcher::with_default(&self.dispatch, || guard_unit(what, body))
         } else {

@@ -464,6 +464,12 @@ pub trait HostApi {
         let _ = (service, method, request);
         older_engine("call_service", 5)
     }
+
+    /// (2.9) The interface minor version the engine implements ([`crate::ABI_MINOR`] of
+    /// its build); an engine before 2.9 answers 8 (this default).
+    fn interface_minor(&self) -> u32 {
+        8
+    }
 }
 
 /// A mission's outcome as a plugin reports it to the engine (an open number: compare

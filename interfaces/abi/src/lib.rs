@@ -51,7 +51,7 @@ pub mod context;
 pub mod control;
 #[doc(hidden)]
 pub mod fuzz_check;
-pub mod guard;
+mod guard;
 pub mod host;
 pub mod input;
 pub mod log;
@@ -67,13 +67,12 @@ pub mod types;
 
 pub use abi_stable;
 pub use audio::{
-    AudioFrame, AudioMix, AudioOutput, AudioProvider, AudioReport, AudioService, AudioService_TO,
-    Listener, MAX_SOUND_NAME, SoundBus, SoundEvent, SoundKind,
+    AudioFrame, AudioMix, AudioOutput, AudioProvider, AudioReport, Listener, MAX_SOUND_NAME,
+    SoundBus, SoundEvent, SoundKind,
 };
 pub use control::{
     GroundSample, ModelBounds, MotionMode, MotionRequest, PhysicalState, RayHit, physical_flags,
 };
-pub use guard::{PluginRuntime, guard, guard_unit};
 pub use host::{
     AxisValue, Body, BodyWrite, ClockInfo, HostApi, HostApi_TO, HostRef, InputCommand, InputView,
     MissionOutcome, NewObject, ObjectInfo, ObjectRef, Property,
@@ -87,21 +86,37 @@ pub use math::{Mat4f, Quatf, Vec3f};
 pub use message::{MAX_MESSAGE_PAYLOAD, Message, MessageCode, MessageTarget};
 pub use overlay::{FrameWithOverlay, Overlay, OverlayQuad};
 pub use plugin::{
-    Adapter, Control, ControlProvider, ControlService, ControlService_TO, Host, InputProvider,
-    InputService, InputService_TO, Plugin, PluginInstance, PluginInstance_TO, PluginInstanceBox,
-    RenderBackend, RenderBackend_TO, Renderer, RendererPlugin, Terrain, TerrainProvider,
-    TerrainService, TerrainService_TO,
+    Control, ControlProvider, Host, InputProvider, Plugin, Renderer, RendererPlugin, Terrain,
+    TerrainProvider,
 };
+
+/// The FFI side of the boundary, for the engine's host (not for plugins: a plugin
+/// implements [`Plugin`] and the provider traits and exports them with
+/// [`export_plugin!`], which wraps every instance in the guarded adapter — the only way
+/// to an instance). The traits here are what the host calls; their layout is interface
+/// 2's, checked by abi_stable when a library loads.
+#[doc(hidden)]
+pub mod ffi {
+    pub use crate::audio::{AudioService, AudioService_TO};
+    pub use crate::plugin::{
+        ControlService, ControlService_TO, InputService, InputService_TO, PluginInstance,
+        PluginInstance_TO, PluginInstanceBox, RenderBackend, RenderBackend_TO, TerrainService,
+        TerrainService_TO,
+    };
+    pub use crate::service::{NamedService, NamedService_TO};
+}
 pub use render::{
     BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, Lighting, MeshResource,
     NO_TEXTURE, NativeWindow, RenderFrame, RenderPhase, RenderResources, RenderTarget, RenderWorld,
     SkipReason, SkippedObject, TextureKind, TextureLevel, TextureOp, TextureResource, TextureStage,
     VertexFormat, VisibleObject, WorldObject,
 };
+#[doc(hidden)]
+pub use root::__private;
 pub use root::{
     ABI_MAJOR, ABI_MINOR, HostContext, LogMode, PluginRootV2, PluginRootV2Ref, ROOT_VERSION,
 };
-pub use service::{MAX_SERVICE_PAYLOAD, NamedService, NamedService_TO, ServiceProvider};
+pub use service::{MAX_SERVICE_PAYLOAD, ServiceProvider};
 /// The `tracing` crate the host bridges plugin logs from: log with
 /// `iron3d_abi::tracing::info!(…)` (or `use iron3d_abi::tracing;`) and your events reach
 /// the engine's log under your plugin's name, without a `tracing` dependency of your own

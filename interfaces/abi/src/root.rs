@@ -11,7 +11,7 @@ use abi_stable::std_types::{RResult, RStr, RString};
 /// Interface major version: plugins of another major are refused.
 pub const ABI_MAJOR: u32 = 2;
 /// Interface minor version: additive changes only (see the crate's versioning policy).
-pub const ABI_MINOR: u32 = 8;
+pub const ABI_MINOR: u32 = 9;
 
 /// The version string of the root module, checked by the host before anything else is
 /// touched (a 1.x library is refused by name, not by a layout report).
@@ -98,8 +98,9 @@ impl RootModule for PluginRootV2Ref {
 /// name the generated function itself, which recursed until the stack overflowed).
 ///
 /// The generated `extern "C"` functions run both inside `catch_unwind`, record whether
-/// the library was built with `panic = "unwind"`, and wrap every instance in
-/// [`crate::Adapter`], which guards every entry point. The library header is exported
+/// the library was built with `panic = "unwind"`, and wrap every instance in this
+/// crate's adapter, which guards every entry point (the adapter and the guard are
+/// private to this crate: this macro is the only way to an instance). The library header is exported
 /// under abi_stable's loader symbol ([`LOADER_SYMBOL`]), so a plugin crate depends on
 /// `iron3d-abi` only.
 ///
@@ -116,37 +117,18 @@ macro_rules! export_plugin {
             use super::*;
 
             extern "C" fn __iron3d_describe() -> $crate::PluginDescription {
-                let mut d = match ::std::panic::catch_unwind(|| $describe()) {
-                    Ok(d) => d,
-                    Err(_) => $crate::PluginDescription {
-                        name: "panicked-describe".into(),
-                        version: "".into(),
-                        abi_major: 0,
-                        abi_minor: 0,
-                        panic_unwind: true,
-                        factories: $crate::abi_stable::std_types::RVec::new(),
-                    },
-                };
-                // Evaluated in the plugin crate: its own build's panic strategy.
-                d.panic_unwind = cfg!(panic = "unwind");
-                d
+                // `cfg!` evaluated in the plugin crate: its own build's panic strategy.
+                $crate::__private::describe(|| $describe(), cfg!(panic = "unwind"))
             }
 
             extern "C" fn __iron3d_create(
                 factory: $crate::abi_stable::std_types::RStr<'_>,
                 host: $crate::HostContext,
             ) -> $crate::abi_stable::std_types::RResult<
-                $crate::PluginInstanceBox,
+                $crate::ffi::PluginInstanceBox,
                 $crate::PluginError,
             > {
-                let runtime = $crate::PluginRuntime::new(host.log, host.log_mode);
-                let guard_runtime = runtime.clone();
-                guard_runtime.call("create", move || match $create(factory.as_str()) {
-                    Ok(plugin) => $crate::abi_stable::std_types::RResult::ROk(
-                        $crate::Adapter::boxed(plugin, runtime),
-                    ),
-                    Err(e) => $crate::abi_stable::std_types::RResult::RErr(e),
-                })
+                $crate::__private::create(host, || $create(factory.as_str()))
             }
 
             /// The root module (what abi_stable's `export_root_module` attribute would
@@ -178,4 +160,48 @@ macro_rules! export_plugin {
             };
         }
     };
+}
+
+/// What [`export_plugin!`] expands to call; not an API (hidden, may change any time).
+#[doc(hidden)]
+pub mod __private {
+    use crate::guard::PluginRuntime;
+    use crate::plugin::{Adapter, Plugin, PluginInstanceBox};
+    use crate::root::HostContext;
+    use crate::types::{PluginDescription, PluginError};
+    use abi_stable::std_types::{RResult, RVec};
+
+    /// The description `describe` answers, with `panic_unwind` from the plugin's build;
+    /// a panic in `describe` answers a description the host refuses.
+    pub fn describe(
+        describe: impl FnOnce() -> PluginDescription,
+        panic_unwind: bool,
+    ) -> PluginDescription {
+        let mut d = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(describe)) {
+            Ok(d) => d,
+            Err(_) => PluginDescription {
+                name: "panicked-describe".into(),
+                version: "".into(),
+                abi_major: 0,
+                abi_minor: 0,
+                panic_unwind: true,
+                factories: RVec::new(),
+            },
+        };
+        d.panic_unwind = panic_unwind;
+        d
+    }
+
+    /// The guarded instance `create` makes, logging through `host`'s sink.
+    pub fn create(
+        host: HostContext,
+        create: impl FnOnce() -> Result<Box<dyn Plugin>, PluginError>,
+    ) -> RResult<PluginInstanceBox, PluginError> {
+        let runtime = PluginRuntime::new(host.log, host.log_mode);
+        let guard_runtime = runtime.clone();
+        guard_runtime.call("create", move || match create() {
+            Ok(plugin) => RResult::ROk(Adapter::boxed(plugin, runtime)),
+            Err(e) => RResult::RErr(e),
+        })
+    }
 }

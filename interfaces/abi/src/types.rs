@@ -108,6 +108,11 @@ impl ErrorKind {
     /// (2.1) Terrain: no chain of walkable areals joins the route's ends (or an end's
     /// areal is not walkable).
     pub const UNREACHABLE: Self = Self(12);
+    /// (2.9) A callback the instance does not take: its trait method kept the default
+    /// body or called [`callbacks::decline`]. The host stops calling that callback on
+    /// that instance; it is never a fault. Only a host of 2.9 or later is told (an
+    /// older host's calls answer `Ok`).
+    pub const DECLINED: Self = Self(13);
 
     /// A stable lower-case name (`"panicked"`, …; `"kind 42"` for unknown values).
     pub fn name(self) -> String {
@@ -125,6 +130,7 @@ impl ErrorKind {
             Self::NOT_FOUND => "not found".into(),
             Self::NO_AREA => "no area".into(),
             Self::UNREACHABLE => "unreachable".into(),
+            Self::DECLINED => "declined".into(),
             Self(n) => format!("kind {n}"),
         }
     }
@@ -190,9 +196,20 @@ impl fmt::Display for PluginError {
 
 impl std::error::Error for PluginError {}
 
-/// Bits of [`FactoryDescription::callbacks`]: which callbacks an instance implements.
-/// The host skips the others (no call, nothing prepared for them).
+/// The callbacks of a plugin instance, as bits.
+///
+/// **Since 2.9 the callbacks a plugin takes are derived from its implementation**: the
+/// host calls every callback, and a [`crate::Plugin`] method left with its default body
+/// (or an override that calls [`decline`]) answers the host "not taken", after which the
+/// host never calls that callback on that instance again. Overriding a method is the
+/// whole declaration: nothing to keep in step, nothing that fails silently.
+///
+/// The bits serve two purposes: [`decline`] names the callback an override declines,
+/// and [`FactoryDescription::callbacks`] is read **only from plugins built before
+/// 2.9**, whose hosts called just the declared callbacks.
 pub mod callbacks {
+    use std::cell::Cell;
+
     /// `calculate_object` during queue traversal (AI and Control slots).
     pub const CALCULATE_OBJECT: u32 = 1 << 0;
     /// `on_message`.
@@ -205,14 +222,59 @@ pub mod callbacks {
     pub const END_FRAME: u32 = 1 << 5;
     /// `maintenance`.
     pub const MAINTENANCE: u32 = 1 << 6;
-    /// `object_added` / `object_removed`.
+    /// `object_added` (and, for a plugin built before 2.9, `object_removed` too).
     pub const OBJECTS: u32 = 1 << 7;
     /// (2.8) A renderer: `Renderer::world` with every object of the world before each
     /// frame's `draw` ([`crate::RenderWorld`]).
     pub const WORLD: u32 = 1 << 8;
+    /// (2.9) `object_removed` (declined on its own, apart from `object_added`).
+    pub const OBJECT_REMOVED: u32 = 1 << 9;
     /// Every callback.
-    pub const ALL: u32 =
-        CALCULATE_OBJECT | MESSAGES | UPDATE | RENDER | END_FRAME | MAINTENANCE | OBJECTS | WORLD;
+    pub const ALL: u32 = CALCULATE_OBJECT
+        | MESSAGES
+        | UPDATE
+        | RENDER
+        | END_FRAME
+        | MAINTENANCE
+        | OBJECTS
+        | WORLD
+        | OBJECT_REMOVED;
+
+    thread_local! {
+        /// The callbacks declined on this thread since the adapter's last look.
+        static DECLINED: Cell<u32> = const { Cell::new(0) };
+    }
+
+    /// Declines callback `bit` for the running instance: called from an override (for
+    /// example a plugin type serving several factories that takes `update` in one of
+    /// them only), the host treats the call as if the method had kept its default
+    /// body — this call succeeds, and the host never calls that callback on this
+    /// instance again (a swapped-in instance starts afresh). The defaults of
+    /// [`crate::Plugin`] and [`crate::Renderer::world`] call it themselves.
+    /// Declining a callback other than the one running has no effect.
+    pub fn decline(bit: u32) {
+        DECLINED.with(|d| d.set(d.get() | bit));
+    }
+
+    /// Replaces this thread's declined bits with `bits`, answering the old ones (the
+    /// adapter brackets each callback with it, so nested calls keep their own bits).
+    pub(crate) fn swap_declined(bits: u32) -> u32 {
+        DECLINED.with(|d| d.replace(bits))
+    }
+
+    /// The callbacks a host calls on a new instance of a factory of a plugin built
+    /// against interface minor `abi_minor` that declared `declared`: every callback
+    /// from 2.9 on (derived from the implementation), the declared ones before (where
+    /// [`OBJECTS`] meant both object callbacks).
+    pub fn initial(abi_minor: u32, declared: u32) -> u32 {
+        if abi_minor >= 9 {
+            ALL
+        } else if declared & OBJECTS != 0 {
+            declared | OBJECT_REMOVED
+        } else {
+            declared & !OBJECT_REMOVED
+        }
+    }
 }
 
 /// One factory a plugin library provides.
@@ -223,18 +285,33 @@ pub struct FactoryDescription {
     pub name: RString,
     /// The slot its instances fill.
     pub slot: SlotKind,
-    /// The callbacks its instances implement ([`callbacks`] bits).
+    /// The callbacks its instances take ([`callbacks`] bits): read only from a plugin
+    /// built before 2.9. Since 2.9 the host derives them from the implementation, and
+    /// [`FactoryDescription::of`] fills in [`callbacks::ALL`].
     pub callbacks: u32,
 }
 
 impl FactoryDescription {
-    /// A factory `name` filling `slot` with the given callback bits.
-    pub fn new(name: &str, slot: SlotKind, callbacks: u32) -> Self {
+    /// A factory `name` filling `slot`. Its callbacks are the [`crate::Plugin`] methods
+    /// its instances override (see [`callbacks`]).
+    pub fn of(name: &str, slot: SlotKind) -> Self {
         Self {
             name: RString::from(name),
             slot,
-            callbacks,
+            callbacks: callbacks::ALL,
         }
+    }
+
+    /// A factory `name` filling `slot` that declares `callbacks`. Since 2.9 the
+    /// declaration is ignored (callbacks are derived from what the plugin overrides);
+    /// the result is [`FactoryDescription::of`].
+    #[deprecated(
+        since = "2.9.0",
+        note = "callbacks are derived from the methods you override: use FactoryDescription::of(name, slot)"
+    )]
+    pub fn new(name: &str, slot: SlotKind, callbacks: u32) -> Self {
+        let _ = callbacks;
+        Self::of(name, slot)
     }
 }
 

@@ -6,10 +6,10 @@ use crate::convert::game_message;
 use crate::slot::{Instance, SlotCell};
 use abi_stable::std_types::{RErr, ROk, ROption, RResult, RSlice, RStr, RVec};
 use iron3d_abi::{
-    AreaLink, AxisValue, Body, BodyWrite, ClockInfo, ControlService_TO, ErrorKind, GroundSample,
-    HostApi, InputCommand, InputView, Message, MessageTarget, MissionOutcome, ModelBounds,
-    MotionRequest, NewObject, ObjectInfo, ObjectRef, Passage, PhysicalState, PluginError, Portal,
-    Property, Quatf, RayHit, SlotKind, Vec3f,
+    AreaLink, AxisValue, Body, BodyWrite, ClockInfo, ErrorKind, GroundSample, HostApi,
+    InputCommand, InputView, Message, MessageTarget, MissionOutcome, ModelBounds, MotionRequest,
+    NewObject, ObjectInfo, ObjectRef, Passage, PhysicalState, PluginError, Portal, Property, Quatf,
+    RayHit, SlotKind, Vec3f,
 };
 use iron3d_kernel::{
     DeleteMode, GameObject, KernelError, Locality, ObjectDesc, ObjectHandle, OriginalObjectId,
@@ -408,7 +408,7 @@ impl HostCall<'_, '_> {
         &mut self,
         what: &str,
         body: impl FnOnce(
-            &iron3d_abi::TerrainService_TO<'_, abi_stable::RMut<'_, ()>>,
+            &iron3d_abi::ffi::TerrainService_TO<'_, abi_stable::RMut<'_, ()>>,
         ) -> RResult<T, PluginError>,
     ) -> RResult<T, PluginError> {
         self.with_provider(SlotKind::Terrain, what, |i| match i.object.terrain() {
@@ -426,7 +426,7 @@ impl HostCall<'_, '_> {
         &mut self,
         what: &str,
         body: impl FnOnce(
-            &mut ControlService_TO<'_, abi_stable::RMut<'_, ()>>,
+            &mut iron3d_abi::ffi::ControlService_TO<'_, abi_stable::RMut<'_, ()>>,
         ) -> RResult<T, PluginError>,
     ) -> RResult<T, PluginError> {
         self.with_provider(SlotKind::Control, what, |i| match i.object.control() {
@@ -1140,5 +1140,9 @@ impl HostApi for HostCall<'_, '_> {
         }
         self.named_service(service.as_str(), method.as_str(), request)
             .into()
+    }
+
+    fn interface_minor(&self) -> u32 {
+        iron3d_abi::ABI_MINOR
     }
 }

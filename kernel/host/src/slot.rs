@@ -15,9 +15,10 @@ use abi_stable::RMut;
 use abi_stable::sabi_trait::TD_Opaque;
 use abi_stable::std_types::{ROption, RResult};
 use crossbeam_channel::Sender;
+use iron3d_abi::ffi::PluginInstanceBox;
 use iron3d_abi::{
-    HostApi_TO, HostContext, HostRef, MissionInfo, ObjectRef, PluginError, PluginInstanceBox,
-    SlotKind, StateBlob, callbacks,
+    HostApi_TO, HostContext, HostRef, MissionInfo, ObjectRef, PluginError, SlotKind, StateBlob,
+    callbacks,
 };
 use iron3d_kernel::{
     CalcSlot, Envelope, GameMessage, ObjectHandle, Phase, RenderSnapshot, System, SystemCtx,
@@ -35,7 +36,9 @@ pub struct Instance {
     pub library: Arc<LoadedLibrary>,
     /// Factory that created it.
     pub factory: String,
-    /// The callbacks the factory declared (`iron3d_abi::callbacks` bits).
+    /// The callbacks the host still calls (`iron3d_abi::callbacks` bits): every one for a
+    /// plugin built against 2.9 or later, less those it declined
+    /// ([`iron3d_abi::ErrorKind::DECLINED`]); the declared ones for an older plugin.
     pub callbacks: u32,
     /// The service name, when the instance is a service plugin (its seeds are scoped to
     /// the service).
@@ -110,12 +113,13 @@ impl Instance {
             let _ = object.shutdown();
             return Err(err("mission_start", e));
         }
-        let callbacks = library
+        let declared = library
             .description
             .factories
             .iter()
             .find(|f| f.name.as_str() == factory)
             .map_or(callbacks::ALL, |f| f.callbacks);
+        let callbacks = callbacks::initial(library.description.abi_minor, declared);
         Ok(Self {
             object,
             library,
@@ -391,9 +395,28 @@ impl PluginSlot {
         me
     }
 
-    /// True when the active instance declared callback `bit`.
+    /// True when the active instance takes callback `bit`.
     fn wants(&self, bit: u32) -> bool {
         self.active_callbacks & bit != 0
+    }
+
+    /// The answer of callback `bit` of `instance`: a decline retires the callback for
+    /// that instance (never a fault), anything else is passed on.
+    fn settle(
+        active: &mut u32,
+        instance: &mut Instance,
+        bit: u32,
+        r: RResult<(), PluginError>,
+    ) -> RResult<(), PluginError> {
+        match r {
+            RResult::RErr(e) if e.kind == iron3d_abi::ErrorKind::DECLINED => {
+                instance.callbacks &= !bit;
+                *active &= !bit;
+                tracing::debug!(instance = %instance.label(), bit, "callback declined: no longer called");
+                RResult::ROk(())
+            }
+            r => r,
+        }
     }
 
     /// Publishes the active instance (label, source, callbacks); call after every change
@@ -419,6 +442,7 @@ impl PluginSlot {
         &mut self,
         ctx: &mut SystemCtx<'_>,
         phase: Phase,
+        bit: u32,
         f: impl FnOnce(&mut Instance, HostRef<'_>) -> RResult<(), PluginError>,
     ) -> SystemResult {
         self.input.refresh(ctx);
@@ -437,7 +461,8 @@ impl PluginSlot {
                 order: Default::default(),
             };
             let host: HostRef<'_> = HostApi_TO::from_ptr(RMut::new(&mut call), TD_Opaque);
-            f(instance, host)
+            let r = f(instance, host);
+            Self::settle(&mut self.active_callbacks, instance, bit, r)
         };
         drop(guard);
         match r {
@@ -658,9 +683,12 @@ impl System for PluginSlot {
             return Ok(());
         }
         let o = object_ref(object);
-        self.run(ctx, Phase::CalculateWorld, |i, host| {
-            i.object.calculate_object(host, o)
-        })
+        self.run(
+            ctx,
+            Phase::CalculateWorld,
+            callbacks::CALCULATE_OBJECT,
+            |i, host| i.object.calculate_object(host, o),
+        )
     }
 
     fn on_message(
@@ -682,16 +710,21 @@ impl System for PluginSlot {
             Target::Object(_) => object.map(object_ref),
             Target::Systems => None,
         };
-        self.run(ctx, Phase::DeliverMessages, |i, host| {
-            i.object.on_message(host, ROption::from(target), &message)
-        })
+        self.run(
+            ctx,
+            Phase::DeliverMessages,
+            callbacks::MESSAGES,
+            |i, host| i.object.on_message(host, ROption::from(target), &message),
+        )
     }
 
     fn update(&mut self, ctx: &mut SystemCtx<'_>) -> SystemResult {
         if !self.wants(callbacks::UPDATE) {
             return Ok(());
         }
-        self.run(ctx, Phase::UpdateSystems, |i, host| i.object.update(host))
+        self.run(ctx, Phase::UpdateSystems, callbacks::UPDATE, |i, host| {
+            i.object.update(host)
+        })
     }
 
     fn on_objects_changed(
@@ -700,22 +733,28 @@ impl System for PluginSlot {
         changes: &[WorldChange],
     ) -> SystemResult {
         for &change in changes {
-            // Checked per change: a fault on the way may have replaced the instance.
-            if !self.wants(callbacks::OBJECTS) {
+            // Checked per change: a fault or a decline on the way may have changed what
+            // the instance takes.
+            if !self.wants(callbacks::OBJECTS | callbacks::OBJECT_REMOVED) {
                 return Ok(());
             }
             match change {
-                WorldChange::Added(h, _) => {
+                WorldChange::Added(h, _) if self.wants(callbacks::OBJECTS) => {
                     let o = object_ref(h);
-                    self.run(ctx, Phase::ReportChanges, |i, host| {
+                    self.run(ctx, Phase::ReportChanges, callbacks::OBJECTS, |i, host| {
                         i.object.object_added(host, o)
                     })?;
                 }
-                WorldChange::Removed(id) => {
-                    self.run(ctx, Phase::ReportChanges, |i, host| {
-                        i.object.object_removed(host, id.raw())
-                    })?;
+                WorldChange::Removed(id) if self.wants(callbacks::OBJECT_REMOVED) => {
+                    let id = id.raw();
+                    self.run(
+                        ctx,
+                        Phase::ReportChanges,
+                        callbacks::OBJECT_REMOVED,
+                        |i, host| i.object.object_removed(host, id),
+                    )?;
                 }
+                WorldChange::Added(..) | WorldChange::Removed(_) => {}
             }
         }
         Ok(())
@@ -755,11 +794,18 @@ impl System for PluginSlot {
                     .and_then(|p| p.get::<iron3d_abi::FrameWithOverlay>())
                     .map(|f| (&*f.frame, Some(&f.overlay)))
             });
+        let mut world_declined = false;
         let r = match (a.object.render(), frame) {
             (RResult::RErr(e), _) => RResult::RErr(e),
             (RResult::ROk(ROption::RSome(mut backend)), Some((frame, overlay))) => {
                 let world = if world_wanted {
-                    backend.world(&render_world(snapshot, frame))
+                    match backend.world(&render_world(snapshot, frame)) {
+                        RResult::RErr(e) if e.kind == iron3d_abi::ErrorKind::DECLINED => {
+                            world_declined = true;
+                            RResult::ROk(())
+                        }
+                        r => r,
+                    }
                 } else {
                     RResult::ROk(())
                 };
@@ -789,6 +835,10 @@ impl System for PluginSlot {
             }
             (RResult::ROk(ROption::RNone), _) => RResult::ROk(()),
         };
+        if world_declined {
+            a.callbacks &= !callbacks::WORLD;
+            self.active_callbacks &= !callbacks::WORLD;
+        }
         drop(guard);
         match r {
             RResult::ROk(()) => Ok(()),
@@ -806,7 +856,10 @@ impl System for PluginSlot {
             return Ok(());
         }
         let r = match lock(&self.cell).as_mut() {
-            Some(a) => a.object.end_frame(frame),
+            Some(a) => {
+                let r = a.object.end_frame(frame);
+                Self::settle(&mut self.active_callbacks, a, callbacks::END_FRAME, r)
+            }
             None => return Ok(()),
         };
         match r {
@@ -820,7 +873,10 @@ impl System for PluginSlot {
             return Ok(());
         }
         let r = match lock(&self.cell).as_mut() {
-            Some(a) => a.object.maintenance(),
+            Some(a) => {
+                let r = a.object.maintenance();
+                Self::settle(&mut self.active_callbacks, a, callbacks::MAINTENANCE, r)
+            }
             None => return Ok(()),
         };
         match r {

@@ -42,7 +42,7 @@ fn describe() -> PluginDescription {
     PluginDescription::current(
         "gusty-wind",
         env!("CARGO_PKG_VERSION"),
-        vec![FactoryDescription::new(FACTORY, SlotKind::Ai, 0)],
+        vec![FactoryDescription::of(FACTORY, SlotKind::Ai)],
     )
 }
 

@@ -50,11 +50,7 @@ pub fn describe() -> PluginDescription {
     PluginDescription::current(
         PLUGIN_NAME,
         env!("CARGO_PKG_VERSION"),
-        vec![FactoryDescription::new(
-            FACTORY,
-            SlotKind::Ai,
-            iron3d_ai_rules::plugin::CALLBACKS,
-        )],
+        vec![FactoryDescription::of(FACTORY, SlotKind::Ai)],
     )
 }
 
@@ -107,7 +103,6 @@ mod tests {
         let f = &d.factories[0];
         assert_eq!(f.name.as_str(), "ai");
         assert_eq!(f.slot, SlotKind::Ai);
-        assert_eq!(f.callbacks, iron3d_ai_rules::plugin::CALLBACKS);
     }
 
     #[test]

@@ -95,11 +95,7 @@ fn describe() -> PluginDescription {
     PluginDescription::current(
         PLUGIN_NAME,
         env!("CARGO_PKG_VERSION"),
-        vec![FactoryDescription::new(
-            FACTORY,
-            SlotKind::Render,
-            iron3d_abi::callbacks::RENDER,
-        )],
+        vec![FactoryDescription::of(FACTORY, SlotKind::Render)],
     )
 }
 

@@ -70,11 +70,7 @@ fn describe() -> PluginDescription {
     PluginDescription::current(
         "ai-wanderer",
         env!("CARGO_PKG_VERSION"),
-        vec![FactoryDescription::new(
-            "wanderer",
-            SlotKind::Ai,
-            iron3d_abi::callbacks::CALCULATE_OBJECT | iron3d_abi::callbacks::UPDATE,
-        )],
+        vec![FactoryDescription::of("wanderer", SlotKind::Ai)],
     )
 }
 

@@ -2,15 +2,15 @@
 //! shell of the first-party AI. Everything it does — SuperAI per clan, Behavior per
 //! unit, the economy, combat, objectives, orders, the state blob — is
 //! [`iron3d_ai_rules`]'s [`AiPlugin`] under the standard doctrine; this crate only
-//! describes it (plugin `iron3d-ai`, factory `ai` in the AI slot with
-//! [`iron3d_ai_rules::plugin::CALLBACKS`]) and exports the library's one root module.
+//! describes it (plugin `iron3d-ai`, factory `ai` in the AI slot) and exports the
+//! library's one root module.
 //!
 //! An alternative AI (`mods/rush-ai`) links `iron3d-ai-rules`, not this crate, and
 //! exports [`AiPlugin::with_doctrine`] under a name of its own; both instances write the
 //! same state blob, so they hot-swap into each other.
 
 use iron3d_abi::{FactoryDescription, Plugin, PluginDescription, PluginError, SlotKind};
-use iron3d_ai_rules::plugin::{AiPlugin, CALLBACKS};
+use iron3d_ai_rules::plugin::AiPlugin;
 
 /// The plugin's name in listings (`plugin slot=ai iron3d-ai …`) and in recorded plugin
 /// sets.
@@ -20,12 +20,12 @@ pub const PLUGIN_NAME: &str = "iron3d-ai";
 pub const FACTORY: &str = "ai";
 
 /// The library's description: plugin [`PLUGIN_NAME`], factory [`FACTORY`] in the AI
-/// slot with [`CALLBACKS`].
+/// slot.
 pub fn describe() -> PluginDescription {
     PluginDescription::current(
         PLUGIN_NAME,
         env!("CARGO_PKG_VERSION"),
-        vec![FactoryDescription::new(FACTORY, SlotKind::Ai, CALLBACKS)],
+        vec![FactoryDescription::of(FACTORY, SlotKind::Ai)],
     )
 }
 
@@ -55,7 +55,6 @@ mod tests {
         let f = &d.factories[0];
         assert_eq!(f.name.as_str(), "ai");
         assert_eq!(f.slot, SlotKind::Ai);
-        assert_eq!(f.callbacks, CALLBACKS);
     }
 
     #[test]

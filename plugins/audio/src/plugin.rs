@@ -2,7 +2,7 @@
 //! [`Plugin`] and [`AudioProvider`] over an [`AudioEngine`] and is exported with
 //! [`iron3d_abi::export_plugin!`].
 //!
-//! Factories (slot [`SlotKind::Audio`], callbacks `MESSAGES | UPDATE | OBJECTS`):
+//! Factories (slot [`SlotKind::Audio`]; `on_message`, `update` and `object_removed`):
 //!
 //! * `kira` — the default device; without one, the no-device state and ONE warning
 //!   on target `Sound` (the game plays silently);
@@ -26,7 +26,6 @@ mod tests;
 use abi_stable::std_types::RVec;
 use glam::Vec3;
 use iron3d_abi::audio::{AudioFrame, AudioProvider, AudioReport, SoundEvent};
-use iron3d_abi::callbacks;
 use iron3d_abi::host::Body;
 use iron3d_abi::{
     ErrorKind, FactoryDescription, Host, Message, MessageCode, MissionInfo, ObjectRef, Plugin,
@@ -47,8 +46,6 @@ pub const FACTORY_KIRA: &str = "kira";
 pub const FACTORY_MOCK: &str = "kira-mock";
 /// Factory: no device, on purpose.
 pub const FACTORY_SILENT: &str = "silent";
-/// The callbacks every factory declares.
-pub const CALLBACKS: u32 = callbacks::MESSAGES | callbacks::UPDATE | callbacks::OBJECTS;
 /// The RNG stream of the music's `rand()`.
 pub const MUSIC_RNG_STREAM: &str = "music";
 /// The RNG stream seeding the variation index generator.
@@ -63,7 +60,7 @@ pub fn describe() -> PluginDescription {
         env!("CARGO_PKG_VERSION"),
         [FACTORY_KIRA, FACTORY_MOCK, FACTORY_SILENT]
             .into_iter()
-            .map(|f| FactoryDescription::new(f, SlotKind::Audio, CALLBACKS))
+            .map(|f| FactoryDescription::of(f, SlotKind::Audio))
             .collect(),
     )
 }

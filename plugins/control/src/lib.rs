@@ -48,7 +48,7 @@ use iron3d_abi::abi_stable::std_types::RVec;
 use iron3d_abi::{
     Body, BodyWrite, ControlProvider, ErrorKind, FactoryDescription, GroundSample, Host, Message,
     MessageCode, MessageTarget, MissionInfo, MotionRequest, ObjectRef, PhysicalState, Plugin,
-    PluginDescription, PluginError, RayHit, SlotKind, StateBlob, Vec3f, callbacks,
+    PluginDescription, PluginError, RayHit, SlotKind, StateBlob, Vec3f,
 };
 use shape::Proxy;
 use std::collections::BTreeMap;
@@ -67,11 +67,7 @@ fn describe() -> PluginDescription {
     PluginDescription::current(
         "iron3d-control",
         env!("CARGO_PKG_VERSION"),
-        vec![FactoryDescription::new(
-            "control",
-            SlotKind::Control,
-            callbacks::UPDATE | callbacks::OBJECTS,
-        )],
+        vec![FactoryDescription::of("control", SlotKind::Control)],
     )
 }
 

@@ -51,7 +51,7 @@ use iron3d_abi::abi_stable::std_types::RVec;
 use iron3d_abi::{
     Body, DeviceInput, DeviceInputKind, ErrorKind, FactoryDescription, Host, InputProvider,
     InputRecord, Message, MessageCode, MessageTarget, MissionInfo, ObjectRef, PlayerView, Plugin,
-    PluginDescription, PluginError, SlotKind, StateBlob, VIEW_INFRARED, Vec3f, ViewMode, callbacks,
+    PluginDescription, PluginError, SlotKind, StateBlob, VIEW_INFRARED, Vec3f, ViewMode,
     physical_flags,
 };
 use iron3d_config::bindings::Bindings;
@@ -78,11 +78,7 @@ fn describe() -> PluginDescription {
     PluginDescription::current(
         "iron3d-player-input",
         env!("CARGO_PKG_VERSION"),
-        vec![FactoryDescription::new(
-            "player",
-            SlotKind::Input,
-            callbacks::UPDATE,
-        )],
+        vec![FactoryDescription::of("player", SlotKind::Input)],
     )
 }
 

@@ -22,17 +22,7 @@ fn describe() -> PluginDescription {
         env!("CARGO_PKG_VERSION"),
         SlotKind::ALL
             .iter()
-            .map(|&slot| {
-                FactoryDescription::new(
-                    &factory_name(slot),
-                    slot,
-                    if slot == SlotKind::Render {
-                        iron3d_abi::callbacks::RENDER
-                    } else {
-                        0
-                    },
-                )
-            })
+            .map(|&slot| FactoryDescription::of(&factory_name(slot), slot))
             .collect(),
     )
 }

@@ -412,11 +412,7 @@ fn describe() -> PluginDescription {
     PluginDescription::current(
         "iron3d-render-capture",
         env!("CARGO_PKG_VERSION"),
-        vec![FactoryDescription::new(
-            FACTORY,
-            SlotKind::Render,
-            iron3d_abi::callbacks::RENDER | iron3d_abi::callbacks::WORLD,
-        )],
+        vec![FactoryDescription::of(FACTORY, SlotKind::Render)],
     )
 }
 

@@ -6,14 +6,13 @@
 //! `fixtures` (a dev-dependency enables it; the plugin's normal build leaves it out).
 //! Every frame uses pixel-exact, deterministic data: no randomness, no files.
 
-use abi_stable::sabi_trait::TD_Opaque;
-use abi_stable::std_types::{RArc, RNone, RStr, RVec};
+use abi_stable::std_types::{RArc, RNone, RVec};
 use glam::Mat4;
 use iron3d_abi::{
-    BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, Lighting, LogLevel,
-    LogMode, LogSink, LogSink_TO, Mat4f, MeshResource, NO_TEXTURE, Overlay, OverlayQuad,
-    PluginRuntime, RenderFrame, RenderPhase, RenderResources, RenderTarget, TextureKind,
-    TextureLevel, TextureOp, TextureResource, TextureStage, Vec3f, VertexFormat,
+    BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, Lighting, Mat4f,
+    MeshResource, NO_TEXTURE, Overlay, OverlayQuad, RenderFrame, RenderPhase, RenderResources,
+    RenderTarget, TextureKind, TextureLevel, TextureOp, TextureResource, TextureStage, Vec3f,
+    VertexFormat,
 };
 
 use crate::SoftRasterizer;
@@ -463,22 +462,4 @@ pub fn draw_with_overlay(frame: &RenderFrame, overlay: &Overlay) -> SoftRasteriz
     let mut r = draw(frame);
     r.composite_overlay(overlay);
     r
-}
-
-/// A log sink that keeps nothing (errors only, and those dropped).
-struct Quiet;
-
-impl LogSink for Quiet {
-    fn max_level(&self) -> LogLevel {
-        LogLevel::Error
-    }
-    fn log(&self, _level: LogLevel, _target: RStr<'_>, _message: RStr<'_>) {}
-}
-
-/// A plugin runtime whose log sink drops everything: for tests of plugin wrappers.
-pub fn quiet_runtime() -> PluginRuntime {
-    PluginRuntime::new(
-        LogSink_TO::from_ptr(RArc::new(Quiet), TD_Opaque),
-        LogMode::Scoped,
-    )
 }

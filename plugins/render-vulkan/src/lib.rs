@@ -155,11 +155,7 @@ fn describe() -> PluginDescription {
     PluginDescription::current(
         "iron3d-render-vulkan",
         env!("CARGO_PKG_VERSION"),
-        vec![FactoryDescription::new(
-            FACTORY,
-            SlotKind::Render,
-            iron3d_abi::callbacks::RENDER,
-        )],
+        vec![FactoryDescription::of(FACTORY, SlotKind::Render)],
     )
 }
 

@@ -19,7 +19,7 @@ use iron3d_abi::rng::{PLUGIN_RNG_BYTES, PluginRng};
 use iron3d_abi::{
     Body, ErrorKind, FactoryDescription, Host, Message, MessageCode, MessageTarget, MissionInfo,
     NewObject, ObjectRef, Plugin, PluginDescription, PluginError, Property, SlotKind, StateBlob,
-    Vec3f, callbacks,
+    Vec3f,
 };
 use iron3d_gameplay::property::{CLAN_ID, INVULNERABILITY, LIFE_STATE, NOT_USED, WordProperty};
 
@@ -42,11 +42,7 @@ fn describe() -> PluginDescription {
     PluginDescription::current(
         "iron3d-scenario",
         env!("CARGO_PKG_VERSION"),
-        vec![FactoryDescription::new(
-            "arena",
-            SlotKind::Control,
-            callbacks::CALCULATE_OBJECT | callbacks::UPDATE | callbacks::MESSAGES,
-        )],
+        vec![FactoryDescription::of("arena", SlotKind::Control)],
     )
 }
 

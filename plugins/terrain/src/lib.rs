@@ -44,7 +44,7 @@ fn describe() -> PluginDescription {
     PluginDescription::current(
         "iron3d-terrain",
         env!("CARGO_PKG_VERSION"),
-        vec![FactoryDescription::new(FACTORY, SlotKind::Terrain, 0)],
+        vec![FactoryDescription::of(FACTORY, SlotKind::Terrain)],
     )
 }
 

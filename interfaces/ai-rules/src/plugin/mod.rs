@@ -42,8 +42,7 @@
 //! the standard sight and flee threshold (**PD-AI-CONFIG-KEYS**, [`AiPlugin::rules`]).
 //! [`AiPlugin::default`] (what the `ai` factory of the `ai` plugin creates) follows the
 //! standard doctrine; an alternative AI links this crate as a library and exports
-//! [`AiPlugin::with_doctrine`] under a plugin name of its own, declaring [`CALLBACKS`]
-//! for its factory. This crate exports no root module: the `ai` plugin (`plugins/ai`,
+//! [`AiPlugin::with_doctrine`] under a plugin name of its own. This crate exports no root module: the `ai` plugin (`plugins/ai`,
 //! library `iron3d_ai`) and each alternative (`mods/rush-ai`) is a plugin shell around
 //! [`AiPlugin`] with the one root module of its library.
 //!
@@ -76,8 +75,7 @@ use iron3d_abi::abi_stable::std_types::RVec;
 use iron3d_abi::rng::PluginRng;
 use iron3d_abi::{
     Body, ErrorKind, Host, Message, MessageCode, MissionInfo, MotionRequest, NewObject, ObjectRef,
-    Plugin, PluginError, Property, SlotKind, StateBlob, Vec3f, callbacks, error_chain,
-    physical_flags,
+    Plugin, PluginError, Property, SlotKind, StateBlob, Vec3f, error_chain, physical_flags,
 };
 use iron3d_gameplay::clan::{behavior_clan, hostile};
 use iron3d_gameplay::orders::{
@@ -113,10 +111,6 @@ const WIZARD_RANGE: f32 = 8.0;
 const ROUTE_CACHE_MAX: usize = 4096;
 /// Life of a unit a plant builds.
 pub const BUILT_LIFE: u32 = 100;
-
-/// The callbacks the `ai` factory implements (what a plugin exporting an [`AiPlugin`]
-/// declares for its factory).
-pub const CALLBACKS: u32 = callbacks::UPDATE | callbacks::OBJECTS | callbacks::MESSAGES;
 
 /// Cruise speed of a role (units per second; **PD-AI-SPEED**, ours).
 pub fn cruise_speed(role: Role) -> f32 {

@@ -206,4 +206,8 @@ impl HostApi for DetachedCall<'_> {
     ) -> RResult<RVec<u8>, PluginError> {
         detached(&format!("call_service {service}"))
     }
+
+    fn interface_minor(&self) -> u32 {
+        iron3d_abi::ABI_MINOR
+    }
 }

@@ -25,7 +25,7 @@ use iron3d_abi::rng::{PLUGIN_RNG_BYTES, PluginRng};
 use iron3d_abi::{
     ErrorKind, FactoryDescription, Host, Message, MessageCode, MessageTarget, MissionInfo,
     NewObject, ObjectRef, Plugin, PluginDescription, PluginError, SlotKind, StateBlob,
-    TerrainProvider, Vec3f, callbacks,
+    TerrainProvider, Vec3f,
 };
 use iron3d_gameplay::property::LIFE_STATE;
 
@@ -54,14 +54,10 @@ fn describe() -> PluginDescription {
         "example-spawner",
         env!("CARGO_PKG_VERSION"),
         vec![
-            FactoryDescription::new("spawner", SlotKind::Ai, callbacks::UPDATE),
-            FactoryDescription::new(
-                "listener",
-                SlotKind::Control,
-                callbacks::MESSAGES | callbacks::OBJECTS,
-            ),
-            FactoryDescription::new("fragile-terrain", SlotKind::Terrain, 0),
-            FactoryDescription::new("broken-getter", SlotKind::Terrain, 0),
+            FactoryDescription::of("spawner", SlotKind::Ai),
+            FactoryDescription::of("listener", SlotKind::Control),
+            FactoryDescription::of("fragile-terrain", SlotKind::Terrain),
+            FactoryDescription::of("broken-getter", SlotKind::Terrain),
         ],
     )
 }

@@ -27,7 +27,7 @@
 use super::{REPORTED_ABI_MAJOR, STEP};
 use iron3d_abi::{
     ErrorKind, FactoryDescription, Host, MissionInfo, ObjectRef, Plugin, PluginDescription,
-    PluginError, SlotKind, StateBlob,
+    PluginError, SlotKind, StateBlob, callbacks,
 };
 
 /// Plugin name (identical for every build, as for two versions of one plugin).
@@ -77,6 +77,46 @@ pub enum Mode {
     RenderFaulty,
 }
 
+impl Mode {
+    /// The slot the factory of this mode fills.
+    fn slot(self) -> SlotKind {
+        match self {
+            Mode::Reentry => SlotKind::Terrain,
+            Mode::AudioWriter => SlotKind::Audio,
+            Mode::RenderWriter | Mode::RenderFaulty => SlotKind::Render,
+            _ => SlotKind::Ai,
+        }
+    }
+
+    /// The callbacks the factory of this mode takes; the one `Counter` type declines
+    /// the others ([`callbacks::decline`]), so each factory is called for its own.
+    fn takes(self) -> u32 {
+        match self {
+            Mode::Access
+            | Mode::Reentry
+            | Mode::Grow
+            | Mode::ServiceCaller
+            | Mode::AudioWriter
+            | Mode::RenderWriter => callbacks::UPDATE,
+            Mode::ServiceEcho | Mode::RenderFaulty => 0,
+            Mode::CollideDelete => callbacks::UPDATE | callbacks::MESSAGES,
+            _ => callbacks::CALCULATE_OBJECT,
+        }
+    }
+}
+
+impl Counter {
+    /// False (and the callback declined) when this instance's mode does not take
+    /// callback `bit`.
+    fn takes(&self, bit: u32) -> bool {
+        let takes = self.mode.takes() & bit != 0;
+        if !takes {
+            callbacks::decline(bit);
+        }
+        takes
+    }
+}
+
 /// What `service-caller` asks the service `echo` at ticks 1, 2, …: `(service, method,
 /// request length)`; the request bytes are `0, 1, 2, …` (mod 256).
 pub const SERVICE_SCRIPT: [(&str, &str, usize); 7] = [
@@ -116,37 +156,7 @@ fn describe() -> PluginDescription {
         &format!("{}+step{STEP}", env!("CARGO_PKG_VERSION")),
         FACTORIES
             .iter()
-            .map(|&(name, mode)| match mode {
-                Mode::Access => {
-                    FactoryDescription::new(name, SlotKind::Ai, iron3d_abi::callbacks::UPDATE)
-                }
-                Mode::Reentry => {
-                    FactoryDescription::new(name, SlotKind::Terrain, iron3d_abi::callbacks::UPDATE)
-                }
-                Mode::Grow | Mode::ServiceCaller => {
-                    FactoryDescription::new(name, SlotKind::Ai, iron3d_abi::callbacks::UPDATE)
-                }
-                Mode::ServiceEcho => FactoryDescription::new(name, SlotKind::Ai, 0),
-                Mode::AudioWriter => {
-                    FactoryDescription::new(name, SlotKind::Audio, iron3d_abi::callbacks::UPDATE)
-                }
-                Mode::RenderWriter => {
-                    FactoryDescription::new(name, SlotKind::Render, iron3d_abi::callbacks::UPDATE)
-                }
-                Mode::RenderFaulty => {
-                    FactoryDescription::new(name, SlotKind::Render, iron3d_abi::callbacks::RENDER)
-                }
-                Mode::CollideDelete => FactoryDescription::new(
-                    name,
-                    SlotKind::Ai,
-                    iron3d_abi::callbacks::UPDATE | iron3d_abi::callbacks::MESSAGES,
-                ),
-                _ => FactoryDescription::new(
-                    name,
-                    SlotKind::Ai,
-                    iron3d_abi::callbacks::CALCULATE_OBJECT,
-                ),
-            })
+            .map(|&(name, mode)| FactoryDescription::of(name, mode.slot()))
             .collect(),
     );
     d.abi_major = REPORTED_ABI_MAJOR;
@@ -205,6 +215,9 @@ impl Plugin for Counter {
         host: &mut Host<'_>,
         object: ObjectRef,
     ) -> Result<(), PluginError> {
+        if !self.takes(callbacks::CALCULATE_OBJECT) {
+            return Ok(());
+        }
         let tick = host.clock().tick;
         if self.mode == Mode::PanicTick {
             panic!("counter-panic-tick at tick {tick}");
@@ -228,6 +241,9 @@ impl Plugin for Counter {
         object: Option<ObjectRef>,
         message: &iron3d_abi::Message,
     ) -> Result<(), PluginError> {
+        if !self.takes(callbacks::MESSAGES) {
+            return Ok(());
+        }
         let (Mode::CollideDelete, Some(o), iron3d_abi::MessageCode::COLLISION_DETECTED) =
             (self.mode, object, message.code)
         else {
@@ -241,6 +257,9 @@ impl Plugin for Counter {
     }
 
     fn update(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+        if !self.takes(callbacks::UPDATE) {
+            return Ok(());
+        }
         if self.mode == Mode::ServiceCaller {
             return self.call_by_script(host);
         }
