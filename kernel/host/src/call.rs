@@ -1,6 +1,8 @@
 //! The host context of one plugin call: [`HostCall`] implements [`HostApi`] over the
 //! kernel's phase-checked [`SystemCtx`], routes service calls to the slot that provides
-//! them (refusing re-entry), and validates every value a plugin writes.
+//! them (refusing re-entry), and validates every value a plugin writes. A call made
+//! outside a kernel phase (instance start-up, swap preparation, finish) is *detached*:
+//! it gets the mission's files, parameters and seeds, and no world.
 
 use crate::convert::game_message;
 use crate::slot::{Instance, SlotCell};
@@ -18,9 +20,6 @@ use iron3d_kernel::{
 use iron3d_vfs::{GamePath, Vfs};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
-
-mod detached;
-pub use detached::DetachedCall;
 
 /// The game data a mission's plugins may read: the VFS and the mission directory.
 #[derive(Debug)]
@@ -279,27 +278,71 @@ impl std::fmt::Display for ReportedOutcome {
     }
 }
 
-/// The context of one call (see the module docs). `inside` is the slot whose plugin is
-/// running: its own cell is locked by the caller, so a service call into it is re-entry.
-pub struct HostCall<'c, 'k> {
+/// What a call made inside a kernel phase works on: the kernel context, the calling
+/// system and the tick's input.
+pub struct Attached<'c, 'k> {
     /// The kernel context of the call.
     pub ctx: &'c mut SystemCtx<'k>,
-    /// The host's shared state.
-    pub shared: &'c HostShared,
-    /// The calling slot.
-    pub slot: SlotKind,
     /// The calling system's name (`plugin:<slot>`).
     pub system: &'c str,
     /// The tick's input.
     pub input: &'c InputCache,
+}
+
+/// The refusal of `what` in a detached call: [`ErrorKind::FORBIDDEN`].
+fn detached_refusal(what: &str) -> PluginError {
+    PluginError::new(
+        ErrorKind::FORBIDDEN,
+        format!("{what}: no world access outside the simulation phases (e.g. in mission_start)"),
+    )
+}
+
+/// The context of one call (see the module docs). `slot` is the slot whose plugin is
+/// running: its own cell is locked by the caller, so a service call into it is re-entry.
+/// A detached call (no [`Attached`] kernel side) reports tick 0, phase `u32::MAX`, no
+/// input and no objects, and refuses every world operation and service with
+/// [`ErrorKind::FORBIDDEN`].
+pub struct HostCall<'c, 'k> {
+    /// The kernel side of a call made inside a phase; `None` for a detached call.
+    pub kernel: Option<Attached<'c, 'k>>,
+    /// The host's shared state.
+    pub shared: &'c HostShared,
+    /// The calling slot.
+    pub slot: SlotKind,
+    /// The service plugin the call is for, if any: its seeds are the service's, not the
+    /// slot's.
+    pub service: Option<&'c str>,
     /// The registered objects in queue order, built on the first `object_at` of the call
     /// and dropped by any change of the world (create, delete, kill).
     pub order: std::cell::RefCell<Option<Vec<ObjectHandle>>>,
 }
 
-impl HostCall<'_, '_> {
-    fn get(&self, o: ObjectRef) -> Result<&GameObject, PluginError> {
-        self.ctx.object(handle(o)).map_err(|e| {
+impl<'c, 'k> HostCall<'c, 'k> {
+    /// A detached call for `slot` (or for the service plugin `service`, whose seeds it
+    /// then answers): the mission's files, parameters and seeds, never the world.
+    pub fn detached(shared: &'c HostShared, slot: SlotKind, service: Option<&'c str>) -> Self {
+        Self {
+            kernel: None,
+            shared,
+            slot,
+            service,
+            order: std::cell::RefCell::default(),
+        }
+    }
+
+    /// The kernel side of the call; a detached call refuses `what`.
+    fn attached(&self, what: &str) -> Result<&Attached<'c, 'k>, PluginError> {
+        self.kernel.as_ref().ok_or_else(|| detached_refusal(what))
+    }
+
+    /// The kernel side of the call, mutable; a detached call refuses `what`.
+    fn attached_mut(&mut self, what: &str) -> Result<&mut Attached<'c, 'k>, PluginError> {
+        self.kernel.as_mut().ok_or_else(|| detached_refusal(what))
+    }
+
+    /// The live object `o`, read by `what`.
+    fn get(&self, what: &str, o: ObjectRef) -> Result<&GameObject, PluginError> {
+        self.attached(what)?.ctx.object(handle(o)).map_err(|e| {
             PluginError::new(
                 ErrorKind::NO_SUCH_OBJECT,
                 format!("object handle {}:{}: {e}", o.slot, o.generation),
@@ -308,9 +351,13 @@ impl HostCall<'_, '_> {
     }
 
     /// A writable object of this slot: exists, and is local unless the slot owns mirrors.
-    fn writable(&mut self, o: ObjectRef) -> Result<&mut GameObject, PluginError> {
+    fn writable(&mut self, what: &str, o: ObjectRef) -> Result<&mut GameObject, PluginError> {
         let slot = self.slot;
-        let obj = self.ctx.object_mut(handle(o)).map_err(kernel_err)?;
+        let obj = self
+            .attached_mut(what)?
+            .ctx
+            .object_mut(handle(o))
+            .map_err(kernel_err)?;
         if matches!(obj.locality, Locality::Mirror { .. }) && slot != SlotKind::Net {
             return Err(PluginError::new(
                 ErrorKind::INVALID,
@@ -324,33 +371,35 @@ impl HostCall<'_, '_> {
     }
 
     fn id_of(&self, o: ObjectRef) -> String {
-        self.ctx.object(handle(o)).map_or_else(
-            |_| format!("handle {}:{}", o.slot, o.generation),
-            |x| x.id.to_string(),
-        )
+        self.kernel
+            .as_ref()
+            .and_then(|k| k.ctx.object(handle(o)).ok())
+            .map_or_else(
+                || format!("handle {}:{}", o.slot, o.generation),
+                |x| x.id.to_string(),
+            )
     }
 
-    /// Services are called from simulation phases only.
-    fn service_phase(&self, what: &str) -> Result<(), PluginError> {
-        if simulation_phase(self.ctx.phase()) {
-            return Ok(());
+    /// Services are called from simulation phases only (never from a detached call):
+    /// the phase of the call.
+    fn service_phase(&self, what: &str) -> Result<Phase, PluginError> {
+        let phase = self.attached(what)?.ctx.phase();
+        if simulation_phase(phase) {
+            return Ok(phase);
         }
         Err(PluginError::new(
             ErrorKind::FORBIDDEN,
-            format!(
-                "{what}: services are available in simulation phases, not in {}",
-                self.ctx.phase()
-            ),
+            format!("{what}: services are available in simulation phases, not in {phase}"),
         ))
     }
 
     /// Locks a provider's cell for one call; a cell locked already is a plugin that is
     /// running: re-entry, refused with `busy`'s words.
-    fn lock_provider<'c>(
+    fn lock_provider<'g>(
         &self,
-        cell: &'c SlotCell,
+        cell: &'g SlotCell,
         busy: impl FnOnce() -> String,
-    ) -> Result<std::sync::MutexGuard<'c, Option<Instance>>, PluginError> {
+    ) -> Result<std::sync::MutexGuard<'g, Option<Instance>>, PluginError> {
         match cell.try_lock() {
             Ok(g) => Ok(g),
             Err(std::sync::TryLockError::WouldBlock) => Err(PluginError::new(
@@ -368,7 +417,7 @@ impl HostCall<'_, '_> {
         what: &str,
         body: impl FnOnce(&mut Instance) -> Result<T, PluginError>,
     ) -> Result<T, PluginError> {
-        self.service_phase(what)?;
+        let phase = self.service_phase(what)?;
         let Some(cell) = self.shared.cell(provider) else {
             return Err(PluginError::new(
                 ErrorKind::NO_PROVIDER,
@@ -395,10 +444,7 @@ impl HostCall<'_, '_> {
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
                     .entry(provider)
-                    .or_insert((
-                        self.ctx.phase(),
-                        format!("{what} called from {}: {e}", self.slot),
-                    ));
+                    .or_insert((phase, format!("{what} called from {}: {e}", self.slot)));
             }
         }
         result
@@ -440,10 +486,12 @@ impl HostCall<'_, '_> {
         .into()
     }
 
-    /// Refuses `what` from the presentation slots: audio (2.6) and render (2.8) read the
-    /// world and never change it, so a sound card, a renderer or a switch between
-    /// renderers cannot change the simulation (their state is not in the state hash).
+    /// Refuses `what` in a detached call, and from the presentation slots: audio (2.6)
+    /// and render (2.8) read the world and never change it, so a sound card, a renderer
+    /// or a switch between renderers cannot change the simulation (their state is not in
+    /// the state hash).
     fn may_write(&self, what: &str) -> Result<(), PluginError> {
+        self.attached(what)?;
         if matches!(self.slot, SlotKind::Audio | SlotKind::Render) {
             return Err(PluginError::new(
                 ErrorKind::FORBIDDEN,
@@ -553,49 +601,76 @@ impl HostCall<'_, '_> {
     }
 
     /// The original id of a live handle, for the control service (which works on ids).
-    fn live_id(&self, o: ObjectRef) -> Result<u32, PluginError> {
-        self.get(o).map(|x| x.id.0)
+    fn live_id(&self, what: &str, o: ObjectRef) -> Result<u32, PluginError> {
+        self.get(what, o).map(|x| x.id.0)
     }
 }
 
 impl HostApi for HostCall<'_, '_> {
     fn clock(&self) -> ClockInfo {
-        let t = self.ctx.time();
+        let Some(k) = &self.kernel else {
+            return ClockInfo {
+                tick: 0,
+                step_ns: 1_000_000_000 / u64::from(self.shared.tick_hz.max(1)),
+                game_time_ns: 0,
+                paused: false,
+                phase: u32::MAX,
+            };
+        };
+        let t = k.ctx.time();
         ClockInfo {
             tick: t.tick,
             step_ns: t.step_ns,
             game_time_ns: t.sim_ns(),
             paused: t.paused,
-            phase: self.ctx.phase().stamp(),
+            phase: k.ctx.phase().stamp(),
         }
     }
 
     fn input(&self) -> InputView<'_> {
-        self.input.view()
+        match &self.kernel {
+            Some(k) => k.input.view(),
+            None => InputView {
+                pressed: RSlice::from_slice(&[]),
+                released: RSlice::from_slice(&[]),
+                held: RSlice::from_slice(&[]),
+                axes: RSlice::from_slice(&[]),
+                manual: RSlice::from_slice(&[]),
+                commands: RSlice::from_slice(&[]),
+            },
+        }
     }
 
     fn object_count(&self) -> u32 {
-        u32::try_from(self.ctx.world().registered_count()).unwrap_or(u32::MAX)
+        self.kernel.as_ref().map_or(0, |k| {
+            u32::try_from(k.ctx.world().registered_count()).unwrap_or(u32::MAX)
+        })
     }
 
     fn object_at(&self, index: u32) -> ROption<ObjectRef> {
+        let Some(k) = &self.kernel else {
+            return ROption::RNone;
+        };
         let mut order = self.order.borrow_mut();
-        let order = order
-            .get_or_insert_with(|| self.ctx.world().iter_registered().map(|(h, _)| h).collect());
+        let order =
+            order.get_or_insert_with(|| k.ctx.world().iter_registered().map(|(h, _)| h).collect());
         order.get(index as usize).copied().map(object_ref).into()
     }
 
     fn find(&self, id: u32) -> ROption<ObjectRef> {
-        self.ctx
-            .world()
-            .handle_of(OriginalObjectId(id))
+        self.kernel
+            .as_ref()
+            .and_then(|k| k.ctx.world().handle_of(OriginalObjectId(id)))
             .map(object_ref)
             .into()
     }
 
     fn object(&self, object: ObjectRef) -> RResult<ObjectInfo, PluginError> {
-        let layout = self.ctx.world().id_layout();
-        self.get(object)
+        let layout = match self.attached("object") {
+            Ok(k) => k.ctx.world().id_layout(),
+            Err(e) => return RErr(e),
+        };
+        self.get("object", object)
             .map(|o| ObjectInfo {
                 handle: object,
                 id: o.id.raw(),
@@ -638,7 +713,7 @@ impl HostApi for HostCall<'_, '_> {
                 ),
             ));
         }
-        self.writable(object)
+        self.writable("set_transform", object)
             .map(|o| {
                 o.transform = Transform {
                     position: position.into(),
@@ -662,7 +737,7 @@ impl HostApi for HostCall<'_, '_> {
                 ),
             ));
         }
-        self.writable(object)
+        self.writable("set_velocity", object)
             .map(|o| o.velocity = velocity.into())
             .into()
     }
@@ -671,7 +746,7 @@ impl HostApi for HostCall<'_, '_> {
         if let Err(e) = self.may_write("set_behaviour_state") {
             return RErr(e);
         }
-        self.writable(object)
+        self.writable("set_behaviour_state", object)
             .map(|o| o.behaviour_state = state)
             .into()
     }
@@ -680,7 +755,9 @@ impl HostApi for HostCall<'_, '_> {
         if let Err(e) = self.may_write("set_active") {
             return RErr(e);
         }
-        self.writable(object).map(|o| o.active = active).into()
+        self.writable("set_active", object)
+            .map(|o| o.active = active)
+            .into()
     }
 
     fn property(
@@ -688,7 +765,7 @@ impl HostApi for HostCall<'_, '_> {
         object: ObjectRef,
         name: RSlice<'_, u8>,
     ) -> RResult<ROption<[u32; 4]>, PluginError> {
-        self.get(object)
+        self.get("property", object)
             .map(|o| o.props.first(name.as_slice()).map(|p| p.raw_value).into())
             .into()
     }
@@ -703,7 +780,7 @@ impl HostApi for HostCall<'_, '_> {
             return RErr(e);
         }
         let value = *value;
-        self.writable(object)
+        self.writable("set_property", object)
             .map(|o| match o.props.first_mut(name.as_slice()) {
                 Some(p) => p.raw_value = value,
                 None => o.props.push(name.to_vec(), value),
@@ -721,13 +798,13 @@ impl HostApi for HostCall<'_, '_> {
             return RErr(e);
         }
         let value = *value;
-        self.writable(object)
+        self.writable("append_property", object)
             .map(|o| o.props.push(name.to_vec(), value))
             .into()
     }
 
     fn properties(&self, object: ObjectRef) -> RResult<RVec<Property>, PluginError> {
-        self.get(object)
+        self.get("properties", object)
             .map(|o| {
                 o.props
                     .iter()
@@ -741,7 +818,7 @@ impl HostApi for HostCall<'_, '_> {
     }
 
     fn prototype(&self, object: ObjectRef) -> RResult<RVec<u8>, PluginError> {
-        self.get(object)
+        self.get("prototype", object)
             .map(|o| RVec::from(o.prototype.to_vec()))
             .into()
     }
@@ -761,12 +838,15 @@ impl HostApi for HostCall<'_, '_> {
                 "create: NaN or infinite value refused",
             ));
         }
+        let ctx = match self.attached_mut("create") {
+            Ok(k) => &mut *k.ctx,
+            Err(e) => return RErr(e),
+        };
         // PD-ID-CREATE: without an id, the object gets the highest id in use + 1.
         let id = match object.id {
             ROption::RSome(id) => OriginalObjectId(id),
             ROption::RNone => {
-                let next = self
-                    .ctx
+                let next = ctx
                     .world()
                     .max_id()
                     .map_or(Some(1), |m| m.raw().checked_add(1));
@@ -797,13 +877,13 @@ impl HostApi for HostCall<'_, '_> {
             props,
             prototype: object.prototype.to_vec(),
         };
-        let created = self.ctx.create(desc).map_err(kernel_err);
+        let created = ctx.create(desc).map_err(kernel_err);
         let h = match created {
             Ok(h) => h,
             Err(e) => return RErr(e),
         };
-        if let Err(e) = self.ctx.add_to_game(h) {
-            let _ = self.ctx.delete(h, DeleteMode::Forced);
+        if let Err(e) = ctx.add_to_game(h) {
+            let _ = ctx.delete(h, DeleteMode::Forced);
             return RErr(kernel_err(e));
         }
         ROk(object_ref(h))
@@ -814,13 +894,16 @@ impl HostApi for HostCall<'_, '_> {
             return RErr(e);
         }
         self.order.replace(None);
-        if let Err(e) = self.get(object) {
+        if let Err(e) = self.get("delete", object) {
             return RErr(e);
         }
-        self.ctx
-            .delete(handle(object), DeleteMode::Normal)
+        self.attached_mut("delete")
+            .and_then(|k| {
+                k.ctx
+                    .delete(handle(object), DeleteMode::Normal)
+                    .map_err(kernel_err)
+            })
             .map(|_| ())
-            .map_err(kernel_err)
             .into()
     }
 
@@ -829,20 +912,22 @@ impl HostApi for HostCall<'_, '_> {
             return RErr(e);
         }
         self.order.replace(None);
-        if let Err(e) = self.get(object) {
+        if let Err(e) = self.get("kill", object) {
             return RErr(e);
         }
-        self.ctx
-            .kill(handle(object))
+        self.attached_mut("kill")
+            .and_then(|k| k.ctx.kill(handle(object)).map_err(kernel_err))
             .map(|_| ())
-            .map_err(kernel_err)
             .into()
     }
 
     fn read_bodies(&self, out: &mut RVec<Body>) {
         out.clear();
+        let Some(k) = &self.kernel else {
+            return;
+        };
         // A pending delete is gone for the plugins: it must not be touched again.
-        for (h, o) in self
+        for (h, o) in k
             .ctx
             .world()
             .iter_registered()
@@ -867,7 +952,7 @@ impl HostApi for HostCall<'_, '_> {
         }
         // Validate everything first: on any error nothing is written.
         for b in bodies.iter() {
-            let o = match self.get(b.handle) {
+            let o = match self.get("write_bodies", b.handle) {
                 Ok(o) => o,
                 Err(e) => return RErr(e),
             };
@@ -890,15 +975,19 @@ impl HostApi for HostCall<'_, '_> {
                 ));
             }
         }
+        let ctx = match self.attached_mut("write_bodies") {
+            Ok(k) => &mut *k.ctx,
+            Err(e) => return RErr(e),
+        };
         // The phase check, before the first write.
         if let Some(first) = bodies.first() {
-            if let Err(e) = self.ctx.object_mut(handle(first.handle)) {
+            if let Err(e) = ctx.object_mut(handle(first.handle)) {
                 return RErr(kernel_err(e));
             }
         }
         let mut n = 0u32;
         for b in bodies.iter() {
-            match self.ctx.object_mut(handle(b.handle)) {
+            match ctx.object_mut(handle(b.handle)) {
                 Ok(o) => {
                     o.transform.position = b.position.into();
                     o.transform.orientation = b.orientation.into();
@@ -915,8 +1004,12 @@ impl HostApi for HostCall<'_, '_> {
         if let Err(e) = self.may_write("send") {
             return RErr(e);
         }
+        let k = match self.attached_mut("send") {
+            Ok(k) => k,
+            Err(e) => return RErr(e),
+        };
         let (kernel_target, to_system) = match target.kind {
-            0 => match self.ctx.world().handle_of(OriginalObjectId(target.object)) {
+            0 => match k.ctx.world().handle_of(OriginalObjectId(target.object)) {
                 Some(h) => (Target::Object(h), None),
                 None => {
                     return RErr(PluginError::new(
@@ -934,15 +1027,18 @@ impl HostApi for HostCall<'_, '_> {
                 ));
             }
         };
-        let m = match game_message(message, Some(self.system), to_system) {
+        let m = match game_message(message, Some(k.system), to_system) {
             Ok(m) => m,
             Err(e) => return RErr(e),
         };
-        self.ctx.send(kernel_target, m).map_err(kernel_err).into()
+        k.ctx.send(kernel_target, m).map_err(kernel_err).into()
     }
 
     fn rng_seed(&self, stream: RStr<'_>) -> u64 {
-        self.shared.rng_seed(self.slot, stream.as_str())
+        match self.service {
+            Some(service) => self.shared.service_seed(service, stream.as_str()),
+            None => self.shared.rng_seed(self.slot, stream.as_str()),
+        }
     }
 
     fn read_mission_file(&self, name: RStr<'_>) -> RResult<RVec<u8>, PluginError> {
@@ -981,7 +1077,7 @@ impl HostApi for HostCall<'_, '_> {
     }
 
     fn object_bounds(&self, object: ObjectRef) -> RResult<ROption<ModelBounds>, PluginError> {
-        self.get(object)
+        self.get("object bounds", object)
             .map(|o| self.shared.bounds_of(&o.prototype).into())
             .into()
     }
@@ -1007,6 +1103,11 @@ impl HostApi for HostCall<'_, '_> {
         object: ObjectRef,
         request: &MotionRequest,
     ) -> RResult<(), PluginError> {
+        // Detached, the refusal names `control set_motion` as the other control calls
+        // name theirs (not the write rule's `control_set_motion`).
+        if let Err(e) = self.attached("control set_motion") {
+            return RErr(e);
+        }
         if let Err(e) = self.may_write("control_set_motion") {
             return RErr(e);
         }
@@ -1019,7 +1120,7 @@ impl HostApi for HostCall<'_, '_> {
                 ),
             ));
         }
-        let id = match self.live_id(object) {
+        let id = match self.live_id("control set_motion", object) {
             Ok(id) => id,
             Err(e) => return RErr(e),
         };
@@ -1027,7 +1128,7 @@ impl HostApi for HostCall<'_, '_> {
     }
 
     fn control_state(&mut self, object: ObjectRef) -> RResult<ROption<PhysicalState>, PluginError> {
-        let id = match self.live_id(object) {
+        let id = match self.live_id("control state", object) {
             Ok(id) => id,
             Err(e) => return RErr(e),
         };
@@ -1059,13 +1160,14 @@ impl HostApi for HostCall<'_, '_> {
         if let Err(e) = self.may_write("mission_outcome") {
             return RErr(e);
         }
-        if !simulation_phase(self.ctx.phase()) {
+        let (phase, tick) = match self.attached("mission_outcome") {
+            Ok(k) => (k.ctx.phase(), k.ctx.time().tick),
+            Err(e) => return RErr(e),
+        };
+        if !simulation_phase(phase) {
             return RErr(PluginError::new(
                 ErrorKind::FORBIDDEN,
-                format!(
-                    "mission_outcome: only in simulation phases, not in {}",
-                    self.ctx.phase()
-                ),
+                format!("mission_outcome: only in simulation phases, not in {phase}"),
             ));
         }
         if !matches!(outcome, MissionOutcome::COMPLETE | MissionOutcome::FAILED) {
@@ -1074,7 +1176,6 @@ impl HostApi for HostCall<'_, '_> {
                 format!("mission_outcome: unknown {}", outcome.name()),
             ));
         }
-        let tick = self.ctx.time().tick;
         let mut o = self
             .shared
             .outcome
@@ -1126,7 +1227,9 @@ impl HostApi for HostCall<'_, '_> {
             selected: selected.to_vec(),
             tick: 0,
         };
-        self.ctx.set_player_view(v).map_err(kernel_err).into()
+        self.attached_mut("set_player_view")
+            .and_then(|k| k.ctx.set_player_view(v).map_err(kernel_err))
+            .into()
     }
 
     fn call_service(
@@ -1135,6 +1238,10 @@ impl HostApi for HostCall<'_, '_> {
         method: RStr<'_>,
         request: RSlice<'_, u8>,
     ) -> RResult<RVec<u8>, PluginError> {
+        // Detached, the call is refused before any routing, naming the service.
+        if let Err(e) = self.attached(&format!("call_service {service}")) {
+            return RErr(e);
+        }
         if let Err(e) = self.may_write("call_service") {
             return RErr(e);
         }
@@ -1144,5 +1251,111 @@ impl HostApi for HostCall<'_, '_> {
 
     fn interface_minor(&self) -> u32 {
         iron3d_abi::ABI_MINOR
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shared() -> HostShared {
+        HostShared {
+            mission: "detached".into(),
+            seed: 42,
+            tick_hz: 50,
+            load_number: 1,
+            files: None,
+            parameters: BTreeMap::from([("difficulty".to_owned(), "hard".to_owned())]),
+            cells: Mutex::default(),
+            provider_faults: Mutex::default(),
+            model_bounds: std::sync::RwLock::default(),
+            outcome: Mutex::default(),
+            services: Mutex::default(),
+            stopped_services: Mutex::default(),
+            audio: Mutex::default(),
+        }
+    }
+
+    fn refused<T: std::fmt::Debug>(r: RResult<T, PluginError>, what: &str) {
+        let e = r.into_result().expect_err(what);
+        assert_eq!(e.kind, ErrorKind::FORBIDDEN, "{what}: {e}");
+        assert_eq!(
+            e.message.as_str(),
+            format!(
+                "{what}: no world access outside the simulation phases (e.g. in mission_start)"
+            ),
+        );
+    }
+
+    #[test]
+    fn a_detached_call_has_files_and_seeds_and_no_world() {
+        let shared = shared();
+        let origin = Vec3f::default();
+        // The render slot too: the detached refusal comes before the presentation rule.
+        for slot in [SlotKind::Ai, SlotKind::Render] {
+            let mut call = HostCall::detached(&shared, slot, None);
+            let clock = call.clock();
+            assert_eq!((clock.tick, clock.phase), (0, u32::MAX));
+            assert_eq!(clock.step_ns, 20_000_000);
+            assert_eq!((clock.game_time_ns, clock.paused), (0, false));
+            assert!(call.input().held.is_empty() && call.input().commands.is_empty());
+            assert_eq!(call.object_count(), 0);
+            assert!(call.object_at(0).is_none() && call.find(1).is_none());
+            let mut bodies = RVec::new();
+            call.read_bodies(&mut bodies);
+            assert!(bodies.is_empty());
+
+            let o = ObjectRef {
+                slot: 0,
+                generation: 0,
+            };
+            refused(call.object(o), "object");
+            refused(call.object_bounds(o), "object bounds");
+            refused(call.set_velocity(o, origin), "set_velocity");
+            // NaN is not looked at: the call is refused first.
+            let nan = Vec3f {
+                x: f32::NAN,
+                ..origin
+            };
+            refused(call.set_velocity(o, nan), "set_velocity");
+            refused(call.write_bodies(RSlice::from_slice(&[])), "write_bodies");
+            refused(call.terrain_height(0.0, 0.0), "terrain height");
+            refused(call.control_state(o), "control state");
+            refused(
+                call.control_ray(origin, origin, ROption::RNone),
+                "control ray",
+            );
+            let motion = MotionRequest::stop();
+            refused(call.control_set_motion(o, &motion), "control set_motion");
+            refused(
+                call.mission_outcome(MissionOutcome::COMPLETE),
+                "mission_outcome",
+            );
+            refused(
+                call.call_service("weather".into(), "wind".into(), RSlice::from_slice(&[])),
+                "call_service weather",
+            );
+
+            assert_eq!(
+                call.rng_seed("spawn".into()),
+                shared.rng_seed(slot, "spawn")
+            );
+            assert_eq!(
+                call.mission_parameter("difficulty".into()).into_option(),
+                Some("hard".into())
+            );
+            let e = call.read_mission_file("x.txt".into()).into_result();
+            assert_eq!(e.expect_err("no game data").kind, ErrorKind::NOT_FOUND);
+        }
+        assert!(shared.outcome.lock().unwrap().is_none());
+    }
+
+    #[test]
+    fn a_detached_service_call_has_the_service_seeds() {
+        let shared = shared();
+        let call = HostCall::detached(&shared, SlotKind::Ai, Some("weather"));
+        let seed = call.rng_seed("wind".into());
+        assert_eq!(seed, shared.service_seed("weather", "wind"));
+        assert_ne!(seed, shared.rng_seed(SlotKind::Ai, "wind"));
     }
 }

@@ -7,7 +7,7 @@
 //! slot holds the cell's lock while its own plugin runs, which is how a service call
 //! back into a running plugin is detected and refused.
 
-use crate::call::{DetachedCall, HostCall, HostShared, InputCache};
+use crate::call::{Attached, HostCall, HostShared, InputCache};
 use crate::convert::message_view;
 use crate::library::LoadedLibrary;
 use crate::log_sink::HostLogSink;
@@ -103,11 +103,7 @@ impl Instance {
             load_number: host.load_number,
             has_game_data: host.files.is_some(),
         };
-        let mut call = DetachedCall {
-            shared: host,
-            slot,
-            service,
-        };
+        let mut call = HostCall::detached(host, slot, service);
         let ctx: HostRef<'_> = HostApi_TO::from_ptr(RMut::new(&mut call), TD_Opaque);
         if let RResult::RErr(e) = object.mission_start(ctx, &info) {
             let _ = object.shutdown();
@@ -145,11 +141,7 @@ impl Instance {
     /// and returned for a [`HostEvent::ShutdownFailed`].
     pub fn finish(&mut self, host: &HostShared, slot: SlotKind) -> Vec<String> {
         let mut failures = Vec::new();
-        let mut call = DetachedCall {
-            shared: host,
-            slot,
-            service: self.service.as_deref(),
-        };
+        let mut call = HostCall::detached(host, slot, self.service.as_deref());
         let ctx: HostRef<'_> = HostApi_TO::from_ptr(RMut::new(&mut call), TD_Opaque);
         let owner = self
             .service
@@ -453,11 +445,14 @@ impl PluginSlot {
         };
         let r = {
             let mut call = HostCall {
-                ctx,
+                kernel: Some(Attached {
+                    ctx,
+                    system: &self.name,
+                    input: &self.input,
+                }),
                 shared: &self.host,
                 slot: self.shared.slot,
-                system: &self.name,
-                input: &self.input,
+                service: None,
                 order: Default::default(),
             };
             let host: HostRef<'_> = HostApi_TO::from_ptr(RMut::new(&mut call), TD_Opaque);
