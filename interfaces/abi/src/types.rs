@@ -493,3 +493,35 @@ pub struct Portal {
     /// Second end of the shared edge.
     pub b: Vec3f,
 }
+
+#[cfg(test)]
+mod callback_tests {
+    use super::callbacks::*;
+
+    #[test]
+    fn a_plugin_before_2_9_is_called_for_what_it_declared_and_a_newer_one_for_everything() {
+        assert_eq!(initial(9, 0), ALL);
+        assert_eq!(initial(12, UPDATE), ALL);
+        assert_eq!(initial(8, UPDATE), UPDATE);
+        assert_eq!(
+            initial(8, OBJECTS | MESSAGES),
+            OBJECTS | OBJECT_REMOVED | MESSAGES
+        );
+        assert_eq!(
+            initial(8, OBJECT_REMOVED),
+            0,
+            "a bit no older plugin could mean"
+        );
+    }
+
+    #[test]
+    fn declines_collect_per_bracket_and_nested_brackets_keep_their_own() {
+        let outer = swap_declined(0);
+        decline(UPDATE);
+        let inner_outer = swap_declined(0);
+        decline(MESSAGES);
+        assert_eq!(swap_declined(inner_outer), MESSAGES);
+        decline(END_FRAME);
+        assert_eq!(swap_declined(outer), UPDATE | END_FRAME);
+    }
+}

@@ -18,7 +18,11 @@
 //! for the audio slot, and counts the refusals; one accepted is a fault of the plugin;
 //! its audio service reports `NO_DEVICE` with the refusal count as the reason and one
 //! trace line per frame naming the listener's x) and `render-writer` (the same tries
-//! from the render slot) and `render-faulty` (render slot: every `draw` fails).
+//! from the render slot), `render-faulty` (render slot: every `draw` fails) and
+//! `callback-probe` (AI slot, 2.9: overrides `calculate_object`, `on_message` and
+//! `update`, declines the first two with `callbacks::decline`, and every tick writes
+//! how often each was called on every object as property `Calls` = `[calculate_object,
+//! on_message, update, 0]`, then sends itself a message).
 //!
 //! State: `count` (advanced by `STEP` once per tick, at the tick's first object),
 //! `last_tick` and `ticks_seen`. Every object's `behaviour_state` is set to `count`, so
@@ -75,6 +79,7 @@ pub enum Mode {
     RenderWriter,
     /// Render slot: a renderer whose every `draw` fails (the fallback tests).
     RenderFaulty,
+    Probe,
 }
 
 impl Mode {
@@ -97,7 +102,8 @@ impl Mode {
             | Mode::Grow
             | Mode::ServiceCaller
             | Mode::AudioWriter
-            | Mode::RenderWriter => callbacks::UPDATE,
+            | Mode::RenderWriter
+            | Mode::Probe => callbacks::UPDATE,
             Mode::ServiceEcho | Mode::RenderFaulty => 0,
             Mode::CollideDelete => callbacks::UPDATE | callbacks::MESSAGES,
             _ => callbacks::CALCULATE_OBJECT,
@@ -132,7 +138,7 @@ pub const SERVICE_SCRIPT: [(&str, &str, usize); 7] = [
 /// How many writes `audio-writer` and `render-writer` try per tick (each refused).
 pub const WRITE_TRIES: usize = 15;
 
-const FACTORIES: [(&str, Mode); 15] = [
+const FACTORIES: [(&str, Mode); 16] = [
     ("counter", Mode::Normal),
     ("counter-bad-restore", Mode::BadRestore),
     ("counter-panic-init", Mode::PanicInit),
@@ -148,6 +154,7 @@ const FACTORIES: [(&str, Mode); 15] = [
     ("audio-writer", Mode::AudioWriter),
     ("render-writer", Mode::RenderWriter),
     ("render-faulty", Mode::RenderFaulty),
+    ("callback-probe", Mode::Probe),
 ];
 
 fn describe() -> PluginDescription {
@@ -173,6 +180,7 @@ fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
         last_tick: 0,
         ticks_seen: 0,
         start_call: u32::MAX,
+        calls: [0; 3],
     }))
 }
 
@@ -186,6 +194,9 @@ pub struct Counter {
     ticks_seen: u64,
     /// `service-caller`: the error kind of its call from `mission_start`.
     start_call: u32,
+    /// `callback-probe`: how often `calculate_object`, `on_message` and `update` were
+    /// called (not part of the state).
+    calls: [u32; 3],
 }
 
 impl Plugin for Counter {
@@ -215,6 +226,7 @@ impl Plugin for Counter {
         host: &mut Host<'_>,
         object: ObjectRef,
     ) -> Result<(), PluginError> {
+        self.calls[0] += 1;
         if !self.takes(callbacks::CALCULATE_OBJECT) {
             return Ok(());
         }
@@ -241,6 +253,7 @@ impl Plugin for Counter {
         object: Option<ObjectRef>,
         message: &iron3d_abi::Message,
     ) -> Result<(), PluginError> {
+        self.calls[1] += 1;
         if !self.takes(callbacks::MESSAGES) {
             return Ok(());
         }
@@ -257,8 +270,23 @@ impl Plugin for Counter {
     }
 
     fn update(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+        self.calls[2] += 1;
         if !self.takes(callbacks::UPDATE) {
             return Ok(());
+        }
+        if self.mode == Mode::Probe {
+            // Every object reports, so an object_added/removed is heard of too.
+            let calls = self.calls;
+            for h in host.objects().collect::<Vec<_>>() {
+                host.set_property(h, b"Calls", [calls[0], calls[1], calls[2], 0])?;
+            }
+            return host.send(
+                iron3d_abi::MessageTarget::slot(SlotKind::Ai),
+                &iron3d_abi::Message::new(
+                    iron3d_abi::MessageCode::plugin(1)
+                        .ok_or_else(|| PluginError::failed("plugin message code 1"))?,
+                ),
+            );
         }
         if self.mode == Mode::ServiceCaller {
             return self.call_by_script(host);
