@@ -79,6 +79,7 @@ pub enum Mode {
     RenderWriter,
     /// Render slot: a renderer whose every `draw` fails (the fallback tests).
     RenderFaulty,
+    /// AI slot: counts its callbacks and declines all but `update` (2.9).
     Probe,
 }
 
