@@ -81,11 +81,12 @@ fn the_audio_slot_cannot_change_the_simulation_and_reports_each_frame() {
         plain.state_hash(),
         "an audio plugin that tries to write changes nothing"
     );
-    // Fifteen refused writes per tick (every kind), counted by the plugin and reported
-    // each frame; one let through would have faulted the plugin.
+    // Sixteen refused writes per tick (every kind, the control extension of 2.9
+    // included), counted by the plugin and reported each frame; one let through would
+    // have faulted the plugin.
     let status = with_audio.audio_status().unwrap();
     assert_eq!(status.output, iron3d_abi::AudioOutput::NO_DEVICE);
-    assert_eq!(status.reason, "150 refusals");
+    assert_eq!(status.reason, "160 refusals");
     // One trace line per frame; the listener is the player's view.
     let lines = with_audio.take_audio_trace();
     assert_eq!(lines.len(), 10, "{lines:?}");

@@ -314,6 +314,8 @@ fn a_service_call_into_the_running_plugin_is_refused_as_re_entry() {
         .unwrap()
         .raw_value;
     assert_eq!(reentry[0], iron3d_abi::ErrorKind::REENTRY.0);
+    // The same through the typed extension (2.9).
+    assert_eq!(reentry[1], iron3d_abi::ErrorKind::REENTRY.0);
     // The AI slot calling the same service is served (height 0 of the flat terrain).
     assert_eq!(behaviour(&k, handles[1]), 0.0f32.to_bits());
     assert_eq!(host.faults(SlotKind::Terrain), 0);

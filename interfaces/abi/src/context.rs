@@ -3,6 +3,7 @@
 //! [`Terrain`] (the provider active now, fetched per call).
 
 use crate::control::{GroundSample, ModelBounds, MotionRequest, PhysicalState, RayHit};
+use crate::extension::{ControlVisit, ExtensionId, ExtensionVisit_TO, TerrainVisit, Visit};
 use crate::host::{
     Body, BodyWrite, ClockInfo, HostRef, InputView, MissionOutcome, NewObject, ObjectInfo,
     ObjectRef, Property,
@@ -10,8 +11,11 @@ use crate::host::{
 use crate::input::PlayerView;
 use crate::math::{Quatf, Vec3f};
 use crate::message::{Message, MessageTarget};
+use crate::plugin::{ControlService_TO, TerrainService_TO};
 use crate::types::{AreaLink, Passage, PluginError, Portal};
-use abi_stable::std_types::{ROption, RSlice, RVec};
+use abi_stable::RMut;
+use abi_stable::sabi_trait::TD_Opaque;
+use abi_stable::std_types::{ROption, RResult, RSlice, RVec};
 
 /// The host context of one callback, with typed wrappers over [`crate::HostApi`]. Valid
 /// for the call it was handed to only.
@@ -254,6 +258,24 @@ pub struct Control<'h, 'a> {
 }
 
 impl Control<'_, '_> {
+    /// (2.9) Runs `f` on the control service of the control plugin active now (the
+    /// typed extension [`ExtensionId::CONTROL`], see [`crate::extension`]): every method
+    /// of [`ControlService_TO`], including ones newer than this wrapper's typed methods.
+    /// `what` names the call in errors. Only slots that may change the world may.
+    pub fn call<T>(
+        &mut self,
+        what: &str,
+        f: impl FnOnce(&mut ControlService_TO<'_, RMut<'_, ()>>) -> RResult<T, PluginError>,
+    ) -> Result<T, PluginError> {
+        let mut visit = ControlVisit(Visit::new(f));
+        let v = ExtensionVisit_TO::from_ptr(RMut::new(&mut visit), TD_Opaque);
+        self.host
+            .raw
+            .use_extension(ExtensionId::CONTROL, what.into(), v)
+            .into_result()?;
+        visit.0.answer.ok_or_else(|| not_run(what))
+    }
+
     /// Sets `object`'s desired motion (kept until replaced).
     pub fn set_motion(
         &mut self,
@@ -328,6 +350,24 @@ pub struct Terrain<'h, 'a> {
 }
 
 impl Terrain<'_, '_> {
+    /// (2.9) Runs `f` on the terrain service of the terrain plugin active now (the typed
+    /// extension [`ExtensionId::TERRAIN`], see [`crate::extension`]): every method of
+    /// [`TerrainService_TO`], including ones newer than this wrapper's typed methods.
+    /// `what` names the call in errors.
+    pub fn call<T>(
+        &mut self,
+        what: &str,
+        f: impl FnOnce(&TerrainService_TO<'_, RMut<'_, ()>>) -> RResult<T, PluginError>,
+    ) -> Result<T, PluginError> {
+        let mut visit = TerrainVisit(Visit::new(f));
+        let v = ExtensionVisit_TO::from_ptr(RMut::new(&mut visit), TD_Opaque);
+        self.host
+            .raw
+            .use_extension(ExtensionId::TERRAIN, what.into(), v)
+            .into_result()?;
+        visit.0.answer.ok_or_else(|| not_run(what))
+    }
+
     /// Surface height at `(x, y)`.
     pub fn height(&mut self, x: f32, y: f32) -> Result<f32, PluginError> {
         self.host.raw.terrain_height(x, y).into_result()
@@ -389,4 +429,11 @@ impl Terrain<'_, '_> {
             .terrain_passage(from, to, RSlice::from_slice(avoid))
             .into_result()
     }
+}
+
+/// The error of a service visit the host answered `Ok` without running.
+fn not_run(what: &str) -> PluginError {
+    PluginError::failed(format!(
+        "{what}: the host answered without calling the service"
+    ))
 }

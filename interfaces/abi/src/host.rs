@@ -465,6 +465,25 @@ pub trait HostApi {
         older_engine("call_service", 5)
     }
 
+    /// (2.9) Uses the typed service `id` (see [`crate::extension`]): in a simulation
+    /// phase, the host finds the provider active now and calls `visit`'s method for
+    /// that service once with the provider's FFI object. `what` names the call in
+    /// errors. Errors: [`ErrorKind::FORBIDDEN`](crate::ErrorKind::FORBIDDEN) outside
+    /// the simulation phases (and the control service from a slot that may not change
+    /// the world), [`ErrorKind::NO_PROVIDER`](crate::ErrorKind::NO_PROVIDER),
+    /// [`ErrorKind::REENTRY`](crate::ErrorKind::REENTRY),
+    /// [`ErrorKind::UNSUPPORTED`](crate::ErrorKind::UNSUPPORTED) for an unknown id, and
+    /// whatever the visit returns.
+    fn use_extension(
+        &mut self,
+        id: crate::extension::ExtensionId,
+        what: RStr<'_>,
+        visit: crate::extension::ExtensionVisit_TO<'_, abi_stable::RMut<'_, ()>>,
+    ) -> RResult<(), PluginError> {
+        let _ = (id, what, visit);
+        older_engine("use_extension", 9)
+    }
+
     /// (2.9) The interface minor version the engine implements ([`crate::ABI_MINOR`] of
     /// its build); an engine before 2.9 answers 8 (this default).
     fn interface_minor(&self) -> u32 {

@@ -49,6 +49,7 @@
 pub mod audio;
 pub mod context;
 pub mod control;
+pub mod extension;
 #[doc(hidden)]
 pub mod fuzz_check;
 mod guard;
@@ -73,6 +74,7 @@ pub use audio::{
 pub use control::{
     GroundSample, ModelBounds, MotionMode, MotionRequest, PhysicalState, RayHit, physical_flags,
 };
+pub use extension::{ExtensionId, ExtensionVisit, ExtensionVisit_TO};
 pub use host::{
     AxisValue, Body, BodyWrite, ClockInfo, HostApi, HostApi_TO, HostRef, InputCommand, InputView,
     MissionOutcome, NewObject, ObjectInfo, ObjectRef, Property,

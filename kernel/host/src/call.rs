@@ -8,10 +8,10 @@ use crate::convert::game_message;
 use crate::slot::{Instance, SlotCell};
 use abi_stable::std_types::{RErr, ROk, ROption, RResult, RSlice, RStr, RVec};
 use iron3d_abi::{
-    AreaLink, AxisValue, Body, BodyWrite, ClockInfo, ErrorKind, GroundSample, HostApi,
-    InputCommand, InputView, Message, MessageTarget, MissionOutcome, ModelBounds, MotionRequest,
-    NewObject, ObjectInfo, ObjectRef, Passage, PhysicalState, PluginError, Portal, Property, Quatf,
-    RayHit, SlotKind, Vec3f,
+    AreaLink, AxisValue, Body, BodyWrite, ClockInfo, ErrorKind, ExtensionId, ExtensionVisit_TO,
+    GroundSample, HostApi, InputCommand, InputView, Message, MessageTarget, MissionOutcome,
+    ModelBounds, MotionRequest, NewObject, ObjectInfo, ObjectRef, Passage, PhysicalState,
+    PluginError, Portal, Property, Quatf, RayHit, SlotKind, Vec3f,
 };
 use iron3d_kernel::{
     DeleteMode, GameObject, KernelError, Locality, ObjectDesc, ObjectHandle, OriginalObjectId,
@@ -454,11 +454,11 @@ impl<'c, 'k> HostCall<'c, 'k> {
         &mut self,
         what: &str,
         body: impl FnOnce(
-            &iron3d_abi::ffi::TerrainService_TO<'_, abi_stable::RMut<'_, ()>>,
+            iron3d_abi::ffi::TerrainService_TO<'_, abi_stable::RMut<'_, ()>>,
         ) -> RResult<T, PluginError>,
     ) -> RResult<T, PluginError> {
         self.with_provider(SlotKind::Terrain, what, |i| match i.object.terrain() {
-            RResult::ROk(ROption::RSome(t)) => body(&t).into_result(),
+            RResult::ROk(ROption::RSome(t)) => body(t).into_result(),
             RResult::ROk(ROption::RNone) => Err(PluginError::new(
                 ErrorKind::NO_PROVIDER,
                 format!("{what}: the active terrain plugin provides no terrain service"),
@@ -472,11 +472,11 @@ impl<'c, 'k> HostCall<'c, 'k> {
         &mut self,
         what: &str,
         body: impl FnOnce(
-            &mut iron3d_abi::ffi::ControlService_TO<'_, abi_stable::RMut<'_, ()>>,
+            iron3d_abi::ffi::ControlService_TO<'_, abi_stable::RMut<'_, ()>>,
         ) -> RResult<T, PluginError>,
     ) -> RResult<T, PluginError> {
         self.with_provider(SlotKind::Control, what, |i| match i.object.control() {
-            RResult::ROk(ROption::RSome(mut c)) => body(&mut c).into_result(),
+            RResult::ROk(ROption::RSome(c)) => body(c).into_result(),
             RResult::ROk(ROption::RNone) => Err(PluginError::new(
                 ErrorKind::NO_PROVIDER,
                 format!("{what}: the active control plugin provides no control service"),
@@ -1124,7 +1124,7 @@ impl HostApi for HostCall<'_, '_> {
             Ok(id) => id,
             Err(e) => return RErr(e),
         };
-        self.control("control set_motion", |c| c.set_motion(id, request))
+        self.control("control set_motion", |mut c| c.set_motion(id, request))
     }
 
     fn control_state(&mut self, object: ObjectRef) -> RResult<ROption<PhysicalState>, PluginError> {
@@ -1132,7 +1132,7 @@ impl HostApi for HostCall<'_, '_> {
             Ok(id) => id,
             Err(e) => return RErr(e),
         };
-        self.control("control state", |c| c.state(id))
+        self.control("control state", |mut c| c.state(id))
     }
 
     fn control_query_sphere(
@@ -1140,11 +1140,13 @@ impl HostApi for HostCall<'_, '_> {
         centre: Vec3f,
         radius: f32,
     ) -> RResult<RVec<u32>, PluginError> {
-        self.control("control query_sphere", |c| c.query_sphere(centre, radius))
+        self.control("control query_sphere", |mut c| {
+            c.query_sphere(centre, radius)
+        })
     }
 
     fn control_query_box(&mut self, min: Vec3f, max: Vec3f) -> RResult<RVec<u32>, PluginError> {
-        self.control("control query_box", |c| c.query_box(min, max))
+        self.control("control query_box", |mut c| c.query_box(min, max))
     }
 
     fn control_ray(
@@ -1153,7 +1155,7 @@ impl HostApi for HostCall<'_, '_> {
         b: Vec3f,
         ignore: ROption<u32>,
     ) -> RResult<ROption<RayHit>, PluginError> {
-        self.control("control ray", |c| c.ray(a, b, ignore))
+        self.control("control ray", |mut c| c.ray(a, b, ignore))
     }
 
     fn mission_outcome(&mut self, outcome: MissionOutcome) -> RResult<(), PluginError> {
@@ -1247,6 +1249,28 @@ impl HostApi for HostCall<'_, '_> {
         }
         self.named_service(service.as_str(), method.as_str(), request)
             .into()
+    }
+
+    fn use_extension(
+        &mut self,
+        id: ExtensionId,
+        what: RStr<'_>,
+        mut visit: ExtensionVisit_TO<'_, abi_stable::RMut<'_, ()>>,
+    ) -> RResult<(), PluginError> {
+        let what = what.as_str();
+        match id {
+            ExtensionId::TERRAIN => self.terrain(what, |t| visit.terrain(t)),
+            // The control service moves units: the slots that may not change the world
+            // (a detached call, the presentation slots) may not use it.
+            ExtensionId::CONTROL => match self.may_write(what) {
+                Ok(()) => self.control(what, |c| visit.control(c)),
+                Err(e) => RErr(e),
+            },
+            other => RErr(PluginError::new(
+                ErrorKind::UNSUPPORTED,
+                format!("{what}: no typed service has id {}", other.0),
+            )),
+        }
     }
 
     fn interface_minor(&self) -> u32 {

@@ -22,7 +22,10 @@
 //! `callback-probe` (AI slot, 2.9: overrides `calculate_object`, `on_message` and
 //! `update`, declines the first two with `callbacks::decline`, and every tick writes
 //! how often each was called on every object as property `Calls` = `[calculate_object,
-//! on_message, update, 0]`, then sends itself a message).
+//! on_message, update, 0]`, then sends itself a message) and `terrain-user` (AI slot,
+//! 2.9: the terrain height asked typed and as the typed extension every tick, see
+//! `Counter::use_terrain`). `terrain-reentry`'s own terrain (height 0) panics when asked
+//! for x = [`PANIC_X`], and it writes `Reentry = [typed kind, extension kind, 0, 0]`.
 //!
 //! State: `count` (advanced by `STEP` once per tick, at the tick's first object),
 //! `last_tick` and `ticks_seen`. Every object's `behaviour_state` is set to `count`, so
@@ -81,6 +84,8 @@ pub enum Mode {
     RenderFaulty,
     /// AI slot: counts its callbacks and declines all but `update` (2.9).
     Probe,
+    /// AI slot: uses the terrain service both ways, typed and as an extension (2.9).
+    TerrainUser,
 }
 
 impl Mode {
@@ -104,7 +109,8 @@ impl Mode {
             | Mode::ServiceCaller
             | Mode::AudioWriter
             | Mode::RenderWriter
-            | Mode::Probe => callbacks::UPDATE,
+            | Mode::Probe
+            | Mode::TerrainUser => callbacks::UPDATE,
             Mode::ServiceEcho | Mode::RenderFaulty => 0,
             Mode::CollideDelete => callbacks::UPDATE | callbacks::MESSAGES,
             _ => callbacks::CALCULATE_OBJECT,
@@ -137,9 +143,9 @@ pub const SERVICE_SCRIPT: [(&str, &str, usize); 7] = [
 ];
 
 /// How many writes `audio-writer` and `render-writer` try per tick (each refused).
-pub const WRITE_TRIES: usize = 15;
+pub const WRITE_TRIES: usize = 16;
 
-const FACTORIES: [(&str, Mode); 16] = [
+const FACTORIES: [(&str, Mode); 17] = [
     ("counter", Mode::Normal),
     ("counter-bad-restore", Mode::BadRestore),
     ("counter-panic-init", Mode::PanicInit),
@@ -156,6 +162,7 @@ const FACTORIES: [(&str, Mode); 16] = [
     ("render-writer", Mode::RenderWriter),
     ("render-faulty", Mode::RenderFaulty),
     ("callback-probe", Mode::Probe),
+    ("terrain-user", Mode::TerrainUser),
 ];
 
 fn describe() -> PluginDescription {
@@ -323,11 +330,21 @@ impl Plugin for Counter {
                 Ok(_) => u32::MAX,
                 Err(e) => e.kind.0,
             };
+            let extension = match host
+                .terrain()
+                .call("terrain height", |t| t.height_at(0.0, 0.0))
+            {
+                Ok(_) => u32::MAX,
+                Err(e) => e.kind.0,
+            };
             let first = host.objects().next();
             if let Some(first) = first {
-                host.set_property(first, b"Reentry", [kind, 0, 0, 0])?;
+                host.set_property(first, b"Reentry", [kind, extension, 0, 0])?;
             }
             return Ok(());
+        }
+        if self.mode == Mode::TerrainUser {
+            return self.use_terrain(host);
         }
         let mut active = 0u64;
         for h in host.objects().collect::<Vec<_>>() {
@@ -366,10 +383,18 @@ impl Plugin for Counter {
 }
 
 impl iron3d_abi::TerrainProvider for Counter {
-    fn height_at(&self, _x: f32, _y: f32) -> Result<f32, PluginError> {
+    fn height_at(&self, x: f32, _y: f32) -> Result<f32, PluginError> {
+        if x == PANIC_X {
+            panic!("the terrain was asked for x = {x}");
+        }
         Ok(0.0)
     }
 }
+
+/// `terrain-user` asks for this x at tick [`PANIC_TICK`]: the counter's terrain panics.
+pub const PANIC_X: f32 = -77.0;
+/// The tick `terrain-user` asks for [`PANIC_X`].
+pub const PANIC_TICK: u64 = 4;
 
 impl iron3d_abi::ServiceProvider for Counter {
     fn call(&mut self, method: &str, request: &[u8]) -> Result<Vec<u8>, PluginError> {
@@ -423,6 +448,33 @@ impl iron3d_abi::Renderer for Counter {
 }
 
 impl Counter {
+    /// `terrain-user`: the height under (1, tick) asked typed and as the extension
+    /// (2.9), written on the first object as `Ground` + tick = `[typed height bits or
+    /// error kind, extension height bits or error kind, 0, 0]`; at [`PANIC_TICK`] the
+    /// extension asks for [`PANIC_X`]. An unknown method id is not reachable from the
+    /// typed wrappers; the host's own tests cover it.
+    fn use_terrain(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+        let Some(first) = host.objects().next() else {
+            return Ok(());
+        };
+        let tick = host.clock().tick;
+        let y = tick as f32;
+        let x = if tick == PANIC_TICK { PANIC_X } else { 1.0 };
+        let typed = host
+            .terrain()
+            .height(1.0, y)
+            .map_or_else(|e| e.kind.0, f32::to_bits);
+        let extension = host
+            .terrain()
+            .call("terrain height", |t| t.height_at(x, y))
+            .map_or_else(|e| e.kind.0, f32::to_bits);
+        host.set_property(
+            first,
+            format!("Ground{tick}").as_bytes(),
+            [typed, extension, 0, 0],
+        )
+    }
+
     /// `audio-writer` and `render-writer`: tries every kind of change a plugin can ask
     /// for — each world write, a message, the mission outcome, the player's view and a
     /// service call ([`WRITE_TRIES`] in all) — and counts the refusals. A write that is
@@ -481,6 +533,12 @@ impl Counter {
                 host.send(iron3d_abi::MessageTarget::slot(SlotKind::Audio), &sound),
             ),
             ("control drive", host.control().drive(first, 5.0, 0.0)),
+            (
+                "control extension",
+                host.control()
+                    .call("control extension", |c| c.state(0))
+                    .map(|_| ()),
+            ),
             (
                 "mission_outcome",
                 host.mission_outcome(iron3d_abi::MissionOutcome::COMPLETE),
