@@ -5,7 +5,7 @@
 //! it gets the mission's files, parameters and seeds, and no world.
 
 use crate::convert::game_message;
-use crate::slot::{Instance, SlotCell};
+use crate::slot::{Instance, SlotCell, SlotRole};
 use abi_stable::std_types::{RErr, ROk, ROption, RResult, RSlice, RStr, RVec};
 use iron3d_abi::{
     AreaLink, AxisValue, Body, BodyWrite, ClockInfo, ErrorKind, ExtensionId, ExtensionVisit_TO,
@@ -98,6 +98,41 @@ pub struct ReportedOutcome {
     pub slot: SlotKind,
     /// The tick it was reported in.
     pub tick: u64,
+}
+
+/// Who a plugin call is made for: the plugin filling a registry slot, or a service
+/// plugin (2.5), which fills no slot. Messages and logs name it as `ai`, `render`, … or
+/// `service <name>`; its seeds are scoped to it ([`HostShared::rng_seed`],
+/// [`HostShared::service_seed`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Caller {
+    /// The plugin of this slot.
+    Slot(SlotKind),
+    /// The service plugin of this name.
+    Service(String),
+}
+
+impl Caller {
+    /// The slot whose rules the caller's calls follow (the presentation slots' write
+    /// refusal, the net slot's mirror writes): a slot's own. A service follows the AI
+    /// slot's — a simulation slot's: it may change the world, never a mirror — as it has
+    /// since services came (2.5). (Its calls are all detached today — start-up and
+    /// finish — so it only ever meets the detached refusal first.)
+    pub fn rules(&self) -> SlotKind {
+        match self {
+            Self::Slot(slot) => *slot,
+            Self::Service(_) => SlotKind::Ai,
+        }
+    }
+}
+
+impl std::fmt::Display for Caller {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Slot(slot) => write!(f, "{slot}"),
+            Self::Service(name) => write!(f, "service {name}"),
+        }
+    }
 }
 
 impl HostShared {
@@ -297,8 +332,8 @@ fn detached_refusal(what: &str) -> PluginError {
     )
 }
 
-/// The context of one call (see the module docs). `slot` is the slot whose plugin is
-/// running: its own cell is locked by the caller, so a service call into it is re-entry.
+/// The context of one call (see the module docs). A slot's plugin runs with its own cell
+/// locked by the caller, so a service call into it is re-entry.
 /// A detached call (no [`Attached`] kernel side) reports tick 0, phase `u32::MAX`, no
 /// input and no objects, and refuses every world operation and service with
 /// [`ErrorKind::FORBIDDEN`].
@@ -307,25 +342,22 @@ pub struct HostCall<'c, 'k> {
     pub kernel: Option<Attached<'c, 'k>>,
     /// The host's shared state.
     pub shared: &'c HostShared,
-    /// The calling slot.
-    pub slot: SlotKind,
-    /// The service plugin the call is for, if any: its seeds are the service's, not the
-    /// slot's.
-    pub service: Option<&'c str>,
+    /// Who is calling: a slot's plugin, or a service plugin (whose seeds are the
+    /// service's, and whose permissions are the AI slot's: [`Caller::rules`]).
+    pub caller: &'c Caller,
     /// The registered objects in queue order, built on the first `object_at` of the call
     /// and dropped by any change of the world (create, delete, kill).
     pub order: std::cell::RefCell<Option<Vec<ObjectHandle>>>,
 }
 
 impl<'c, 'k> HostCall<'c, 'k> {
-    /// A detached call for `slot` (or for the service plugin `service`, whose seeds it
-    /// then answers): the mission's files, parameters and seeds, never the world.
-    pub fn detached(shared: &'c HostShared, slot: SlotKind, service: Option<&'c str>) -> Self {
+    /// A detached call for `caller`: the mission's files, parameters and the caller's
+    /// seeds, never the world.
+    pub fn detached(shared: &'c HostShared, caller: &'c Caller) -> Self {
         Self {
             kernel: None,
             shared,
-            slot,
-            service,
+            caller,
             order: std::cell::RefCell::default(),
         }
     }
@@ -352,17 +384,17 @@ impl<'c, 'k> HostCall<'c, 'k> {
 
     /// A writable object of this slot: exists, and is local unless the slot owns mirrors.
     fn writable(&mut self, what: &str, o: ObjectRef) -> Result<&mut GameObject, PluginError> {
-        let slot = self.slot;
+        let caller = self.caller;
         let obj = self
             .attached_mut(what)?
             .ctx
             .object_mut(handle(o))
             .map_err(kernel_err)?;
-        if matches!(obj.locality, Locality::Mirror { .. }) && slot != SlotKind::Net {
+        if matches!(obj.locality, Locality::Mirror { .. }) && caller.rules() != SlotKind::Net {
             return Err(PluginError::new(
                 ErrorKind::INVALID,
                 format!(
-                    "object {} is a mirror: only the net slot may write it, not {slot}",
+                    "object {} is a mirror: only the net slot may write it, not {caller}",
                     obj.id
                 ),
             ));
@@ -404,7 +436,7 @@ impl<'c, 'k> HostCall<'c, 'k> {
             Ok(g) => Ok(g),
             Err(std::sync::TryLockError::WouldBlock) => Err(PluginError::new(
                 ErrorKind::REENTRY,
-                format!("{} (called from {}): re-entry refused", busy(), self.slot),
+                format!("{} (called from {}): re-entry refused", busy(), self.caller),
             )),
             Err(std::sync::TryLockError::Poisoned(p)) => Ok(p.into_inner()),
         }
@@ -444,7 +476,7 @@ impl<'c, 'k> HostCall<'c, 'k> {
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
                     .entry(provider)
-                    .or_insert((phase, format!("{what} called from {}: {e}", self.slot)));
+                    .or_insert((phase, format!("{what} called from {}: {e}", self.caller)));
             }
         }
         result
@@ -486,19 +518,18 @@ impl<'c, 'k> HostCall<'c, 'k> {
         .into()
     }
 
-    /// Refuses `what` in a detached call, and from the presentation slots: audio (2.6)
-    /// and render (2.8) read the world and never change it, so a sound card, a renderer
-    /// or a switch between renderers cannot change the simulation (their state is not in
-    /// the state hash).
+    /// Refuses `what` in a detached call, and from the presentation slots
+    /// ([`SlotRole::writes_world`]): audio (2.6) and render (2.8) read the world and never
+    /// change it, so a sound card, a renderer or a switch between renderers cannot change
+    /// the simulation (their state is not in the state hash). A service follows the AI
+    /// slot's rules ([`Caller::rules`]).
     fn may_write(&self, what: &str) -> Result<(), PluginError> {
         self.attached(what)?;
-        if matches!(self.slot, SlotKind::Audio | SlotKind::Render) {
+        let rules = self.caller.rules();
+        if !SlotRole::of(rules).writes_world() {
             return Err(PluginError::new(
                 ErrorKind::FORBIDDEN,
-                format!(
-                    "{what}: the {} slot reads the world and never changes it",
-                    self.slot
-                ),
+                format!("{what}: the {rules} slot reads the world and never changes it"),
             ));
         }
         Ok(())
@@ -578,10 +609,10 @@ impl<'c, 'k> HostCall<'c, 'k> {
                 if e.kind == ErrorKind::PANICKED {
                     // A panicking service is stopped (it has no fallback to roll back
                     // to); the caller gets this error, later callers NO_PROVIDER.
-                    let why = format!("{what} called from {} panicked: {e}", self.slot);
+                    let why = format!("{what} called from {} panicked: {e}", self.caller);
                     tracing::error!(target: "Iron3D", service = name, instance = %label, reason = %why, "service stopped");
                     if let Some(mut dead) = guard.take() {
-                        let _ = dead.finish(self.shared, self.slot);
+                        let _ = dead.finish(self.shared);
                     }
                     drop(guard);
                     self.shared
@@ -965,7 +996,8 @@ impl HostApi for HostCall<'_, '_> {
                     ),
                 ));
             }
-            if matches!(o.locality, Locality::Mirror { .. }) && self.slot != SlotKind::Net {
+            if matches!(o.locality, Locality::Mirror { .. }) && self.caller.rules() != SlotKind::Net
+            {
                 return RErr(PluginError::new(
                     ErrorKind::INVALID,
                     format!(
@@ -1035,9 +1067,9 @@ impl HostApi for HostCall<'_, '_> {
     }
 
     fn rng_seed(&self, stream: RStr<'_>) -> u64 {
-        match self.service {
-            Some(service) => self.shared.service_seed(service, stream.as_str()),
-            None => self.shared.rng_seed(self.slot, stream.as_str()),
+        match self.caller {
+            Caller::Slot(slot) => self.shared.rng_seed(*slot, stream.as_str()),
+            Caller::Service(service) => self.shared.service_seed(service, stream.as_str()),
         }
     }
 
@@ -1185,14 +1217,16 @@ impl HostApi for HostCall<'_, '_> {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         match &*o {
             Some(first) => tracing::warn!(
-                slot = %self.slot, outcome = %outcome.name(), first = %first.outcome.name(),
+                slot = %self.caller, outcome = %outcome.name(), first = %first.outcome.name(),
                 "mission outcome reported again: the first report stands"
             ),
             None => {
-                tracing::info!(slot = %self.slot, outcome = %outcome.name(), tick, "mission decided");
+                tracing::info!(slot = %self.caller, outcome = %outcome.name(), tick, "mission decided");
                 *o = Some(ReportedOutcome {
                     outcome,
-                    slot: self.slot,
+                    // A service (never here today: its calls are detached) would report
+                    // under the slot whose rules it follows.
+                    slot: self.caller.rules(),
                     tick,
                 });
             }
@@ -1315,9 +1349,15 @@ mod tests {
     fn a_detached_call_has_files_and_seeds_and_no_world() {
         let shared = shared();
         let origin = Vec3f::default();
-        // The render slot too: the detached refusal comes before the presentation rule.
-        for slot in [SlotKind::Ai, SlotKind::Render] {
-            let mut call = HostCall::detached(&shared, slot, None);
+        // The render slot too: the detached refusal comes before the presentation rule;
+        // and a service the same (its calls are all detached).
+        let callers = [
+            Caller::Slot(SlotKind::Ai),
+            Caller::Slot(SlotKind::Render),
+            Caller::Service("weather".into()),
+        ];
+        for caller in &callers {
+            let mut call = HostCall::detached(&shared, caller);
             let clock = call.clock();
             assert_eq!((clock.tick, clock.phase), (0, u32::MAX));
             assert_eq!(clock.step_ns, 20_000_000);
@@ -1360,10 +1400,11 @@ mod tests {
                 "call_service weather",
             );
 
-            assert_eq!(
-                call.rng_seed("spawn".into()),
-                shared.rng_seed(slot, "spawn")
-            );
+            let seed = match caller {
+                Caller::Slot(slot) => shared.rng_seed(*slot, "spawn"),
+                Caller::Service(name) => shared.service_seed(name, "spawn"),
+            };
+            assert_eq!(call.rng_seed("spawn".into()), seed);
             assert_eq!(
                 call.mission_parameter("difficulty".into()).into_option(),
                 Some("hard".into())
@@ -1377,9 +1418,27 @@ mod tests {
     #[test]
     fn a_detached_service_call_has_the_service_seeds() {
         let shared = shared();
-        let call = HostCall::detached(&shared, SlotKind::Ai, Some("weather"));
+        let caller = Caller::Service("weather".into());
+        let call = HostCall::detached(&shared, &caller);
         let seed = call.rng_seed("wind".into());
         assert_eq!(seed, shared.service_seed("weather", "wind"));
         assert_ne!(seed, shared.rng_seed(SlotKind::Ai, "wind"));
+    }
+
+    #[test]
+    fn a_caller_is_named_as_itself_and_a_service_follows_the_ai_rules() {
+        assert_eq!(Caller::Slot(SlotKind::Render).to_string(), "render");
+        assert_eq!(
+            Caller::Service("weather".into()).to_string(),
+            "service weather"
+        );
+        for slot in SlotKind::ALL {
+            assert_eq!(Caller::Slot(slot).rules(), slot);
+        }
+        let service = Caller::Service("weather".into());
+        assert_eq!(service.rules(), SlotKind::Ai);
+        // The AI slot's rules: it may change the world, never a mirror.
+        assert!(SlotRole::of(service.rules()).writes_world());
+        assert_ne!(service.rules(), SlotKind::Net);
     }
 }

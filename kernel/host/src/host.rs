@@ -742,7 +742,7 @@ impl Preparer {
                 if let Some(mut superseded) = old {
                     superseded
                         .instance
-                        .finish_reporting(&self.shared, slot, &self.events_tx);
+                        .finish_reporting(&self.shared, &self.events_tx);
                 }
                 Ok(())
             }

@@ -156,14 +156,9 @@ impl System for ServiceSystem {
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .take();
             if let Some(mut instance) = taken {
-                let label = instance.label();
-                for reason in instance.finish(&self.host, iron3d_abi::SlotKind::Ai) {
-                    let _ = self.events.send(HostEvent::ServiceShutdownFailed {
-                        service: name.clone(),
-                        instance: label.clone(),
-                        reason,
-                    });
-                }
+                // Finished as the service it is: failures are ServiceShutdownFailed events
+                // naming it.
+                instance.finish_reporting(&self.host, &self.events);
             }
             self.host
                 .services

@@ -6,8 +6,20 @@
 //! so their plugins can call its services (routed by [`crate::call::HostCall`]); the
 //! slot holds the cell's lock while its own plugin runs, which is how a service call
 //! back into a running plugin is detected and refused.
+//!
+//! What differs between slots is the slot's `SlotRole` (`slot/role.rs`), chosen once
+//! from its kind: simulation (calculation slot, state hash), render (`slot/render.rs`:
+//! swap activation at the render phase, drawing, captures) or audio (`slot/audio.rs`:
+//! the audio frame).
 
-use crate::call::{Attached, HostCall, HostShared, InputCache};
+mod audio;
+mod render;
+mod role;
+
+pub use render::{Capture, CaptureKind, render_world};
+pub(crate) use role::SlotRole;
+
+use crate::call::{Attached, Caller, HostCall, HostShared, InputCache};
 use crate::convert::message_view;
 use crate::library::LoadedLibrary;
 use crate::log_sink::HostLogSink;
@@ -40,9 +52,9 @@ pub struct Instance {
     /// plugin built against 2.9 or later, less those it declined
     /// ([`iron3d_abi::ErrorKind::DECLINED`]); the declared ones for an older plugin.
     pub callbacks: u32,
-    /// The service name, when the instance is a service plugin (its seeds are scoped to
-    /// the service).
-    pub service: Option<String>,
+    /// What the instance is for: the registry slot it fills, or the service plugin it is
+    /// (its seeds, logs and reports are then the service's; it fills no slot).
+    pub caller: Caller,
 }
 
 /// The active instance of a slot, shared for service routing.
@@ -58,7 +70,7 @@ impl Instance {
         slot: SlotKind,
         host: &HostShared,
     ) -> Result<Self, crate::HostError> {
-        Self::start(library, factory, slot, None, host)
+        Self::start(library, factory, Caller::Slot(slot), host)
     }
 
     /// Creates the service plugin `service` from `factory` of `library` and starts it on
@@ -69,15 +81,13 @@ impl Instance {
         service: &str,
         host: &HostShared,
     ) -> Result<Self, crate::HostError> {
-        // The slot of a service's detached calls only names the caller in messages.
-        Self::start(library, factory, SlotKind::Ai, Some(service), host)
+        Self::start(library, factory, Caller::Service(service.to_owned()), host)
     }
 
     fn start(
         library: Arc<LoadedLibrary>,
         factory: &str,
-        slot: SlotKind,
-        service: Option<&str>,
+        caller: Caller,
         host: &HostShared,
     ) -> Result<Self, crate::HostError> {
         let context = HostContext {
@@ -103,7 +113,7 @@ impl Instance {
             load_number: host.load_number,
             has_game_data: host.files.is_some(),
         };
-        let mut call = HostCall::detached(host, slot, service);
+        let mut call = HostCall::detached(host, &caller);
         let ctx: HostRef<'_> = HostApi_TO::from_ptr(RMut::new(&mut call), TD_Opaque);
         if let RResult::RErr(e) = object.mission_start(ctx, &info) {
             let _ = object.shutdown();
@@ -121,7 +131,7 @@ impl Instance {
             library,
             factory: factory.to_owned(),
             callbacks,
-            service: service.map(str::to_owned),
+            caller,
         })
     }
 
@@ -137,16 +147,14 @@ impl Instance {
     }
 
     /// `mission_end` then `shutdown` (which drops the plugin's state inside the plugin's
-    /// guard); each failure — a panic in the plugin's destructor included — is logged
-    /// and returned for a [`HostEvent::ShutdownFailed`].
-    pub fn finish(&mut self, host: &HostShared, slot: SlotKind) -> Vec<String> {
+    /// guard), as its [`Instance::caller`]; each failure — a panic in the plugin's
+    /// destructor included — is logged and returned for a [`HostEvent::ShutdownFailed`]
+    /// (a slot's instance) or [`HostEvent::ServiceShutdownFailed`] (a service).
+    pub fn finish(&mut self, host: &HostShared) -> Vec<String> {
         let mut failures = Vec::new();
-        let mut call = HostCall::detached(host, slot, self.service.as_deref());
+        let mut call = HostCall::detached(host, &self.caller);
         let ctx: HostRef<'_> = HostApi_TO::from_ptr(RMut::new(&mut call), TD_Opaque);
-        let owner = self
-            .service
-            .as_ref()
-            .map_or_else(|| slot.to_string(), |s| format!("service {s}"));
+        let owner = &self.caller;
         if let RResult::RErr(e) = self.object.mission_end(ctx) {
             tracing::warn!(%owner, instance = %self.label(), error = %e, "mission_end failed");
             failures.push(e.to_string());
@@ -158,20 +166,25 @@ impl Instance {
         failures
     }
 
-    /// [`Instance::finish`], with each failure sent as a [`HostEvent::ShutdownFailed`].
-    pub fn finish_reporting(
-        &mut self,
-        host: &HostShared,
-        slot: SlotKind,
-        events: &Sender<HostEvent>,
-    ) {
+    /// [`Instance::finish`], with each failure sent as a [`HostEvent::ShutdownFailed`]
+    /// naming the slot, or for a service a [`HostEvent::ServiceShutdownFailed`] naming
+    /// the service.
+    pub fn finish_reporting(&mut self, host: &HostShared, events: &Sender<HostEvent>) {
         let instance = self.label();
-        for reason in self.finish(host, slot) {
-            let _ = events.send(HostEvent::ShutdownFailed {
-                slot,
-                instance: instance.clone(),
-                reason,
-            });
+        for reason in self.finish(host) {
+            let event = match &self.caller {
+                Caller::Slot(slot) => HostEvent::ShutdownFailed {
+                    slot: *slot,
+                    instance: instance.clone(),
+                    reason,
+                },
+                Caller::Service(service) => HostEvent::ServiceShutdownFailed {
+                    service: service.clone(),
+                    instance: instance.clone(),
+                    reason,
+                },
+            };
+            let _ = events.send(event);
         }
     }
 }
@@ -296,24 +309,6 @@ pub struct SlotShared {
     pub capture_result: Mutex<Option<Result<Capture, String>>>,
 }
 
-/// What to read back from a render backend after a frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CaptureKind {
-    /// The frame's pixels (`RenderBackend::capture`).
-    Image,
-    /// The frame's command list as JSON (`RenderBackend::capture_commands`).
-    Commands,
-}
-
-/// A capture read back from a render backend.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Capture {
-    /// RGBA8 pixels.
-    Image(iron3d_abi::ImageRgba8),
-    /// JSON command list.
-    Commands(String),
-}
-
 impl SlotShared {
     /// Empty shared state for `slot`.
     pub fn new(slot: SlotKind) -> Arc<Self> {
@@ -340,6 +335,10 @@ pub type FallbackFactory = Arc<dyn Fn(SlotKind) -> Option<Instance> + Send + Syn
 /// The kernel-side adapter of one registry slot.
 pub struct PluginSlot {
     shared: Arc<SlotShared>,
+    /// What the slot does beyond the generic forwarding (from its kind).
+    role: SlotRole,
+    /// The slot as the caller of its plugin's host calls.
+    caller: Caller,
     host: Arc<HostShared>,
     name: String,
     cell: SlotCell,
@@ -373,6 +372,8 @@ impl PluginSlot {
         *lock(&cell) = active;
         let me = Self {
             shared,
+            role: SlotRole::of(slot),
+            caller: Caller::Slot(slot),
             host,
             name: format!("plugin:{slot}"),
             cell,
@@ -451,8 +452,7 @@ impl PluginSlot {
                     input: &self.input,
                 }),
                 shared: &self.host,
-                slot: self.shared.slot,
-                service: None,
+                caller: &self.caller,
                 order: Default::default(),
             };
             let host: HostRef<'_> = HostApi_TO::from_ptr(RMut::new(&mut call), TD_Opaque);
@@ -463,71 +463,6 @@ impl PluginSlot {
         match r {
             RResult::ROk(()) => Ok(()),
             RResult::RErr(e) => Err(self.fault(phase, &e)),
-        }
-    }
-
-    /// The audio slot's frame (2.6): the listener from the camera of the frame being
-    /// drawn (else the player's view), the mix, the outcome; the report is kept on the
-    /// host for the launcher.
-    fn audio_frame(&mut self, snapshot: &RenderSnapshot) -> SystemResult {
-        let prepared = snapshot.prepared.as_ref();
-        let camera = prepared
-            .and_then(|p| p.get::<iron3d_abi::RenderFrame>())
-            .map(|f| f.camera)
-            .or_else(|| {
-                prepared
-                    .and_then(|p| p.get::<iron3d_abi::FrameWithOverlay>())
-                    .map(|f| f.frame.camera)
-            });
-        let listener = camera
-            .map(|c| iron3d_abi::Listener::from_angles(c.position, c.yaw, c.pitch))
-            .or_else(|| {
-                snapshot.view.as_ref().map(|v| {
-                    let eye = iron3d_abi::Vec3f {
-                        x: v.eye[0],
-                        y: v.eye[1],
-                        z: v.eye[2],
-                    };
-                    iron3d_abi::Listener::from_angles(eye, v.yaw, v.pitch)
-                })
-            });
-        let (mix, trace) = {
-            let a = lock(&self.host.audio);
-            (a.mix, a.trace)
-        };
-        let outcome = lock(&self.host.outcome).map(|o| o.outcome);
-        let frame = iron3d_abi::AudioFrame {
-            frame: snapshot.frame,
-            tick: snapshot.tick,
-            listener: listener.into(),
-            mix,
-            outcome: outcome.into(),
-            trace,
-        };
-        let r = match lock(&self.cell).as_mut() {
-            Some(a) => match a.object.audio() {
-                RResult::ROk(ROption::RSome(mut audio)) => audio.frame(&frame).map(Some),
-                RResult::ROk(ROption::RNone) => RResult::ROk(None),
-                RResult::RErr(e) => RResult::RErr(e),
-            },
-            None => RResult::ROk(None),
-        };
-        match r {
-            RResult::ROk(Some(report)) => {
-                let mut a = lock(&self.host.audio);
-                if trace {
-                    a.lines
-                        .extend(report.trace.into_iter().map(|l| l.into_string()));
-                }
-                a.status = Some(crate::call::AudioStatus {
-                    output: report.output,
-                    reason: report.reason.into_string(),
-                    active_sources: report.active_sources,
-                });
-                Ok(())
-            }
-            RResult::ROk(None) => Ok(()),
-            RResult::RErr(e) => Err(self.fault(Phase::RenderWorld, &e)),
         }
     }
 
@@ -578,7 +513,7 @@ impl PluginSlot {
         });
         self.publish_active();
         if let Some(mut f) = failed {
-            f.finish_reporting(&self.host, slot, &self.events);
+            f.finish_reporting(&self.host, &self.events);
         }
         SystemError(format!("{failed_label}: {reason}"))
     }
@@ -604,7 +539,7 @@ impl PluginSlot {
             Some(RResult::RErr(e)) => {
                 drop(cell);
                 let mut new = prepared.instance;
-                new.finish_reporting(&self.host, slot, &self.events);
+                new.finish_reporting(&self.host, &self.events);
                 return refuse(
                     &self.events,
                     format!("the old instance could not save its state: {e}"),
@@ -616,7 +551,7 @@ impl PluginSlot {
         if cell.is_some() {
             if let RResult::RErr(e) = new.object.restore_state(&blob) {
                 drop(cell);
-                new.finish_reporting(&self.host, slot, &self.events);
+                new.finish_reporting(&self.host, &self.events);
                 return refuse(
                     &self.events,
                     format!("the new instance refused the state: {e}"),
@@ -629,7 +564,7 @@ impl PluginSlot {
             .as_ref()
             .map_or_else(|| "vacant".into(), Instance::label);
         if let Some(mut evicted) = std::mem::replace(&mut self.previous, old) {
-            evicted.finish_reporting(&self.host, slot, &self.events);
+            evicted.finish_reporting(&self.host, &self.events);
         }
         *lock(&self.shared.swaps) += 1;
         let latency = prepared.triggered_at.elapsed();
@@ -651,11 +586,7 @@ impl System for PluginSlot {
     }
 
     fn calc_slot(&self) -> Option<CalcSlot> {
-        match self.shared.slot {
-            SlotKind::Ai => Some(CalcSlot::Ai),
-            SlotKind::Control => Some(CalcSlot::Control),
-            _ => None,
-        }
+        self.role.calc_slot()
     }
 
     fn on_boundary(&mut self, ctx: &mut SystemCtx<'_>) -> SystemResult {
@@ -756,93 +687,19 @@ impl System for PluginSlot {
     }
 
     fn render(&mut self, snapshot: &RenderSnapshot) -> SystemResult {
-        if self.shared.slot == SlotKind::Audio {
-            return self.audio_frame(snapshot);
-        }
-        // A renderer is not part of the simulation: a swap of the render slot also takes
-        // effect at the frame's render phase, so a new renderer draws the very next frame
-        // even when that frame runs no tick.
-        if self.shared.slot == SlotKind::Render {
-            self.activate_pending_at(snapshot.tick);
-        }
-        if !self.wants(callbacks::RENDER) {
-            return Ok(());
-        }
-        let request = lock(&self.shared.capture_request).take();
-        let world_wanted = self.wants(callbacks::WORLD);
-        let cell = self.cell.clone();
-        let mut guard = lock(&cell);
-        let Some(a) = guard.as_mut() else {
-            if request.is_some() {
-                *lock(&self.shared.capture_result) =
-                    Some(Err("the render slot is vacant".to_owned()));
+        match self.role {
+            SlotRole::Audio => self.audio_frame(snapshot),
+            SlotRole::Render => {
+                // A renderer is not part of the simulation: a swap of the render slot also
+                // takes effect at the frame's render phase, so a new renderer draws the very
+                // next frame even when that frame runs no tick.
+                self.activate_pending_at(snapshot.tick);
+                self.draw(snapshot)
             }
-            return Ok(());
-        };
-        // The prepared payload is a bare frame, or (2.4) a frame with its overlay.
-        let prepared = snapshot.prepared.as_ref();
-        let frame = prepared
-            .and_then(|p| p.get::<iron3d_abi::RenderFrame>())
-            .map(|f| (f, None))
-            .or_else(|| {
-                prepared
-                    .and_then(|p| p.get::<iron3d_abi::FrameWithOverlay>())
-                    .map(|f| (&*f.frame, Some(&f.overlay)))
-            });
-        let mut world_declined = false;
-        let r = match (a.object.render(), frame) {
-            (RResult::RErr(e), _) => RResult::RErr(e),
-            (RResult::ROk(ROption::RSome(mut backend)), Some((frame, overlay))) => {
-                let world = if world_wanted {
-                    match backend.world(&render_world(snapshot, frame)) {
-                        RResult::RErr(e) if e.kind == iron3d_abi::ErrorKind::DECLINED => {
-                            world_declined = true;
-                            RResult::ROk(())
-                        }
-                        r => r,
-                    }
-                } else {
-                    RResult::ROk(())
-                };
-                let r = match (world, overlay) {
-                    (RResult::RErr(e), _) => RResult::RErr(e),
-                    (RResult::ROk(()), Some(o)) => backend.draw_with_overlay(frame, o).map(|_| ()),
-                    (RResult::ROk(()), None) => backend.draw(frame).map(|_| ()),
-                };
-                if let (Some(kind), RResult::ROk(())) = (request, &r) {
-                    let result = match kind {
-                        CaptureKind::Image => backend.capture().into_result().map(Capture::Image),
-                        CaptureKind::Commands => backend
-                            .capture_commands()
-                            .into_result()
-                            .map(|s| Capture::Commands(s.into_string())),
-                    };
-                    *lock(&self.shared.capture_result) = Some(result.map_err(|e| e.to_string()));
-                }
-                r
-            }
-            (RResult::ROk(ROption::RSome(_)), None) => {
-                if request.is_some() {
-                    *lock(&self.shared.capture_result) =
-                        Some(Err("no prepared frame to draw".to_owned()));
-                }
-                RResult::ROk(())
-            }
-            (RResult::ROk(ROption::RNone), _) => RResult::ROk(()),
-        };
-        if world_declined {
-            a.callbacks &= !callbacks::WORLD;
-            self.active_callbacks &= !callbacks::WORLD;
-        }
-        drop(guard);
-        match r {
-            RResult::ROk(()) => Ok(()),
-            RResult::RErr(e) => {
-                if request.is_some() {
-                    *lock(&self.shared.capture_result) = Some(Err(e.to_string()));
-                }
-                Err(self.fault(Phase::RenderWorld, &e))
-            }
+            // Kept from before the roles: a simulation slot's plugin that takes
+            // `callbacks::RENDER` is asked for a render backend too, and drawn when it
+            // offers one (no swap activates here; captures are the render slot's).
+            SlotRole::Simulation(_) => self.draw(snapshot),
         }
     }
 
@@ -881,10 +738,8 @@ impl System for PluginSlot {
     }
 
     fn state_digest(&self) -> Option<[u8; 32]> {
-        // Presentation is not simulation: whichever renderer or audio plugin is active
-        // (and its own state) never enters the state hash, so switching renderers or
-        // playing with or without a sound card cannot change it.
-        if matches!(self.shared.slot, SlotKind::Render | SlotKind::Audio) {
+        // Presentation is not simulation (see `SlotRole::hashed`).
+        if !self.role.hashed() {
             return None;
         }
         let cell = lock(&self.cell);
@@ -906,63 +761,16 @@ impl System for PluginSlot {
     }
 
     fn shutdown(&mut self) {
-        let slot = self.shared.slot;
         if let Some(mut a) = lock(&self.cell).take() {
-            a.finish_reporting(&self.host, slot, &self.events);
+            a.finish_reporting(&self.host, &self.events);
         }
         if let Some(mut p) = self.previous.take() {
-            p.finish_reporting(&self.host, slot, &self.events);
+            p.finish_reporting(&self.host, &self.events);
         }
         if let Some(p) = lock(&self.shared.pending).take() {
             let mut i = p.instance;
-            i.finish_reporting(&self.host, slot, &self.events);
+            i.finish_reporting(&self.host, &self.events);
         }
         self.publish_active();
-    }
-}
-
-/// (2.8) The world a renderer that declared `callbacks::WORLD` gets before `frame`: every
-/// object of `snapshot` in queue order, each once, with `in_view` from the frame's
-/// visible list and prototype names (CP1251) in a table of first use.
-pub fn render_world(
-    snapshot: &RenderSnapshot,
-    frame: &iron3d_abi::RenderFrame,
-) -> iron3d_abi::RenderWorld {
-    let mut visible: Vec<u32> = frame.visible.iter().map(|v| v.id).collect();
-    visible.sort_unstable();
-    let mut prototypes: Vec<(std::sync::Arc<[u8]>, u32)> = Vec::new();
-    let mut names: Vec<abi_stable::std_types::RString> = Vec::new();
-    let mut objects = abi_stable::std_types::RVec::with_capacity(snapshot.objects.len());
-    for o in &snapshot.objects {
-        // Objects of one prototype share its Arc: a pointer match first, bytes second.
-        let index = match prototypes
-            .iter()
-            .find(|(p, _)| std::sync::Arc::ptr_eq(p, &o.prototype) || **p == *o.prototype)
-        {
-            Some(&(_, k)) => k,
-            None => {
-                let k = u32::try_from(names.len()).unwrap_or(u32::MAX);
-                let (text, _, _) = encoding_rs::WINDOWS_1251.decode(&o.prototype);
-                names.push(text.as_ref().into());
-                prototypes.push((o.prototype.clone(), k));
-                k
-            }
-        };
-        let t = o.transform;
-        objects.push(iron3d_abi::WorldObject {
-            id: o.id.raw(),
-            position: t.position.into(),
-            orientation: t.orientation.into(),
-            scale: t.scale.into(),
-            clan_id: o.clan_id.into(),
-            prototype: index,
-            in_view: visible.binary_search(&o.id.raw()).is_ok(),
-        });
-    }
-    iron3d_abi::RenderWorld {
-        frame: snapshot.frame,
-        tick: snapshot.tick,
-        objects,
-        prototypes: names.into(),
     }
 }
