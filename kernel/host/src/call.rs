@@ -1400,6 +1400,18 @@ mod tests {
                 "call_service weather",
             );
 
+            for id in [ExtensionId::TERRAIN, ExtensionId::CONTROL] {
+                let mut never = NeverVisited;
+                let visit = ExtensionVisit_TO::from_ptr(
+                    abi_stable::RMut::new(&mut never),
+                    abi_stable::sabi_trait::TD_Opaque,
+                );
+                refused(
+                    call.use_extension(id, "extension".into(), visit),
+                    "extension",
+                );
+            }
+
             let seed = match caller {
                 Caller::Slot(slot) => shared.rng_seed(*slot, "spawn"),
                 Caller::Service(name) => shared.service_seed(name, "spawn"),
@@ -1413,6 +1425,42 @@ mod tests {
             assert_eq!(e.expect_err("no game data").kind, ErrorKind::NOT_FOUND);
         }
         assert!(shared.outcome.lock().unwrap().is_none());
+    }
+
+    /// A typed-service visit that must not run.
+    struct NeverVisited;
+
+    impl iron3d_abi::ExtensionVisit for NeverVisited {
+        fn terrain(
+            &mut self,
+            _: iron3d_abi::extension::TerrainService_TO<'_, abi_stable::RMut<'_, ()>>,
+        ) -> RResult<(), PluginError> {
+            panic!("the terrain visit ran")
+        }
+        fn control(
+            &mut self,
+            _: iron3d_abi::extension::ControlService_TO<'_, abi_stable::RMut<'_, ()>>,
+        ) -> RResult<(), PluginError> {
+            panic!("the control visit ran")
+        }
+    }
+
+    #[test]
+    fn an_unknown_typed_service_is_unsupported_by_id() {
+        let shared = shared();
+        let caller = Caller::Slot(SlotKind::Ai);
+        let mut call = HostCall::detached(&shared, &caller);
+        let mut never = NeverVisited;
+        let visit = ExtensionVisit_TO::from_ptr(
+            abi_stable::RMut::new(&mut never),
+            abi_stable::sabi_trait::TD_Opaque,
+        );
+        let e = call
+            .use_extension(ExtensionId(99), "weather".into(), visit)
+            .into_result()
+            .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::UNSUPPORTED);
+        assert_eq!(e.message.as_str(), "weather: no typed service has id 99");
     }
 
     #[test]
