@@ -62,7 +62,7 @@ pub struct HeadlessOptions {
     /// Mission to load from `game_dir` instead of the built-in scenario.
     pub mission: Option<String>,
     /// How the mission's archives are read (strict by default).
-    pub data_profile: crate::mission_cli::Profile,
+    pub data_profile: iron3d_tools::mission::Profile,
     /// Mission parameters for the plugins (`--param`).
     pub params: BTreeMap<String, String>,
     /// `--mods` (automation: none unless named; a replay enables the recorded ones).

@@ -1,24 +1,18 @@
 //! The iron3d launcher as a library: command-line parsing and the commands it runs, so that
 //! end-to-end tests can drive exactly what the `iron3d` binary does.
 
-pub mod archive_cli;
-pub mod asset_cli;
 pub mod audio;
 pub mod bench;
 pub mod bindings_cli;
-pub mod corpus_cli;
 pub mod demo_cli;
 pub mod headless;
-pub mod hud_view;
 pub mod live_input;
-pub mod mission_cli;
 pub mod mods;
 pub mod mods_cli;
 pub mod play;
 pub mod plugins;
 pub mod renderer;
 pub mod scenario;
-pub mod terrain_cli;
 pub mod window;
 
 use clap::{Args, Parser, Subcommand};
@@ -215,10 +209,10 @@ pub enum TerrainCommand {
         #[arg(long, default_value_t = 512)]
         size: u32,
         /// Route start X,Y.
-        #[arg(long, value_parser = terrain_cli::parse_point, requires = "to")]
+        #[arg(long, value_parser = iron3d_tools::terrain::parse_point, requires = "to")]
         from: Option<[f32; 2]>,
         /// Route goal X,Y.
-        #[arg(long, value_parser = terrain_cli::parse_point, requires = "from")]
+        #[arg(long, value_parser = iron3d_tools::terrain::parse_point, requires = "from")]
         to: Option<[f32; 2]>,
     },
     /// Height, normal and area at points, and a route, as JSON.
@@ -228,13 +222,13 @@ pub enum TerrainCommand {
         /// A directory under MISSIONS/ or a data.tma path relative to GAME_DIR.
         mission: String,
         /// A point X,Y to query (repeatable).
-        #[arg(long = "at", value_parser = terrain_cli::parse_point)]
+        #[arg(long = "at", value_parser = iron3d_tools::terrain::parse_point)]
         at: Vec<[f32; 2]>,
         /// Route start X,Y.
-        #[arg(long, value_parser = terrain_cli::parse_point, requires = "to")]
+        #[arg(long, value_parser = iron3d_tools::terrain::parse_point, requires = "to")]
         from: Option<[f32; 2]>,
         /// Route goal X,Y.
-        #[arg(long, value_parser = terrain_cli::parse_point, requires = "from")]
+        #[arg(long, value_parser = iron3d_tools::terrain::parse_point, requires = "from")]
         to: Option<[f32; 2]>,
         /// JSON output (the only format; accepted for symmetry with the other commands).
         #[arg(long)]
@@ -339,7 +333,7 @@ pub struct DataProfileArgs {
     pub relax_mesh_tag: bool,
 }
 
-impl From<DataProfileArgs> for mission_cli::Profile {
+impl From<DataProfileArgs> for iron3d_tools::mission::Profile {
     fn from(a: DataProfileArgs) -> Self {
         Self {
             compatible: a.compatible,
@@ -645,11 +639,11 @@ fn run(command: Command, log_level: &str, out: &mut dyn Write) -> anyhow::Result
             json,
         } => {
             match kind {
-                AssetKind::Material => asset_cli::material(&archive, &name, json, out)?,
-                AssetKind::Texture => asset_cli::texture(&archive, &name, json, out)?,
-                AssetKind::Wear => asset_cli::wear(&archive, &name, json, out)?,
-                AssetKind::Fx => asset_cli::fx(&archive, &name, json, out)?,
-                AssetKind::Model => asset_cli::model(&archive, &name, json, out)?,
+                AssetKind::Material => iron3d_tools::asset::material(&archive, &name, json, out)?,
+                AssetKind::Texture => iron3d_tools::asset::texture(&archive, &name, json, out)?,
+                AssetKind::Wear => iron3d_tools::asset::wear(&archive, &name, json, out)?,
+                AssetKind::Fx => iron3d_tools::asset::fx(&archive, &name, json, out)?,
+                AssetKind::Model => iron3d_tools::asset::model(&archive, &name, json, out)?,
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -659,7 +653,7 @@ fn run(command: Command, log_level: &str, out: &mut dyn Write) -> anyhow::Result
             output,
             mip,
         }) => {
-            asset_cli::export_texture(&archive, &name, mip, &output, out)?;
+            iron3d_tools::asset::export_texture(&archive, &name, mip, &output, out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Model(ModelCommand::Export {
@@ -667,7 +661,7 @@ fn run(command: Command, log_level: &str, out: &mut dyn Write) -> anyhow::Result
             name,
             output,
         }) => {
-            asset_cli::export_model(&archive, &name, &output, out)?;
+            iron3d_tools::asset::export_model(&archive, &name, &output, out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Corpus {
@@ -675,7 +669,7 @@ fn run(command: Command, log_level: &str, out: &mut dyn Write) -> anyhow::Result
             json,
             roundtrip,
         } => {
-            let clean = corpus_cli::run(&game_dir, json, roundtrip, out)?;
+            let clean = iron3d_tools::corpus::run(&game_dir, json, roundtrip, out)?;
             Ok(if clean {
                 ExitCode::SUCCESS
             } else {
@@ -703,7 +697,7 @@ fn run(command: Command, log_level: &str, out: &mut dyn Write) -> anyhow::Result
             from,
             to,
         }) => {
-            terrain_cli::render(&game_dir, &mission, size, from.zip(to), &output, out)?;
+            iron3d_tools::terrain::render(&game_dir, &mission, size, from.zip(to), &output, out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Terrain(TerrainCommand::Query {
@@ -714,7 +708,7 @@ fn run(command: Command, log_level: &str, out: &mut dyn Write) -> anyhow::Result
             to,
             ..
         }) => {
-            terrain_cli::query(&game_dir, &mission, &at, from.zip(to), out)?;
+            iron3d_tools::terrain::query(&game_dir, &mission, &at, from.zip(to), out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Mission(MissionCommand::Inspect {
@@ -722,7 +716,7 @@ fn run(command: Command, log_level: &str, out: &mut dyn Write) -> anyhow::Result
             mission,
             json,
         }) => {
-            mission_cli::inspect(&game_dir, &mission, json, out)?;
+            iron3d_tools::mission::inspect(&game_dir, &mission, json, out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Graph {
@@ -731,7 +725,7 @@ fn run(command: Command, log_level: &str, out: &mut dyn Write) -> anyhow::Result
             json,
             profile,
         } => {
-            mission_cli::graph(&game_dir, mission.as_deref(), profile.into(), json, out)?;
+            iron3d_tools::mission::graph(&game_dir, mission.as_deref(), profile.into(), json, out)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Archive(a) => archive_command(a, out),
@@ -872,10 +866,10 @@ fn run_command(mut a: RunArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
 
 /// `iron3d archive …`.
 fn archive_command(a: ArchiveCommand, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    use archive_cli::Mode;
+    use iron3d_tools::archive::Mode;
     match a {
         ArchiveCommand::List { file, json, strict } => {
-            archive_cli::list(
+            iron3d_tools::archive::list(
                 &file,
                 json,
                 if strict { Mode::Strict } else { Mode::Compat },
@@ -883,22 +877,22 @@ fn archive_command(a: ArchiveCommand, out: &mut dyn Write) -> anyhow::Result<Exi
             )?;
         }
         ArchiveCommand::Extract { file, name, output } => {
-            archive_cli::extract(&file, &name, output.as_deref(), Mode::Compat, out)?;
+            iron3d_tools::archive::extract(&file, &name, output.as_deref(), Mode::Compat, out)?;
         }
         ArchiveCommand::Check { file, compat, .. } => {
-            return archive_cli::check(
+            return iron3d_tools::archive::check(
                 &file,
                 if compat { Mode::Compat } else { Mode::Strict },
                 out,
             );
         }
-        ArchiveCommand::Roundtrip { file } => return archive_cli::roundtrip(&file, out),
+        ArchiveCommand::Roundtrip { file } => return iron3d_tools::archive::roundtrip(&file, out),
         ArchiveCommand::Pack {
             manifest,
             output,
             dir,
         } => {
-            archive_cli::pack(&manifest, &output, dir.as_deref(), out)?;
+            iron3d_tools::archive::pack(&manifest, &output, dir.as_deref(), out)?;
         }
     }
     Ok(ExitCode::SUCCESS)

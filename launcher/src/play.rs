@@ -84,7 +84,7 @@ pub struct PlayOptions {
     /// Renderer switches after presented frames.
     pub switches: Vec<(u64, Renderer)>,
     /// How the mission's archives are read (strict by default).
-    pub data_profile: crate::mission_cli::Profile,
+    pub data_profile: iron3d_tools::mission::Profile,
     /// Mission parameters for the plugins (`--param`).
     pub params: std::collections::BTreeMap<String, String>,
     /// Draw the HUD over the frames (`--no-hud` turns it off).
@@ -136,7 +136,7 @@ impl PlayOptions {
             plugin_dirs: Vec::new(),
             strict_plugins: false,
             switches: Vec::new(),
-            data_profile: crate::mission_cli::Profile::default(),
+            data_profile: iron3d_tools::mission::Profile::default(),
             params: Default::default(),
             hud: true,
             briefing: false,
@@ -326,7 +326,7 @@ pub struct PlaySession {
     /// (`game.pause`, `game.menu`, or the window's key).
     pub paused: bool,
     /// The HUD (`None` with `--no-hud`).
-    pub hud: Option<crate::hud_view::HudView>,
+    pub hud: Option<iron3d_hud::view::HudView>,
     /// The player's settings as the settings screen left them.
     pub settings: iron3d_config::settings::Settings,
     /// Where changed settings are saved.
@@ -742,7 +742,7 @@ impl PlaySession {
     /// A key on the settings screen (line `item` highlighted; the last line is Back).
     fn settings_key(
         &mut self,
-        h: &crate::hud_view::HudView,
+        h: &iron3d_hud::view::HudView,
         item: usize,
         key: MenuKey,
     ) -> MenuAction {
@@ -895,7 +895,7 @@ fn install_presentation(
     opts: &PlayOptions,
     run: &mut iron3d_session::Session,
     out: &mut dyn Write,
-) -> anyhow::Result<(SharedView, LastFrame, Option<crate::hud_view::HudView>)> {
+) -> anyhow::Result<(SharedView, LastFrame, Option<iron3d_hud::view::HudView>)> {
     let game = run
         .game
         .as_ref()
@@ -934,7 +934,7 @@ fn install_presentation(
         } else {
             iron3d_hud::Screen::Playing
         };
-        Some(crate::hud_view::HudView::load(
+        Some(iron3d_hud::view::HudView::load(
             &game.vfs,
             &opts.mission,
             &opts.params,

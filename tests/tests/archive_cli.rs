@@ -257,13 +257,8 @@ fn pack_fills_the_type_tag_of_known_families_and_takes_tags_by_name() {
         r#"{"format":"nres","entries":[{"name":"a.wea","file":"w.bin","type_id":"WE"}]}"#,
     )
     .unwrap();
-    let e = iron3d_launcher::archive_cli::pack(
-        &bad,
-        &dir.path().join("bad.rlb"),
-        None,
-        &mut Vec::new(),
-    )
-    .unwrap_err();
+    let e = iron3d_tools::archive::pack(&bad, &dir.path().join("bad.rlb"), None, &mut Vec::new())
+        .unwrap_err();
     assert!(
         format!("{e:#}").contains("manifest entry 0 (a.wea): 'type_id' \"WE\""),
         "{e:#}"

@@ -220,8 +220,8 @@ fn a_broken_font_file_is_an_error_naming_it() {
         "capture",
     ]);
     assert_ne!(code, ExitCode::SUCCESS, "{out}");
-    let e = iron3d_launcher::hud_view::load_font(&iron3d_vfs::Vfs::new(game.path())).unwrap_err();
-    let chain = format!("{e:#}");
+    let e = iron3d_hud::view::load_font(&iron3d_vfs::Vfs::new(game.path())).unwrap_err();
+    let chain = iron3d_abi::error_chain(&e);
     assert!(
         chain.contains("HudFont.lib") && chain.contains("offset"),
         "{chain}"

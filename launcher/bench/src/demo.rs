@@ -34,7 +34,7 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
         )?;
 
         let t = now();
-        let report = iron3d_launcher::corpus_cli::report(&dir, true)?;
+        let report = iron3d_tools::corpus::report(&dir, true)?;
         let corpus_ms = t.elapsed().as_secs_f64() * 1e3;
         writeln!(
             out,

@@ -165,7 +165,7 @@ fn swap_stall(dir: &std::path::Path, mission: &str, out: &mut dyn Write) -> anyh
 /// software-rendered frames at 640×480 with and without the HUD, side by side.
 fn hud_cost(dir: &std::path::Path, out: &mut dyn Write) -> anyhow::Result<()> {
     let vfs = iron3d_vfs::Vfs::new(dir);
-    let view = iron3d_launcher::hud_view::HudView::load(
+    let view = iron3d_hud::view::HudView::load(
         &vfs,
         iron3d_demo::BATTLE,
         &Default::default(),

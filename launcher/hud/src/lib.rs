@@ -9,15 +9,19 @@
 //!   (**PD-HUD-TEXT**) and `Objectives.txt`.
 //! * [`screen`] — the screens of a mission (briefing, play, pause menu, success,
 //!   failure) and the overlay of one frame ([`screen::Hud::overlay`]).
+//! * [`view`] — the HUD of a running mission: loaded through the VFS, counted from the
+//!   kernel's world, and the frame preparer's overlay source with selection markers.
 
 pub mod font;
 pub mod mission;
 pub mod screen;
 pub mod text;
+pub mod view;
 
 pub use font::Font;
 pub use mission::MissionText;
 pub use screen::{Hud, HudState, MENU, Marker, MarkerKind, MenuItem, Screen};
+pub use view::HudView;
 
 /// Errors of the HUD's inputs: the font and the mission's text files.
 #[derive(Debug, thiserror::Error)]
@@ -47,5 +51,32 @@ pub enum HudError {
         /// The configuration reader's error (file, line, column).
         #[source]
         source: iron3d_config::ConfigError,
+    },
+    /// A path of the game directory that is not valid (the mission's name).
+    #[error("{origin}: not a valid game path")]
+    Path {
+        /// What was read.
+        origin: String,
+        /// The path error.
+        #[source]
+        source: iron3d_vfs::PathError,
+    },
+    /// The game directory could not be read.
+    #[error("{origin}: cannot be read")]
+    Vfs {
+        /// What was read.
+        origin: String,
+        /// The VFS error (archive, entry, chain).
+        #[source]
+        source: Box<iron3d_vfs::VfsError>,
+    },
+    /// A file that could not be read.
+    #[error("{origin}: cannot be read")]
+    Io {
+        /// The file.
+        origin: String,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
     },
 }

@@ -1,12 +1,13 @@
-//! The HUD of `iron3d play`: loads the font and the mission's text, keeps the
-//! [`HudState`] the play loop fills each frame, and builds the frame's overlay in the
-//! frame preparer (so every renderer draws it, interface 2.4).
+//! The HUD of a running mission: loads the font and the mission's text through the
+//! VFS, keeps the [`HudState`] the play loop fills each frame (the player clan's
+//! figures counted from the kernel's world), and builds the frame's overlay in the frame
+//! preparer (so every renderer draws it, interface 2.4).
 
+use crate::{Font, Hud, HudError, HudState, Marker, MarkerKind, MissionText, Screen};
 use glam::{Vec3, Vec4};
 use iron3d_gameplay::clan::behavior_clan;
 use iron3d_gameplay::params::{DEFAULT_PLAYER_CLAN, PLAYER_CLAN, parse_player_clan};
 use iron3d_gameplay::property::{BEHAVIOR_CLAN, CURRENT_ORE, LIFE_STATE};
-use iron3d_hud::{Font, Hud, HudState, Marker, MarkerKind, MissionText, Screen};
 use iron3d_kernel::{Kernel, RenderSnapshot};
 use iron3d_render_frame::FrameParams;
 use iron3d_vfs::{ArchiveCache, GamePath, ReadMode, Vfs, VfsError};
@@ -78,34 +79,67 @@ pub struct HudView {
 
 /// Reads `path` from the mission directory `mission` (then the game root); `None` when
 /// neither has it.
-fn mission_file(vfs: &Vfs, mission: &str, name: &str) -> anyhow::Result<Option<Vec<u8>>> {
-    let dir = GamePath::parse(&format!("MISSIONS/{mission}"))?;
-    let path = GamePath::parse(name)?;
+/// `error` and its sources, `": "`-separated.
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut s = error.to_string();
+    let mut source = error.source();
+    while let Some(e) = source {
+        s.push_str(": ");
+        s.push_str(&e.to_string());
+        source = e.source();
+    }
+    s
+}
+
+fn mission_file(vfs: &Vfs, mission: &str, name: &str) -> Result<Option<Vec<u8>>, HudError> {
+    let origin = || format!("MISSIONS/{mission}/{name}");
+    let path_err = |source| HudError::Path {
+        origin: origin(),
+        source,
+    };
+    let dir = GamePath::parse(&format!("MISSIONS/{mission}")).map_err(path_err)?;
+    let path = GamePath::parse(name).map_err(path_err)?;
     match vfs.resolve_in_mission(&dir, &path) {
-        Ok(r) => Ok(Some(std::fs::read(&r.path)?)),
-        Err(iron3d_vfs::VfsError::FileMissing { .. }) => Ok(None),
-        Err(e) => Err(e.into()),
+        Ok(r) => std::fs::read(&r.path)
+            .map(Some)
+            .map_err(|source| HudError::Io {
+                origin: r.path.display().to_string(),
+                source,
+            }),
+        Err(VfsError::FileMissing { .. }) => Ok(None),
+        Err(source) => Err(HudError::Vfs {
+            origin: origin(),
+            source: Box::new(source),
+        }),
     }
 }
 
 /// The HUD font of the game directory (**PD-HUD-FONT**), or the built-in one when the
 /// directory has none. A font file that is there but broken is an error. The entry is
 /// read through the VFS's per-entry overlays, so a mod may replace the font entry alone.
-pub fn load_font(vfs: &Vfs) -> anyhow::Result<Font> {
-    let archive = iron3d_hud::font::FONT_ARCHIVE;
-    let entry = iron3d_hud::font::FONT_ENTRY;
+pub fn load_font(vfs: &Vfs) -> Result<Font, HudError> {
+    let archive = crate::font::FONT_ARCHIVE;
+    let entry = crate::font::FONT_ENTRY;
+    let origin = || format!("HUD font archive {archive}");
     let cache = ArchiveCache::new(ReadMode::Strict, FONT_CACHE_BUDGET);
-    let bytes = match vfs.read_entry(&GamePath::parse(archive)?, entry.as_bytes(), &cache) {
+    let path = GamePath::parse(archive).map_err(|source| HudError::Path {
+        origin: origin(),
+        source,
+    })?;
+    let bytes = match vfs.read_entry(&path, entry.as_bytes(), &cache) {
         Ok(bytes) => bytes,
         Err(VfsError::FileMissing { .. }) => {
             tracing::info!(target: "Iron3D", "no {archive}: the HUD uses the built-in font");
             return Ok(Font::builtin());
         }
-        Err(e) => {
-            return Err(anyhow::Error::new(e).context(format!("HUD font archive {archive}")));
+        Err(source) => {
+            return Err(HudError::Vfs {
+                origin: origin(),
+                source: Box::new(source),
+            });
         }
     };
-    Ok(Font::from_texm(&bytes, &format!("{archive}:{entry}"))?)
+    Font::from_texm(&bytes, &format!("{archive}:{entry}"))
 }
 
 /// Blob budget of the font loader's own archive cache (one entry is read).
@@ -120,7 +154,7 @@ impl HudView {
         mission: &str,
         params: &std::collections::BTreeMap<String, String>,
         screen: Screen,
-    ) -> anyhow::Result<Self> {
+    ) -> Result<Self, HudError> {
         let font = load_font(vfs)?;
         let read = |name: &str| match mission_file(vfs, mission, name) {
             Ok(b) => b,
@@ -137,7 +171,7 @@ impl HudView {
         let text = match MissionText::load(mission, b.as_deref(), m.as_deref(), o.as_deref()) {
             Ok(t) => t,
             Err(e) => {
-                tracing::warn!(target: "Iron3D", error = %anyhow::Error::new(e),
+                tracing::warn!(target: "Iron3D", error = %error_chain(&e),
                     "mission text left out of the HUD");
                 MissionText::load(mission, None, None, None)?
             }
