@@ -268,11 +268,7 @@ impl Control<'_, '_> {
         f: impl FnOnce(&mut ControlService_TO<'_, RMut<'_, ()>>) -> RResult<T, PluginError>,
     ) -> Result<T, PluginError> {
         let mut visit = ControlVisit(Visit::new(f));
-        let v = ExtensionVisit_TO::from_ptr(RMut::new(&mut visit), TD_Opaque);
-        self.host
-            .raw
-            .use_extension(ExtensionId::CONTROL, what.into(), v)
-            .into_result()?;
+        self.host.visit(ExtensionId::CONTROL, what, &mut visit)?;
         visit.0.answer.ok_or_else(|| not_run(what))
     }
 
@@ -360,11 +356,7 @@ impl Terrain<'_, '_> {
         f: impl FnOnce(&TerrainService_TO<'_, RMut<'_, ()>>) -> RResult<T, PluginError>,
     ) -> Result<T, PluginError> {
         let mut visit = TerrainVisit(Visit::new(f));
-        let v = ExtensionVisit_TO::from_ptr(RMut::new(&mut visit), TD_Opaque);
-        self.host
-            .raw
-            .use_extension(ExtensionId::TERRAIN, what.into(), v)
-            .into_result()?;
+        self.host.visit(ExtensionId::TERRAIN, what, &mut visit)?;
         visit.0.answer.ok_or_else(|| not_run(what))
     }
 
@@ -428,6 +420,19 @@ impl Terrain<'_, '_> {
             .raw
             .terrain_passage(from, to, RSlice::from_slice(avoid))
             .into_result()
+    }
+}
+
+impl Host<'_> {
+    /// Hands `visit` to the host for the typed service `id` (see [`crate::extension`]).
+    fn visit(
+        &mut self,
+        id: ExtensionId,
+        what: &str,
+        visit: &mut impl crate::extension::ExtensionVisit,
+    ) -> Result<(), PluginError> {
+        let v = ExtensionVisit_TO::from_ptr(RMut::new(visit), TD_Opaque);
+        self.raw.use_extension(id, what.into(), v).into_result()
     }
 }
 

@@ -79,18 +79,6 @@ pub struct HudView {
 
 /// Reads `path` from the mission directory `mission` (then the game root); `None` when
 /// neither has it.
-/// `error` and its sources, `": "`-separated.
-fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut s = error.to_string();
-    let mut source = error.source();
-    while let Some(e) = source {
-        s.push_str(": ");
-        s.push_str(&e.to_string());
-        source = e.source();
-    }
-    s
-}
-
 fn mission_file(vfs: &Vfs, mission: &str, name: &str) -> Result<Option<Vec<u8>>, HudError> {
     let origin = || format!("MISSIONS/{mission}/{name}");
     let path_err = |source| HudError::Path {
@@ -171,7 +159,7 @@ impl HudView {
         let text = match MissionText::load(mission, b.as_deref(), m.as_deref(), o.as_deref()) {
             Ok(t) => t,
             Err(e) => {
-                tracing::warn!(target: "Iron3D", error = %error_chain(&e),
+                tracing::warn!(target: "Iron3D", error = %iron3d_abi::error_chain(&e),
                     "mission text left out of the HUD");
                 MissionText::load(mission, None, None, None)?
             }
