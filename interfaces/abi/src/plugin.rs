@@ -133,7 +133,8 @@ pub trait Plugin: Send {
         None
     }
 
-    /// The render backend, for render plugins.
+    /// The render backend, for render plugins (asked in each frame's render phase; an
+    /// instance that answers `None` is not asked again, 2.9).
     fn renderer(&mut self) -> Option<&mut dyn Renderer> {
         None
     }

@@ -100,9 +100,9 @@ impl RootModule for PluginRootV2Ref {
 /// The generated `extern "C"` functions run both inside `catch_unwind`, record whether
 /// the library was built with `panic = "unwind"`, and wrap every instance in this
 /// crate's adapter, which guards every entry point (the adapter and the guard are
-/// private to this crate: this macro is the only way to an instance). The library header is exported
-/// under abi_stable's loader symbol ([`LOADER_SYMBOL`]), so a plugin crate depends on
-/// `iron3d-abi` only.
+/// private to this crate: this macro is the only way to an instance). The library
+/// header is exported under abi_stable's loader symbol ([`LOADER_SYMBOL`]), so a plugin
+/// crate depends on `iron3d-abi` only.
 ///
 /// [`LOADER_SYMBOL`]: crate::root::LOADER_SYMBOL
 #[macro_export]

@@ -42,8 +42,9 @@ pub(super) fn prepared_frame(
 
 impl PluginSlot {
     /// Draws the prepared frame of `snapshot` with the active instance's render backend
-    /// (when it offers one and takes `callbacks::RENDER`): the world first while it takes
-    /// `callbacks::WORLD` (a decline retires that bit, never a fault), then the frame,
+    /// (when it offers one and takes `callbacks::RENDER`; an instance that answers no
+    /// backend is not asked again): the world first while it takes `callbacks::WORLD` (a
+    /// decline retires that bit, never a fault), then the frame,
     /// then the capture asked for, if any. A capture that cannot be served says why (a
     /// vacant slot, no prepared frame, the backend's error); a backend error rolls the
     /// slot back in `render_world`.
@@ -63,7 +64,7 @@ impl PluginSlot {
             return Ok(());
         };
         let frame = prepared_frame(snapshot);
-        let mut world_declined = false;
+        let (mut world_declined, mut no_backend) = (false, false);
         let r = match (a.object.render(), frame) {
             (RResult::RErr(e), _) => RResult::RErr(e),
             (RResult::ROk(ROption::RSome(mut backend)), Some((frame, overlay))) => {
@@ -102,12 +103,17 @@ impl PluginSlot {
                 }
                 RResult::ROk(())
             }
-            (RResult::ROk(ROption::RNone), _) => RResult::ROk(()),
+            (RResult::ROk(ROption::RNone), _) => {
+                no_backend = true;
+                RResult::ROk(())
+            }
         };
-        if world_declined {
-            a.callbacks &= !callbacks::WORLD;
-            self.active_callbacks &= !callbacks::WORLD;
-        }
+        // A decline of the world, and an instance that offers no backend (every plugin
+        // of a simulation slot, usually), are not asked again.
+        let retired = (if world_declined { callbacks::WORLD } else { 0 })
+            | (if no_backend { callbacks::RENDER } else { 0 });
+        a.callbacks &= !retired;
+        self.active_callbacks &= !retired;
         drop(guard);
         match r {
             RResult::ROk(()) => Ok(()),
