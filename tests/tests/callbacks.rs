@@ -1,6 +1,6 @@
 //! Callbacks are derived from the implementation (interface 2.9) with real libraries:
 //! the host calls every callback of a plugin built against 2.9, and one the instance
-//! declines — a default body, or an override that calls `callbacks::decline` — is
+//! declines — a default body, or an override answering `PluginError::declined()` — is
 //! called once and never again on that instance; a new instance starts afresh.
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]

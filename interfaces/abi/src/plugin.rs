@@ -21,7 +21,7 @@ use crate::render::{RenderFrame, RenderWorld};
 use crate::service::{NamedService, NamedService_TO, ServiceProvider};
 use crate::types::{
     AreaLink, ErrorKind, ImageRgba8, MissionInfo, Passage, PluginError, Portal, RenderStats,
-    StateBlob, callbacks,
+    StateBlob,
 };
 use abi_stable::RMut;
 use abi_stable::sabi_trait;
@@ -39,9 +39,10 @@ fn unsupported<T>(what: &str) -> Result<T, PluginError> {
 pub use crate::context::{Control, Host, Terrain};
 /// A plugin instance filling one slot of a mission. Every method has a default except
 /// the state pair. Override the callbacks you want: the host calls every callback, and
-/// one left with its default body tells the host so on its first call, after which the
-/// host never calls it on this instance again (see [`crate::callbacks`]). There is
-/// nothing to declare.
+/// one left with its default body answers [`PluginError::declined`] on its first call,
+/// after which the host never calls it on this instance again (see
+/// [`crate::callbacks`]). There is nothing to declare; do not call the default bodies
+/// from your own code (their answer is that error).
 pub trait Plugin: Send {
     /// Mission start (a fresh instance per mission; on a hot swap the new instance gets
     /// this, then `restore_state`).
@@ -67,8 +68,7 @@ pub trait Plugin: Send {
         object: ObjectRef,
     ) -> Result<(), PluginError> {
         let _ = (host, object);
-        crate::callbacks::decline(crate::callbacks::CALCULATE_OBJECT);
-        Ok(())
+        Err(PluginError::declined())
     }
 
     /// A message delivered at a phase boundary; `object` is its target object, `None`
@@ -80,43 +80,37 @@ pub trait Plugin: Send {
         message: &Message,
     ) -> Result<(), PluginError> {
         let _ = (host, object, message);
-        crate::callbacks::decline(crate::callbacks::MESSAGES);
-        Ok(())
+        Err(PluginError::declined())
     }
 
     /// Once per tick in `update_navigation_physics_animation_fx`.
     fn update(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
         let _ = host;
-        crate::callbacks::decline(crate::callbacks::UPDATE);
-        Ok(())
+        Err(PluginError::declined())
     }
 
     /// An object joined the game (the mission's objects after the load, creations,
     /// deferred registrations), reported at the next boundary in order.
     fn object_added(&mut self, host: &mut Host<'_>, object: ObjectRef) -> Result<(), PluginError> {
         let _ = (host, object);
-        crate::callbacks::decline(crate::callbacks::OBJECTS);
-        Ok(())
+        Err(PluginError::declined())
     }
 
     /// The object with original id `id` left the game (its handles are stale now).
     fn object_removed(&mut self, host: &mut Host<'_>, id: u32) -> Result<(), PluginError> {
         let _ = (host, id);
-        crate::callbacks::decline(crate::callbacks::OBJECT_REMOVED);
-        Ok(())
+        Err(PluginError::declined())
     }
 
     /// After frame `frame` was presented.
     fn end_frame(&mut self, frame: u64) -> Result<(), PluginError> {
         let _ = frame;
-        crate::callbacks::decline(crate::callbacks::END_FRAME);
-        Ok(())
+        Err(PluginError::declined())
     }
 
     /// Cache maintenance on real time; must not change simulation state.
     fn maintenance(&mut self) -> Result<(), PluginError> {
-        crate::callbacks::decline(crate::callbacks::MAINTENANCE);
-        Ok(())
+        Err(PluginError::declined())
     }
 
     /// The instance's simulation state (hot swap, save games, the state hash).
@@ -299,12 +293,11 @@ pub trait Renderer {
         unsupported("capture_commands")
     }
     /// (2.8) Every object of the world, in view or not, right before the frame's `draw`
-    /// (the default declines it: the host builds the world only for a renderer that
-    /// overrides this). Keep what you need: the reference is valid for this call only.
+    /// (the default declines it, [`PluginError::declined`]: the host builds the world only
+    /// for a renderer that overrides this). Keep what you need: the reference is valid for this call only.
     fn world(&mut self, world: &RenderWorld) -> Result<(), PluginError> {
         let _ = world;
-        crate::callbacks::decline(crate::callbacks::WORLD);
-        Ok(())
+        Err(PluginError::declined())
     }
 }
 
@@ -566,26 +559,20 @@ impl Adapter {
         self.runtime.call(what, || body().into())
     }
 
-    /// Runs callback `what` (bit `bit`) guarded; when the plugin declined it (a default
-    /// body ran, or [`crate::callbacks::decline`]) a host of 2.9 or later is answered
-    /// [`ErrorKind::DECLINED`] so it stops calling it.
+    /// Runs callback `what` guarded. A decline ([`PluginError::declined`]: a default body,
+    /// or an override that answers it) reaches a host of 2.9 or later, which stops
+    /// calling the callback; an older host, which would take it for a fault, is answered
+    /// `Ok`. Nothing is added to a call that is taken.
     fn callback(
         &mut self,
         what: &str,
-        bit: u32,
         body: impl FnOnce(&mut dyn Plugin) -> Result<(), PluginError>,
     ) -> RResult<(), PluginError> {
         let tells = self.host_minor >= 9;
         let runtime = self.runtime.clone();
         let inner: &mut dyn Plugin = &mut **self.inner;
-        let outer = crate::callbacks::swap_declined(0);
-        let r = runtime.call(what, || body(inner).into());
-        let declined = crate::callbacks::swap_declined(outer) & bit != 0;
-        match r {
-            ROk(()) if declined && tells => RErr(PluginError::new(
-                ErrorKind::DECLINED,
-                format!("{what} is not taken by this instance"),
-            )),
+        match runtime.call(what, || body(inner).into()) {
+            RErr(e) if e.kind == ErrorKind::DECLINED && !tells => ROk(()),
             r => r,
         }
     }
@@ -626,7 +613,7 @@ impl PluginInstance for Adapter {
         host: HostRef<'_>,
         object: ObjectRef,
     ) -> RResult<(), PluginError> {
-        self.callback("calculate_object", callbacks::CALCULATE_OBJECT, |p| {
+        self.callback("calculate_object", |p| {
             p.calculate_object(&mut Host::new(host), object)
         })
     }
@@ -637,35 +624,33 @@ impl PluginInstance for Adapter {
         object: ROption<ObjectRef>,
         message: &Message,
     ) -> RResult<(), PluginError> {
-        self.callback("on_message", callbacks::MESSAGES, |p| {
+        self.callback("on_message", |p| {
             p.on_message(&mut Host::new(host), object.into_option(), message)
         })
     }
 
     fn update(&mut self, host: HostRef<'_>) -> RResult<(), PluginError> {
-        self.callback("update", callbacks::UPDATE, |p| {
-            p.update(&mut Host::new(host))
-        })
+        self.callback("update", |p| p.update(&mut Host::new(host)))
     }
 
     fn object_added(&mut self, host: HostRef<'_>, object: ObjectRef) -> RResult<(), PluginError> {
-        self.callback("object_added", callbacks::OBJECTS, |p| {
+        self.callback("object_added", |p| {
             p.object_added(&mut Host::new(host), object)
         })
     }
 
     fn object_removed(&mut self, host: HostRef<'_>, id: u32) -> RResult<(), PluginError> {
-        self.callback("object_removed", callbacks::OBJECT_REMOVED, |p| {
+        self.callback("object_removed", |p| {
             p.object_removed(&mut Host::new(host), id)
         })
     }
 
     fn end_frame(&mut self, frame: u64) -> RResult<(), PluginError> {
-        self.callback("end_frame", callbacks::END_FRAME, |p| p.end_frame(frame))
+        self.callback("end_frame", |p| p.end_frame(frame))
     }
 
     fn maintenance(&mut self) -> RResult<(), PluginError> {
-        self.callback("maintenance", callbacks::MAINTENANCE, |p| p.maintenance())
+        self.callback("maintenance", |p| p.maintenance())
     }
 
     fn save_state(&self) -> RResult<StateBlob, PluginError> {
@@ -937,7 +922,7 @@ impl RenderBackend for Adapter {
         })
     }
     fn world(&mut self, world: &RenderWorld) -> RResult<(), PluginError> {
-        self.callback("world", callbacks::WORLD, |p| match p.renderer() {
+        self.callback("world", |p| match p.renderer() {
             Some(r) => r.world(world),
             None => unsupported("the render backend"),
         })

@@ -108,10 +108,10 @@ impl ErrorKind {
     /// (2.1) Terrain: no chain of walkable areals joins the route's ends (or an end's
     /// areal is not walkable).
     pub const UNREACHABLE: Self = Self(12);
-    /// (2.9) A callback the instance does not take: its trait method kept the default
-    /// body or called [`callbacks::decline`]. The host stops calling that callback on
-    /// that instance; it is never a fault. Only a host of 2.9 or later is told (an
-    /// older host's calls answer `Ok`).
+    /// (2.9) A callback the instance does not take ([`PluginError::declined`]: its trait
+    /// method kept the default body, or an override answered it). The host stops calling
+    /// that callback on that instance; it is never a fault. Only a host of 2.9 or later
+    /// is told (an older host's calls answer `Ok`).
     pub const DECLINED: Self = Self(13);
 
     /// A stable lower-case name (`"panicked"`, …; `"kind 42"` for unknown values).
@@ -166,6 +166,16 @@ impl PluginError {
         Self::new(kind, error_chain(error))
     }
 
+    /// (2.9) The answer of a callback the instance does not take ([`ErrorKind::DECLINED`]):
+    /// what the default bodies of [`crate::Plugin`]'s callbacks and of
+    /// [`crate::Renderer::world`] answer, and what an override answers to decline (for
+    /// example a type serving several factories that takes `update` in one of them
+    /// only). The host never calls that callback on that instance again (a swapped-in
+    /// instance starts afresh); it is no fault.
+    pub fn declined() -> Self {
+        Self::new(ErrorKind::DECLINED, "declined: not taken by this instance")
+    }
+
     /// The [`ErrorKind::UNSUPPORTED`] answer of a plugin's `create` for a factory it
     /// does not have: `<plugin> has no factory '<factory>'`.
     pub fn no_factory(plugin: &str, factory: &str) -> Self {
@@ -200,16 +210,15 @@ impl std::error::Error for PluginError {}
 ///
 /// **Since 2.9 the callbacks a plugin takes are derived from its implementation**: the
 /// host calls every callback, and a [`crate::Plugin`] method left with its default body
-/// (or an override that calls [`decline`]) answers the host "not taken", after which the
+/// (or an override answering [`PluginError::declined`]) declines it, after which the
 /// host never calls that callback on that instance again. Overriding a method is the
-/// whole declaration: nothing to keep in step, nothing that fails silently.
+/// whole declaration: nothing to keep in step, nothing that fails silently, and nothing
+/// added to the calls a plugin takes.
 ///
-/// The bits serve two purposes: [`decline`] names the callback an override declines,
-/// and [`FactoryDescription::callbacks`] is read **only from plugins built before
-/// 2.9**, whose hosts called just the declared callbacks.
+/// [`FactoryDescription::callbacks`] is read **only from plugins built before 2.9**,
+/// whose hosts called just the declared callbacks; the host keeps what each instance
+/// still takes with these bits.
 pub mod callbacks {
-    use std::cell::Cell;
-
     /// `calculate_object` during queue traversal (AI and Control slots).
     pub const CALCULATE_OBJECT: u32 = 1 << 0;
     /// `on_message`.
@@ -239,28 +248,6 @@ pub mod callbacks {
         | OBJECTS
         | WORLD
         | OBJECT_REMOVED;
-
-    thread_local! {
-        /// The callbacks declined on this thread since the adapter's last look.
-        static DECLINED: Cell<u32> = const { Cell::new(0) };
-    }
-
-    /// Declines callback `bit` for the running instance: called from an override (for
-    /// example a plugin type serving several factories that takes `update` in one of
-    /// them only), the host treats the call as if the method had kept its default
-    /// body — this call succeeds, and the host never calls that callback on this
-    /// instance again (a swapped-in instance starts afresh). The defaults of
-    /// [`crate::Plugin`] and [`crate::Renderer::world`] call it themselves.
-    /// Declining a callback other than the one running has no effect.
-    pub fn decline(bit: u32) {
-        DECLINED.with(|d| d.set(d.get() | bit));
-    }
-
-    /// Replaces this thread's declined bits with `bits`, answering the old ones (the
-    /// adapter brackets each callback with it, so nested calls keep their own bits).
-    pub(crate) fn swap_declined(bits: u32) -> u32 {
-        DECLINED.with(|d| d.replace(bits))
-    }
 
     /// The callbacks a host calls on a new instance of a factory of a plugin built
     /// against interface minor `abi_minor` that declared `declared`: every callback
@@ -512,16 +499,5 @@ mod callback_tests {
             0,
             "a bit no older plugin could mean"
         );
-    }
-
-    #[test]
-    fn declines_collect_per_bracket_and_nested_brackets_keep_their_own() {
-        let outer = swap_declined(0);
-        decline(UPDATE);
-        let inner_outer = swap_declined(0);
-        decline(MESSAGES);
-        assert_eq!(swap_declined(inner_outer), MESSAGES);
-        decline(END_FRAME);
-        assert_eq!(swap_declined(outer), UPDATE | END_FRAME);
     }
 }

@@ -20,7 +20,7 @@
 //! trace line per frame naming the listener's x) and `render-writer` (the same tries
 //! from the render slot), `render-faulty` (render slot: every `draw` fails) and
 //! `callback-probe` (AI slot, 2.9: overrides `calculate_object`, `on_message` and
-//! `update`, declines the first two with `callbacks::decline`, and every tick writes
+//! `update`, declines the first two with `PluginError::declined`, and every tick writes
 //! how often each was called on every object as property `Calls` = `[calculate_object,
 //! on_message, update, 0]`, then sends itself a message) and `terrain-user` (AI slot,
 //! 2.9: the terrain height asked typed and as the typed extension every tick, see
@@ -100,7 +100,7 @@ impl Mode {
     }
 
     /// The callbacks the factory of this mode takes; the one `Counter` type declines
-    /// the others ([`callbacks::decline`]), so each factory is called for its own.
+    /// the others ([`PluginError::declined`]), so each factory is called for its own.
     fn takes(self) -> u32 {
         match self {
             Mode::Access
@@ -119,14 +119,14 @@ impl Mode {
 }
 
 impl Counter {
-    /// False (and the callback declined) when this instance's mode does not take
-    /// callback `bit`.
-    fn takes(&self, bit: u32) -> bool {
-        let takes = self.mode.takes() & bit != 0;
-        if !takes {
-            callbacks::decline(bit);
+    /// `Err(PluginError::declined())` when this instance's mode does not take callback
+    /// `bit` (the one `Counter` type serves every factory).
+    fn takes(&self, bit: u32) -> Result<(), PluginError> {
+        if self.mode.takes() & bit != 0 {
+            Ok(())
+        } else {
+            Err(PluginError::declined())
         }
-        takes
     }
 }
 
@@ -235,9 +235,7 @@ impl Plugin for Counter {
         object: ObjectRef,
     ) -> Result<(), PluginError> {
         self.calls[0] += 1;
-        if !self.takes(callbacks::CALCULATE_OBJECT) {
-            return Ok(());
-        }
+        self.takes(callbacks::CALCULATE_OBJECT)?;
         let tick = host.clock().tick;
         if self.mode == Mode::PanicTick {
             panic!("counter-panic-tick at tick {tick}");
@@ -262,9 +260,7 @@ impl Plugin for Counter {
         message: &iron3d_abi::Message,
     ) -> Result<(), PluginError> {
         self.calls[1] += 1;
-        if !self.takes(callbacks::MESSAGES) {
-            return Ok(());
-        }
+        self.takes(callbacks::MESSAGES)?;
         let (Mode::CollideDelete, Some(o), iron3d_abi::MessageCode::COLLISION_DETECTED) =
             (self.mode, object, message.code)
         else {
@@ -279,9 +275,7 @@ impl Plugin for Counter {
 
     fn update(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
         self.calls[2] += 1;
-        if !self.takes(callbacks::UPDATE) {
-            return Ok(());
-        }
+        self.takes(callbacks::UPDATE)?;
         if self.mode == Mode::Probe {
             // Every object reports, so an object_added/removed is heard of too.
             let calls = self.calls;
