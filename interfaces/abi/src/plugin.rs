@@ -294,7 +294,8 @@ pub trait Renderer {
     }
     /// (2.8) Every object of the world, in view or not, right before the frame's `draw`
     /// (the default declines it, [`PluginError::declined`]: the host builds the world only
-    /// for a renderer that overrides this). Keep what you need: the reference is valid for this call only.
+    /// for a renderer that overrides this). Keep what you need: the reference is valid
+    /// for this call only.
     fn world(&mut self, world: &RenderWorld) -> Result<(), PluginError> {
         let _ = world;
         Err(PluginError::declined())
