@@ -1,4 +1,4 @@
-//! The render world (interface 2.8): a renderer that declares `callbacks::WORLD` gets
+//! The render world (interface 2.8): a renderer that implements `Renderer::world` gets
 //! every object of the mission before each frame — in view or culled, each once — with
 //! its transform, `ClanID` and prototype; the capture renderer lists it as `world`.
 

@@ -10,8 +10,8 @@
 //!
 //! * [`RenderWorld`] (2.8) — every object of the world, in view or not, with its
 //!   transform, clan and prototype, for renderers that draw more than the camera sees
-//!   (maps, minimaps, radar): a renderer that declares [`crate::callbacks::WORLD`] gets
-//!   it through [`crate::Renderer::world`] right before each frame's `draw`.
+//!   (maps, minimaps, radar): a renderer that implements [`crate::Renderer::world`]
+//!   gets it right before each frame's `draw`.
 //!
 //! Backends draw the items in list order and never re-sort them: the order is part of the
 //! contract (opaque = phase, pipeline key, material, insertion id; transparent = phase,
@@ -495,7 +495,7 @@ pub struct WorldObject {
 
 /// (2.8) Every registered, active object of the world at the frame's tick, in queue
 /// order, for renderers that show more than the camera sees. Built only for a renderer
-/// that declares [`crate::callbacks::WORLD`].
+/// that implements [`crate::Renderer::world`] (and still takes it).
 #[repr(C)]
 #[derive(StableAbi, Clone, Debug, Default, PartialEq)]
 pub struct RenderWorld {

@@ -13,7 +13,7 @@
 //! what it was before 2.4. There is still no image to capture (no pixels, so nothing to
 //! composite).
 //!
-//! It declares [`iron3d_abi::callbacks::WORLD`] (2.8): a frame drawn after the host
+//! It implements [`iron3d_abi::Renderer::world`] (2.8): a frame drawn after the host
 //! handed it the world has one more key, `world` ([`world_json`]): `frame`, `tick` and
 //! `objects` — every object in queue order with its `id`, `position`, `orientation`
 //! (x, y, z, w), `scale`, `clan_id` (or `null`), `prototype` name and `in_view`.
