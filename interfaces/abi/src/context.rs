@@ -29,6 +29,13 @@ impl<'a> Host<'a> {
         Self { raw }
     }
 
+    /// The interface minor version the engine implements (2.9; an engine before 2.9
+    /// answers 8): a plugin sends what a newer interface added only to an engine that
+    /// knows it.
+    pub fn interface_minor(&self) -> u32 {
+        self.raw.interface_minor()
+    }
+
     /// The clocks.
     pub fn clock(&self) -> ClockInfo {
         self.raw.clock()

@@ -53,6 +53,11 @@ impl MessageCode {
     pub const REMOVE_RESOURCE: Self = Self(16);
     /// `GMSG_COLLISION_DETECTED` (`object_a` < `object_b`, `point` = contact).
     pub const COLLISION_DETECTED: Self = Self(17);
+    /// (2.10) The end of a contact episode a `GMSG_COLLISION_DETECTED` began (rule
+    /// **PD-MSG-CONTACT-END**: engine code `0x101`, outside the original 1..=17 and the
+    /// plugin range; `object_a` < `object_b`, no payload). The original has no such
+    /// message; a plugin that does not know the code ignores it.
+    pub const CONTACT_ENDED: Self = Self(0x101);
 
     /// First plugin-defined code.
     pub const PLUGIN_FIRST: u32 = 0x1000_0000;

@@ -153,7 +153,20 @@ pub fn game_message(
     if v.code == MessageCode::SOUND {
         iron3d_abi::SoundEvent::from_message(v)?;
     }
-    if v.code.is_plugin_defined() || v.code == MessageCode::SOUND {
+    // Contact ends (2.10, PD-MSG-CONTACT-END) travel the same way: two object ids.
+    if v.code == MessageCode::CONTACT_ENDED && (v.object_a >= v.object_b || !v.payload.is_empty()) {
+        return Err(PluginError::new(
+            iron3d_abi::ErrorKind::INVALID,
+            format!(
+                "message {:#x} (contact ended): object_a {} must be below object_b {} and the payload empty",
+                v.code.0, v.object_a, v.object_b
+            ),
+        ));
+    }
+    if v.code.is_plugin_defined()
+        || v.code == MessageCode::SOUND
+        || v.code == MessageCode::CONTACT_ENDED
+    {
         return Ok(GameMessage::Plugin(PluginMessage {
             code: v.code.0,
             to_system,

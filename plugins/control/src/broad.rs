@@ -3,7 +3,7 @@
 //!
 //! **The pair set** is defined without the grid: `(i, j)`, `i < j`, is a candidate
 //! when the two units are not both static and their horizontal boxes meet within
-//! [`CONTACT_MARGIN`] (so a resting contact stays a candidate); a box with a NaN
+//! [`PAIR_MARGIN`] (so a resting contact stays a candidate); a box with a NaN
 //! coordinate is in no pair. The grid only finds them fast, so its cell size changes
 //! the speed, never the result (tested against a brute-force search):
 //!
@@ -29,7 +29,7 @@
 //! * **PD-CTRL-PAIR-REUSE** — [`PairCache`] keeps the grid and the pairs of boxes
 //!   grown by [`SKIN`] from step to step while they cover the exact pairs.
 
-use crate::world::CONTACT_MARGIN;
+use crate::world::PAIR_MARGIN;
 use glam::Vec2;
 use std::cmp::Ordering;
 
@@ -60,7 +60,7 @@ pub fn cell_size(boxes: &[BoxEntry]) -> f32 {
     let sum: f64 = boxes
         .iter()
         .map(|b| {
-            let e = (b.hi - b.lo).max_element() + 2.0 * CONTACT_MARGIN;
+            let e = (b.hi - b.lo).max_element() + 2.0 * PAIR_MARGIN;
             f64::from(if e.is_finite() {
                 e.min(MAX_CELL)
             } else {
@@ -104,7 +104,7 @@ impl CellIndex {
     fn build_sized(&mut self, boxes: &mut [BoxEntry], size: f32, dense: Option<bool>) {
         self.size = size;
         for b in boxes.iter_mut() {
-            b.cells = self.cell_box(b.lo - CONTACT_MARGIN, b.hi + CONTACT_MARGIN);
+            b.cells = self.cell_box(b.lo - PAIR_MARGIN, b.hi + PAIR_MARGIN);
         }
         self.build_cells(boxes, dense);
     }
@@ -287,8 +287,8 @@ pub struct BoxEntry {
 
 /// Whether two boxes meet within the margin; a box with a NaN coordinate meets
 /// nothing (no short-circuit: no branches to mispredict in the pair loop).
-fn meet(a: &BoxEntry, b: &BoxEntry) -> bool {
-    let m = CONTACT_MARGIN;
+pub(crate) fn meet(a: &BoxEntry, b: &BoxEntry) -> bool {
+    let m = PAIR_MARGIN;
     (a.hi.x + m >= b.lo.x)
         & (b.hi.x + m >= a.lo.x)
         & (a.hi.y + m >= b.lo.y)
@@ -559,7 +559,7 @@ impl PairCache {
                 let b = &boxes[o as usize];
                 !(a.fixed & b.fixed) & meet(a, b)
             };
-            let (x0, y0, x1, y1) = index.cell_box(a.lo - CONTACT_MARGIN, a.hi + CONTACT_MARGIN);
+            let (x0, y0, x1, y1) = index.cell_box(a.lo - PAIR_MARGIN, a.hi + PAIR_MARGIN);
             if cells_of((x0, y0, x1, y1)) > MAX_BOX_CELLS {
                 // A huge stray: test every unit.
                 for o in 0..boxes.len() as u32 {
@@ -594,7 +594,7 @@ impl PairCache {
             let a = &boxes[s as usize];
             for &(lo_x, o) in &by_x[k + 1..] {
                 // Past the reach of `a` (or `a` is NaN): so is every later stray.
-                let reach = a.hi.x + CONTACT_MARGIN;
+                let reach = a.hi.x + PAIR_MARGIN;
                 if !matches!(
                     lo_x.partial_cmp(&reach),
                     Some(Ordering::Less | Ordering::Equal)
@@ -779,7 +779,7 @@ mod size_tests {
     /// every cell side, and the pair set never depends on the side.
     #[test]
     fn the_pair_set_does_not_depend_on_the_cell_side() {
-        let gap = CONTACT_MARGIN * 0.5;
+        let gap = PAIR_MARGIN * 0.5;
         let mut boxes: Vec<BoxEntry> = Vec::new();
         // A row of unit boxes with gaps under the margin, straddling many borders.
         for k in 0..40 {
@@ -829,9 +829,9 @@ mod size_tests {
             fixed: false,
         };
         assert_eq!(cell_size(&[]), MIN_CELL);
-        assert_eq!(cell_size(&[b(0.1)]), MIN_CELL);
+        assert_eq!(cell_size(&[b(0.0)]), MIN_CELL);
         let s = cell_size(&[b(1.0), b(1.0)]);
-        assert!((s - 2.0 * (1.0 + 2.0 * CONTACT_MARGIN)).abs() < 1e-6, "{s}");
+        assert!((s - 2.0 * (1.0 + 2.0 * PAIR_MARGIN)).abs() < 1e-6, "{s}");
         assert_eq!(cell_size(&[b(1.0e9), b(f32::INFINITY)]), MAX_CELL);
     }
 }

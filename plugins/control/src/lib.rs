@@ -41,6 +41,8 @@ pub mod state;
 pub mod world;
 
 #[cfg(test)]
+mod quality_tests;
+#[cfg(test)]
 mod tests;
 
 use glam::{Quat, Vec3};
@@ -289,8 +291,6 @@ impl ControlPlugin {
         units.clear();
         let mut written = 0;
         let mut previous = std::mem::take(&mut self.world.units);
-        let had = previous.len();
-        let mut carried = 0;
         let mut next_rebuild = 0;
         let mut old = previous.drain(..).peekable();
         for &i in &order {
@@ -309,7 +309,6 @@ impl ControlPlugin {
             } else {
                 self.known.contains_key(&b.id)
             };
-            let was_unit = existing.is_some();
             let unit = match (existing, known) {
                 (Some(mut u), true) => {
                     carry(&mut u, &b, &self.written, &mut written);
@@ -326,26 +325,21 @@ impl ControlPlugin {
                             r.request = e.request;
                             r.flags = (e.flags & !ROLE_BITS) | (r.flags & ROLE_BITS);
                             r.velocity = e.velocity;
+                            r.wish = e.wish;
                         }
                         r
                     })
                 }
             };
             if let Some(u) = unit {
-                carried += usize::from(was_unit);
                 units.push(u);
             }
         }
         drop(old);
         self.spare_units = previous;
-        let all_carried = carried == had;
         self.world.units = units;
-        // Contacts name units of the last step; when every one of them is still here
-        // their bodies are too and nothing can go.
-        if !all_carried {
-            let live = |id: &u32| order.binary_search_by_key(id, |&i| bodies[i].id).is_ok();
-            self.world.contacts.retain(|(a, b)| live(a) && live(b));
-        }
+        // The contacts of units gone since the last step end in the next step (an end
+        // event each, PD-CTRL-CONTACT).
         self.finish_sync(bodies, order, rebuild);
         Ok(())
     }
@@ -432,6 +426,18 @@ impl ControlPlugin {
             host.send(MessageTarget::object(b.a), &m)?;
             host.send(MessageTarget::object(b.b), &m)?;
         }
+        // Contact ends (PD-MSG-CONTACT-END, interface 2.10) to each of the pair still
+        // simulated (a removed object is told nothing); an older engine gets none.
+        if !report.ends.is_empty() && host.interface_minor() >= 10 {
+            for e in &report.ends {
+                let m = Message::new(MessageCode::CONTACT_ENDED).with_objects(e.a, e.b);
+                for id in [e.a, e.b] {
+                    if self.world.unit(id).is_some() {
+                        host.send(MessageTarget::object(id), &m)?;
+                    }
+                }
+            }
+        }
         Ok(())
     }
 }
@@ -494,11 +500,17 @@ impl Plugin for ControlPlugin {
     }
 
     fn restore_state(&mut self, blob: &StateBlob) -> Result<(), PluginError> {
-        let b = blob.expect(state::STATE_FORMAT, state::STATE_VERSION)?;
-        let saved = state::decode(b).map_err(|m| {
+        // Version 1 (before PD-CTRL-WISH) is read too: its units start with no wish.
+        let version = blob.version;
+        let b = if (state::STATE_VERSION_MIN..state::STATE_VERSION).contains(&version) {
+            blob.expect(state::STATE_FORMAT, version)?
+        } else {
+            blob.expect(state::STATE_FORMAT, state::STATE_VERSION)?
+        };
+        let saved = state::decode(b, version).map_err(|m| {
             PluginError::new(
                 ErrorKind::BAD_STATE,
-                format!("{} v{}: {m}", state::STATE_FORMAT, state::STATE_VERSION),
+                format!("{} v{version}: {m}", state::STATE_FORMAT),
             )
         })?;
         self.world.units = saved.units;

@@ -209,6 +209,16 @@ pub fn contact(a: &Placed, b: &Placed) -> Option<Contact> {
     if !heights_meet((a0, a1), (b0, b1)) {
         return None;
     }
+    horizontal_contact(a, b)
+}
+
+/// The contact of two placed proxies' horizontal shapes, whatever their heights (the
+/// caller decided that they meet); the point's height is the middle of the overlap of
+/// the two world height ranges (of the ranges' inner ends when they miss vertically,
+/// as on a slope). `None` for two rectangles.
+pub fn horizontal_contact(a: &Placed, b: &Placed) -> Option<Contact> {
+    let (a0, a1) = a.z_range();
+    let (b0, b1) = b.z_range();
     let zmid = (a0.max(b0) + a1.min(b1)) * 0.5;
     let (depth, normal, point) = match (a.proxy.shape, b.proxy.shape) {
         (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {

@@ -11,10 +11,12 @@ use iron3d_abi::{MotionMode, MotionRequest};
 
 /// State format name.
 pub const STATE_FORMAT: &str = "iron3d-control";
-/// State format version.
-pub const STATE_VERSION: u32 = 1;
-/// Bytes of one unit record.
-const UNIT_BYTES: usize = 4 + 1 + 1 + 6 * 4 + 3 * 4 + 4 * 4 + 3 * 4 + 3 * 4 + 6 * 4 + 4;
+/// State format version written: 2 adds each unit's smoothed wish (PD-CTRL-WISH).
+pub const STATE_VERSION: u32 = 2;
+/// The oldest state format version read (version 1 units get a zero wish).
+pub const STATE_VERSION_MIN: u32 = 1;
+/// Bytes of one version-1 unit record (version 2 adds two numbers).
+const UNIT_BYTES_V1: usize = 4 + 1 + 1 + 6 * 4 + 3 * 4 + 4 * 4 + 3 * 4 + 3 * 4 + 6 * 4 + 4;
 /// Bytes of one pending request record.
 const PENDING_BYTES: usize = 4 + 6 * 4;
 
@@ -56,7 +58,9 @@ impl W {
 
 /// Encodes the plugin state.
 pub fn encode(world: &World, pending: &[(u32, MotionRequest)], refresh_cursor: u32) -> Vec<u8> {
-    let mut w = W(Vec::with_capacity(16 + world.units.len() * UNIT_BYTES));
+    let mut w = W(Vec::with_capacity(
+        16 + world.units.len() * unit_bytes(STATE_VERSION),
+    ));
     w.u32(world.units.len() as u32);
     for u in &world.units {
         w.u32(u.id);
@@ -82,6 +86,8 @@ pub fn encode(world: &World, pending: &[(u32, MotionRequest)], refresh_cursor: u
         w.f32(u.turn_rate);
         w.request(&u.request);
         w.u32(u.flags);
+        w.f32(u.wish.x);
+        w.f32(u.wish.y);
     }
     w.u32(world.contacts.len() as u32);
     for &(a, b) in &world.contacts {
@@ -153,10 +159,25 @@ impl R<'_> {
     }
 }
 
-/// Decodes a state written by [`encode`].
-pub fn decode(bytes: &[u8]) -> Result<Saved, String> {
+/// Bytes of one unit record of state format `version`.
+fn unit_bytes(version: u32) -> usize {
+    if version >= 2 {
+        UNIT_BYTES_V1 + 8
+    } else {
+        UNIT_BYTES_V1
+    }
+}
+
+/// Decodes a state written by [`encode`] (format `version`, from
+/// [`STATE_VERSION_MIN`] to [`STATE_VERSION`]).
+pub fn decode(bytes: &[u8], version: u32) -> Result<Saved, String> {
+    if !(STATE_VERSION_MIN..=STATE_VERSION).contains(&version) {
+        return Err(format!(
+            "state version {version} is not one of {STATE_VERSION_MIN}..={STATE_VERSION}"
+        ));
+    }
     let mut r = R { b: bytes, at: 0 };
-    let n = r.count(UNIT_BYTES, "unit")?;
+    let n = r.count(unit_bytes(version), "unit")?;
     let mut units = Vec::with_capacity(n);
     for _ in 0..n {
         let at = r.at;
@@ -189,6 +210,11 @@ pub fn decode(bytes: &[u8]) -> Result<Saved, String> {
         let turn_rate = r.f32()?;
         let request = r.request()?;
         let flags = r.u32()?;
+        let wish = if version >= 2 {
+            Vec2::new(r.f32()?, r.f32()?)
+        } else {
+            Vec2::ZERO
+        };
         if units.last().is_some_and(|u: &Unit| u.id >= id) {
             return Err(format!("unit {id} at offset {at}: ids not ascending"));
         }
@@ -204,6 +230,7 @@ pub fn decode(bytes: &[u8]) -> Result<Saved, String> {
             velocity,
             request,
             flags,
+            wish,
         });
     }
     let n = r.count(8, "contact")?;

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::shape::{DEFAULT_RADIUS, Shape};
-use crate::world::{Begin, CONTACT_MARGIN, FlatGround, StepReport};
+use crate::world::{Begin, CONTACT_END_GAP, FlatGround, StepReport};
 use glam::Vec2;
 use iron3d_abi::physical_flags;
 
@@ -275,7 +275,7 @@ fn two_units_pushing_at_rest_against_each_other_stay_in_one_contact() {
     let (a, c) = (w.unit(1).unwrap(), w.unit(2).unwrap());
     let gap = c.position.x - a.position.x - 2.0 * DEFAULT_RADIUS;
     assert!(
-        gap.abs() <= CONTACT_MARGIN,
+        gap.abs() <= CONTACT_END_GAP,
         "the pusher rests against the other: {gap}"
     );
     assert!(
@@ -317,7 +317,7 @@ fn a_unit_driving_into_a_building_stops_and_slides_along_it() {
         "{}",
         u.position.x
     );
-    assert!(u.position.x >= 8.0 - DEFAULT_RADIUS - CONTACT_MARGIN);
+    assert!(u.position.x >= 8.0 - DEFAULT_RADIUS - CONTACT_END_GAP);
     assert!(u.velocity.length() < 1e-3, "comes to rest: {}", u.velocity);
     assert_eq!(begins(&reports).len(), 1);
     assert_eq!(
@@ -490,23 +490,38 @@ fn the_state_round_trips_and_bad_bytes_are_refused_with_the_offset() {
     run(&mut w, 3, &mut FlatGround);
     let pending = vec![(7, MotionRequest::move_to(Vec3f::default(), 2.0))];
     let bytes = state::encode(&w, &pending, 5);
-    let s = state::decode(&bytes).unwrap();
+    let s = state::decode(&bytes, state::STATE_VERSION).unwrap();
     assert_eq!(s.units, w.units);
     assert_eq!(s.contacts, w.contacts);
     assert_eq!(s.pending, pending);
     assert_eq!(s.refresh_cursor, 5);
     for cut in [0, 3, 50, bytes.len() - 1] {
-        assert!(state::decode(&bytes[..cut]).is_err(), "cut at {cut}");
+        assert!(
+            state::decode(&bytes[..cut], state::STATE_VERSION).is_err(),
+            "cut at {cut}"
+        );
     }
     let mut long = bytes.clone();
     long.push(0);
-    assert!(state::decode(&long).unwrap_err().contains("trailing"));
+    assert!(
+        state::decode(&long, state::STATE_VERSION)
+            .unwrap_err()
+            .contains("trailing")
+    );
     let mut huge = bytes.clone();
     huge[..4].copy_from_slice(&u32::MAX.to_le_bytes());
-    assert!(state::decode(&huge).unwrap_err().contains("unit count"));
+    assert!(
+        state::decode(&huge, state::STATE_VERSION)
+            .unwrap_err()
+            .contains("unit count")
+    );
     let mut nan = bytes;
     nan[10..14].copy_from_slice(&f32::NAN.to_bits().to_le_bytes());
-    assert!(state::decode(&nan).unwrap_err().contains("offset 10"));
+    assert!(
+        state::decode(&nan, state::STATE_VERSION)
+            .unwrap_err()
+            .contains("offset 10")
+    );
 }
 
 #[test]
@@ -568,7 +583,7 @@ fn the_state_decoder_never_panics_and_whatever_it_accepts_re_encodes_identically
             bytes[i] = next() as u8;
         }
         bytes.truncate(next() % (bytes.len() + 8));
-        if let Ok(s) = state::decode(&bytes) {
+        if let Ok(s) = state::decode(&bytes, state::STATE_VERSION) {
             let mut again = World::new(Limits::default());
             again.units = s.units;
             again.contacts = s.contacts;

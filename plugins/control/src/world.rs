@@ -8,49 +8,71 @@
 //!    target speed and heading change; speed moves towards the target by at most
 //!    `max_accel·dt`, the heading by at most `max_turn·dt`. **PD-CTRL-DT**: one policy,
 //!    semi-implicit Euler on the kernel's fixed step — speed first, then heading, then
-//!    the candidate position `p + dir(heading)·speed·dt`.
-//! 2. (The walkable check runs at the final positions, step 6.)
+//!    the candidate position `p + dir(heading)·speed·dt`. **PD-CTRL-CONTACT-DAMP**: a
+//!    unit that ended its last step in contact and steers by a target (`MOVE_TO`,
+//!    `VELOCITY`) keeps its heading while the wanted direction is within
+//!    [`CONTACT_DEADBAND`] of it and otherwise turns at [`CONTACT_TURN_SCALE`] of its
+//!    limit: a unit jostled in a jam does not spin after every push.
+//! 2. (The walkable check runs at the resolved positions, step 6.)
 //! 3. **Broad phase** ([`crate::broad`]): every pair of units, not both static, whose
-//!    horizontal boxes at the candidates meet within [`CONTACT_MARGIN`], found through
+//!    horizontal boxes at the candidates meet within [`PAIR_MARGIN`], found through
 //!    a uniform grid (the cell side changes the speed, never the pairs), in ascending
 //!    index order. Indices follow ascending ids, so the pair order is a pure function
 //!    of the ids and positions. The grid and the pairs of slightly grown boxes are
 //!    reused from step to step while they cover the exact pairs
 //!    (**PD-CTRL-PAIR-REUSE**, [`crate::broad::PairCache`]; same pairs, faster).
-//! 4. **Narrow phase** ([`crate::shape::contact`]) on every candidate pair.
-//! 5. **Resolution** (**PD-CTRL-SOLVER**): [`SOLVER_ITERATIONS`] Gauss–Seidel passes
-//!    over the pairs in ascending `(a, b)` id order (the first over every candidate, the
-//!    next ones over the pairs the first found closer than a quarter unit); each
-//!    overlapping pair is pushed apart along its normal — half each for two vehicles,
-//!    all of it by the vehicle against an obstacle.
-//! 6. **Walkable check and terrain following** (**PD-CTRL-WALKABLE**), one batch
-//!    [`Ground::probe`] at the final positions (the unit's own motion plus the contact
-//!    pushes): a step that takes a unit from a walkable area onto a non-walkable one,
-//!    or off the surface, is refused — the unit is put back where it was (its old point
-//!    probed again). If its own motion moved it, it also stops and carries
+//! 4. **Narrow phase** ([`crate::shape::contact`]) on the pairs as the solver visits
+//!    them. **PD-CTRL-SLOPE**: two height ranges are compared along the ground's
+//!    normal between the units (the mean of their up axes), not along the world's Z:
+//!    two vehicles on the same slope always meet, however steep it is; on flat ground
+//!    this is the plain height test.
+//! 5. **Resolution** (**PD-CTRL-SOLVER**): Gauss–Seidel passes over the pairs in
+//!    ascending `(a, b)` id order until no pass pushes more than [`SOLVER_TOLERANCE`]
+//!    (at most [`MAX_SOLVER_PASSES`]); a pass skips a pair neither of whose units moved
+//!    since it was last looked at. Each overlapping pair is pushed apart along its
+//!    normal — half each for two vehicles, all of it by a vehicle against an obstacle,
+//!    all of it by the free one when the other is **pinned** (pushed by an obstacle or
+//!    put back at the walkable border this step: it cannot give way). Then
+//!    **re-pairing**: every unit the pushes moved more than half the pair margin from
+//!    where it was paired is paired again at its new place (the grid, plus the units
+//!    it holds elsewhere) and the passes go on over the new pairs, at most
+//!    [`MAX_REPAIR_ROUNDS`] times; no pair the step moved into contact is left
+//!    unchecked (a pair never paired was more than the margin apart, and neither unit
+//!    moved more than half of it). **PD-CTRL-DEPENETRATION**: an overlap a pair already
+//!    had at the start of the step is taken out at most [`DEPENETRATION_SPEED`]·dt per
+//!    step (the rest is the pair's slack for this step); overlap made by this step's
+//!    motion is taken out at once. Placed or pushed-in overlaps so spread over ticks.
+//! 6. **Walkable check** (**PD-CTRL-WALKABLE**), one batch [`Ground::probe`] at the
+//!    resolved positions: a step that takes a unit from a walkable area onto a
+//!    non-walkable one, or off the surface, is refused — the unit is put back where it
+//!    was. If its own motion moved it, it also stops and carries
 //!    [`physical_flags::LEFT_WALKABLE`], the explicit error state of tome VI, until its
 //!    next motion request; a unit only pushed there simply holds at the border, as
-//!    against an obstacle. Nothing ever teleports a unit. A unit already on a
-//!    non-walkable area ([`physical_flags::ON_NON_WALKABLE`]) may drive anywhere on the
-//!    surface. Then the unit's proxy bottom sits on the surface (`z = height − z0`),
-//!    its up axis is the surface normal and its heading is kept (**PD-CTRL-GROUND**).
-//!    Without a surface (no map, off the map) the unit keeps its height
-//!    ([`physical_flags::NO_GROUND`]). A put-back unit may still overlap a neighbour
-//!    at the end of the step; the next step's resolution separates them.
+//!    against an obstacle. A put-back unit is pinned and the resolution runs again so
+//!    its neighbours take the whole push, and the units that moves are probed again
+//!    (at most [`WALKABLE_ROUNDS`] rounds; only units that moved are probed). Nothing
+//!    ever teleports a unit. A unit already on a non-walkable area
+//!    ([`physical_flags::ON_NON_WALKABLE`]) may drive anywhere on the surface.
+//!    **Terrain following**: the unit's proxy bottom sits on the surface
+//!    (`z = height − z0`), its up axis is the surface normal and its heading is kept
+//!    (**PD-CTRL-GROUND**). Without a surface (no map, off the map) the unit keeps its
+//!    height ([`physical_flags::NO_GROUND`]).
 //! 7. **Velocity** = displacement / dt. The drive speed is not changed by contacts (the
 //!    unit keeps pushing, as wheels do): against an obstacle head-on it comes to rest,
 //!    at an angle it slides along it; two vehicles pushing into each other share the
 //!    push half and half.
-//! 8. **Contact begins** (**PD-CTRL-CONTACT**): a pair whose proxies overlapped in this
-//!    step's narrow phase and was not in contact before begins a contact (one event);
-//!    it stays in contact while the gap stays under [`CONTACT_MARGIN`], so two units
-//!    resting against each other do not flicker. Begins are reported in ascending
-//!    `(a, b)` order with `a < b`.
+//! 8. **Contact episodes** (**PD-CTRL-CONTACT**), decided at the final positions: a
+//!    pair not in contact whose gap is at most [`CONTACT_BEGIN_GAP`] begins a contact
+//!    (one begin event, however it came there: its own motion or a third body's push);
+//!    it stays in contact while the gap stays at most [`CONTACT_END_GAP`] (hysteresis:
+//!    a resting contact that opens by less is the same episode) and ends, one end
+//!    event, when the gap grows beyond it or one of the two is removed. Begins and ends
+//!    are reported in ascending `(a, b)` order with `a < b`.
 
 use crate::broad::{self, CellIndex};
 use crate::shape::{
-    Contact, Placed, Proxy, Shape, circles, contact, heights_meet, overlaps_box, overlaps_sphere,
-    segment_entry,
+    Contact, Placed, Proxy, Shape, circles, heights_meet, horizontal_contact, overlaps_box,
+    overlaps_sphere, segment_entry,
 };
 use glam::{Quat, Vec2, Vec3};
 use iron3d_abi::{GroundSample, MotionMode, MotionRequest, PhysicalState, RayHit, physical_flags};
@@ -59,10 +81,46 @@ use iron3d_abi::{GroundSample, MotionMode, MotionRequest, PhysicalState, RayHit,
 /// (the grid holds every unit but the pair cache's strays by a box that contains its
 /// box at the last step's candidate position, before contacts pushed it; world units).
 pub const QUERY_PAD: f32 = 4.0;
-/// Gauss–Seidel passes of the contact resolution.
-pub const SOLVER_ITERATIONS: u32 = 4;
-/// A contact ends once the gap exceeds this.
-pub const CONTACT_MARGIN: f32 = 0.05;
+/// Most Gauss–Seidel passes of one resolution (PD-CTRL-SOLVER).
+pub const MAX_SOLVER_PASSES: u32 = 16;
+/// A pass pushing no pair by more than this ends the resolution (world units).
+pub const SOLVER_TOLERANCE: f32 = 1.0e-3;
+/// Most re-pairing rounds of one resolution (PD-CTRL-SOLVER).
+pub const MAX_REPAIR_ROUNDS: u32 = 4;
+/// Most put-back rounds of the walkable check (PD-CTRL-WALKABLE).
+pub const WALKABLE_ROUNDS: u32 = 3;
+/// The broad phase pairs boxes that meet within this (world units); a unit pushed more
+/// than half of it is paired again (PD-CTRL-SOLVER).
+pub const PAIR_MARGIN: f32 = 0.25;
+/// **PD-CTRL-DEPENETRATION**: how fast an overlap a pair started the step with is taken
+/// out (world units per second, the pair's two units together).
+pub const DEPENETRATION_SPEED: f32 = 3.0;
+/// A pair this close (gap in world units) or overlapping begins a contact.
+pub const CONTACT_BEGIN_GAP: f32 = 0.01;
+/// A contact ends once the gap exceeds this (world units; hysteresis).
+pub const CONTACT_END_GAP: f32 = 0.1;
+/// Overlap the solver leaves after settling at most (world units): larger overlaps
+/// are counted in [`StepReport::residual`].
+pub const SETTLED_OVERLAP: f32 = 0.05;
+/// PD-CTRL-CONTACT-DAMP: a unit in contact keeps its heading while the wanted direction
+/// is within this angle of it (radians).
+pub const CONTACT_DEADBAND: f32 = std::f32::consts::FRAC_PI_4;
+/// PD-CTRL-CONTACT-DAMP: a unit in contact turns at this fraction of its turn limit.
+pub const CONTACT_TURN_SCALE: f32 = 0.25;
+/// **PD-CTRL-WISH**: how much of the newly wanted direction a `VELOCITY` request adds
+/// to the unit's smoothed wish each step (an exponential average, time constant about
+/// five steps).
+pub const WISH_BLEND: f32 = 0.2;
+/// **PD-CTRL-WISH**: the blend of a unit that made no progress in its last step (it
+/// grows linearly with the last step's speed over the requested one up to
+/// [`WISH_BLEND`]): a stalled unit in a jam follows only a lasting change of mind.
+pub const WISH_BLEND_STALLED: f32 = 0.04;
+/// **PD-CTRL-WISH**: a slow unit whose smoothed wish is shorter than this is
+/// swinging: it turns damped, as in contact (PD-CTRL-CONTACT-DAMP).
+pub const WISH_STEADY: f32 = 0.9;
+/// **PD-CTRL-WISH**: a smoothed wish shorter than this (the wanted direction keeps
+/// swinging) holds the heading and brakes instead of turning after it.
+pub const WISH_HOLD: f32 = 0.35;
 /// A [`MotionMode::MOVE_TO`] target counts as reached within this distance.
 pub const ARRIVE_RADIUS: f32 = 0.25;
 /// The largest speed a request may ask for (units/s); larger values are clamped.
@@ -154,6 +212,9 @@ pub struct Unit {
     pub request: MotionRequest,
     /// [`physical_flags`] bits.
     pub flags: u32,
+    /// **PD-CTRL-WISH**: the smoothed wanted direction of a `VELOCITY` request (zero
+    /// in the other modes).
+    pub wish: Vec2,
 }
 
 impl Unit {
@@ -171,6 +232,7 @@ impl Unit {
             velocity: Vec3::ZERO,
             request: MotionRequest::stop(),
             flags: 0,
+            wish: Vec2::ZERO,
         };
         u.flags = u.role_flags();
         u
@@ -269,15 +331,7 @@ fn follow(u: &mut Unit, hot: &mut Hot, xy: Vec2, sample: Option<&GroundSample>, 
     }
     u.position = new;
     hot.z = z;
-}
-
-/// Whether `key` is in the ascending `list`, walking `cursor` forward (the keys asked
-/// ascend too).
-fn in_sorted(list: &[(u32, u32)], cursor: &mut usize, key: (u32, u32)) -> bool {
-    while *cursor < list.len() && list[*cursor] < key {
-        *cursor += 1;
-    }
-    *cursor < list.len() && list[*cursor] == key
+    hot.up = up;
 }
 
 /// A contact begin of one step.
@@ -287,8 +341,18 @@ pub struct Begin {
     pub a: u32,
     /// Higher id.
     pub b: u32,
-    /// Contact point (narrow phase).
+    /// Contact point (narrow phase, at the final positions).
     pub point: Vec3,
+}
+
+/// A contact end of one step: the pair's gap grew beyond [`CONTACT_END_GAP`], or one
+/// of the two is gone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct End {
+    /// Lower id.
+    pub a: u32,
+    /// Higher id.
+    pub b: u32,
 }
 
 /// What one step reports besides the new state.
@@ -296,14 +360,22 @@ pub struct Begin {
 pub struct StepReport {
     /// Contact begins, ascending `(a, b)`.
     pub begins: Vec<Begin>,
+    /// Contact ends, ascending `(a, b)`.
+    pub ends: Vec<End>,
     /// Ids that entered the "left the walkable area" error state this step.
     pub left_walkable: Vec<u32>,
     /// Candidate pairs of the broad phase.
     pub pairs: usize,
-    /// Pairs still overlapping by more than the margin after resolution.
+    /// Pairs still overlapping by more than [`SETTLED_OVERLAP`] after the step.
     pub residual: usize,
-    /// Largest overlap after resolution.
+    /// Largest overlap after the step.
     pub max_depth: f32,
+    /// Gauss–Seidel passes run (all resolutions of the step together).
+    pub passes: u32,
+    /// Pairs the re-pairing added.
+    pub repaired: usize,
+    /// Units the walkable check put back.
+    pub put_back: usize,
     /// Whether the broad phase rebuilt its grid this step (**PD-CTRL-PAIR-REUSE**;
     /// a diagnostic: the results never depend on it).
     pub pairs_rebuilt: bool,
@@ -317,9 +389,42 @@ pub struct StepReport {
 struct Hot {
     id: u32,
     z: f32,
+    /// Up axis (the surface normal under a vehicle; Z for an obstacle).
+    up: Vec3,
     rot: Vec2,
     proxy: Proxy,
     mobile: bool,
+}
+
+/// One pair as the solver keeps it.
+#[derive(Clone, Copy, Debug)]
+struct SolverPair {
+    i: u32,
+    j: u32,
+    /// The push count when the pair was last looked at ([`NEVER`]: not yet).
+    seen: u32,
+    /// The overlap the pair may keep this step (PD-CTRL-DEPENETRATION); NaN until its
+    /// first overlap asks for it.
+    slack: f32,
+}
+
+/// [`SolverPair::seen`] of a pair not looked at yet.
+const NEVER: u32 = u32::MAX;
+
+/// What one resolution works on: this step's places and push bookkeeping.
+struct Solve<'a> {
+    /// Current places (candidates moved by the pushes so far).
+    xy: &'a mut [Vec2],
+    /// Places at the start of the step.
+    old_xy: &'a [Vec2],
+    /// Per unit: the push count just after its last push.
+    pushed_at: &'a mut [u32],
+    /// Per unit: pinned this step (cannot give way).
+    pinned: &'a mut [bool],
+    /// Pushes so far this step.
+    pushes: &'a mut u32,
+    /// How much of a pair's old overlap this step may take out.
+    depenetration: f32,
 }
 
 /// The world: units ascending by id, the contact set and the last step's grid.
@@ -343,14 +448,25 @@ pub struct World {
     scratch_xy: Vec<Vec2>,
     scratch_points: Vec<Vec3>,
     pairs: Vec<(u32, u32)>,
+    /// The boxes where each unit was last paired (index = unit index).
     boxes: Vec<broad::BoxEntry>,
     pair_cache: broad::PairCache,
-    touched: Vec<(u32, u32)>,
-    near: Vec<(u32, u32, u32)>,
+    solver: Vec<SolverPair>,
     pushed_at: Vec<u32>,
-    back: Vec<u32>,
+    /// Where each unit stood at the start of the step.
+    old_xy: Vec<Vec2>,
+    /// Where each unit was last paired.
+    anchor: Vec<Vec2>,
+    pinned: Vec<bool>,
+    /// Units paired again this step (their boxes may lie outside the grid's).
+    moved: Vec<u32>,
+    fresh: Vec<SolverPair>,
+    merged: Vec<SolverPair>,
     drove: Vec<bool>,
-    kept: Vec<(u32, u32)>,
+    /// Per mobile unit: the point its ground sample was taken at, and the sample.
+    probed: Vec<Vec2>,
+    samples: Vec<GroundSample>,
+    todo: Vec<u32>,
     spare_contacts: Vec<(u32, u32)>,
 }
 
@@ -381,12 +497,11 @@ impl World {
         }
     }
 
-    /// Removes unit `id` and its contacts.
+    /// Removes unit `id`; its contacts end in the next step (an [`End`] each).
     pub fn remove(&mut self, id: u32) {
         if let Some(i) = self.index_of(id) {
             self.units.remove(i);
         }
-        self.contacts.retain(|&(a, b)| a != id && b != id);
     }
 
     /// Refuses a request of an unknown mode or with non-finite numbers.
@@ -422,14 +537,31 @@ impl World {
     }
 
     /// Target speed and heading change of one unit for a step of `dt`.
-    fn control(limits: &Limits, u: &Unit, dt: f32) -> (f32, f32, bool) {
-        let turn = limits.max_turn * dt;
-        let r = &u.request;
-        let toward = |desired: f32| wrap(desired - u.heading).clamp(-turn, turn);
+    fn control(limits: &Limits, u: &mut Unit, dt: f32) -> (f32, f32, bool) {
+        // PD-CTRL-CONTACT-DAMP: a unit in contact steering by a target turns less.
+        // Swinging: a `VELOCITY` unit slower than half its request whose smoothed wish
+        // has shrunk (the wanted direction keeps changing).
+        let swinging = u.request.mode == MotionMode::VELOCITY
+            && u.wish.length_squared() < WISH_STEADY * WISH_STEADY
+            && u.velocity.truncate().length()
+                < 0.5 * Vec2::new(u.request.target.x, u.request.target.y).length();
+        let damp = u.flags & physical_flags::IN_CONTACT != 0 || swinging;
+        let turn = limits.max_turn * dt * if damp { CONTACT_TURN_SCALE } else { 1.0 };
+        let r = u.request;
+        if r.mode != MotionMode::VELOCITY {
+            u.wish = Vec2::ZERO;
+        }
+        let toward = |err: f32| {
+            if damp && err.abs() <= CONTACT_DEADBAND {
+                0.0
+            } else {
+                err.clamp(-turn, turn)
+            }
+        };
         match r.mode {
             MotionMode::DRIVE => (
                 r.speed.clamp(-MAX_SPEED, MAX_SPEED),
-                (r.turn * dt).clamp(-turn, turn),
+                (r.turn * dt).clamp(-limits.max_turn * dt, limits.max_turn * dt),
                 false,
             ),
             MotionMode::MOVE_TO => {
@@ -443,7 +575,7 @@ impl World {
                 // Brake to arrive: v² = 2·a·s; slow down while facing away.
                 let brake = (2.0 * limits.max_accel * (dist - ARRIVE_RADIUS * 0.5)).sqrt();
                 let speed = r.speed.clamp(0.0, MAX_SPEED).min(brake) * err.cos().max(0.0);
-                (speed, toward(desired), false)
+                (speed, toward(err), false)
             }
             MotionMode::VELOCITY => {
                 let v = Vec2::new(r.target.x, r.target.y);
@@ -451,9 +583,21 @@ impl World {
                 if s <= 1e-6 {
                     return (0.0, 0.0, false);
                 }
-                let desired = v.y.atan2(v.x);
+                // PD-CTRL-WISH: turn after the smoothed wish, not after every swing.
+                let progress = (u.velocity.truncate().length() / s).min(1.0);
+                let blend = WISH_BLEND_STALLED + (WISH_BLEND - WISH_BLEND_STALLED) * progress;
+                if u.wish == Vec2::ZERO {
+                    // A new request: its own direction, at once.
+                    u.wish = v / v.length();
+                } else {
+                    u.wish += (v / v.length() - u.wish) * blend;
+                }
+                if u.wish.length_squared() < WISH_HOLD * WISH_HOLD {
+                    return (0.0, 0.0, false);
+                }
+                let desired = u.wish.y.atan2(u.wish.x);
                 let err = wrap(desired - u.heading);
-                (s * err.cos().max(0.0), toward(desired), false)
+                (s * err.cos().max(0.0), toward(err), false)
             }
             _ => (0.0, 0.0, false),
         }
@@ -470,10 +614,30 @@ impl World {
         }
     }
 
-    /// The contact of units `i` and `j` placed at `xy` (this step's cached data).
+    /// Whether the height ranges of units `i` and `j` placed at `xy` meet
+    /// (**PD-CTRL-SLOPE**): along the mean of their up axes; on flat ground (both up
+    /// axes Z) the plain height test of [`heights_meet`].
+    fn heights_at(&self, xy: &[Vec2], i: usize, j: usize) -> bool {
+        let (a, b) = (&self.hot[i], &self.hot[j]);
+        if a.up == Vec3::Z && b.up == Vec3::Z {
+            return heights_meet(
+                (a.z + a.proxy.z0, a.z + a.proxy.z1),
+                (b.z + b.proxy.z0, b.z + b.proxy.z1),
+            );
+        }
+        let n = (a.up + b.up).normalize_or(Vec3::Z);
+        let h = (xy[j] - xy[i]).extend(b.z - a.z).dot(n);
+        heights_meet((a.proxy.z0, a.proxy.z1), (h + b.proxy.z0, h + b.proxy.z1))
+    }
+
+    /// The contact of units `i` and `j` placed at `xy` (this step's cached data), or
+    /// `None` when their height ranges miss (PD-CTRL-SLOPE).
     fn contact_at(&self, xy: &[Vec2], i: u32, j: u32) -> Option<Contact> {
         let (i, j) = (i as usize, j as usize);
-        contact(&self.placed_hot(i, xy[i]), &self.placed_hot(j, xy[j]))
+        if !self.heights_at(xy, i, j) {
+            return None;
+        }
+        horizontal_contact(&self.placed_hot(i, xy[i]), &self.placed_hot(j, xy[j]))
     }
 
     /// Depth and normal of the contact of units `i` and `j` placed at `xy`: exactly
@@ -483,51 +647,240 @@ impl World {
         let (iu, ju) = (i as usize, j as usize);
         let (a, b) = (&self.hot[iu], &self.hot[ju]);
         match (a.proxy.shape, b.proxy.shape) {
-            (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => {
-                // `shape::contact`'s rules, without building the placed proxies.
-                let range = |h: &Hot| (h.z + h.proxy.z0, h.z + h.proxy.z1);
-                heights_meet(range(a), range(b)).then(|| circles(xy[iu], ra, xy[ju], rb))
-            }
+            (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) => self
+                .heights_at(xy, iu, ju)
+                .then(|| circles(xy[iu], ra, xy[ju], rb)),
             _ => self.contact_at(xy, i, j).map(|c| (c.depth, c.normal)),
         }
     }
 
-    /// Resolves one pair at the current positions: an overlap pushes the pair apart
-    /// along the normal (half each for two vehicles, all of it by the vehicle against
-    /// an obstacle) and stamps the pushed units with the new push count. Returns the
-    /// depth before the push, `None` when the height ranges do not meet.
-    fn resolve_pair(
-        &self,
-        xy: &mut [Vec2],
-        pushed_at: &mut [u32],
-        pushes: &mut u32,
-        i: u32,
-        j: u32,
-    ) -> Option<f32> {
-        let (depth, normal) = self.depth_at(xy, i, j)?;
-        let (i, j) = (i as usize, j as usize);
-        if depth > 0.0 {
-            let push = normal * depth;
-            *pushes += 1;
-            match (self.hot[i].mobile, self.hot[j].mobile) {
-                (true, true) => {
-                    xy[i] -= push * 0.5;
-                    xy[j] += push * 0.5;
-                    pushed_at[i] = *pushes;
-                    pushed_at[j] = *pushes;
+    /// Resolves one pair at the current positions: an overlap beyond the pair's slack
+    /// pushes the pair apart along the normal (half each for two free vehicles, all of
+    /// it by the free one against a pinned one or an obstacle; a vehicle pushed by an
+    /// obstacle is pinned) and stamps the pushed units with the new push count.
+    /// Returns how far it pushed, `None` when the height ranges do not meet.
+    fn resolve_pair(&self, s: &mut Solve<'_>, p: &mut SolverPair) -> Option<f32> {
+        let (depth, normal) = self.depth_at(s.xy, p.i, p.j)?;
+        if depth <= 0.0 {
+            return Some(0.0);
+        }
+        if p.slack.is_nan() {
+            // PD-CTRL-DEPENETRATION: the overlap at the start of the step, less what
+            // this step may take out of it.
+            p.slack = match self.depth_at(s.old_xy, p.i, p.j) {
+                Some((d, _)) => (d - s.depenetration).max(0.0),
+                None => 0.0,
+            };
+        }
+        let excess = depth - p.slack;
+        if excess <= 0.0 {
+            return Some(0.0);
+        }
+        let (i, j) = (p.i as usize, p.j as usize);
+        let push = normal * excess;
+        *s.pushes += 1;
+        let stamp = *s.pushes;
+        match (self.hot[i].mobile, self.hot[j].mobile) {
+            (true, true) => {
+                let (wi, wj) = match (s.pinned[i], s.pinned[j]) {
+                    (true, false) => (0.0, 1.0),
+                    (false, true) => (1.0, 0.0),
+                    _ => (0.5, 0.5),
+                };
+                s.xy[i] -= push * wi;
+                s.xy[j] += push * wj;
+                s.pushed_at[i] = stamp;
+                s.pushed_at[j] = stamp;
+            }
+            (true, false) => {
+                s.xy[i] -= push;
+                s.pushed_at[i] = stamp;
+                s.pinned[i] = true;
+            }
+            (false, true) => {
+                s.xy[j] += push;
+                s.pushed_at[j] = stamp;
+                s.pinned[j] = true;
+            }
+            (false, false) => {}
+        }
+        Some(excess)
+    }
+
+    /// Gauss–Seidel passes over `pairs` until one pushes nothing beyond the tolerance;
+    /// returns the passes run.
+    fn passes(&self, s: &mut Solve<'_>, pairs: &mut [SolverPair]) -> u32 {
+        let mut run = 0;
+        for _ in 0..MAX_SOLVER_PASSES {
+            run += 1;
+            let mut worst = 0.0f32;
+            for p in pairs.iter_mut() {
+                if p.seen != NEVER
+                    && s.pushed_at[p.i as usize] <= p.seen
+                    && s.pushed_at[p.j as usize] <= p.seen
+                {
+                    continue;
                 }
-                (true, false) => {
-                    xy[i] -= push;
-                    pushed_at[i] = *pushes;
+                p.seen = *s.pushes;
+                if let Some(pushed) = self.resolve_pair(s, p) {
+                    worst = worst.max(pushed);
                 }
-                (false, true) => {
-                    xy[j] += push;
-                    pushed_at[j] = *pushes;
-                }
-                (false, false) => {}
+            }
+            if worst <= SOLVER_TOLERANCE {
+                break;
             }
         }
-        Some(depth)
+        run
+    }
+
+    /// One resolution (step 5): passes, then re-pairing of the units the pushes moved
+    /// more than half the pair margin and passes over the new pairs, at most
+    /// [`MAX_REPAIR_ROUNDS`] times.
+    fn resolve(&mut self, s: &mut Solve<'_>, report: &mut StepReport) {
+        let mut pairs = std::mem::take(&mut self.solver);
+        report.passes += self.passes(s, &mut pairs);
+        for _ in 0..MAX_REPAIR_ROUNDS {
+            let added = self.repair(s.xy, &mut pairs);
+            if added == 0 {
+                break;
+            }
+            report.repaired += added;
+            report.passes += self.passes(s, &mut pairs);
+        }
+        self.solver = pairs;
+    }
+
+    /// Pairs again every unit that moved more than half the pair margin from where it
+    /// was last paired: at its place now, against the grid's units where they were
+    /// paired and directly against the units the grid may not hold there (the pair
+    /// cache's strays, oversized units, units paired again this step). Adds the pairs
+    /// not yet in `pairs` (kept ascending) and returns how many.
+    fn repair(&mut self, xy: &[Vec2], pairs: &mut Vec<SolverPair>) -> usize {
+        let half = PAIR_MARGIN * 0.5;
+        let first_moved = self.moved.len();
+        for (i, (p, h)) in xy.iter().zip(&self.hot).enumerate() {
+            if h.mobile && p.distance_squared(self.anchor[i]) > half * half {
+                self.moved.push(i as u32);
+            }
+        }
+        if self.moved.len() == first_moved {
+            return 0;
+        }
+        let movers = first_moved..self.moved.len();
+        for k in movers.clone() {
+            let m = self.moved[k] as usize;
+            let (lo, hi) = self.placed_hot(m, xy[m]).aabb();
+            self.boxes[m].lo = lo;
+            self.boxes[m].hi = hi;
+            self.anchor[m] = xy[m];
+        }
+        let mut fresh = std::mem::take(&mut self.fresh);
+        fresh.clear();
+        let mut add = |a: u32, b: u32, boxes: &[broad::BoxEntry]| {
+            let (x, y) = (&boxes[a as usize], &boxes[b as usize]);
+            if a != b && !(x.fixed & y.fixed) && broad::meet(x, y) {
+                fresh.push(SolverPair {
+                    i: a.min(b),
+                    j: a.max(b),
+                    seen: NEVER,
+                    slack: f32::NAN,
+                });
+            }
+        };
+        for k in movers {
+            let m = self.moved[k];
+            let b = self.boxes[m as usize];
+            let (x0, y0, x1, y1) = self.index.cell_box(b.lo - PAIR_MARGIN, b.hi + PAIR_MARGIN);
+            if broad::cells_of((x0, y0, x1, y1)) > broad::MAX_BOX_CELLS {
+                for o in 0..self.units.len() as u32 {
+                    add(m, o, &self.boxes);
+                }
+                continue;
+            }
+            for cy in y0..=y1 {
+                for cx in x0..=x1 {
+                    for &o in self.index.cell(cx, cy) {
+                        if (o as usize) < self.units.len() {
+                            add(m, o, &self.boxes);
+                        }
+                    }
+                }
+            }
+            for &o in self
+                .index
+                .oversized()
+                .iter()
+                .chain(self.pair_cache.strays())
+                .chain(&self.moved)
+            {
+                if (o as usize) < self.units.len() {
+                    add(m, o, &self.boxes);
+                }
+            }
+        }
+        fresh.sort_unstable_by_key(|p| (p.i, p.j));
+        fresh.dedup_by_key(|p| (p.i, p.j));
+        fresh.retain(|p| {
+            pairs
+                .binary_search_by_key(&(p.i, p.j), |q| (q.i, q.j))
+                .is_err()
+        });
+        let added = fresh.len();
+        if added > 0 {
+            let mut merged = std::mem::take(&mut self.merged);
+            merged.clear();
+            let (mut a, mut b) = (0, 0);
+            while a < pairs.len() && b < fresh.len() {
+                if (pairs[a].i, pairs[a].j) < (fresh[b].i, fresh[b].j) {
+                    merged.push(pairs[a]);
+                    a += 1;
+                } else {
+                    merged.push(fresh[b]);
+                    b += 1;
+                }
+            }
+            merged.extend_from_slice(&pairs[a..]);
+            merged.extend_from_slice(&fresh[b..]);
+            std::mem::swap(pairs, &mut merged);
+            self.merged = merged;
+        }
+        self.fresh = fresh;
+        added
+    }
+
+    /// Probes the ground under the mobile units `todo` (indices into `self.mobile`) at
+    /// their places in `xy`, keeping each sample and where it was taken; `false` when
+    /// there is no terrain.
+    fn probe(
+        &mut self,
+        ground: &mut dyn Ground,
+        xy: &[Vec2],
+        todo: &[u32],
+    ) -> Result<bool, String> {
+        let mut points = std::mem::take(&mut self.scratch_points);
+        points.clear();
+        points.extend(
+            todo.iter()
+                .map(|&k| xy[self.mobile[k as usize] as usize].extend(0.0)),
+        );
+        let answer = ground.probe(&points);
+        self.scratch_points = points;
+        let Some(samples) = answer? else {
+            return Ok(false);
+        };
+        if samples.len() != todo.len() {
+            return Err(format!(
+                "terrain probe answered {} samples for {} points",
+                samples.len(),
+                todo.len()
+            ));
+        }
+        for (&k, g) in todo.iter().zip(samples) {
+            let k = k as usize;
+            self.probed[k] = xy[self.mobile[k] as usize];
+            self.samples[k] = g;
+        }
+        Ok(true)
     }
 
     /// One step of `dt` seconds (see the module docs).
@@ -540,6 +893,8 @@ impl World {
         // phases read (headings are fixed from here on).
         let mut xy = std::mem::take(&mut self.scratch_xy);
         xy.clear();
+        let mut old_xy = std::mem::take(&mut self.old_xy);
+        old_xy.clear();
         self.hot.clear();
         self.mobile.clear();
         // Whether each mobile unit's own motion moved it (before any push).
@@ -547,6 +902,7 @@ impl World {
         drove.clear();
         for i in 0..n {
             let u = &mut self.units[i];
+            old_xy.push(u.position.truncate());
             if u.role != Role::Mobile {
                 // An obstacle never moves; its contacts are set again in step 8.
                 u.velocity = Vec3::ZERO;
@@ -555,6 +911,7 @@ impl World {
                 self.hot.push(Hot {
                     id: u.id,
                     z: u.position.z,
+                    up: Vec3::Z,
                     rot: dir_of(u.heading),
                     proxy: u.proxy,
                     mobile: false,
@@ -575,6 +932,7 @@ impl World {
             self.hot.push(Hot {
                 id: u.id,
                 z: u.position.z,
+                up: u.orientation * Vec3::Z,
                 rot: dir,
                 proxy: u.proxy,
                 mobile: true,
@@ -587,100 +945,80 @@ impl World {
         report.pairs = self.pairs.len();
         report.pairs_rebuilt = self.pair_cache.rebuilt();
         report.strays = self.pair_cache.strays().len();
+        self.solver.clear();
+        self.solver
+            .extend(self.pairs.iter().map(|&(i, j)| SolverPair {
+                i,
+                j,
+                seen: NEVER,
+                slack: f32::NAN,
+            }));
+        self.anchor.clear();
+        self.anchor.extend_from_slice(&xy);
+        self.moved.clear();
 
-        // 4. Narrow phase: overlaps at the candidates (for the begin events).
-        let pairs = std::mem::take(&mut self.pairs);
-        let mut touched = std::mem::take(&mut self.touched);
-        touched.clear();
-        // A touching pair not in contact before begins one (step 8's rule, decided here
-        // where the candidate positions are: the contact point is computed only then).
-        let mut cursor = 0;
-        for &(i, j) in &pairs {
-            if self.depth_at(&xy, i, j).is_some_and(|(d, _)| d > 0.0) {
-                touched.push((i, j));
-                let key = (self.hot[i as usize].id, self.hot[j as usize].id);
-                if !in_sorted(&self.contacts, &mut cursor, key) {
-                    if let Some(c) = self.contact_at(&xy, i, j) {
-                        report.begins.push(Begin {
-                            a: key.0,
-                            b: key.1,
-                            point: c.point,
-                        });
-                    }
-                }
-            }
-        }
-
-        // 5. Resolution. The first pass visits every candidate pair; later passes only
-        // the pairs it found within `NEAR` (a push can close a gap that small). A later
-        // pass skips a pair when neither unit was pushed since the pair was last
-        // looked at without a push of its own: its contact is unchanged, so it would
-        // push nothing again (an exact shortcut: the result is the same).
-        const NEAR: f32 = 0.25;
-        let mut near = std::mem::take(&mut self.near);
-        near.clear();
+        // 4.–5. Narrow phase and resolution.
         let mut pushed_at = std::mem::take(&mut self.pushed_at);
         pushed_at.clear();
         pushed_at.resize(n, 0);
-        // Pushes so far; a unit's entry is the count just after its last push.
+        let mut pinned = std::mem::take(&mut self.pinned);
+        pinned.clear();
+        pinned.resize(n, false);
         let mut pushes: u32 = 0;
-        let mut any = false;
-        for &(i, j) in &pairs {
-            let seen = pushes;
-            match self.resolve_pair(&mut xy, &mut pushed_at, &mut pushes, i, j) {
-                Some(depth) => {
-                    any |= depth > 0.0;
-                    if depth > -NEAR {
-                        near.push((i, j, seen));
-                    }
-                }
-                None => continue,
-            }
+        let depenetration = DEPENETRATION_SPEED * dt.max(0.0);
+        {
+            let mut s = Solve {
+                xy: &mut xy,
+                old_xy: &old_xy,
+                pushed_at: &mut pushed_at,
+                pinned: &mut pinned,
+                pushes: &mut pushes,
+                depenetration,
+            };
+            self.resolve(&mut s, &mut report);
         }
-        for _ in 1..SOLVER_ITERATIONS {
-            if !any {
+
+        // 6. The walkable check at the resolved positions: one batch probe; a refused
+        // step is put back and pinned, the resolution runs again, and only the units
+        // that moved since their probe are probed again.
+        let m = self.mobile.len();
+        self.probed.clear();
+        self.probed.resize(m, Vec2::NAN);
+        self.samples.clear();
+        self.samples.resize(
+            m,
+            GroundSample {
+                on_surface: false,
+                height: 0.0,
+                normal: Vec3::Z.into(),
+                area: 0,
+                walkable: false,
+            },
+        );
+        let mut todo = std::mem::take(&mut self.todo);
+        todo.clear();
+        todo.extend(0..m as u32);
+        let mut terrain = true;
+        let mut round = 0;
+        while !todo.is_empty() {
+            if !self.probe(ground, &xy, &todo)? {
+                terrain = false;
                 break;
             }
-            any = false;
-            for &mut (i, j, ref mut seen) in near.iter_mut() {
-                if pushed_at[i as usize] <= *seen && pushed_at[j as usize] <= *seen {
-                    continue;
-                }
-                *seen = pushes;
-                if let Some(depth) = self.resolve_pair(&mut xy, &mut pushed_at, &mut pushes, i, j) {
-                    any |= depth > 0.0;
-                }
-            }
-        }
-        self.near = near;
-        self.pushed_at = pushed_at;
-
-        // 6. The walkable check and terrain following at the final positions: one batch
-        // probe; a refused step is put back and only those old points are probed again.
-        let mut points = std::mem::take(&mut self.scratch_points);
-        points.clear();
-        points.extend(self.mobile.iter().map(|&i| xy[i as usize].extend(0.0)));
-        let mut samples = ground.probe(&points)?;
-        let mut back = std::mem::take(&mut self.back);
-        back.clear();
-        if let Some(s) = samples.as_mut() {
-            if s.len() != self.mobile.len() {
-                return Err(format!(
-                    "terrain probe answered {} samples for {} points",
-                    s.len(),
-                    self.mobile.len()
-                ));
-            }
-            // A unit whose step stands follows the ground at once (one pass over the
-            // units); a refused one after its old point is probed again.
-            for (k, &i) in self.mobile.iter().enumerate() {
-                let i = i as usize;
+            let mut refused = false;
+            for &k in &todo {
+                let k = k as usize;
+                let i = self.mobile[k] as usize;
                 let u = &mut self.units[i];
+                let g = &self.samples[k];
                 let on_walkable = u.flags & physical_flags::ON_NON_WALKABLE == 0;
-                let moved = xy[i] != u.position.truncate();
-                if moved && (!s[k].on_surface || (!s[k].walkable && on_walkable)) {
-                    xy[i] = u.position.truncate();
-                    back.push(k as u32);
+                if xy[i] != old_xy[i] && (!g.on_surface || (!g.walkable && on_walkable)) {
+                    xy[i] = old_xy[i];
+                    pinned[i] = true;
+                    pushes += 1;
+                    pushed_at[i] = pushes;
+                    refused = true;
+                    report.put_back += 1;
                     if drove[k] {
                         u.speed = 0.0;
                         if u.flags & physical_flags::LEFT_WALKABLE == 0 {
@@ -688,102 +1026,107 @@ impl World {
                         }
                         u.flags |= physical_flags::LEFT_WALKABLE;
                     }
-                    continue;
-                }
-                follow(u, &mut self.hot[i], xy[i], Some(&s[k]), dt);
-            }
-            if !back.is_empty() {
-                points.clear();
-                points.extend(
-                    back.iter()
-                        .map(|&k| xy[self.mobile[k as usize] as usize].extend(0.0)),
-                );
-                if let Some(again) = ground.probe(&points)? {
-                    if again.len() != back.len() {
-                        return Err(format!(
-                            "terrain probe answered {} samples for {} points",
-                            again.len(),
-                            back.len()
-                        ));
-                    }
-                    for (&k, g) in back.iter().zip(again) {
-                        s[k as usize] = g;
-                    }
-                }
-                for &k in &back {
-                    let i = self.mobile[k as usize] as usize;
-                    follow(
-                        &mut self.units[i],
-                        &mut self.hot[i],
-                        xy[i],
-                        Some(&s[k as usize]),
-                        dt,
-                    );
                 }
             }
-        } else {
-            for &i in &self.mobile {
-                let i = i as usize;
-                follow(&mut self.units[i], &mut self.hot[i], xy[i], None, dt);
+            if !refused {
+                // Every unit stands where its sample was taken.
+                break;
+            }
+            round += 1;
+            if round <= WALKABLE_ROUNDS {
+                let mut s = Solve {
+                    xy: &mut xy,
+                    old_xy: &old_xy,
+                    pushed_at: &mut pushed_at,
+                    pinned: &mut pinned,
+                    pushes: &mut pushes,
+                    depenetration,
+                };
+                self.resolve(&mut s, &mut report);
+            }
+            todo.clear();
+            todo.extend(
+                (0..m as u32)
+                    .filter(|&k| xy[self.mobile[k as usize] as usize] != self.probed[k as usize]),
+            );
+            if round > WALKABLE_ROUNDS {
+                // No resolution ran: only the units just put back moved, to where they
+                // stood, which stands; their samples are taken and the check ends.
+                if !todo.is_empty() && !self.probe(ground, &xy, &todo)? {
+                    terrain = false;
+                }
+                break;
             }
         }
-        self.back = back;
+        self.todo = todo;
+        // Terrain following at the final places.
+        for k in 0..m {
+            let i = self.mobile[k] as usize;
+            let sample = terrain.then_some(&self.samples[k]);
+            follow(&mut self.units[i], &mut self.hot[i], xy[i], sample, dt);
+        }
         self.drove = drove;
+        self.pushed_at = pushed_at;
+        self.pinned = pinned;
+        self.old_xy = old_xy;
 
-        // 8. Contacts and begins. Pairs, and so their id keys, ascend (indices follow
-        // ids): the kept contacts and the begins are two ascending lists merged below.
+        // 8. Contact episodes at the final positions. Pairs, and so their id keys,
+        // ascend (indices follow ids); the old contacts too: one merge walk.
         let old = std::mem::take(&mut self.contacts);
-        let mut kept = std::mem::take(&mut self.kept);
-        kept.clear();
+        let mut now = std::mem::take(&mut self.spare_contacts);
+        now.clear();
         let mut cursor = 0;
-        for &(i, j) in &pairs {
-            let (iu, ju) = (i as usize, j as usize);
-            let Some((depth, _)) = self.depth_at(&xy, i, j) else {
+        for p in &self.solver {
+            let (i, j) = (p.i as usize, p.j as usize);
+            let key = (self.hot[i].id, self.hot[j].id);
+            while cursor < old.len() && old[cursor] < key {
+                let (a, b) = old[cursor];
+                report.ends.push(End { a, b });
+                cursor += 1;
+            }
+            let was = cursor < old.len() && old[cursor] == key;
+            if was {
+                cursor += 1;
+            }
+            let Some((depth, _)) = self.depth_at(&xy, p.i, p.j) else {
+                if was {
+                    report.ends.push(End { a: key.0, b: key.1 });
+                }
                 continue;
             };
-            if depth > CONTACT_MARGIN {
+            if depth > SETTLED_OVERLAP {
                 report.residual += 1;
             }
             report.max_depth = report.max_depth.max(depth);
-            let key = (self.hot[iu].id, self.hot[ju].id);
-            if in_sorted(&old, &mut cursor, key) && depth > -CONTACT_MARGIN {
-                kept.push((i, j));
+            let touching = if was {
+                depth >= -CONTACT_END_GAP
+            } else {
+                depth >= -CONTACT_BEGIN_GAP
+            };
+            if touching {
+                if !was {
+                    let point = self
+                        .contact_at(&xy, p.i, p.j)
+                        .map_or(Vec3::ZERO, |c| c.point);
+                    report.begins.push(Begin {
+                        a: key.0,
+                        b: key.1,
+                        point,
+                    });
+                }
+                self.units[i].flags |= physical_flags::IN_CONTACT;
+                self.units[j].flags |= physical_flags::IN_CONTACT;
+                now.push(key);
+            } else if was {
+                report.ends.push(End { a: key.0, b: key.1 });
             }
         }
-        let mut now = std::mem::take(&mut self.spare_contacts);
-        now.clear();
-        let (mut a, mut b) = (0, 0);
-        while a < kept.len() || b < touched.len() {
-            let next = match (kept.get(a), touched.get(b)) {
-                (Some(&k), Some(&(ti, tj))) if k <= (ti, tj) => {
-                    a += 1;
-                    if k == (ti, tj) {
-                        b += 1;
-                    }
-                    k
-                }
-                (_, Some(&(ti, tj))) => {
-                    b += 1;
-                    (ti, tj)
-                }
-                (Some(&k), None) => {
-                    a += 1;
-                    k
-                }
-                (None, None) => break,
-            };
-            let (i, j) = (next.0 as usize, next.1 as usize);
-            self.units[i].flags |= physical_flags::IN_CONTACT;
-            self.units[j].flags |= physical_flags::IN_CONTACT;
-            now.push((self.hot[i].id, self.hot[j].id));
+        for &(a, b) in &old[cursor..] {
+            report.ends.push(End { a, b });
         }
         self.contacts = now;
         self.spare_contacts = old;
-        self.kept = kept;
-        self.touched = touched;
-        self.pairs = pairs;
         self.scratch_xy = xy;
-        self.scratch_points = points;
         Ok(report)
     }
 

@@ -7,7 +7,9 @@
 //!    `{"tick":T,"type":"added","id":I}`, `{"tick":T,"type":"removed","id":I}`,
 //!    `{"tick":T,"type":"collision","a":A,"b":B,"point":[x,y,z],"to":I|null}` (one line
 //!    per delivered `GMSG_COLLISION_DETECTED`: a pair told to both objects is two lines),
-//!    and a `message` line for every other delivered message (`to` is null for a
+//!    `{"tick":T,"type":"collision_end","a":A,"b":B,"to":I|null}` (one line per
+//!    delivered contact end, `iron3d_abi::MessageCode::CONTACT_ENDED`: the episode the
+//!    pair's `collision` began is over), and a `message` line for every other delivered message (`to` is null for a
 //!    broadcast):
 //!    `{"tick":T,"type":"message","code":C,"name":N|null,"to":I|null,"fields":{…},"payload_len":L,"payload_hex":"…","truncated":B}`;
 //! 2. **behaviour state changes** of objects present before and after the tick, by id:
@@ -198,6 +200,14 @@ fn event(tick: u64, e: &JournalEntry) -> Value {
             ..
         } => json!({"tick": tick, "type": "collision", "a": a.0, "b": b.0,
             "point": point.map(num), "to": object.map(|o| o.0)}),
+        JournalEntry::Delivered {
+            object,
+            message: GameMessage::Plugin(p),
+            ..
+        } if p.code == iron3d_abi::MessageCode::CONTACT_ENDED.0 => {
+            json!({"tick": tick, "type": "collision_end", "a": p.object_a, "b": p.object_b,
+                "to": object.map(|o| o.0)})
+        }
         JournalEntry::Delivered {
             object, message, ..
         } => message::message_line(tick, object.map(|o| o.0), message),

@@ -27,6 +27,8 @@ pub fn code_name(code: u32) -> Option<&'static str> {
         Some(name)
     } else if c == MessageCode::SOUND {
         Some("SOUND")
+    } else if c == MessageCode::CONTACT_ENDED {
+        Some("CONTACT_ENDED")
     } else if c.is_plugin_defined() {
         Some("PLUGIN_MESSAGE")
     } else {
