@@ -106,7 +106,80 @@ fn measure(game: &std::path::Path, units: u32) -> anyhow::Result<Figure> {
     })
 }
 
-/// Prints one `bench control` line per count and the growth ratios.
+/// Units of the crowd-jam figure.
+pub const JAM_UNITS: u32 = 1_000;
+/// Ticks of the jam: it closes up for [`JAM_SETTLE`] ticks, then is measured.
+pub const JAM_TICKS: u32 = 600;
+/// Ticks the jam closes up before it is measured.
+pub const JAM_SETTLE: u32 = 300;
+
+/// The crowd-jam figure: [`JAM_UNITS`] vehicles (radius 0.5, a 32-wide grid 1.6 apart)
+/// all driven to one point at 5 units/s through the control plugin's physical world
+/// (`iron3d_control::world::World`, flat ground, no host in between): milliseconds per
+/// step once jammed (median and mean over the last `JAM_TICKS − JAM_SETTLE` steps), the
+/// worst overlap of any two units over those steps (every pair checked at the end by
+/// brute force too) and the solver's passes per step.
+fn jam(out: &mut dyn Write) -> anyhow::Result<()> {
+    use glam::{Quat, Vec3};
+    use iron3d_abi::MotionRequest;
+    use iron3d_control::shape::Proxy;
+    use iron3d_control::world::{FlatGround, Limits, Role, Unit, World};
+    let mut w = World::new(Limits::default());
+    let side = 32;
+    for i in 0..JAM_UNITS {
+        let (x, y) = ((i % side) as f32 * SPACING, (i / side) as f32 * SPACING);
+        w.insert(Unit::new(
+            i + 1,
+            Role::Mobile,
+            Proxy::default_cylinder(Vec3::ONE),
+            Vec3::new(x, y, 0.0),
+            Quat::IDENTITY,
+        ));
+    }
+    let centre = Vec3::new(side as f32 * SPACING * 0.5, 16.0 * SPACING, 0.0);
+    for i in 0..JAM_UNITS {
+        w.set_request(i + 1, MotionRequest::move_to(centre.into(), 5.0))
+            .map_err(anyhow::Error::msg)?;
+    }
+    let mut per_tick = Vec::new();
+    let (mut worst, mut passes) = (0.0f32, 0u64);
+    for t in 0..JAM_TICKS {
+        let start = now();
+        let r = w
+            .step(1.0 / 30.0, &mut FlatGround)
+            .map_err(anyhow::Error::msg)?;
+        let d = start.elapsed();
+        if t >= JAM_SETTLE {
+            per_tick.push(d.as_secs_f64() * 1e3);
+            worst = worst.max(r.max_depth);
+            passes += u64::from(r.passes);
+        }
+    }
+    let p: Vec<glam::Vec2> = w.units.iter().map(|u| u.position.truncate()).collect();
+    let mut brute = 0.0f32;
+    for i in 0..p.len() {
+        for j in i + 1..p.len() {
+            brute = brute.max(1.0 - p[i].distance(p[j]));
+        }
+    }
+    let mean = per_tick.iter().sum::<f64>() / per_tick.len() as f64;
+    per_tick.sort_by(f64::total_cmp);
+    let measured = JAM_TICKS - JAM_SETTLE;
+    writeln!(
+        out,
+        "bench control_jam units={JAM_UNITS} ticks={measured} (after {JAM_SETTLE}) ms_per_tick_median={:.3} ms_per_tick_mean={:.3} worst_overlap={:.4} worst_overlap_end_brute_force={:.4} passes_per_tick={:.1} target_overlap=0.05 met={}",
+        per_tick[per_tick.len() / 2],
+        mean,
+        worst,
+        brute,
+        passes as f64 / f64::from(measured),
+        worst.max(brute) <= 0.05
+    )?;
+    Ok(())
+}
+
+/// Prints one `bench control` line per count and the growth ratios, then the
+/// crowd-jam figure.
 pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
     let tmp = tempfile::tempdir()?;
     iron3d_demo::build(tmp.path(), 7, iron3d_demo::Profile::Demo)?;
@@ -133,5 +206,5 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
         figures[1].update_min_ms,
         figures[1].update_median_ms <= 4.0
     )?;
-    Ok(())
+    jam(out)
 }

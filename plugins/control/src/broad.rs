@@ -829,7 +829,7 @@ mod size_tests {
             fixed: false,
         };
         assert_eq!(cell_size(&[]), MIN_CELL);
-        assert_eq!(cell_size(&[b(0.0)]), MIN_CELL);
+        assert_eq!(cell_size(&[b(0.0)]), (4.0 * PAIR_MARGIN).max(MIN_CELL));
         let s = cell_size(&[b(1.0), b(1.0)]);
         assert!((s - 2.0 * (1.0 + 2.0 * PAIR_MARGIN)).abs() < 1e-6, "{s}");
         assert_eq!(cell_size(&[b(1.0e9), b(f32::INFINITY)]), MAX_CELL);

@@ -33,12 +33,13 @@
 //!    normal — half each for two vehicles, all of it by a vehicle against an obstacle,
 //!    all of it by the free one when the other is **pinned** (pushed by an obstacle or
 //!    put back at the walkable border this step: it cannot give way). Then
-//!    **re-pairing**: every unit the pushes moved more than half the pair margin from
-//!    where it was paired is paired again at its new place (the grid, plus the units
+//!    **re-pairing**: every unit the pushes moved more than half of
+//!    `PAIR_MARGIN − CONTACT_END_GAP` from where it was paired is paired again at its new place (the grid, plus the units
 //!    it holds elsewhere) and the passes go on over the new pairs, at most
 //!    [`MAX_REPAIR_ROUNDS`] times; no pair the step moved into contact is left
-//!    unchecked (a pair never paired was more than the margin apart, and neither unit
-//!    moved more than half of it). **PD-CTRL-DEPENETRATION**: an overlap a pair already
+//!    unchecked, and no pair ends up within [`CONTACT_END_GAP`] unlisted (a pair never
+//!    paired was more than the margin apart, and neither unit moved more than half of
+//!    what the margin exceeds the end gap by). **PD-CTRL-DEPENETRATION**: an overlap a pair already
 //!    had at the start of the step is taken out at most [`DEPENETRATION_SPEED`]·dt per
 //!    step (the rest is the pair's slack for this step); overlap made by this step's
 //!    motion is taken out at once. Placed or pushed-in overlaps so spread over ticks.
@@ -90,8 +91,9 @@ pub const MAX_REPAIR_ROUNDS: u32 = 4;
 /// Most put-back rounds of the walkable check (PD-CTRL-WALKABLE).
 pub const WALKABLE_ROUNDS: u32 = 3;
 /// The broad phase pairs boxes that meet within this (world units); a unit pushed more
-/// than half of it is paired again (PD-CTRL-SOLVER).
-pub const PAIR_MARGIN: f32 = 0.25;
+/// than half of what it exceeds [`CONTACT_END_GAP`] by is paired again
+/// (PD-CTRL-SOLVER), so every pair within the end gap after the step is a listed pair.
+pub const PAIR_MARGIN: f32 = 0.3;
 /// **PD-CTRL-DEPENETRATION**: how fast an overlap a pair started the step with is taken
 /// out (world units per second, the pair's two units together).
 pub const DEPENETRATION_SPEED: f32 = 3.0;
@@ -545,7 +547,11 @@ impl World {
             && u.wish.length_squared() < WISH_STEADY * WISH_STEADY
             && u.velocity.truncate().length()
                 < 0.5 * Vec2::new(u.request.target.x, u.request.target.y).length();
-        let damp = u.flags & physical_flags::IN_CONTACT != 0 || swinging;
+        // Blocked in contact: driving, yet its last step moved it less than half as far.
+        let blocked = u.flags & physical_flags::IN_CONTACT != 0
+            && u.speed.abs() > 1.0
+            && u.velocity.truncate().length() < 0.5 * u.speed.abs();
+        let damp = blocked || swinging;
         let turn = limits.max_turn * dt * if damp { CONTACT_TURN_SCALE } else { 1.0 };
         let r = u.request;
         if r.mode != MotionMode::VELOCITY {
@@ -756,7 +762,10 @@ impl World {
     /// cache's strays, oversized units, units paired again this step). Adds the pairs
     /// not yet in `pairs` (kept ascending) and returns how many.
     fn repair(&mut self, xy: &[Vec2], pairs: &mut Vec<SolverPair>) -> usize {
-        let half = PAIR_MARGIN * 0.5;
+        // A pair never listed was more than the margin apart where its units were
+        // paired; neither moved more than `half` since, so its gap still exceeds the
+        // end gap (no contact is missed, none is ended while still touching).
+        let half = (PAIR_MARGIN - CONTACT_END_GAP) * 0.5;
         let first_moved = self.moved.len();
         for (i, (p, h)) in xy.iter().zip(&self.hot).enumerate() {
             if h.mobile && p.distance_squared(self.anchor[i]) > half * half {
