@@ -288,7 +288,8 @@ pub struct PathState {
     pub stalled: bool,
     /// PD-AI-ESCAPE: the walkable point the unit heads for to leave the non-walkable
     /// areal it stands in (also the one point of [`Self::points`]); the goal is planned
-    /// once it is reached. Last, with a default, so the layout only grows at the end.
+    /// once it is reached. A default for self-describing encodings; the plugin's
+    /// postcard blob is not one, so its layout is a new state version.
     #[serde(default)]
     pub escape: Option<Vec2>,
 }
