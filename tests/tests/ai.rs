@@ -2,7 +2,8 @@
 //! generated missions — a harvester loop across areals around a lake (the clan's ore
 //! and the plant's new unit), a fight decided by objectives (the outcome line, the same
 //! tick and hash for the same seed), a target beyond the walkable area (no teleport), a
-//! blocked gap re-planned round another,
+//! unit placed in the lake driving out of it to its goal, a blocked gap re-planned
+//! round another,
 //! two crowds crossing through Wizard avoidance, a hot swap of the AI plugin, and the
 //! project keys of `Behavior.ini` (ore capacity, attack range, retreat threshold).
 
@@ -525,6 +526,47 @@ fn a_target_in_the_lake_stops_the_unit_at_the_shore() {
     assert_eq!(last["state"], 1);
     assert_eq!(last["path"], 2);
     assert_eq!(xy(last), xy(unit[0]), "it stays where it stood");
+}
+
+#[test]
+fn a_unit_placed_in_the_lake_leaves_it_and_arrives() {
+    // PD-AI-ESCAPE: the same lake; the unit stands in it, 12 from its west and south
+    // shores, and is sent to walkable ground.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("game");
+    let in_lake = |(x, y): (f64, f64)| x > 32.0 && y > 32.0;
+    mission(
+        &root,
+        "L2",
+        (4, 4),
+        |i, j| i >= 2 && j >= 2,
+        &[Obj("Trn", [44.0, 44.0], 0, 100, None)],
+        "clan 0\nlose time 1000\n",
+        "move 0 8 8\n",
+    );
+    let reg = registry(dir.path(), AI);
+    // About 14 units out of the lake and 40 on land at 5 units/s: 20 s is ample. A
+    // transport (without mines it idles on arrival; a fighter would patrol its home).
+    let (_, lines, _) = run(&root, &reg, "L2", "600", "1", &dir.path().join("a.jsonl"));
+    let s = samples(&lines);
+    let unit = &s[&id(0)];
+    assert!(
+        in_lake(xy(unit[0])),
+        "it starts in the lake: {:?}",
+        xy(unit[0])
+    );
+    let last = xy(unit.last().unwrap());
+    let d = ((last.0 - 8.0).powi(2) + (last.1 - 8.0).powi(2)).sqrt();
+    assert!(
+        d <= 3.0,
+        "it arrives: ({}, {}) is {d} from (8, 8)",
+        last.0,
+        last.1
+    );
+    assert!(!in_lake(last), "on walkable ground at the end");
+    // Once out it stays out (the route to the goal is on land).
+    let out = unit.iter().position(|l| !in_lake(xy(l))).unwrap();
+    assert!(unit[out..].iter().all(|l| !in_lake(xy(l))));
 }
 
 #[test]

@@ -319,6 +319,7 @@ impl Agent {
         }
         self.error = Some(state);
         self.path.points.clear();
+        self.path.escape = None;
         self.wizard.clear();
         let report = self.reported != Some(state);
         self.reported = Some(state);

@@ -27,6 +27,25 @@
 //!   exists the plain route is tried again (the blockage may have cleared) — the re-plan
 //!   counter still leads to error state 6 if it never does. A new goal forgets the
 //!   blocked links.
+//! * **PD-AI-ESCAPE** (a unit inside a non-walkable areal — placed or pushed into a
+//!   lake — leaves it; Control lets a unit standing on non-walkable ground drive
+//!   anywhere on the surface): when the plan fails with error state 4 and the
+//!   terrain's probe ([`Planner::walkable`]) answers that the unit's position is on the
+//!   surface but not walkable while the goal is walkable, Behavior searches for the
+//!   nearest walkable ground ([`escape_point`]): rings about the unit every
+//!   [`ESCAPE_STEP`] out to [`ESCAPE_MAX_RADIUS`], each with samples at most
+//!   [`ESCAPE_STEP`] apart (never fewer than [`ESCAPE_MIN_ANGLES`]), angles counted
+//!   from +x counter-clockwise, one probe batch per ring, nearest ring first, the first
+//!   angle in that order on a tie. A sample qualifies when it and the point
+//!   [`ESCAPE_MARGIN`] farther out on the same ray are both walkable; the unit then
+//!   heads straight for that farther point ([`PathState::escape`], the one local-path
+//!   point; Wizard still avoids neighbours), and on reaching it (within [`REACH`])
+//!   plans to the goal as usual — the goal is kept, and a plan that fails from there
+//!   is the usual error state. The escape is one plan of the re-plan counter
+//!   (PD-AI-CYCLE bounds repeated escapes). No qualifying sample within
+//!   [`ESCAPE_MAX_RADIUS`] is error state 4 with the words `no walkable area within R
+//!   of (x, y)`, and the unit stops. A goal that is not walkable stays error state 4 at
+//!   once (no escape first), as before; nothing is ever teleported, no RNG is used.
 
 use glam::Vec2;
 
@@ -40,6 +59,20 @@ pub const REACH: f32 = 1.0;
 pub const GOAL_REACH: f32 = 0.75;
 /// The most links a path remembers as blocked (PD-AI-DETOUR).
 pub const MAX_BLOCKED: usize = 8;
+/// PD-AI-ESCAPE: the distance between two rings of the search for walkable ground, and
+/// the most distance between two samples on one ring: walkable ground is found on the
+/// ring at most this far past where it begins along a sampled ray (a piece narrower
+/// than this between two rays may be missed).
+pub const ESCAPE_STEP: f32 = 2.0;
+/// PD-AI-ESCAPE: the radius of the last ring searched; no walkable ground within it is
+/// error state 4 (`no walkable area within R of (x, y)`).
+pub const ESCAPE_MAX_RADIUS: f32 = 64.0;
+/// PD-AI-ESCAPE: the fewest samples on a ring (the small rings near the unit).
+pub const ESCAPE_MIN_ANGLES: u32 = 16;
+/// PD-AI-ESCAPE: how far beyond the first walkable sample of its ray the escape point
+/// lies (itself walkable). More than [`REACH`], so a unit that reached the escape point
+/// stands on walkable ground at least `ESCAPE_MARGIN − REACH` past that sample.
+pub const ESCAPE_MARGIN: f32 = 2.0;
 
 /// Tome VI's six explicit error states of Behavior.
 #[derive(
@@ -97,6 +130,47 @@ pub trait Planner {
     /// The route and corridor from `from` to `to` never stepping along a link of `avoid`
     /// (pairs of areals, either direction).
     fn plan(&mut self, from: Vec2, to: Vec2, avoid: &[(u32, u32)]) -> Plan;
+    /// For each point: `Some(true)` in a walkable areal, `Some(false)` on the surface
+    /// but not in a walkable areal, `None` off the surface or when the terrain cannot
+    /// say (PD-AI-ESCAPE; the default answers `None` everywhere, so a planner without a
+    /// probe never escapes).
+    fn walkable(&mut self, points: &[Vec2]) -> Vec<Option<bool>> {
+        vec![None; points.len()]
+    }
+}
+
+/// PD-AI-ESCAPE: the point the unit at `at` heads for to leave non-walkable ground —
+/// [`ESCAPE_MARGIN`] beyond the nearest walkable sample whose point that far out is
+/// walkable too; `None` when there is none within [`ESCAPE_MAX_RADIUS`]. Rings every
+/// [`ESCAPE_STEP`], nearest first, one [`Planner::walkable`] batch per ring; on a ring
+/// the samples are at most [`ESCAPE_STEP`] apart (at least [`ESCAPE_MIN_ANGLES`]),
+/// angles from +x counter-clockwise, the first qualifying angle wins.
+pub fn escape_point(at: Vec2, planner: &mut dyn Planner) -> Option<Vec2> {
+    let rings = (ESCAPE_MAX_RADIUS / ESCAPE_STEP).floor() as u32;
+    let mut batch = Vec::new();
+    for k in 1..=rings {
+        let r = k as f32 * ESCAPE_STEP;
+        let n = ((std::f32::consts::TAU * r / ESCAPE_STEP).ceil() as u32).max(ESCAPE_MIN_ANGLES);
+        let rays: Vec<Vec2> = (0..n)
+            .map(|j| {
+                let a = j as f32 * std::f32::consts::TAU / n as f32;
+                Vec2::new(a.cos(), a.sin())
+            })
+            .collect();
+        batch.clear();
+        for &d in &rays {
+            batch.push(at + d * r);
+            batch.push(at + d * (r + ESCAPE_MARGIN));
+        }
+        let ok = planner.walkable(&batch);
+        let hit = (0..rays.len()).find(|&j| {
+            ok.get(2 * j) == Some(&Some(true)) && ok.get(2 * j + 1) == Some(&Some(true))
+        });
+        if let Some(j) = hit {
+            return Some(batch[2 * j + 1]);
+        }
+    }
+    None
 }
 
 /// Twice the signed area of `(a, b, c)`: positive when `c` is left of `a → b`.
@@ -212,6 +286,12 @@ pub struct PathState {
     pub blocked: Vec<(u32, u32)>,
     /// The unit made no progress: the next plan blocks the link ahead.
     pub stalled: bool,
+    /// PD-AI-ESCAPE: the walkable point the unit heads for to leave the non-walkable
+    /// areal it stands in (also the one point of [`Self::points`]); the goal is planned
+    /// once it is reached. A default for self-describing encodings; the plugin's
+    /// postcard blob is not one, so its layout is a new state version.
+    #[serde(default)]
+    pub escape: Option<Vec2>,
 }
 
 /// Path-following parameters (from `Behavior.ini`, see [`crate::config`]).
@@ -252,6 +332,7 @@ impl PathState {
     /// avoids the link ahead (PD-AI-DETOUR).
     pub fn stuck(&mut self) {
         self.points.clear();
+        self.escape = None;
         self.stalled = true;
     }
 
@@ -304,7 +385,13 @@ impl PathState {
             }
             p => p,
         };
-        let (areals, portals) = planned?;
+        let (areals, portals) = match planned {
+            Err((ErrorState::NonReachable, why)) => {
+                return self.plan_escape(at, goal, planner, why);
+            }
+            p => p?,
+        };
+        self.escape = None;
         let mut seen = areals.clone();
         seen.sort_unstable();
         if seen.windows(2).any(|w| w[0] == w[1]) {
@@ -320,6 +407,36 @@ impl PathState {
         Ok(())
     }
 
+    /// PD-AI-ESCAPE after a plan refused with `why` (error state 4): when `at` is on
+    /// non-walkable ground and `goal` on walkable ground, the path becomes the one
+    /// escape point; otherwise the refusal stands.
+    fn plan_escape(
+        &mut self,
+        at: Vec2,
+        goal: Vec2,
+        planner: &mut dyn Planner,
+        why: String,
+    ) -> Result<(), (ErrorState, String)> {
+        self.escape = None;
+        let probe = planner.walkable(&[at, goal]);
+        if probe.first() != Some(&Some(false)) || probe.get(1) != Some(&Some(true)) {
+            return Err((ErrorState::NonReachable, why));
+        }
+        let Some(point) = escape_point(at, planner) else {
+            return Err((
+                ErrorState::NonReachable,
+                format!(
+                    "no walkable area within {ESCAPE_MAX_RADIUS} of ({}, {}) ({why})",
+                    at.x, at.y
+                ),
+            ));
+        };
+        self.escape = Some(point);
+        self.points = vec![point];
+        self.areals.clear();
+        Ok(())
+    }
+
     /// The point to head for from `at`, planning when there is a goal and no path.
     pub fn steer(&mut self, at: Vec2, planner: &mut dyn Planner, p: &PathParams) -> Steer {
         let Some(goal) = self.goal else {
@@ -328,6 +445,11 @@ impl PathState {
         if at.distance(goal) <= GOAL_REACH {
             self.set_goal(None);
             return Steer::Arrived;
+        }
+        // Out of the non-walkable areal (PD-AI-ESCAPE): now the goal.
+        if self.escape.is_some_and(|e| at.distance(e) <= REACH) {
+            self.escape = None;
+            self.points.clear();
         }
         if self.points.is_empty() {
             if let Err((state, why)) = self.plan(at, planner, p) {
@@ -579,5 +701,154 @@ mod tests {
         }
         assert_eq!(s.blocked.len(), MAX_BLOCKED);
         assert_eq!(s.blocked[0], (103, 203));
+    }
+
+    /// Land over [-100, 100]² (areal 0; off the surface beyond) round a square lake of
+    /// half side `half` about the origin (areal 14, not walkable; its border is lake).
+    /// Routes on land are straight lines; every probe batch is counted.
+    struct Lake {
+        half: f32,
+        batches: u32,
+    }
+    impl Lake {
+        fn new(half: f32) -> Self {
+            Self { half, batches: 0 }
+        }
+        fn ground(&self, p: Vec2) -> Option<bool> {
+            let m = p.abs().max_element();
+            (m <= 100.0).then_some(m > self.half)
+        }
+    }
+    impl Planner for Lake {
+        fn area(&mut self, at: Vec2) -> Option<u32> {
+            self.ground(at).map(|w| if w { 0 } else { 14 })
+        }
+        fn plan(&mut self, from: Vec2, to: Vec2, _: &[(u32, u32)]) -> Plan {
+            if [from, to].iter().any(|&p| self.ground(p) == Some(false)) {
+                return Err((ErrorState::NonReachable, "area 14 is not walkable".into()));
+            }
+            Ok((vec![0], vec![]))
+        }
+        fn walkable(&mut self, points: &[Vec2]) -> Vec<Option<bool>> {
+            self.batches += 1;
+            points.iter().map(|&p| self.ground(p)).collect()
+        }
+    }
+
+    #[test]
+    fn a_unit_in_the_lake_heads_for_the_nearest_walkable_point_then_the_goal() {
+        let (start, goal) = (Vec2::new(3.0, 2.0), Vec2::new(30.0, 0.0));
+        let mut lake = Lake::new(10.0);
+        let mut s = PathState::default();
+        s.set_goal(Some(goal));
+        let Steer::Toward(e) = s.steer(start, &mut lake, &P) else {
+            panic!("no escape: {s:?}");
+        };
+        assert_eq!(s.escape, Some(e));
+        assert_eq!(
+            (s.points.as_slice(), s.replans, s.revision),
+            (&[e][..], 1, 1)
+        );
+        // The nearest shore is east, 7 away: the first ring past it (8) holds the
+        // sample, and the escape point is the margin beyond it on the same ray.
+        assert_eq!(e, Vec2::new(3.0 + 8.0 + ESCAPE_MARGIN, 2.0));
+        assert_eq!(lake.ground(e), Some(true));
+        let sample = e - Vec2::X * ESCAPE_MARGIN;
+        assert_eq!(lake.ground(sample), Some(true));
+        assert!(start.distance(sample) <= 7.0 + ESCAPE_STEP);
+        // The probe at the start and goal, then one batch per ring up to the fourth.
+        assert_eq!(lake.batches, 1 + 4);
+        // Deterministic: the same answer again.
+        assert_eq!(escape_point(start, &mut Lake::new(10.0)), Some(e));
+        // Drive: the escape point first, then on land to the goal, which is kept.
+        let mut at = start;
+        let mut heads = vec![e];
+        for _ in 0..500 {
+            match s.steer(at, &mut lake, &P) {
+                Steer::Toward(q) => {
+                    if heads.last() != Some(&q) {
+                        heads.push(q);
+                    }
+                    at += (q - at).clamp_length_max(0.5);
+                }
+                Steer::Arrived => break,
+                other => panic!("{other:?}"),
+            }
+        }
+        assert!(at.distance(goal) <= GOAL_REACH, "{at}");
+        assert_eq!(heads.last(), Some(&goal));
+        assert!(heads[1..].iter().all(|&q| lake.ground(q) == Some(true)));
+        assert_eq!((s.goal, s.escape), (None, None));
+    }
+
+    #[test]
+    fn the_escape_search_breaks_ties_by_angle_from_east() {
+        // From the centre the shore is 10 away every way (the border is lake): the
+        // ring of 12, its first angle (+x).
+        let mut lake = Lake::new(10.0);
+        assert_eq!(
+            escape_point(Vec2::ZERO, &mut lake),
+            Some(Vec2::new(12.0 + ESCAPE_MARGIN, 0.0))
+        );
+        assert_eq!(lake.batches, 6);
+        // Near the south shore (1 away) the first ring holds it: the first angle from
+        // east whose ray is on land there is 225° (the ring's 16 samples are a tie).
+        let at = Vec2::new(-5.0, -9.0);
+        let e = escape_point(at, &mut Lake::new(10.0)).unwrap();
+        let ray = Vec2::from_angle(225f32.to_radians());
+        assert!(
+            (e - (at + ray * (2.0 + ESCAPE_MARGIN))).length() < 1e-4,
+            "{e}"
+        );
+        assert_eq!(Lake::new(10.0).ground(e), Some(true));
+    }
+
+    #[test]
+    fn no_walkable_ground_within_the_radius_stops_the_unit() {
+        // Shore 80 away, beyond the search.
+        let mut lake = Lake::new(80.0);
+        let mut s = PathState::default();
+        s.set_goal(Some(Vec2::new(90.0, 0.0)));
+        match s.steer(Vec2::ZERO, &mut lake, &P) {
+            Steer::Error(ErrorState::NonReachable, m) => {
+                assert!(m.contains("no walkable area within 64 of (0, 0)"), "{m}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(s.points.is_empty() && s.escape.is_none());
+        assert_eq!(s.goal, Some(Vec2::new(90.0, 0.0)), "the goal is kept");
+        let rings = (ESCAPE_MAX_RADIUS / ESCAPE_STEP) as u32;
+        assert_eq!(lake.batches, 1 + rings);
+    }
+
+    #[test]
+    fn a_goal_in_the_lake_is_refused_without_an_escape() {
+        for start in [Vec2::new(30.0, 0.0), Vec2::new(3.0, 2.0)] {
+            let mut lake = Lake::new(10.0);
+            let mut s = PathState::default();
+            s.set_goal(Some(Vec2::new(-2.0, 0.0)));
+            assert!(
+                matches!(s.steer(start, &mut lake, &P), Steer::Error(ErrorState::NonReachable, m) if m.contains("not walkable")),
+                "{start}"
+            );
+            assert!(s.points.is_empty() && s.escape.is_none());
+            assert_eq!(lake.batches, 1, "only the start and goal are probed");
+        }
+        // A planner that cannot probe never escapes: the refusal stands.
+        struct Blind;
+        impl Planner for Blind {
+            fn area(&mut self, _: Vec2) -> Option<u32> {
+                Some(14)
+            }
+            fn plan(&mut self, _: Vec2, _: Vec2, _: &[(u32, u32)]) -> Plan {
+                Err((ErrorState::NonReachable, "area 14 is not walkable".into()))
+            }
+        }
+        let mut s = PathState::default();
+        s.set_goal(Some(Vec2::new(30.0, 0.0)));
+        assert!(matches!(
+            s.steer(Vec2::ZERO, &mut Blind, &P),
+            Steer::Error(ErrorState::NonReachable, _)
+        ));
     }
 }

@@ -99,8 +99,9 @@ use world::HostPlanner;
 
 /// State blob format name.
 pub const STATE_FORMAT: &str = "iron3d-ai";
-/// State blob version.
-pub const STATE_VERSION: u32 = 5;
+/// State blob version (6: `PathState::escape`, PD-AI-ESCAPE; postcard is not
+/// self-describing, so a v5 blob is refused rather than misread).
+pub const STATE_VERSION: u32 = 6;
 /// The shared RNG stream (Behavior's first steps).
 pub const SHARED_STREAM: &str = "shared";
 /// Cell size of the neighbour grid.

@@ -201,7 +201,13 @@ impl AiPlugin {
                 host,
                 routes: &mut self.scratch.routes,
             };
-            a.path.steer(at, &mut planner, params)
+            let was = a.path.escape;
+            let steer = a.path.steer(at, &mut planner, params);
+            if let Some(e) = a.path.escape.filter(|_| was.is_none()) {
+                tracing::debug!(target: "Behavior.log", object = id, x = e.x, y = e.y,
+                    "on non-walkable ground: heading for the nearest walkable point (PD-AI-ESCAPE)");
+            }
+            steer
         };
         let speed = rules.cruise_speed(a.role);
         let request = match steer {

@@ -70,6 +70,19 @@ impl Planner for HostPlanner<'_, '_, '_> {
         }
         plan
     }
+
+    /// The terrain's probe, one batch: walkable where a sample is on the surface
+    /// (PD-AI-ESCAPE); a failed probe (no map, a terrain before 2.1) cannot say.
+    fn walkable(&mut self, points: &[Vec2]) -> Vec<Option<bool>> {
+        let at: Vec<Vec3f> = points.iter().map(|p| Vec3f::from(p.extend(0.0))).collect();
+        match self.host.terrain().probe(&at) {
+            Ok(s) if s.len() == points.len() => s
+                .iter()
+                .map(|g| g.on_surface.then_some(g.walkable))
+                .collect(),
+            _ => vec![None; points.len()],
+        }
+    }
 }
 
 impl AiPlugin {
