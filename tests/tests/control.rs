@@ -164,11 +164,27 @@ fn a_unit_deleted_in_its_own_collision_callback_is_never_touched_again() {
             );
         }
     }
-    // Nothing about a deleted object after its removal.
+    // Nothing about a deleted object after its removal, but the end of its contacts,
+    // told to the partner that stays, with the removal (PD-CTRL-CONTACT: the control
+    // plugin hears of the removal at the next boundary, so the end is delivered at most
+    // one tick later).
+    let mut ends_of_gone = 0;
     for l in &lines {
         let Some(tick) = l["tick"].as_u64() else {
             continue;
         };
+        if l["type"] == "collision_end" {
+            let to = l["to"].as_u64().unwrap();
+            assert!(!gone.get(&to).is_some_and(|&t| tick > t), "{l}");
+            for key in ["a", "b"] {
+                let id = l[key].as_u64().unwrap();
+                if let Some(&t) = gone.get(&id) {
+                    assert!(tick <= t + 1, "the end comes with the removal: {l}");
+                    ends_of_gone += usize::from(tick > t || to != id);
+                }
+            }
+            continue;
+        }
         for key in ["id", "a", "b"] {
             if let Some(id) = l[key].as_u64() {
                 if let Some(&t) = gone.get(&id) {
@@ -180,6 +196,10 @@ fn a_unit_deleted_in_its_own_collision_callback_is_never_touched_again() {
             }
         }
     }
+    assert!(
+        ends_of_gone >= 1,
+        "a partner hears that its contact with a deleted object ended"
+    );
     // One begin per contact: no pair begins twice while both live.
     let pairs: Vec<(u64, u64)> = collisions
         .iter()

@@ -482,10 +482,21 @@ impl Plugin for ControlPlugin {
         self.step(host)
     }
 
-    fn object_removed(&mut self, _host: &mut Host<'_>, id: u32) -> Result<(), PluginError> {
-        self.world.remove(id);
+    fn object_removed(&mut self, host: &mut Host<'_>, id: u32) -> Result<(), PluginError> {
+        let ended = self.world.remove(id);
         self.known.remove(&id);
         self.pending.remove(&id);
+        // Its contacts end now, told to the partner that stays (PD-CTRL-CONTACT: the
+        // end comes with the removal, never after it).
+        if host.interface_minor() >= 10 {
+            for e in ended {
+                let m = Message::new(MessageCode::CONTACT_ENDED).with_objects(e.a, e.b);
+                let other = if e.a == id { e.b } else { e.a };
+                if self.world.unit(other).is_some() {
+                    host.send(MessageTarget::object(other), &m)?;
+                }
+            }
+        }
         Ok(())
     }
 

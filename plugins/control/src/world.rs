@@ -499,11 +499,22 @@ impl World {
         }
     }
 
-    /// Removes unit `id`; its contacts end in the next step (an [`End`] each).
-    pub fn remove(&mut self, id: u32) {
+    /// Removes unit `id` and ends its contacts; returns them, ascending. (A unit that
+    /// vanishes from the world without this call has its contacts ended by the next
+    /// step, in its report.)
+    pub fn remove(&mut self, id: u32) -> Vec<End> {
         if let Some(i) = self.index_of(id) {
             self.units.remove(i);
         }
+        let mut ended = Vec::new();
+        self.contacts.retain(|&(a, b)| {
+            let hit = a == id || b == id;
+            if hit {
+                ended.push(End { a, b });
+            }
+            !hit
+        });
+        ended
     }
 
     /// Refuses a request of an unknown mode or with non-finite numbers.
