@@ -175,7 +175,7 @@ fn a_unit_deleted_in_its_own_collision_callback_is_never_touched_again() {
         };
         if l["type"] == "collision_end" {
             let to = l["to"].as_u64().unwrap();
-            assert!(!gone.get(&to).is_some_and(|&t| tick > t), "{l}");
+            assert!(gone.get(&to).is_none_or(|&t| tick <= t), "{l}");
             for key in ["a", "b"] {
                 let id = l[key].as_u64().unwrap();
                 if let Some(&t) = gone.get(&id) {
