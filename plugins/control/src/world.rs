@@ -8,11 +8,18 @@
 //!    target speed and heading change; speed moves towards the target by at most
 //!    `max_accel·dt`, the heading by at most `max_turn·dt`. **PD-CTRL-DT**: one policy,
 //!    semi-implicit Euler on the kernel's fixed step — speed first, then heading, then
-//!    the candidate position `p + dir(heading)·speed·dt`. **PD-CTRL-CONTACT-DAMP**: a
-//!    unit that ended its last step in contact and steers by a target (`MOVE_TO`,
-//!    `VELOCITY`) keeps its heading while the wanted direction is within
-//!    [`CONTACT_DEADBAND`] of it and otherwise turns at [`CONTACT_TURN_SCALE`] of its
-//!    limit: a unit jostled in a jam does not spin after every push.
+//!    the candidate position `p + dir(heading)·speed·dt`. **PD-CTRL-WISH**: a
+//!    `VELOCITY` request steers towards the unit's smoothed wish (an exponential
+//!    average of the wanted directions, [`WISH_BLEND`] a step, [`WISH_BLEND_STALLED`]
+//!    when the unit made no progress); a wish shorter than [`WISH_HOLD`] (the wanted
+//!    direction keeps swinging) holds the heading and brakes. **PD-CTRL-CONTACT-DAMP**:
+//!    a unit steering by a target (`MOVE_TO`, `VELOCITY`) that is blocked in contact
+//!    (it ended its last step in contact, driving, yet moved less than half as far as
+//!    its speed asked) or swinging (a `VELOCITY` unit slower than half its request
+//!    whose wish is shorter than [`WISH_STEADY`]) keeps its heading while the wanted
+//!    direction is within [`CONTACT_DEADBAND`] of it and otherwise turns at
+//!    [`CONTACT_TURN_SCALE`] of its limit: a unit jostled in a jam does not spin after
+//!    every push. Free units and units merely touching something steer as before.
 //! 2. (The walkable check runs at the resolved positions, step 6.)
 //! 3. **Broad phase** ([`crate::broad`]): every pair of units, not both static, whose
 //!    horizontal boxes at the candidates meet within [`PAIR_MARGIN`], found through
@@ -34,13 +41,13 @@
 //!    all of it by the free one when the other is **pinned** (pushed by an obstacle or
 //!    put back at the walkable border this step: it cannot give way). Then
 //!    **re-pairing**: every unit the pushes moved more than half of
-//!    `PAIR_MARGIN − CONTACT_END_GAP` from where it was paired is paired again at its new place (the grid, plus the units
-//!    it holds elsewhere) and the passes go on over the new pairs, at most
-//!    [`MAX_REPAIR_ROUNDS`] times; no pair the step moved into contact is left
-//!    unchecked, and no pair ends up within [`CONTACT_END_GAP`] unlisted (a pair never
-//!    paired was more than the margin apart, and neither unit moved more than half of
-//!    what the margin exceeds the end gap by). **PD-CTRL-DEPENETRATION**: an overlap a pair already
-//!    had at the start of the step is taken out at most [`DEPENETRATION_SPEED`]·dt per
+//!    `PAIR_MARGIN − CONTACT_END_GAP` from where it was paired is paired again at its
+//!    new place (the grid, plus the units it holds elsewhere) and the passes go on over
+//!    the new pairs, at most [`MAX_REPAIR_ROUNDS`] times; no pair the step moved into
+//!    contact is left unchecked, and no pair ends up within [`CONTACT_END_GAP`]
+//!    unlisted (a pair never paired was more than the margin apart, and neither unit
+//!    moved more than half of what the margin exceeds the end gap by).
+//!    **PD-CTRL-DEPENETRATION**: an overlap a pair already had at the start of the step is taken out at most [`DEPENETRATION_SPEED`]·dt per
 //!    step (the rest is the pair's slack for this step); overlap made by this step's
 //!    motion is taken out at once. Placed or pushed-in overlaps so spread over ticks.
 //! 6. **Walkable check** (**PD-CTRL-WALKABLE**), one batch [`Ground::probe`] at the
@@ -50,7 +57,7 @@
 //!    [`physical_flags::LEFT_WALKABLE`], the explicit error state of tome VI, until its
 //!    next motion request; a unit only pushed there simply holds at the border, as
 //!    against an obstacle. A put-back unit is pinned and the resolution runs again so
-//!    its neighbours take the whole push, and the units that moves are probed again
+//!    its neighbours take the whole push, and the units that moved are probed again
 //!    (at most [`WALKABLE_ROUNDS`] rounds; only units that moved are probed). Nothing
 //!    ever teleports a unit. A unit already on a non-walkable area
 //!    ([`physical_flags::ON_NON_WALKABLE`]) may drive anywhere on the surface.
@@ -104,10 +111,11 @@ pub const CONTACT_END_GAP: f32 = 0.1;
 /// Overlap the solver leaves after settling at most (world units): larger overlaps
 /// are counted in [`StepReport::residual`].
 pub const SETTLED_OVERLAP: f32 = 0.05;
-/// PD-CTRL-CONTACT-DAMP: a unit in contact keeps its heading while the wanted direction
-/// is within this angle of it (radians).
+/// PD-CTRL-CONTACT-DAMP: a blocked or swinging unit keeps its heading while the wanted
+/// direction is within this angle of it (radians).
 pub const CONTACT_DEADBAND: f32 = std::f32::consts::FRAC_PI_4;
-/// PD-CTRL-CONTACT-DAMP: a unit in contact turns at this fraction of its turn limit.
+/// PD-CTRL-CONTACT-DAMP: a blocked or swinging unit turns at this fraction of its turn
+/// limit.
 pub const CONTACT_TURN_SCALE: f32 = 0.25;
 /// **PD-CTRL-WISH**: how much of the newly wanted direction a `VELOCITY` request adds
 /// to the unit's smoothed wish each step (an exponential average, time constant about
@@ -551,7 +559,8 @@ impl World {
 
     /// Target speed and heading change of one unit for a step of `dt`.
     fn control(limits: &Limits, u: &mut Unit, dt: f32) -> (f32, f32, bool) {
-        // PD-CTRL-CONTACT-DAMP: a unit in contact steering by a target turns less.
+        // PD-CTRL-CONTACT-DAMP: a blocked or swinging unit steering by a target turns
+        // less.
         // Swinging: a `VELOCITY` unit slower than half its request whose smoothed wish
         // has shrunk (the wanted direction keeps changing).
         let swinging = u.request.mode == MotionMode::VELOCITY
