@@ -674,3 +674,43 @@ fn reusing_the_pairs_changes_nothing_but_the_speed() {
     );
     assert!(strays > 0, "no stray was paired one by one");
 }
+
+/// State version 1 (before PD-CTRL-WISH) is still read: the same units with a zero
+/// wish; a version outside 1..=2 is refused with both bounds named.
+#[test]
+fn a_version_1_state_is_read_with_no_wish() {
+    let mut w = World::new(Limits::default());
+    w.insert(mobile(1, 0.0, 0.0, 0.0));
+    w.insert(mobile(2, 3.0, 0.0, 1.0));
+    w.set_request(1, MotionRequest::velocity(Vec3::new(1.0, 2.0, 0.0).into()))
+        .unwrap();
+    run(&mut w, 3, &mut FlatGround);
+    assert_ne!(
+        w.unit(1).unwrap().wish,
+        Vec2::ZERO,
+        "a velocity request has a wish"
+    );
+    let v2 = state::encode(&w, &[], 0);
+    // Version 1 records are the version 2 ones without their last 8 bytes.
+    let record = (v2.len() - 4 - 4 - 4 - 4) / 2;
+    let mut v1 = v2[..4].to_vec();
+    for k in 0..2 {
+        let at = 4 + k * record;
+        v1.extend_from_slice(&v2[at..at + record - 8]);
+    }
+    v1.extend_from_slice(&v2[4 + 2 * record..]);
+    let s = state::decode(&v1, 1).unwrap();
+    for (got, want) in s.units.iter().zip(&w.units) {
+        assert_eq!(got.wish, Vec2::ZERO);
+        assert_eq!(
+            (got.id, got.position, got.request),
+            (want.id, want.position, want.request)
+        );
+    }
+    assert!(
+        state::decode(&v2, 1).is_err(),
+        "a v2 blob read as v1 has trailing bytes"
+    );
+    let e = state::decode(&v2, 3).unwrap_err();
+    assert!(e.contains("1..=2"), "{e}");
+}
