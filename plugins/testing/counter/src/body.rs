@@ -86,7 +86,16 @@ pub enum Mode {
     Probe,
     /// AI slot: uses the terrain service both ways, typed and as an extension (2.9).
     TerrainUser,
+    /// AI slot: in its first `update`, asks the control service to drive every object
+    /// to [`JAM_POINT`] at [`JAM_SPEED`] (the crowd-jam benchmark); buildings, which
+    /// refuse, are skipped. Counts the requests into `count`.
+    Jam,
 }
+
+/// Where `jam` drives every object (the middle of the demo's 512 × 512 map).
+pub const JAM_POINT: [f32; 2] = [256.0, 256.0];
+/// How fast `jam` asks them to drive (units/s).
+pub const JAM_SPEED: f32 = 5.0;
 
 impl Mode {
     /// The slot the factory of this mode fills.
@@ -110,7 +119,8 @@ impl Mode {
             | Mode::AudioWriter
             | Mode::RenderWriter
             | Mode::Probe
-            | Mode::TerrainUser => callbacks::UPDATE,
+            | Mode::TerrainUser
+            | Mode::Jam => callbacks::UPDATE,
             Mode::ServiceEcho | Mode::RenderFaulty => 0,
             Mode::CollideDelete => callbacks::UPDATE | callbacks::MESSAGES,
             _ => callbacks::CALCULATE_OBJECT,
@@ -145,7 +155,7 @@ pub const SERVICE_SCRIPT: [(&str, &str, usize); 7] = [
 /// How many writes `audio-writer` and `render-writer` try per tick (each refused).
 pub const WRITE_TRIES: usize = 16;
 
-const FACTORIES: [(&str, Mode); 17] = [
+const FACTORIES: [(&str, Mode); 18] = [
     ("counter", Mode::Normal),
     ("counter-bad-restore", Mode::BadRestore),
     ("counter-panic-init", Mode::PanicInit),
@@ -163,6 +173,7 @@ const FACTORIES: [(&str, Mode); 17] = [
     ("render-faulty", Mode::RenderFaulty),
     ("callback-probe", Mode::Probe),
     ("terrain-user", Mode::TerrainUser),
+    ("jam", Mode::Jam),
 ];
 
 fn describe() -> PluginDescription {
@@ -311,6 +322,24 @@ impl Plugin for Counter {
             }
             let radius = host.control().state(first)?.map_or(0.0, |s| s.radius);
             return host.set_behaviour_state(first, radius.to_bits());
+        }
+        if self.mode == Mode::Jam {
+            if self.count > 0 {
+                return Ok(());
+            }
+            let point = iron3d_abi::Vec3f {
+                x: JAM_POINT[0],
+                y: JAM_POINT[1],
+                z: 0.0,
+            };
+            for h in host.objects().collect::<Vec<_>>() {
+                match host.control().move_to(h, point, JAM_SPEED) {
+                    Ok(()) => self.count += 1,
+                    Err(e) if e.kind == ErrorKind::INVALID => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            return Ok(());
         }
         if self.mode == Mode::CollideDelete {
             for h in host.objects().collect::<Vec<_>>() {
