@@ -20,6 +20,11 @@
 //!    direction is within [`CONTACT_DEADBAND`] of it and otherwise turns at
 //!    [`CONTACT_TURN_SCALE`] of its limit: a unit jostled in a jam does not spin after
 //!    every push. Free units and units merely touching something steer as before.
+//!    **PD-CTRL-TRACTION**: the speed of a unit in contact with another vehicle never
+//!    exceeds, by more than one step of acceleration, what its last step achieved along
+//!    its heading: a unit held in a crowd builds no pressure, and one pushing another
+//!    along settles at the pace they make together (wheels that slip do not push
+//!    harder). Against obstacles alone speed is kept, so a unit slides along a wall.
 //! 2. (The walkable check runs at the resolved positions, step 6.)
 //! 3. **Broad phase** ([`crate::broad`]): every pair of units, not both static, whose
 //!    horizontal boxes at the candidates meet within [`PAIR_MARGIN`], found through
@@ -65,10 +70,10 @@
 //!    (`z = height − z0`), its up axis is the surface normal and its heading is kept
 //!    (**PD-CTRL-GROUND**). Without a surface (no map, off the map) the unit keeps its
 //!    height ([`physical_flags::NO_GROUND`]).
-//! 7. **Velocity** = displacement / dt. The drive speed is not changed by contacts (the
-//!    unit keeps pushing, as wheels do): against an obstacle head-on it comes to rest,
-//!    at an angle it slides along it; two vehicles pushing into each other share the
-//!    push half and half.
+//! 7. **Velocity** = displacement / dt. Contacts change the drive speed only through
+//!    PD-CTRL-TRACTION in the next step: against an obstacle head-on a unit comes to
+//!    rest, at an angle it slides along it; two vehicles pushing into each other share
+//!    the push half and half.
 //! 8. **Contact episodes** (**PD-CTRL-CONTACT**), decided at the final positions: a
 //!    pair not in contact whose gap is at most [`CONTACT_BEGIN_GAP`] begins a contact
 //!    (one begin event, however it came there: its own motion or a third body's push);
@@ -477,6 +482,8 @@ pub struct World {
     probed: Vec<Vec2>,
     samples: Vec<GroundSample>,
     todo: Vec<u32>,
+    /// Per unit: in contact with another vehicle at the start of the step.
+    pressed: Vec<bool>,
     spare_contacts: Vec<(u32, u32)>,
 }
 
@@ -929,6 +936,23 @@ impl World {
         // Whether each mobile unit's own motion moved it (before any push).
         let mut drove = std::mem::take(&mut self.drove);
         drove.clear();
+        // PD-CTRL-TRACTION applies to the units in contact with another vehicle (from
+        // the saved contact set: the same after a save and a load).
+        let mut pressed = std::mem::take(&mut self.pressed);
+        pressed.clear();
+        pressed.resize(n, false);
+        for &(a, b) in &self.contacts {
+            if let (Some(i), Some(j)) = (self.index_of(a), self.index_of(b)) {
+                if self.units[i].role == Role::Mobile && self.units[j].role == Role::Mobile {
+                    pressed[i] = true;
+                    pressed[j] = true;
+                }
+            }
+        }
+        #[allow(
+            clippy::needless_range_loop,
+            reason = "`i` is the unit index every later phase keys on"
+        )]
         for i in 0..n {
             let u = &mut self.units[i];
             old_xy.push(u.position.truncate());
@@ -947,8 +971,18 @@ impl World {
                 });
                 continue;
             }
+            // PD-CTRL-TRACTION: what the last step achieved along the heading it drove,
+            // for a unit that ended it touching another vehicle.
+            let achieved = pressed[i].then(|| u.velocity.truncate().dot(dir_of(u.heading)));
             let (target, dh, arrived) = Self::control(&self.limits, u, dt);
             u.speed += (target - u.speed).clamp(-accel, accel);
+            if let Some(achieved) = achieved {
+                if u.speed > 0.0 {
+                    u.speed = u.speed.min(achieved.max(0.0) + accel);
+                } else if u.speed < 0.0 {
+                    u.speed = u.speed.max(achieved.min(0.0) - accel);
+                }
+            }
             u.heading = wrap(u.heading + dh);
             u.turn_rate = if dt > 0.0 { dh / dt } else { 0.0 };
             if arrived {
@@ -1095,6 +1129,7 @@ impl World {
             follow(&mut self.units[i], &mut self.hot[i], xy[i], sample, dt);
         }
         self.drove = drove;
+        self.pressed = pressed;
         self.pushed_at = pushed_at;
         self.pinned = pinned;
         self.old_xy = old_xy;
