@@ -18,7 +18,31 @@
 //!   [`MAX_REPLANS`]-th re-plan without reaching the goal, is the path generator's
 //!   infinite cycle (error state 6).
 //! * **PD-AI-ARRIVE**: a local point is reached within [`REACH`] of it; the goal within
-//!   [`GOAL_REACH`].
+//!   [`GOAL_REACH`]. The goal reached is remembered ([`PathState::arrived`]) until the
+//!   unit is given a goal again.
+//! * **PD-AI-CROWD-ARRIVE** (units sent to one point settle round it instead of pushing
+//!   at it forever — only one of them can be within [`GOAL_REACH`]): a unit with a goal
+//!   `G` (not escaping, PD-AI-ESCAPE), standing at distance `d` from `G` with proxy
+//!   radius `r`, has arrived — exactly as on reaching `G` (the path is cleared, a move
+//!   order is done, the unit is asked to stop) — when one of its neighbours (the
+//!   objects Wizard looks at, with their proxy radius `rn` and position) is **settled
+//!   at `G`**: it arrived at a goal within [`CROWD_SAME_GOAL`] of `G`, by either rule,
+//!   and has had no goal since; and that neighbour
+//!   * is nearer `G` than the unit (its distance to `G` is less than `d`),
+//!   * touches the unit or nearly: the gap between the two proxies (centre distance
+//!     `− r − rn`) is at most [`CROWD_GAP`],
+//!   * and the unit is within the **crowd distance**
+//!     `d ≤ GOAL_REACH + CROWD_MAX_RINGS · (r + rn + CROWD_GAP)`: every ring of a
+//!     crowd packed round `G` out to the [`CROWD_MAX_RINGS`]-th settles (about 200
+//!     units of one size in a hexagonal packing); a unit beyond it goes on driving.
+//!
+//!   Arrival so spreads outward through the crowd from the unit at the point, one
+//!   touching ring after another; a neighbour settled at another goal, or farther from
+//!   the goal than the unit, settles nobody. A settled unit stands (stop requests: it
+//!   does not drive back when it is pushed) until it is given a goal again, which
+//!   forgets where it arrived. The rule reads this tick's positions only, no RNG: the
+//!   neighbours are visited in ascending id order and the lowest id qualifying is the
+//!   one named on `Behavior.log`.
 //! * **PD-AI-DETOUR** (a damaged global path): when the unit makes no progress along
 //!   its path ([`PathState::stuck`], PD-AI-STUCK in [`crate::behavior`]), the link from
 //!   the areal it stands in to the next areal of its route is taken as blocked. The
@@ -57,6 +81,16 @@ pub const MAX_POINTS_PER_LEG: u32 = 1024;
 pub const REACH: f32 = 1.0;
 /// The goal counts as reached this close.
 pub const GOAL_REACH: f32 = 0.75;
+/// PD-AI-CROWD-ARRIVE: the most gap between the proxies of a unit and a settled
+/// neighbour for the unit to settle (the two touch, or nearly: half of Wizard's
+/// [`crate::wizard::SEPARATION_GAP`]).
+pub const CROWD_GAP: f32 = 0.25;
+/// PD-AI-CROWD-ARRIVE: how many rings of units round the goal may settle — the crowd
+/// distance is `GOAL_REACH + CROWD_MAX_RINGS · (r + rn + CROWD_GAP)`.
+pub const CROWD_MAX_RINGS: f32 = 8.0;
+/// PD-AI-CROWD-ARRIVE: two goals this close are the same point (one order to many
+/// units gives them the same point; this only absorbs rounding).
+pub const CROWD_SAME_GOAL: f32 = 0.1;
 /// The most links a path remembers as blocked (PD-AI-DETOUR).
 pub const MAX_BLOCKED: usize = 8;
 /// PD-AI-ESCAPE: the distance between two rings of the search for walkable ground, and
@@ -292,6 +326,43 @@ pub struct PathState {
     /// postcard blob is not one, so its layout is a new state version.
     #[serde(default)]
     pub escape: Option<Vec2>,
+    /// PD-AI-ARRIVE, PD-AI-CROWD-ARRIVE: the goal the unit arrived at last, kept while
+    /// it has no goal (any new goal forgets it). Read by its neighbours: a unit settled
+    /// here lets others sent to the same point settle against it. A new field of the
+    /// plugin's postcard blob, so a new state version (as [`Self::escape`]).
+    #[serde(default)]
+    pub arrived: Option<Vec2>,
+}
+
+/// A neighbour settled at a goal, as PD-AI-CROWD-ARRIVE sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settled {
+    /// Its id.
+    pub id: u32,
+    /// Ground position.
+    pub position: Vec2,
+    /// Proxy radius.
+    pub radius: f32,
+    /// The goal it arrived at ([`PathState::arrived`]).
+    pub goal: Vec2,
+}
+
+/// PD-AI-CROWD-ARRIVE: the lowest id among `settled` that lets a unit at `at` with proxy
+/// radius `radius` count as arrived at `goal` (settled at the same goal, nearer it,
+/// touching the unit within [`CROWD_GAP`], the unit within the crowd distance); `None`:
+/// none does.
+pub fn crowd_arrival(at: Vec2, radius: f32, goal: Vec2, settled: &[Settled]) -> Option<u32> {
+    let d = at.distance(goal);
+    settled
+        .iter()
+        .filter(|s| {
+            s.goal.distance(goal) <= CROWD_SAME_GOAL
+                && s.position.distance(goal) < d
+                && at.distance(s.position) - radius - s.radius <= CROWD_GAP
+                && d <= GOAL_REACH + CROWD_MAX_RINGS * (radius + s.radius + CROWD_GAP)
+        })
+        .map(|s| s.id)
+        .min()
 }
 
 /// Path-following parameters (from `Behavior.ini`, see [`crate::config`]).
@@ -326,6 +397,24 @@ impl PathState {
             revision: self.revision,
             ..PathState::default()
         };
+    }
+
+    /// The goal is reached (PD-AI-ARRIVE): no goal, and where it arrived remembered.
+    fn arrive(&mut self, goal: Vec2) {
+        self.set_goal(None);
+        self.arrived = Some(goal);
+    }
+
+    /// PD-AI-CROWD-ARRIVE for a unit at `at` with proxy radius `radius` among the
+    /// `settled` neighbours: when it counts as arrived, the path is cleared as on
+    /// reaching the goal ([`Steer::Arrived`] for the caller) and the id of the lowest
+    /// neighbour it settled against is answered. Nothing without a goal or while
+    /// escaping non-walkable ground (PD-AI-ESCAPE).
+    pub fn crowd_arrive(&mut self, at: Vec2, radius: f32, settled: &[Settled]) -> Option<u32> {
+        let goal = self.goal.filter(|_| self.escape.is_none())?;
+        let by = crowd_arrival(at, radius, goal, settled)?;
+        self.arrive(goal);
+        Some(by)
     }
 
     /// The unit made no progress along its path: the path is dropped and the next plan
@@ -443,7 +532,7 @@ impl PathState {
             return Steer::Idle;
         };
         if at.distance(goal) <= GOAL_REACH {
-            self.set_goal(None);
+            self.arrive(goal);
             return Steer::Arrived;
         }
         // Out of the non-walkable areal (PD-AI-ESCAPE): now the goal.
@@ -577,6 +666,125 @@ mod tests {
         assert!(at.distance(Vec2::new(25.0, 25.0)) <= GOAL_REACH);
         assert_eq!(s.goal, None);
         assert_eq!(s.steer(at, &mut L, &P), Steer::Idle);
+    }
+
+    /// A settled neighbour of radius 0.5.
+    fn settled(id: u32, x: f32, y: f32, goal: Vec2) -> Settled {
+        Settled {
+            id,
+            position: Vec2::new(x, y),
+            radius: 0.5,
+            goal,
+        }
+    }
+
+    #[test]
+    fn arrival_remembers_the_goal_until_a_new_one() {
+        let mut s = PathState::default();
+        let goal = Vec2::new(25.0, 25.0);
+        s.set_goal(Some(goal));
+        assert_eq!(s.steer(goal, &mut L, &P), Steer::Arrived);
+        assert_eq!((s.goal, s.arrived), (None, Some(goal)));
+        assert_eq!(s.steer(goal, &mut L, &P), Steer::Idle);
+        assert_eq!(s.arrived, Some(goal), "kept while idle");
+        s.set_goal(Some(Vec2::new(5.0, 5.0)));
+        assert_eq!(s.arrived, None, "a new goal forgets it");
+    }
+
+    #[test]
+    fn a_unit_touching_a_settled_neighbour_nearer_the_goal_settles() {
+        let g = Vec2::new(10.0, 10.0);
+        // The neighbour settled 0.25 from the goal; the unit 1.125 beyond it (gap
+        // 0.125).
+        let n = [settled(7, 10.25, 10.0, g)];
+        let mut s = PathState::default();
+        s.set_goal(Some(g));
+        assert_eq!(s.crowd_arrive(Vec2::new(11.375, 10.0), 0.5, &n), Some(7));
+        assert_eq!((s.goal, s.arrived), (None, Some(g)));
+        assert!(s.points.is_empty());
+        // Gap exactly CROWD_GAP still touches; a little more does not.
+        let at = |gap: f32| Vec2::new(10.25 + 1.0 + gap, 10.0);
+        assert_eq!(crowd_arrival(at(CROWD_GAP), 0.5, g, &n), Some(7));
+        assert_eq!(crowd_arrival(at(CROWD_GAP + 0.01), 0.5, g, &n), None);
+        // Without a goal nothing happens; nor while escaping (PD-AI-ESCAPE).
+        let mut s = PathState::default();
+        assert_eq!(s.crowd_arrive(at(0.0), 0.5, &n), None);
+        s.set_goal(Some(g));
+        s.escape = Some(Vec2::ZERO);
+        assert_eq!(s.crowd_arrive(at(0.0), 0.5, &n), None);
+        assert_eq!(s.goal, Some(g));
+        // The lowest qualifying id is named, whatever the order of the list.
+        let two = [settled(9, 10.0, 11.0, g), settled(4, 11.0, 10.0, g)];
+        assert_eq!(crowd_arrival(Vec2::new(11.0, 11.0), 0.5, g, &two), Some(4));
+    }
+
+    #[test]
+    fn a_neighbour_farther_from_the_goal_settles_nobody() {
+        let g = Vec2::new(10.0, 10.0);
+        // The settled neighbour is beyond the unit (2.0 from the goal, the unit 1.0).
+        let n = [settled(7, 12.0, 10.0, g)];
+        assert_eq!(crowd_arrival(Vec2::new(11.0, 10.0), 0.5, g, &n), None);
+        // As far as the unit: not nearer either.
+        let n = [settled(7, 10.0, 11.0, g)];
+        assert_eq!(crowd_arrival(Vec2::new(11.0, 10.0), 0.5, g, &n), None);
+    }
+
+    #[test]
+    fn a_neighbour_settled_at_another_goal_settles_nobody() {
+        let g = Vec2::new(10.0, 10.0);
+        let other = Vec2::new(10.0 + CROWD_SAME_GOAL + 0.05, 10.0);
+        let n = [settled(7, 10.0, 10.0, other)];
+        let mut s = PathState::default();
+        s.set_goal(Some(g));
+        assert_eq!(s.crowd_arrive(Vec2::new(11.1, 10.0), 0.5, &n), None);
+        assert_eq!(s.goal, Some(g));
+        // Within CROWD_SAME_GOAL it is the same point.
+        let same = [settled(7, 10.0, 10.0, g + Vec2::new(0.0, 0.09))];
+        assert_eq!(crowd_arrival(Vec2::new(11.1, 10.0), 0.5, g, &same), Some(7));
+    }
+
+    #[test]
+    fn arrival_spreads_outward_ring_by_ring_up_to_the_crowd_distance() {
+        // A line of units 1.2 apart (gap 0.2) from the goal outward along +x, unit 0 at
+        // the goal. Visiting the line in any order, repeatedly, settles every unit
+        // within the crowd distance and none beyond it.
+        let g = Vec2::new(0.0, 0.0);
+        let n = 12;
+        let pos = |k: usize| Vec2::new(k as f32 * 1.2, 0.0);
+        let mut paths: Vec<PathState> = (0..n)
+            .map(|_| {
+                let mut s = PathState::default();
+                s.set_goal(Some(g));
+                s
+            })
+            .collect();
+        assert_eq!(paths[0].steer(pos(0), &mut L, &P), Steer::Arrived);
+        // Outermost first: each pass settles one more ring.
+        for pass in 1..n {
+            let settled: Vec<Settled> = (0..n)
+                .filter_map(|k| {
+                    Some(Settled {
+                        id: k as u32,
+                        position: pos(k),
+                        radius: 0.5,
+                        goal: paths[k].arrived?,
+                    })
+                })
+                .collect();
+            for k in (1..n).rev() {
+                paths[k].crowd_arrive(pos(k), 0.5, &settled);
+            }
+            let done = paths.iter().filter(|s| s.arrived.is_some()).count();
+            let reach = GOAL_REACH + CROWD_MAX_RINGS * (1.0 + CROWD_GAP);
+            let within = (0..n).filter(|&k| pos(k).length() <= reach).count();
+            assert_eq!(done, (pass + 1).min(within), "pass {pass}");
+        }
+        // The crowd distance is 0.75 + 8 · 1.25 = 10.75: units 0–8 (at 9.6) settle,
+        // unit 9 (at 10.8) and beyond still drive.
+        for (k, s) in paths.iter().enumerate() {
+            assert_eq!(s.arrived.is_some(), k <= 8, "unit {k}");
+            assert_eq!(s.goal.is_some(), k > 8, "unit {k}");
+        }
     }
 
     #[test]

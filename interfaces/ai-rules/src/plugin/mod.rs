@@ -11,7 +11,8 @@
 //! 3. every mobile unit with a goal **moves**: the global path and corridor from the
 //!    terrain service ([`crate::path`], cached per areal pair), then Wizard
 //!    ([`crate::wizard`]) among the objects around it, then a velocity request to the
-//!    control service. An error state is reported once on `Behavior.log` and the unit
+//!    control service; a unit touching one settled at its goal settles too
+//!    (PD-AI-CROWD-ARRIVE in [`crate::path`]). An error state is reported once on `Behavior.log` and the unit
 //!    stops — it is never moved by the AI itself;
 //! 4. armed units **fight** ([`crate::combat`]);
 //! 5. transports load and unload; every 500 ms of game time the **economy** steps
@@ -64,7 +65,7 @@ use crate::doctrine::Doctrine;
 use crate::economy::{self, Plant, Production, StagedLedger};
 use crate::grid::Grid;
 use crate::objectives::{OBJECTIVES_FILE, Objectives, Progress, Scoreboard, Side};
-use crate::path::{ErrorState, PathParams, Plan, Planner, Steer};
+use crate::path::{ErrorState, PathParams, Plan, Planner, Settled, Steer};
 use crate::profile::{Profile, ore_start, profile_for};
 use crate::roster::Roster;
 use crate::schedule::{DEFAULT_PERIOD_MS, FirstStepPoll, SharedRng, StepClock, is_due};
@@ -99,9 +100,10 @@ use world::HostPlanner;
 
 /// State blob format name.
 pub const STATE_FORMAT: &str = "iron3d-ai";
-/// State blob version (6: `PathState::escape`, PD-AI-ESCAPE; postcard is not
-/// self-describing, so a v5 blob is refused rather than misread).
-pub const STATE_VERSION: u32 = 6;
+/// State blob version (7: `PathState::arrived`, PD-AI-CROWD-ARRIVE; 6:
+/// `PathState::escape`, PD-AI-ESCAPE; postcard is not self-describing, so an older
+/// blob is refused rather than misread).
+pub const STATE_VERSION: u32 = 7;
 /// The shared RNG stream (Behavior's first steps).
 pub const SHARED_STREAM: &str = "shared";
 /// Cell size of the neighbour grid.
@@ -223,6 +225,8 @@ struct Scratch {
     /// Buffers for Wizard's neighbourhood.
     near: Vec<u32>,
     neighbours: Vec<Neighbour>,
+    /// The settled neighbours among them (PD-AI-CROWD-ARRIVE).
+    settled: Vec<Settled>,
 }
 
 /// One clan's targetable bodies this tick.

@@ -140,6 +140,7 @@ impl AiPlugin {
         let wparams = self.wizard_params();
         let mut near = std::mem::take(&mut self.scratch.near);
         let mut neighbours = std::mem::take(&mut self.scratch.neighbours);
+        let mut settled = std::mem::take(&mut self.scratch.settled);
         let result = (0..self.saved.agents.len()).try_for_each(|pos| {
             self.steer_one(
                 host,
@@ -149,10 +150,12 @@ impl AiPlugin {
                 &wparams,
                 &mut near,
                 &mut neighbours,
+                &mut settled,
             )
         });
         self.scratch.near = near;
         self.scratch.neighbours = neighbours;
+        self.scratch.settled = settled;
         result
     }
 
@@ -167,6 +170,7 @@ impl AiPlugin {
         wparams: &WizardParams,
         near: &mut Vec<u32>,
         neighbours: &mut Vec<Neighbour>,
+        settled: &mut Vec<Settled>,
     ) -> Result<(), PluginError> {
         let Some(a) = self.saved.agents.agents().get(pos) else {
             return Ok(());
@@ -185,10 +189,53 @@ impl AiPlugin {
             .flatten();
         let docked = dock_target.is_some_and(|t| self.docked(host, id, t));
         let rules = self.rules();
+        let Some(a) = self.saved.agents.agents().get(pos) else {
+            return Ok(());
+        };
+        let waiting = a.error.is_some() && a.path.goal.is_some() && a.path.points.is_empty();
+        // The objects around a unit on its way, for PD-AI-CROWD-ARRIVE and Wizard: their
+        // proxies, and those settled at a goal.
+        neighbours.clear();
+        settled.clear();
+        let mut radius = 1.0;
+        if a.path.goal.is_some() && !waiting && !docked {
+            radius = self.proxy(host, bi as usize).map_or(1.0, |p| p.0);
+            near.clear();
+            self.around(at, WIZARD_RANGE, near);
+            for &i in near.iter() {
+                let o = self.scratch.bodies[i as usize];
+                if o.id == id {
+                    continue;
+                }
+                let Some((r, building)) = self.proxy(host, i as usize) else {
+                    continue;
+                };
+                let position = ground(o.position);
+                neighbours.push(Neighbour {
+                    id: o.id,
+                    position,
+                    velocity: ground(o.velocity),
+                    radius: r,
+                    building,
+                });
+                let arrived = self
+                    .agent_at(i as usize)
+                    .filter(|n| n.activity != Activity::Dead)
+                    .and_then(|n| n.path.arrived);
+                if let Some(goal) = arrived {
+                    settled.push(Settled {
+                        id: o.id,
+                        position,
+                        radius: r,
+                        goal,
+                    });
+                }
+            }
+        }
         let Some((a, _)) = self.saved.agents.at_mut(pos) else {
             return Ok(());
         };
-        let steer = if a.error.is_some() && a.path.goal.is_some() && a.path.points.is_empty() {
+        let steer = if waiting {
             // In an error state: wait for a new goal or the retry (think).
             Steer::Idle
         } else if docked {
@@ -196,6 +243,10 @@ impl AiPlugin {
             // is arrival.
             a.path.set_goal(None);
             Steer::Idle
+        } else if let Some(by) = a.path.crowd_arrive(at, radius, settled) {
+            tracing::debug!(target: "Behavior.log", object = id, by,
+                "arrived: touching a unit settled at the goal (PD-AI-CROWD-ARRIVE)");
+            Steer::Arrived
         } else {
             let mut planner = HostPlanner {
                 host,
@@ -238,28 +289,6 @@ impl AiPlugin {
                 MotionRequest::stop()
             }
             Steer::Toward(point) => {
-                let radius = self.proxy(host, bi as usize).map_or(1.0, |p| p.0);
-                near.clear();
-                self.around(at, WIZARD_RANGE, near);
-                neighbours.clear();
-                for &i in near.iter() {
-                    let o = self.scratch.bodies[i as usize];
-                    if o.id == id {
-                        continue;
-                    }
-                    if let Some((r, building)) = self.proxy(host, i as usize) {
-                        neighbours.push(Neighbour {
-                            id: o.id,
-                            position: ground(o.position),
-                            velocity: ground(o.velocity),
-                            radius: r,
-                            building,
-                        });
-                    }
-                }
-                let Some((a, _)) = self.saved.agents.at_mut(pos) else {
-                    return Ok(());
-                };
                 let v = a.wizard.steer(
                     &Mover {
                         at,
