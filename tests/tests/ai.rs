@@ -711,11 +711,12 @@ fn a_crowd_sent_to_one_point_settles_round_it() {
     let report = report.join("\n");
     println!("{report}");
     for (k, (last, d, turned, since, pushed)) in units.into_iter().enumerate() {
-        // Everyone settled (idle: the move order done) round the point, by 800 ticks
-        // (measured: 722 for the last; before PD-AI-CROWD-ARRIVE each newcomer pushed
-        // the idle ones off the point until it got within GOAL_REACH itself: 922).
+        // Everyone settled (idle: the move order done) round the point, by 900 ticks
+        // (measured: 823 for the last since PD-CTRL-TRACTION slows pushing in a crowd,
+        // 722 before it; before PD-AI-CROWD-ARRIVE each newcomer pushed the idle ones
+        // off the point until it got within GOAL_REACH itself: 922).
         assert_eq!(last["state"], 0, "unit {k} is idle\n{report}");
-        assert!(since <= 800, "unit {k} settled in time\n{report}");
+        assert!(since <= 900, "unit {k} settled in time\n{report}");
         // Sixteen proxies of radius 0.5 with gaps of at most CROWD_GAP, heaped on the
         // side they came from: a half disc of radius about 4.
         assert!(d <= 6.0, "unit {k} settled near the point\n{report}");
