@@ -83,7 +83,7 @@ pub struct Plant {
 }
 
 /// The distributor's view of a clan's members: agents and plants by id, with every
-/// write staged until [`StagedLedger::commit`].
+/// write staged until [`StagedLedger::apply`].
 pub struct StagedLedger<'a> {
     agents: &'a Roster,
     plants: &'a BTreeMap<u32, Plant>,
