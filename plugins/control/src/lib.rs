@@ -338,6 +338,8 @@ impl ControlPlugin {
         drop(old);
         self.spare_units = previous;
         self.world.units = units;
+        // Units came, went or were rebuilt (a role may have changed).
+        self.world.contacts_changed();
         // The contacts of units gone since the last step end in the next step (an end
         // event each, PD-CTRL-CONTACT).
         self.finish_sync(bodies, order, rebuild);
@@ -526,6 +528,7 @@ impl Plugin for ControlPlugin {
         })?;
         self.world.units = saved.units;
         self.world.contacts = saved.contacts;
+        self.world.contacts_changed();
         self.pending = saved.pending.into_iter().collect();
         self.refresh_cursor = saved.refresh_cursor;
         // Proxies are rebuilt from the data on the next step.

@@ -505,3 +505,55 @@ fn a_crowd_of_1000_driven_to_one_point_keeps_its_overlap_within_tolerance() {
         "worst overlap reported {worst_report}"
     );
 }
+
+/// Not a test: a probe of the step's cost at 10,000 wandering units (run with
+/// `--ignored --nocapture` in release).
+#[test]
+#[ignore = "a measurement, not a check"]
+fn probe_the_cost_of_ten_thousand_wanderers() {
+    let mut w = World::new(Limits::default());
+    let side = 100u32;
+    let mut s = 9u32;
+    let mut next = || {
+        s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+        (s >> 8) as f32 / (1u32 << 24) as f32
+    };
+    for i in 0..side * side {
+        let (x, y) = ((i % side) as f32 * 1.6, (i / side) as f32 * 1.6);
+        w.insert(Unit::new(
+            i + 1,
+            Role::Mobile,
+            Proxy::default_cylinder(Vec3::ONE),
+            Vec3::new(x, y, 0.0),
+            Quat::IDENTITY,
+        ));
+    }
+    for t in 0..70 {
+        if t % 20 == 0 {
+            for i in 0..side * side {
+                let a = next() * std::f32::consts::TAU;
+                w.set_request(
+                    i + 1,
+                    MotionRequest::velocity(Vec3::new(a.cos() * 3.0, a.sin() * 3.0, 0.0).into()),
+                )
+                .unwrap();
+            }
+        }
+        #[allow(clippy::disallowed_methods, reason = "a measurement")]
+        let start = std::time::Instant::now();
+        let r = w.step(DT, &mut FlatGround).unwrap();
+        let d = start.elapsed();
+        if t >= 40 {
+            eprintln!(
+                "t{t} {:.2} ms pairs {} passes {} repaired {} strays {} rebuilt {} max_depth {}",
+                d.as_secs_f64() * 1e3,
+                r.pairs,
+                r.passes,
+                r.repaired,
+                r.strays,
+                r.pairs_rebuilt,
+                r.max_depth
+            );
+        }
+    }
+}

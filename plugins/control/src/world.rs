@@ -40,7 +40,8 @@
 //!    this is the plain height test.
 //! 5. **Resolution** (**PD-CTRL-SOLVER**): Gauss–Seidel passes over the pairs in
 //!    ascending `(a, b)` id order until no pass pushes more than [`SOLVER_TOLERANCE`]
-//!    (at most [`MAX_SOLVER_PASSES`]); a pass skips a pair neither of whose units moved
+//!    (at most [`MAX_SOLVER_PASSES`], and [`MAX_STEP_PASSES`] for all the resolutions
+//!    of a step: past it each runs one pass); a pass skips a pair neither of whose units moved
 //!    since it was last looked at. Each overlapping pair is pushed apart along its
 //!    normal — half each for two vehicles, all of it by a vehicle against an obstacle,
 //!    all of it by the free one when the other is **pinned** (pushed by an obstacle or
@@ -96,8 +97,14 @@ use iron3d_abi::{GroundSample, MotionMode, MotionRequest, PhysicalState, RayHit,
 pub const QUERY_PAD: f32 = 4.0;
 /// Most Gauss–Seidel passes of one resolution (PD-CTRL-SOLVER).
 pub const MAX_SOLVER_PASSES: u32 = 16;
-/// A pass pushing no pair by more than this ends the resolution (world units).
-pub const SOLVER_TOLERANCE: f32 = 1.0e-3;
+/// Most passes of all the resolutions of one step together (re-pairing and walkable
+/// rounds included); past it each further resolution runs one pass, so every new pair
+/// is still looked at (PD-CTRL-SOLVER: the step's cost stays bounded where constraints
+/// fight, e.g. two units pinned against each other).
+pub const MAX_STEP_PASSES: u32 = 32;
+/// A pass pushing no pair by more than this ends the resolution (world units; a fifth
+/// of [`SETTLED_OVERLAP`]).
+pub const SOLVER_TOLERANCE: f32 = 1.0e-2;
 /// Most re-pairing rounds of one resolution (PD-CTRL-SOLVER).
 pub const MAX_REPAIR_ROUNDS: u32 = 4;
 /// Most put-back rounds of the walkable check (PD-CTRL-WALKABLE).
@@ -347,6 +354,7 @@ fn follow(u: &mut Unit, hot: &mut Hot, xy: Vec2, sample: Option<&GroundSample>, 
     u.position = new;
     hot.z = z;
     hot.up = up;
+    hot.flat = up.z >= 1.0 - FLAT;
 }
 
 /// A contact begin of one step.
@@ -406,6 +414,8 @@ struct Hot {
     z: f32,
     /// Up axis (the surface normal under a vehicle; Z for an obstacle).
     up: Vec3,
+    /// The up axis is Z to within [`FLAT`] (the plain height test applies).
+    flat: bool,
     rot: Vec2,
     proxy: Proxy,
     mobile: bool,
@@ -422,6 +432,10 @@ struct SolverPair {
     /// first overlap asks for it.
     slack: f32,
 }
+
+/// An up axis whose Z is at least `1 − FLAT` counts as Z (PD-CTRL-SLOPE: the plain
+/// height test; a rotation's round trip leaves Z a few ulps short of 1 on flat ground).
+const FLAT: f32 = 1.0e-5;
 
 /// [`SolverPair::seen`] of a pair not looked at yet.
 const NEVER: u32 = u32::MAX;
@@ -440,6 +454,8 @@ struct Solve<'a> {
     pushes: &'a mut u32,
     /// How much of a pair's old overlap this step may take out.
     depenetration: f32,
+    /// Passes left to this step ([`MAX_STEP_PASSES`] at its start).
+    budget: u32,
 }
 
 /// The world: units ascending by id, the contact set and the last step's grid.
@@ -484,6 +500,12 @@ pub struct World {
     todo: Vec<u32>,
     /// Per unit: in contact with another vehicle at the start of the step.
     pressed: Vec<bool>,
+    /// The ids in contact with another vehicle after the last step, ascending (`None`:
+    /// derive them from the contact set, after a load or a removal).
+    pressed_ids: Option<Vec<u32>>,
+    /// Re-pairing: the loose units by cell, and the loose units too big for cells.
+    loose: Vec<(u64, u32)>,
+    loose_big: Vec<u32>,
     spare_contacts: Vec<(u32, u32)>,
 }
 
@@ -514,6 +536,13 @@ impl World {
         }
     }
 
+    /// Call after replacing [`World::contacts`] or changing a unit's role: what the
+    /// step derives from them (PD-CTRL-TRACTION's units in contact with another
+    /// vehicle) is derived again.
+    pub fn contacts_changed(&mut self) {
+        self.pressed_ids = None;
+    }
+
     /// Removes unit `id` and ends its contacts; returns them, ascending. (A unit that
     /// vanishes from the world without this call has its contacts ended by the next
     /// step, in its report.)
@@ -521,6 +550,7 @@ impl World {
         if let Some(i) = self.index_of(id) {
             self.units.remove(i);
         }
+        self.pressed_ids = None;
         let mut ended = Vec::new();
         self.contacts.retain(|&(a, b)| {
             let hit = a == id || b == id;
@@ -652,7 +682,7 @@ impl World {
     /// axes Z) the plain height test of [`heights_meet`].
     fn heights_at(&self, xy: &[Vec2], i: usize, j: usize) -> bool {
         let (a, b) = (&self.hot[i], &self.hot[j]);
-        if a.up == Vec3::Z && b.up == Vec3::Z {
+        if a.flat & b.flat {
             return heights_meet(
                 (a.z + a.proxy.z0, a.z + a.proxy.z1),
                 (b.z + b.proxy.z0, b.z + b.proxy.z1),
@@ -743,8 +773,10 @@ impl World {
     /// Gauss–Seidel passes over `pairs` until one pushes nothing beyond the tolerance;
     /// returns the passes run.
     fn passes(&self, s: &mut Solve<'_>, pairs: &mut [SolverPair]) -> u32 {
+        // The step's pass budget; one pass always runs (a new pair is looked at once).
+        let allowed = s.budget.clamp(1, MAX_SOLVER_PASSES);
         let mut run = 0;
-        for _ in 0..MAX_SOLVER_PASSES {
+        for _ in 0..allowed {
             run += 1;
             let mut worst = 0.0f32;
             for p in pairs.iter_mut() {
@@ -763,6 +795,7 @@ impl World {
                 break;
             }
         }
+        s.budget = s.budget.saturating_sub(run);
         run
     }
 
@@ -823,6 +856,32 @@ impl World {
                 });
             }
         };
+        // The loose units: the pair cache's strays and every unit paired again this
+        // step, by the cells of their boxes (the grid holds them elsewhere, or not at
+        // all); a loose box over `MAX_BOX_CELLS` cells is tested directly.
+        let key = |x: i32, y: i32| (u64::from(x as u32) << 32) | u64::from(y as u32);
+        let mut loose = std::mem::take(&mut self.loose);
+        loose.clear();
+        let mut big = std::mem::take(&mut self.loose_big);
+        big.clear();
+        for &s in self.pair_cache.strays().iter().chain(&self.moved) {
+            if s as usize >= self.units.len() {
+                continue;
+            }
+            let b = self.boxes[s as usize];
+            let c = self.index.cell_box(b.lo - PAIR_MARGIN, b.hi + PAIR_MARGIN);
+            if broad::cells_of(c) > broad::MAX_BOX_CELLS {
+                big.push(s);
+                continue;
+            }
+            for cy in c.1..=c.3 {
+                for cx in c.0..=c.2 {
+                    loose.push((key(cx, cy), s));
+                }
+            }
+        }
+        loose.sort_unstable();
+        loose.dedup();
         for k in movers {
             let m = self.moved[k];
             let b = self.boxes[m as usize];
@@ -840,20 +899,21 @@ impl World {
                             add(m, o, &self.boxes);
                         }
                     }
+                    let k = key(cx, cy);
+                    let from = loose.partition_point(|e| e.0 < k);
+                    for &(_, o) in loose[from..].iter().take_while(|e| e.0 == k) {
+                        add(m, o, &self.boxes);
+                    }
                 }
             }
-            for &o in self
-                .index
-                .oversized()
-                .iter()
-                .chain(self.pair_cache.strays())
-                .chain(&self.moved)
-            {
+            for &o in self.index.oversized().iter().chain(&big) {
                 if (o as usize) < self.units.len() {
                     add(m, o, &self.boxes);
                 }
             }
         }
+        self.loose = loose;
+        self.loose_big = big;
         fresh.sort_unstable_by_key(|p| (p.i, p.j));
         fresh.dedup_by_key(|p| (p.i, p.j));
         fresh.retain(|p| {
@@ -936,17 +996,31 @@ impl World {
         // Whether each mobile unit's own motion moved it (before any push).
         let mut drove = std::mem::take(&mut self.drove);
         drove.clear();
-        // PD-CTRL-TRACTION applies to the units in contact with another vehicle (from
-        // the saved contact set: the same after a save and a load).
+        // PD-CTRL-TRACTION applies to the units in contact with another vehicle: the
+        // ids the last step found so, or, after a load or a removal, the same derived
+        // from the contact set.
         let mut pressed = std::mem::take(&mut self.pressed);
         pressed.clear();
         pressed.resize(n, false);
-        for &(a, b) in &self.contacts {
-            if let (Some(i), Some(j)) = (self.index_of(a), self.index_of(b)) {
-                if self.units[i].role == Role::Mobile && self.units[j].role == Role::Mobile {
-                    pressed[i] = true;
-                    pressed[j] = true;
+        if self.pressed_ids.is_none() {
+            let mut ids = Vec::new();
+            for &(a, b) in &self.contacts {
+                let mobile = |id| self.unit(id).is_some_and(|u: &Unit| u.role == Role::Mobile);
+                if mobile(a) && mobile(b) {
+                    ids.extend([a, b]);
                 }
+            }
+            ids.sort_unstable();
+            ids.dedup();
+            self.pressed_ids = Some(ids);
+        }
+        if let Some(ids) = &self.pressed_ids {
+            let mut k = 0;
+            for (i, u) in self.units.iter().enumerate() {
+                while k < ids.len() && ids[k] < u.id {
+                    k += 1;
+                }
+                pressed[i] = k < ids.len() && ids[k] == u.id;
             }
         }
         #[allow(
@@ -965,6 +1039,7 @@ impl World {
                     id: u.id,
                     z: u.position.z,
                     up: Vec3::Z,
+                    flat: true,
                     rot: dir_of(u.heading),
                     proxy: u.proxy,
                     mobile: false,
@@ -992,10 +1067,12 @@ impl World {
             let candidate = u.position.truncate() + dir * u.speed * dt;
             drove.push(candidate != u.position.truncate());
             xy.push(candidate);
+            let up = u.orientation * Vec3::Z;
             self.hot.push(Hot {
                 id: u.id,
                 z: u.position.z,
-                up: u.orientation * Vec3::Z,
+                up,
+                flat: up.z >= 1.0 - FLAT,
                 rot: dir,
                 proxy: u.proxy,
                 mobile: true,
@@ -1029,6 +1106,7 @@ impl World {
         pinned.resize(n, false);
         let mut pushes: u32 = 0;
         let depenetration = DEPENETRATION_SPEED * dt.max(0.0);
+        let mut budget = MAX_STEP_PASSES;
         {
             let mut s = Solve {
                 xy: &mut xy,
@@ -1037,8 +1115,10 @@ impl World {
                 pinned: &mut pinned,
                 pushes: &mut pushes,
                 depenetration,
+                budget,
             };
             self.resolve(&mut s, &mut report);
+            budget = s.budget;
         }
 
         // 6. The walkable check at the resolved positions: one batch probe; a refused
@@ -1104,8 +1184,10 @@ impl World {
                     pinned: &mut pinned,
                     pushes: &mut pushes,
                     depenetration,
+                    budget,
                 };
                 self.resolve(&mut s, &mut report);
+                budget = s.budget;
             }
             todo.clear();
             todo.extend(
@@ -1139,6 +1221,8 @@ impl World {
         let old = std::mem::take(&mut self.contacts);
         let mut now = std::mem::take(&mut self.spare_contacts);
         now.clear();
+        let mut pressed_ids = self.pressed_ids.take().unwrap_or_default();
+        pressed_ids.clear();
         let mut cursor = 0;
         for p in &self.solver {
             let (i, j) = (p.i as usize, p.j as usize);
@@ -1180,6 +1264,9 @@ impl World {
                 }
                 self.units[i].flags |= physical_flags::IN_CONTACT;
                 self.units[j].flags |= physical_flags::IN_CONTACT;
+                if self.hot[i].mobile & self.hot[j].mobile {
+                    pressed_ids.extend([key.0, key.1]);
+                }
                 now.push(key);
             } else if was {
                 report.ends.push(End { a: key.0, b: key.1 });
@@ -1188,6 +1275,9 @@ impl World {
         for &(a, b) in &old[cursor..] {
             report.ends.push(End { a, b });
         }
+        pressed_ids.sort_unstable();
+        pressed_ids.dedup();
+        self.pressed_ids = Some(pressed_ids);
         self.contacts = now;
         self.spare_contacts = old;
         self.scratch_xy = xy;
