@@ -239,7 +239,7 @@ fn head_on(left: u32, right: u32) -> (World, Vec<StepReport>) {
 }
 
 #[test]
-fn a_head_on_pair_begins_one_contact_never_interpenetrates_and_rests_nose_to_nose() {
+fn a_head_on_pair_begins_one_contact_never_interpenetrates_and_slides_apart() {
     let (w, reports) = head_on(1, 2);
     let b = begins(&reports);
     assert_eq!(b.len(), 1, "{b:?}");
@@ -252,20 +252,12 @@ fn a_head_on_pair_begins_one_contact_never_interpenetrates_and_rests_nose_to_nos
             r.max_depth
         );
     }
-    // PD-CTRL-TRACTION: two vehicles pushing head-on get nowhere, so neither builds
-    // pressure: they rest nose to nose in one contact, creeping at most one step of
-    // acceleration a step (before the rule the rounding of sin(π) tipped them past
-    // each other at full push).
+    // Two round units pushing head-on is an unstable balance: the rounding of
+    // sin(π) in the heading tips it, and they slide past each other (deterministically).
     let (a, c) = (w.unit(1).unwrap(), w.unit(2).unwrap());
-    assert_eq!(w.contacts, vec![(1, 2)], "still in the one contact");
-    let accel = Limits::default().max_accel * DT;
-    assert!(
-        a.speed <= 2.0 * accel && c.speed <= 2.0 * accel,
-        "{} {}",
-        a.speed,
-        c.speed
-    );
-    assert!(a.position.truncate().distance(c.position.truncate()) >= 2.0 * DEFAULT_RADIUS - 1e-3);
+    assert!(a.position.x > c.position.x, "they slid past each other");
+    assert!(w.contacts.is_empty(), "and the contact ended");
+    assert!(a.position.truncate().distance(c.position.truncate()) > 2.0 * DEFAULT_RADIUS);
 }
 
 #[test]
@@ -290,9 +282,7 @@ fn two_units_pushing_at_rest_against_each_other_stay_in_one_contact() {
         (a.velocity.x - c.velocity.x).abs() < 1e-3,
         "it pushes it along"
     );
-    // PD-CTRL-TRACTION: at the pace they make together (half the pusher's speed, which
-    // follows what it achieves: a fixed point of one step of acceleration a step).
-    assert!(c.velocity.x > 0.2, "{}", c.velocity.x);
+    assert!(c.velocity.x > 0.5);
     assert_eq!(w.contacts, vec![(1, 2)]);
 }
 

@@ -20,7 +20,9 @@
 //!    direction is within [`CONTACT_DEADBAND`] of it and otherwise turns at
 //!    [`CONTACT_TURN_SCALE`] of its limit: a unit jostled in a jam does not spin after
 //!    every push. Free units and units merely touching something steer as before.
-//!    **PD-CTRL-TRACTION**: the speed of a unit in contact with another vehicle never
+//!    **PD-CTRL-TRACTION**: the speed of a unit steering by a target (`MOVE_TO`,
+//!    `VELOCITY`; a `DRIVE` request, the player's, keeps its full push) in contact
+//!    with another vehicle never
 //!    exceeds, by more than one step of acceleration, what its last step achieved along
 //!    its heading: a unit held in a crowd builds no pressure, and one pushing another
 //!    along settles at the pace they make together (wheels that slip do not push
@@ -1048,7 +1050,9 @@ impl World {
             }
             // PD-CTRL-TRACTION: what the last step achieved along the heading it drove,
             // for a unit that ended it touching another vehicle.
-            let achieved = pressed[i].then(|| u.velocity.truncate().dot(dir_of(u.heading)));
+            // A driven (possessed) unit keeps its full push: the player drives it.
+            let achieved = (pressed[i] && u.request.mode != MotionMode::DRIVE)
+                .then(|| u.velocity.truncate().dot(dir_of(u.heading)));
             let (target, dh, arrived) = Self::control(&self.limits, u, dt);
             u.speed += (target - u.speed).clamp(-accel, accel);
             if let Some(achieved) = achieved {
