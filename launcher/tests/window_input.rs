@@ -193,7 +193,10 @@ fn a_player_selects_orders_possesses_and_pauses_with_synthetic_x_input() {
     let w = window.as_str();
     // No window manager: give the window the keyboard focus ourselves.
     x.xdo(&["windowfocus", "--sync", w]);
-    sleep(2.0);
+    // Soon: the battle's tanks drive toward each other from the first tick, and a
+    // fighter under a move order still turns on an enemy in its sight (PD-AI-DECIDE);
+    // ordered early, the tanks are far enough ahead of the enemy to arrive.
+    sleep(0.5);
 
     // Drag a box over the view: the player's vehicles in it are selected.
     x.xdo(&["mousemove", "--window", w, "10", "40"]);

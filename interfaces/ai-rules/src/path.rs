@@ -20,6 +20,13 @@
 //! * **PD-AI-ARRIVE**: a local point is reached within [`REACH`] of it; the goal within
 //!   [`GOAL_REACH`]. The goal reached is remembered ([`PathState::arrived`]) until the
 //!   unit is given a goal again.
+//! * **PD-AI-ARRIVE-UNDER** (a unit that drives past its goal, is held off it by a
+//!   neighbour, or circles it, does not hunt for it forever): a unit with a goal `G`
+//!   (not escaping, PD-AI-ESCAPE) has also arrived — exactly as on reaching `G` — when
+//!   `G` lies under its proxy (within its proxy radius `r` of its centre) while it does
+//!   not close in on `G`: its ground velocity toward `G` is at most
+//!   [`ARRIVE_CLOSING_SPEED`] (it stands, drives past or away, or turns about `G`). A
+//!   unit heading for `G` keeps closing in and arrives within [`GOAL_REACH`] as before.
 //! * **PD-AI-CROWD-ARRIVE** (units sent to one point settle round it instead of pushing
 //!   at it forever — only one of them can be within [`GOAL_REACH`]): a unit with a goal
 //!   `G` (not escaping, PD-AI-ESCAPE), standing at distance `d` from `G` with proxy
@@ -81,6 +88,9 @@ pub const MAX_POINTS_PER_LEG: u32 = 1024;
 pub const REACH: f32 = 1.0;
 /// The goal counts as reached this close.
 pub const GOAL_REACH: f32 = 0.75;
+/// PD-AI-ARRIVE-UNDER: a unit with its goal under its proxy has arrived unless it
+/// closes in on the goal faster than this (world units per second).
+pub const ARRIVE_CLOSING_SPEED: f32 = 0.5;
 /// PD-AI-CROWD-ARRIVE: the most gap between the proxies of a unit and a settled
 /// neighbour for the unit to settle (the two touch, or nearly: half of Wizard's
 /// [`crate::wizard::SEPARATION_GAP`]).
@@ -415,6 +425,28 @@ impl PathState {
         let by = crowd_arrival(at, radius, goal, settled)?;
         self.arrive(goal);
         Some(by)
+    }
+
+    /// PD-AI-ARRIVE-UNDER for a unit at `at` moving at `velocity` (ground, per second)
+    /// with proxy radius `radius`: when its goal lies under it and it does not close in
+    /// on it, the path is cleared as on reaching the goal ([`Steer::Arrived`] for the
+    /// caller) and `true` is answered. Nothing without a goal or while escaping
+    /// non-walkable ground (PD-AI-ESCAPE).
+    pub fn arrive_under(&mut self, at: Vec2, velocity: Vec2, radius: f32) -> bool {
+        let Some(goal) = self.goal.filter(|_| self.escape.is_none()) else {
+            return false;
+        };
+        let to = goal - at;
+        let d = to.length();
+        if d > radius {
+            return false;
+        }
+        let closing = if d > 0.0 { velocity.dot(to / d) } else { 0.0 };
+        if closing > ARRIVE_CLOSING_SPEED {
+            return false;
+        }
+        self.arrive(goal);
+        true
     }
 
     /// The unit made no progress along its path: the path is dropped and the next plan
@@ -820,6 +852,40 @@ mod tests {
             matches!(s.plan(at, &mut Loop, &P), Err((ErrorState::PathCycle, m)) if m.contains("twice"))
         );
         assert_eq!(ErrorState::PathCycle.number(), 6);
+    }
+
+    #[test]
+    fn a_unit_with_its_goal_under_it_arrives_unless_it_closes_in() {
+        let goal = Vec2::new(10.0, 10.0);
+        let fresh = || {
+            let mut s = PathState::default();
+            s.set_goal(Some(goal));
+            s
+        };
+        // Driving past: the goal 1.7 behind a unit of radius 3.5 moving away from it.
+        let mut s = fresh();
+        assert!(s.arrive_under(Vec2::new(10.0, 8.3), Vec2::new(1.0, -2.0), 3.5));
+        assert_eq!((s.goal, s.arrived), (None, Some(goal)));
+        // Standing (held off by a neighbour) or circling it: arrived too.
+        assert!(fresh().arrive_under(Vec2::new(12.0, 10.0), Vec2::ZERO, 3.5));
+        assert!(fresh().arrive_under(Vec2::new(12.0, 10.0), Vec2::new(0.0, 5.0), 3.5));
+        // Closing in faster than the threshold: it drives on to GOAL_REACH.
+        let mut s = fresh();
+        let toward = Vec2::new(-(ARRIVE_CLOSING_SPEED + 0.01), 0.0);
+        assert!(!s.arrive_under(Vec2::new(12.0, 10.0), toward, 3.5));
+        assert_eq!(s.goal, Some(goal));
+        let slow = Vec2::new(-ARRIVE_CLOSING_SPEED, 0.0);
+        assert!(fresh().arrive_under(Vec2::new(12.0, 10.0), slow, 3.5));
+        // The goal beyond the proxy: not arrived, however the unit moves.
+        assert!(!fresh().arrive_under(Vec2::new(13.6, 10.0), Vec2::ZERO, 3.5));
+        // Standing on the goal itself (no direction to it): arrived.
+        assert!(fresh().arrive_under(goal, Vec2::ZERO, 3.5));
+        // No goal, or escaping non-walkable ground: nothing.
+        assert!(!PathState::default().arrive_under(goal, Vec2::ZERO, 3.5));
+        let mut s = fresh();
+        s.escape = Some(Vec2::new(20.0, 20.0));
+        assert!(!s.arrive_under(goal, Vec2::ZERO, 3.5));
+        assert_eq!(s.goal, Some(goal));
     }
 
     /// Two ways from area 0 to area 2: the short one through area 1 and a long one

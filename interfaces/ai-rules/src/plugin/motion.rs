@@ -243,6 +243,10 @@ impl AiPlugin {
             // is arrival.
             a.path.set_goal(None);
             Steer::Idle
+        } else if a.path.arrive_under(at, ground(b.velocity), radius) {
+            tracing::debug!(target: "Behavior.log", object = id,
+                "arrived: the goal is under the unit, which no longer closes in (PD-AI-ARRIVE-UNDER)");
+            Steer::Arrived
         } else if let Some(by) = a.path.crowd_arrive(at, radius, settled) {
             tracing::debug!(target: "Behavior.log", object = id, by,
                 "arrived: touching a unit settled at the goal (PD-AI-CROWD-ARRIVE)");
