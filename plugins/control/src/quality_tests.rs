@@ -506,6 +506,46 @@ fn a_crowd_of_1000_driven_to_one_point_keeps_its_overlap_within_tolerance() {
     );
 }
 
+/// PD-CTRL-QUIET-PUSH: a truck wedged between two blocks closer than its width keeps
+/// the passes pushing to their limit; a row of trucks elsewhere, each overlapping the
+/// next by a thousandth, trades pushes within `QUIET_PUSH` in the first pass and is
+/// never looked at again in that step.
+#[test]
+fn quiet_pushes_wake_no_pairs_while_a_wedged_truck_keeps_the_passes_going() {
+    use crate::world::QUIET_PUSH;
+    let mut w = World::new(Limits::default());
+    // The wedge: the blocks' inner faces 6.8 apart, the truck 7 wide.
+    let half = Vec2::new(1.0, 5.0);
+    w.insert(truck(1, 0.0, 0.0, 0.0));
+    w.insert(block(2, Vec2::new(-3.4 - half.x, 0.0), half));
+    w.insert(block(3, Vec2::new(3.4 + half.x, 0.0), half));
+    // The row, far from the wedge.
+    let row = 10u32;
+    for k in 0..row {
+        w.insert(truck(10 + k, k as f32 * (2.0 * R - 0.001), 200.0, 0.0));
+    }
+    let r = w.step(DT, &mut FlatGround).unwrap();
+    let row_pairs = row - 1;
+    assert!(
+        r.passes >= 4,
+        "the wedge keeps the passes going: {}",
+        r.passes
+    );
+    // Each row pair once; the wedge's two pairs at most once a pass.
+    assert!(
+        r.looks <= row_pairs + 2 * r.passes,
+        "looks {} (row pairs {row_pairs}, passes {})",
+        r.looks,
+        r.passes
+    );
+    // The row keeps no overlap beyond what a quiet push may leave.
+    for k in 0..row - 1 {
+        let (a, b) = (w.unit(10 + k).unwrap(), w.unit(11 + k).unwrap());
+        let overlap = 2.0 * R - a.position.truncate().distance(b.position.truncate());
+        assert!(overlap <= QUIET_PUSH, "row pair {k}: overlap {overlap}");
+    }
+}
+
 /// Not a test: a probe of the step's cost at 10,000 wandering units (run with
 /// `--ignored --nocapture` in release).
 #[test]

@@ -44,7 +44,11 @@
 //!    ascending `(a, b)` id order until no pass pushes more than [`SOLVER_TOLERANCE`]
 //!    (at most [`MAX_SOLVER_PASSES`], and [`MAX_STEP_PASSES`] for all the resolutions
 //!    of a step: past it each runs one pass); a pass skips a pair neither of whose units moved
-//!    since it was last looked at. Each overlapping pair is pushed apart along its
+//!    since it was last looked at. **PD-CTRL-QUIET-PUSH**: a push of at most
+//!    [`QUIET_PUSH`] moves its units but does not count as moving them, so it wakes
+//!    none of their other pairs (in a jam thousands of pairs trade pushes of a few
+//!    thousandths per pass; their error stays well within the tolerance, and the
+//!    passes look only at the pairs near a real push). Each overlapping pair is pushed apart along its
 //!    normal — half each for two vehicles, all of it by a vehicle against an obstacle,
 //!    all of it by the free one when the other is **pinned** (pushed by an obstacle or
 //!    put back at the walkable border this step: it cannot give way). Then
@@ -107,6 +111,9 @@ pub const MAX_STEP_PASSES: u32 = 32;
 /// A pass pushing no pair by more than this ends the resolution (world units; a fifth
 /// of [`SETTLED_OVERLAP`]).
 pub const SOLVER_TOLERANCE: f32 = 1.0e-2;
+/// PD-CTRL-QUIET-PUSH: a push of at most this much does not wake the pushed units'
+/// other pairs in the passes that follow (a quarter of [`SOLVER_TOLERANCE`]).
+pub const QUIET_PUSH: f32 = SOLVER_TOLERANCE * 0.25;
 /// Most re-pairing rounds of one resolution (PD-CTRL-SOLVER).
 pub const MAX_REPAIR_ROUNDS: u32 = 4;
 /// Most put-back rounds of the walkable check (PD-CTRL-WALKABLE).
@@ -397,6 +404,9 @@ pub struct StepReport {
     pub max_depth: f32,
     /// Gauss–Seidel passes run (all resolutions of the step together).
     pub passes: u32,
+    /// Pairs the passes looked at (all resolutions together; a diagnostic of the
+    /// solver's work, PD-CTRL-QUIET-PUSH).
+    pub looks: u32,
     /// Pairs the re-pairing added.
     pub repaired: usize,
     /// Units the walkable check put back.
@@ -458,6 +468,8 @@ struct Solve<'a> {
     depenetration: f32,
     /// Passes left to this step ([`MAX_STEP_PASSES`] at its start).
     budget: u32,
+    /// Pairs the passes looked at so far (added to [`StepReport::looks`]).
+    looks: u32,
 }
 
 /// The world: units ascending by id, the contact set and the last step's grid.
@@ -722,9 +734,20 @@ impl World {
     /// Resolves one pair at the current positions: an overlap beyond the pair's slack
     /// pushes the pair apart along the normal (half each for two free vehicles, all of
     /// it by the free one against a pinned one or an obstacle; a vehicle pushed by an
-    /// obstacle is pinned) and stamps the pushed units with the new push count.
+    /// obstacle is pinned) and stamps the pushed units with the new push count (not
+    /// for a push within [`QUIET_PUSH`], PD-CTRL-QUIET-PUSH).
     /// Returns how far it pushed, `None` when the height ranges do not meet.
     fn resolve_pair(&self, s: &mut Solve<'_>, p: &mut SolverPair) -> Option<f32> {
+        // Two circles apart push nothing, whatever their heights: the cheap test first.
+        let (iu, ju) = (p.i as usize, p.j as usize);
+        if let (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) =
+            (self.hot[iu].proxy.shape, self.hot[ju].proxy.shape)
+        {
+            let r = ra + rb;
+            if s.xy[iu].distance_squared(s.xy[ju]) >= r * r {
+                return Some(0.0);
+            }
+        }
         let (depth, normal) = self.depth_at(s.xy, p.i, p.j)?;
         if depth <= 0.0 {
             return Some(0.0);
@@ -743,8 +766,19 @@ impl World {
         }
         let (i, j) = (p.i as usize, p.j as usize);
         let push = normal * excess;
-        *s.pushes += 1;
-        let stamp = *s.pushes;
+        // PD-CTRL-QUIET-PUSH: a push within QUIET_PUSH moves the units but does not
+        // mark them moved, so it wakes none of their other pairs.
+        let stamp = if excess > QUIET_PUSH {
+            *s.pushes += 1;
+            Some(*s.pushes)
+        } else {
+            None
+        };
+        let mut mark = |k: usize| {
+            if let Some(t) = stamp {
+                s.pushed_at[k] = t;
+            }
+        };
         match (self.hot[i].mobile, self.hot[j].mobile) {
             (true, true) => {
                 let (wi, wj) = match (s.pinned[i], s.pinned[j]) {
@@ -754,17 +788,17 @@ impl World {
                 };
                 s.xy[i] -= push * wi;
                 s.xy[j] += push * wj;
-                s.pushed_at[i] = stamp;
-                s.pushed_at[j] = stamp;
+                mark(i);
+                mark(j);
             }
             (true, false) => {
                 s.xy[i] -= push;
-                s.pushed_at[i] = stamp;
+                mark(i);
                 s.pinned[i] = true;
             }
             (false, true) => {
                 s.xy[j] += push;
-                s.pushed_at[j] = stamp;
+                mark(j);
                 s.pinned[j] = true;
             }
             (false, false) => {}
@@ -789,6 +823,7 @@ impl World {
                     continue;
                 }
                 p.seen = *s.pushes;
+                s.looks += 1;
                 if let Some(pushed) = self.resolve_pair(s, p) {
                     worst = worst.max(pushed);
                 }
@@ -816,6 +851,8 @@ impl World {
             report.passes += self.passes(s, &mut pairs);
         }
         self.solver = pairs;
+        report.looks += s.looks;
+        s.looks = 0;
     }
 
     /// Pairs again every unit that moved more than half the pair margin from where it
@@ -1120,6 +1157,7 @@ impl World {
                 pushes: &mut pushes,
                 depenetration,
                 budget,
+                looks: 0,
             };
             self.resolve(&mut s, &mut report);
             budget = s.budget;
@@ -1189,6 +1227,7 @@ impl World {
                     pushes: &mut pushes,
                     depenetration,
                     budget,
+                    looks: 0,
                 };
                 self.resolve(&mut s, &mut report);
                 budget = s.budget;
