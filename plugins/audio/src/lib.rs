@@ -11,6 +11,8 @@
 //!   ambient, voice, music), 3D sources on spatial tracks and one listener, pause/mute
 //!   that keep positions, and an explicit no-device state: every command then answers
 //!   [`AudioError::NoDevice`] and the simulation goes on (tome VI).
+//! * [`limiter`]: the master limiter on the mixer's main track (PD-AUDIO-LIMITER): no
+//!   output sample beyond [`limiter::CEILING`], however many sources play at once.
 //! * [`trace`]: sound events as JSON lines, so deterministic tests compare event lists
 //!   rather than device waveforms (tome VI, "Проверки звука").
 //! * [`bench`](mod@bench): mixing and decoding costs for `iron3d bench`.
@@ -30,6 +32,7 @@
 pub mod bench;
 pub mod engine;
 pub mod error;
+pub mod limiter;
 pub mod mixer;
 pub mod music;
 pub mod plugin;

@@ -1,6 +1,8 @@
 //! The kira mixer (tome VI "Звуковая подсистема", "3D listener и sources").
 //!
-//! Track tree: kira's main track carries the master volume (and mute); under it a
+//! Track tree: kira's main track carries the master limiter (PD-AUDIO-LIMITER, in
+//! [`crate::limiter`]: no output sample beyond its ceiling) and, after it, the master
+//! volume (and mute); under it a
 //! *root* track is what [`Mixer::pause_all`] pauses (a paused kira track stops
 //! advancing its sounds, so play positions and loops are kept) and holds the sources of
 //! [`Bus::Master`]; under the root, one sub-track per bus (effects, ambient, voice,
@@ -33,13 +35,16 @@ use kira::backend::{Backend, Renderer};
 use kira::listener::ListenerHandle;
 use kira::sound::PlaybackState;
 use kira::sound::static_sound::StaticSoundHandle;
-use kira::track::{SpatialTrackBuilder, SpatialTrackHandle, TrackBuilder, TrackHandle};
+use kira::track::{
+    MainTrackBuilder, SpatialTrackBuilder, SpatialTrackHandle, TrackBuilder, TrackHandle,
+};
 use kira::{
     AudioManager, AudioManagerSettings, Decibels, DefaultBackend, Easing, StartTime, Tween,
 };
 use serde::{Deserialize, Serialize};
 
 use crate::error::AudioError;
+use crate::limiter::LimiterBuilder;
 use crate::sample::Sample;
 
 /// Sample rate of the mock backend (kira's own mock defaults to 1 Hz).
@@ -344,6 +349,11 @@ impl fmt::Debug for Mixer {
     }
 }
 
+/// Kira's main track: the master volume after the master limiter (PD-AUDIO-LIMITER).
+fn master_track() -> MainTrackBuilder {
+    MainTrackBuilder::new().with_effect(LimiterBuilder)
+}
+
 impl Mixer {
     /// Opens the chosen output. Never fails: a device that cannot be opened gives the
     /// no-device state, with the reason in the report (log it once).
@@ -355,7 +365,7 @@ impl Mixer {
                     backend_settings: MOCK_SAMPLE_RATE,
                     internal_buffer_size: BLOCK_FRAMES,
                     capacities: Default::default(),
-                    main_track_builder: Default::default(),
+                    main_track_builder: master_track(),
                 };
                 match AudioManager::new(settings) {
                     Ok(m) => match Live::open(Manager::Manual(Box::new(m))) {
@@ -366,7 +376,11 @@ impl Mixer {
                 }
             }
             OutputChoice::Auto => {
-                match AudioManager::<DefaultBackend>::new(AudioManagerSettings::default()) {
+                let settings = AudioManagerSettings::<DefaultBackend> {
+                    main_track_builder: master_track(),
+                    ..Default::default()
+                };
+                match AudioManager::<DefaultBackend>::new(settings) {
                     Ok(m) => match Live::open(Manager::Device(Box::new(m))) {
                         Ok(l) => (Some(l), OutputKind::Device, None),
                         Err(e) => (None, OutputKind::NoDevice, Some(e.to_string())),

@@ -331,3 +331,28 @@ fn decibels_and_orientation() {
     assert_eq!(listener_orientation(Vec3::ZERO, Vec3::Z), Quat::IDENTITY);
     assert_eq!(listener_orientation(Vec3::Z, Vec3::Z), Quat::IDENTITY);
 }
+
+/// PD-AUDIO-LIMITER through the whole mixer: a burst of 64 full-volume one-shots (a
+/// raw sum of 64 times the sample's level) renders with no sample beyond the ceiling;
+/// one source alone is not touched.
+#[test]
+fn a_64_explosion_burst_never_clips() {
+    use crate::limiter::CEILING;
+    let mut m = mock();
+    let s = sample(22_050); // 1 s at half scale
+    let one = {
+        let mut m1 = mock();
+        m1.play(&s, SourceParams::default()).unwrap();
+        m1.render_mock(MS10).unwrap()
+    };
+    let level = one.iter().map(|x| x.abs()).fold(0.0, f32::max);
+    assert!(level > 0.3 && level < CEILING, "one source's level {level}");
+    for _ in 0..64 {
+        m.play(&s, SourceParams::default()).unwrap();
+    }
+    let out = m.render_mock(20 * MS10).unwrap();
+    let loudest = out.iter().map(|x| x.abs()).fold(0.0, f32::max);
+    assert!(loudest <= CEILING, "loudest sample {loudest}");
+    assert!(loudest > 0.9, "the burst is loud: {loudest}");
+    assert!(out.iter().all(|x| x.is_finite()));
+}
