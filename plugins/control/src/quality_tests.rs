@@ -37,6 +37,21 @@ fn truck(id: u32, x: f32, y: f32, heading: f32) -> Unit {
     )
 }
 
+/// Inserts `count` vehicles of the default cylinder (radius 0.5), ids from 1, on a grid
+/// `side` wide and 1.6 apart from the origin.
+fn place_grid(w: &mut World, count: u32, side: u32) {
+    for i in 0..count {
+        let (x, y) = ((i % side) as f32 * 1.6, (i / side) as f32 * 1.6);
+        w.insert(Unit::new(
+            i + 1,
+            Role::Mobile,
+            Proxy::default_cylinder(Vec3::ONE),
+            Vec3::new(x, y, 0.0),
+            Quat::IDENTITY,
+        ));
+    }
+}
+
 fn block(id: u32, centre: Vec2, half: Vec2) -> Unit {
     Unit::new(
         id,
@@ -468,15 +483,8 @@ fn a_jostled_jam_settles_without_spinning() {
 #[test]
 fn a_crowd_of_1000_driven_to_one_point_keeps_its_overlap_within_tolerance() {
     let mut w = World::new(Limits::default());
+    place_grid(&mut w, 1000, 32);
     for i in 0..1000u32 {
-        let (x, y) = ((i % 32) as f32 * 1.6, (i / 32) as f32 * 1.6);
-        w.insert(Unit::new(
-            i + 1,
-            Role::Mobile,
-            Proxy::default_cylinder(Vec3::ONE),
-            Vec3::new(x, y, 0.0),
-            Quat::IDENTITY,
-        ));
         w.set_request(
             i + 1,
             MotionRequest::move_to(Vec3::new(25.6, 25.6, 0.0).into(), 5.0),
@@ -558,16 +566,7 @@ fn probe_the_cost_of_ten_thousand_wanderers() {
         s = s.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
         (s >> 8) as f32 / (1u32 << 24) as f32
     };
-    for i in 0..side * side {
-        let (x, y) = ((i % side) as f32 * 1.6, (i / side) as f32 * 1.6);
-        w.insert(Unit::new(
-            i + 1,
-            Role::Mobile,
-            Proxy::default_cylinder(Vec3::ONE),
-            Vec3::new(x, y, 0.0),
-            Quat::IDENTITY,
-        ));
-    }
+    place_grid(&mut w, side * side, side);
     for t in 0..70 {
         if t % 20 == 0 {
             for i in 0..side * side {
