@@ -739,12 +739,12 @@ impl World {
     /// Returns how far it pushed, `None` when the height ranges do not meet.
     fn resolve_pair(&self, s: &mut Solve<'_>, p: &mut SolverPair) -> Option<f32> {
         // Two circles apart push nothing, whatever their heights: the cheap test first.
-        let (iu, ju) = (p.i as usize, p.j as usize);
+        let (i, j) = (p.i as usize, p.j as usize);
         if let (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) =
-            (self.hot[iu].proxy.shape, self.hot[ju].proxy.shape)
+            (self.hot[i].proxy.shape, self.hot[j].proxy.shape)
         {
             let r = ra + rb;
-            if s.xy[iu].distance_squared(s.xy[ju]) >= r * r {
+            if s.xy[i].distance_squared(s.xy[j]) >= r * r {
                 return Some(0.0);
             }
         }
@@ -764,7 +764,6 @@ impl World {
         if excess <= 0.0 {
             return Some(0.0);
         }
-        let (i, j) = (p.i as usize, p.j as usize);
         let push = normal * excess;
         // PD-CTRL-QUIET-PUSH: a push within QUIET_PUSH moves the units but does not
         // mark them moved, so it wakes none of their other pairs.
