@@ -49,6 +49,7 @@
 pub mod audio;
 pub mod context;
 pub mod control;
+pub mod effects;
 pub mod extension;
 #[doc(hidden)]
 pub mod fuzz_check;
@@ -73,6 +74,10 @@ pub use audio::{
 };
 pub use control::{
     GroundSample, ModelBounds, MotionMode, MotionRequest, PhysicalState, RayHit, physical_flags,
+};
+pub use effects::{
+    EffectBlend, EffectEvent, EffectFrame, EffectPrimitive, EffectView, EffectsProvider,
+    MAX_EFFECT_NAME, NO_EFFECT_TEXTURE, PrimitiveKind,
 };
 pub use extension::{ExtensionId, ExtensionVisit, ExtensionVisit_TO};
 pub use host::{
@@ -100,6 +105,7 @@ pub use plugin::{
 #[doc(hidden)]
 pub mod ffi {
     pub use crate::audio::{AudioService, AudioService_TO};
+    pub use crate::effects::{EffectsService, EffectsService_TO};
     pub use crate::plugin::{
         ControlService, ControlService_TO, InputService, InputService_TO, PluginInstance,
         PluginInstance_TO, PluginInstanceBox, RenderBackend, RenderBackend_TO, TerrainService,

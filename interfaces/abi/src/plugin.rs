@@ -11,6 +11,7 @@
 
 use crate::audio::{AudioFrame, AudioProvider, AudioReport, AudioService, AudioService_TO};
 use crate::control::{GroundSample, MotionRequest, PhysicalState, RayHit};
+use crate::effects::{EffectFrame, EffectView, EffectsProvider, EffectsService, EffectsService_TO};
 use crate::guard::PluginRuntime;
 use crate::host::{HostRef, ObjectRef};
 use crate::input::{DeviceInput, InputRecord};
@@ -150,6 +151,11 @@ pub trait Plugin: Send {
 
     /// (2.6) The audio service, for audio plugins (see [`crate::audio`]).
     fn audio(&mut self) -> Option<&mut dyn AudioProvider> {
+        None
+    }
+
+    /// (2.11) The effects service, for effects plugins (see [`crate::effects`]).
+    fn effects(&mut self) -> Option<&mut dyn EffectsProvider> {
         None
     }
 }
@@ -300,6 +306,14 @@ pub trait Renderer {
         let _ = world;
         Err(PluginError::declined())
     }
+    /// (2.11) The frame's effect primitives ([`crate::effects`]), right before the
+    /// frame's `draw`, when the effects slot answered some (the default declines them,
+    /// [`PluginError::declined`]: the host stops offering them to this renderer). Keep
+    /// what you need: the reference is valid for this call only.
+    fn effects(&mut self, effects: &EffectFrame) -> Result<(), PluginError> {
+        let _ = effects;
+        Err(PluginError::declined())
+    }
 }
 
 /// A plugin that is a renderer and nothing else. Presentation is not simulation: it
@@ -415,6 +429,11 @@ pub trait PluginInstance: Send {
     fn audio(&mut self) -> RResult<ROption<AudioService_TO<'_, RMut<'_, ()>>>, PluginError> {
         ROk(ROption::RNone)
     }
+    /// (2.11) The effects service, when the plugin provides one (an older plugin: none).
+    #[allow(clippy::type_complexity)]
+    fn effects(&mut self) -> RResult<ROption<EffectsService_TO<'_, RMut<'_, ()>>>, PluginError> {
+        ROk(ROption::RNone)
+    }
 }
 
 /// The FFI form of [`InputProvider`].
@@ -512,6 +531,11 @@ pub trait RenderBackend {
     fn world(&mut self, world: &RenderWorld) -> RResult<(), PluginError> {
         let _ = world;
         RResult::ROk(())
+    }
+    /// (2.11) [`Renderer::effects`]; a renderer built before 2.11 declines them.
+    fn effects(&mut self, effects: &EffectFrame) -> RResult<(), PluginError> {
+        let _ = effects;
+        RResult::RErr(PluginError::declined())
     }
 }
 
@@ -731,6 +755,14 @@ impl PluginInstance for Adapter {
             |a| AudioService_TO::from_ptr(RMut::new(a), TD_Opaque),
         )
     }
+
+    fn effects(&mut self) -> RResult<ROption<EffectsService_TO<'_, RMut<'_, ()>>>, PluginError> {
+        self.offer(
+            "effects",
+            |p| p.effects().is_some(),
+            |a| EffectsService_TO::from_ptr(RMut::new(a), TD_Opaque),
+        )
+    }
 }
 
 impl Adapter {
@@ -903,6 +935,20 @@ impl AudioService for Adapter {
     }
 }
 
+impl EffectsService for Adapter {
+    fn frame(&mut self, view: &EffectView) -> RResult<EffectFrame, PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call("effects frame", || {
+            match inner.effects() {
+                Some(e) => e.frame(view),
+                None => unsupported("the effects service"),
+            }
+            .into()
+        })
+    }
+}
+
 impl RenderBackend for Adapter {
     fn draw(&mut self, frame: &RenderFrame) -> RResult<RenderStats, PluginError> {
         self.render_call("draw", |r| r.draw(frame))
@@ -925,6 +971,12 @@ impl RenderBackend for Adapter {
     fn world(&mut self, world: &RenderWorld) -> RResult<(), PluginError> {
         self.callback("world", |p| match p.renderer() {
             Some(r) => r.world(world),
+            None => unsupported("the render backend"),
+        })
+    }
+    fn effects(&mut self, effects: &EffectFrame) -> RResult<(), PluginError> {
+        self.callback("effects", |p| match p.renderer() {
+            Some(r) => r.effects(effects),
             None => unsupported("the render backend"),
         })
     }

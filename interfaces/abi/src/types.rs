@@ -238,6 +238,9 @@ pub mod callbacks {
     pub const WORLD: u32 = 1 << 8;
     /// (2.9) `object_removed` (declined on its own, apart from `object_added`).
     pub const OBJECT_REMOVED: u32 = 1 << 9;
+    /// (2.11) A renderer: `Renderer::effects` with the frame's effect primitives before
+    /// each frame's `draw` ([`crate::EffectFrame`]).
+    pub const EFFECTS: u32 = 1 << 10;
     /// Every callback.
     pub const ALL: u32 = CALCULATE_OBJECT
         | MESSAGES
@@ -247,7 +250,8 @@ pub mod callbacks {
         | MAINTENANCE
         | OBJECTS
         | WORLD
-        | OBJECT_REMOVED;
+        | OBJECT_REMOVED
+        | EFFECTS;
 
     /// The callbacks a host calls on a new instance of a factory of a plugin built
     /// against interface minor `abi_minor` that declared `declared`: every callback
