@@ -517,6 +517,9 @@ pub struct PlayArgs {
     /// Switch the renderer after presented frame FRAME (repeatable), e.g. 10:capture.
     #[arg(long = "switch-renderer", value_name = "FRAME:RENDERER", value_parser = play::parse_switch)]
     pub switches: Vec<(u64, play::Renderer)>,
+    /// Hot-swap SLOT to the library at PATH after tick TICK (repeatable), as `run --swap`.
+    #[arg(long = "swap", value_name = "TICK:SLOT:PATH", value_parser = plugins::parse_swap)]
+    pub swaps: Vec<(u64, iron3d_abi::SlotKind, String)>,
     /// Plugin registry file.
     #[arg(long, value_name = "FILE")]
     pub registry: Option<PathBuf>,
@@ -776,6 +779,7 @@ fn play_command(a: PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         plugin_dirs: a.plugin_dirs,
         strict_plugins: a.strict_plugins,
         switches: a.switches,
+        swaps: a.swaps,
         data_profile: a.data_profile.into(),
         params: plugins::param_map(&a.params)?,
         hud: !a.no_hud,

@@ -83,6 +83,8 @@ pub struct PlayOptions {
     pub strict_plugins: bool,
     /// Renderer switches after presented frames.
     pub switches: Vec<(u64, Renderer)>,
+    /// Scheduled hot swaps: after tick `.0`, swap slot `.1` to library `.2`.
+    pub swaps: Vec<(u64, iron3d_abi::SlotKind, String)>,
     /// How the mission's archives are read (strict by default).
     pub data_profile: iron3d_tools::mission::Profile,
     /// Mission parameters for the plugins (`--param`).
@@ -136,6 +138,7 @@ impl PlayOptions {
             plugin_dirs: Vec::new(),
             strict_plugins: false,
             switches: Vec::new(),
+            swaps: Vec::new(),
             data_profile: iron3d_tools::mission::Profile::default(),
             params: Default::default(),
             hud: true,
@@ -997,6 +1000,17 @@ fn run_options(
         record,
         audio_trace: opts.audio_trace.clone(),
         announce_audio: opts.announce_audio,
+        swaps: opts
+            .swaps
+            .iter()
+            .map(
+                |(after_tick, slot, library)| iron3d_session::run::ScheduledSwap {
+                    after_tick: *after_tick,
+                    slot: *slot,
+                    library: library.clone(),
+                },
+            )
+            .collect(),
         ..RunOptions::default()
     }
 }

@@ -2,7 +2,8 @@
 //! (interface 2.6) reads the world but every change it tries is refused, its state stays
 //! out of the state hash, and once per presented frame it gets the listener and the mix
 //! and reports its output and trace, which the host keeps for the launcher. The render
-//! slot (2.8) is refused every change alike.
+//! slot (2.8) and the effects slot (2.11) are refused every change alike; the effects
+//! slot's primitives reach the renderer before each draw.
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
@@ -125,4 +126,60 @@ fn the_render_slot_cannot_change_the_simulation() {
     );
     let (_, o) = k.world().iter_registered().next().unwrap();
     assert_ne!(o.behaviour_state, 777);
+}
+
+/// PD-FX-PRESENTATION (2.11): the effects slot is refused every change, stays out of
+/// the state hash, and the primitives it answers each frame reach the render slot's
+/// renderer right before that frame's draw.
+#[test]
+fn the_effects_slot_cannot_change_the_simulation_and_feeds_the_renderer() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut with_fx = host(dir.path(), 4);
+    let k = run(
+        &mut with_fx,
+        "ai iron3d_test_counter counter\neffects iron3d_test_counter effects-writer\n\
+         render iron3d_test_counter render-effects\n",
+        10,
+    );
+    assert_eq!(k.tick(), 10);
+    assert_eq!(k.stats().system_faults, 0);
+    let dir2 = tempfile::tempdir().unwrap();
+    let mut without = host(dir2.path(), 4);
+    let plain = run(&mut without, "ai iron3d_test_counter counter\n", 10);
+    assert_eq!(
+        k.state_hash(),
+        plain.state_hash(),
+        "an effects plugin that tries every write changes nothing"
+    );
+    // The renderer got one effect frame per drawn frame; the last one's billboard stands
+    // at the camera's x and carries the writer's refusal count: 16 refused tries per tick.
+    with_fx.request_capture(iron3d_plugin_host::CaptureKind::Commands);
+    let mut k = k;
+    k.frame(&mut iron3d_kernel::NoInput, None).unwrap();
+    let Some(Ok(iron3d_plugin_host::Capture::Commands(json))) = with_fx.take_capture() else {
+        panic!("no capture");
+    };
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["draws"], v["effect_frames"], "{json}");
+    assert_eq!(v["effect_frames"], 11, "{json}");
+    assert_eq!(v["last_frame"], 11, "{json}");
+    assert_eq!(v["primitives"], 1, "{json}");
+    assert_eq!(v["x"], 12.0, "{json}");
+    assert_eq!(v["instance"], 160, "{json}");
+}
+
+/// A renderer that declines effects (every renderer written before 2.11) is not offered
+/// them again and draws on: no fault, the same hash.
+#[test]
+fn a_renderer_that_declines_effects_draws_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = host(dir.path(), 4);
+    let k = run(
+        &mut h,
+        "ai iron3d_test_counter counter\neffects iron3d_test_counter effects-writer\n\
+         render iron3d_null null-render\n",
+        5,
+    );
+    assert_eq!(k.tick(), 5);
+    assert_eq!(k.stats().system_faults, 0);
 }

@@ -94,7 +94,7 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
             ("comp_ini", 1),
             ("ctld", 1),
             ("ctpt", 2),
-            ("fxid", 3),
+            ("fxid", 7),
             ("ini", 3),
             ("land_map", 3),
             ("land_msh", 3),
@@ -132,7 +132,7 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
     assert_eq!(
         v["families"]["rsli"]["variants"],
         serde_json::json!({
-            "method:Deflate": 10, "method:Lzhuf": 3, "method:Lzss": 2, "method:Raw": 5,
+            "method:Deflate": 11, "method:Lzhuf": 3, "method:Lzss": 3, "method:Raw": 7,
             "method:Transform": 1, "method:TransformLzss": 1
         })
     );
@@ -156,7 +156,7 @@ fn corpus_harness_on_the_stress_profile_reports_exact_counts() {
             ("comp_ini", 1),
             ("ctld", 1),
             ("ctpt", 2),
-            ("fxid", 3),
+            ("fxid", 7),
             ("ini", 3),
             ("land_map", 1),
             ("land_msh", 1),

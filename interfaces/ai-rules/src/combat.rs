@@ -28,6 +28,13 @@
 //!   every kill a one-shot of [`DEATH_SOUND`] at the victim. The samples are those of
 //!   the mission's sound library (`sounds.lib` of the demo); distances
 //!   [`SOUND_MIN_DISTANCE`]..[`SOUND_MAX_DISTANCE`].
+//! * **PD-AI-EFFECTS** (interface 2.11 effect events, fire and forget to the effects
+//!   slot, beside the sounds): every shot starts [`SHOT_EFFECT`] at the muzzle towards
+//!   where the shot ends (the hit point, else the end of its reach: the tracer's
+//!   target), and one that hits something [`HIT_EFFECT`] at the hit point, owned by
+//!   the object hit; every kill [`EXPLODE_EFFECT`] and [`WRECK_EFFECT`] (the smoke and
+//!   scorch left behind) at the victim. The effects are entries of the effects
+//!   plugin's default archive (`effects.rlb` of the demo).
 
 use crate::behavior::Role;
 use serde::{Deserialize, Serialize};
@@ -54,6 +61,21 @@ pub fn sound(sample: &str, owner: u32, at: glam::Vec3) -> iron3d_abi::SoundEvent
         max_distance: SOUND_MAX_DISTANCE,
         ..iron3d_abi::SoundEvent::one_shot("", sample, owner, Some(at.into()))
     }
+}
+
+/// The shot's effect: muzzle flash and tracer (PD-AI-EFFECTS).
+pub const SHOT_EFFECT: &str = "SHOT";
+/// The effect where a shot hits (PD-AI-EFFECTS).
+pub const HIT_EFFECT: &str = "HIT";
+/// The kill's effect: flash, fireball, debris (PD-AI-EFFECTS).
+pub const EXPLODE_EFFECT: &str = "EXPLODE";
+/// What a kill leaves behind: smoke and a scorch (PD-AI-EFFECTS).
+pub const WRECK_EFFECT: &str = "WRECK";
+
+/// The effect event of `name` at `at` owned by `owner` (PD-AI-EFFECTS): an entry of
+/// the effects plugin's default archive.
+pub fn effect(name: &str, owner: u32, at: glam::Vec3) -> iron3d_abi::EffectEvent {
+    iron3d_abi::EffectEvent::at("", name, owner, at.into())
 }
 
 /// A weapon's numbers (PD-AI-WEAPON).
@@ -190,5 +212,19 @@ mod tests {
         );
         let m = e.to_message().unwrap();
         assert_eq!(iron3d_abi::SoundEvent::from_message(&m).unwrap(), e);
+    }
+
+    #[test]
+    fn shots_and_kills_start_effects_of_the_default_archive() {
+        let e = effect(SHOT_EFFECT, 7, glam::Vec3::new(1.0, 2.0, 3.5))
+            .towards(glam::Vec3::new(9.0, 2.0, 3.5).into());
+        assert_eq!(
+            (e.library.as_str(), e.name.as_str(), e.owner),
+            ("", "SHOT", 7)
+        );
+        assert_eq!(e.target.map(|t| t.x), Some(9.0));
+        let m = e.to_message().unwrap();
+        assert_eq!(m.code, iron3d_abi::MessageCode::EFFECT);
+        assert_eq!(iron3d_abi::EffectEvent::from_message(&m).unwrap(), e);
     }
 }

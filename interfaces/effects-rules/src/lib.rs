@@ -1,6 +1,8 @@
-//! The environment's numeric rules (FORMATS §13.8 weather and precipitation, §13.9
-//! lightning) as pure functions over plain values: what the effects plugin computes
-//! each frame before anything is drawn or sounded. Randomness comes in as the caller's
+//! The effects contract as pure functions over plain values: the project's FXID emitter
+//! block ([`emitter`], PD-FX-BODY: what our runtime reads from a command body and our
+//! content writes) and the environment's numeric rules (FORMATS §13.8 weather and
+//! precipitation, §13.9 lightning): what the effects plugin computes each frame before
+//! anything is drawn or sounded. Randomness comes in as the caller's
 //! draws (one seeded stream per effect), so the same draws give the same numbers.
 //!
 //! **Project decisions** (where the spec leaves a choice):
@@ -15,6 +17,7 @@
 //! * **PD-FX-LIGHTNING-U**: `U` is the 15-bit draw divided by 32767, so it spans
 //!   `[0, 1]` and the longest delay is reached.
 
+pub mod emitter;
 pub mod lightning;
 pub mod weather;
 

@@ -63,6 +63,9 @@ pub struct HostShared {
     pub stopped_services: Mutex<BTreeMap<String, String>>,
     /// The audio slot's presentation state (2.6).
     pub audio: Mutex<AudioState>,
+    /// (2.11) The effect primitives the effects slot answered for the frame being
+    /// drawn, until the render slot takes them.
+    pub effects: Mutex<Option<iron3d_abi::EffectFrame>>,
 }
 
 /// What the host keeps for the audio slot (2.6): the mix it hands the plugin every

@@ -153,6 +153,10 @@ pub fn game_message(
     if v.code == MessageCode::SOUND {
         iron3d_abi::SoundEvent::from_message(v)?;
     }
+    // Effect events (2.11, PD-MSG-EFFECT) too, for the effects plugin.
+    if v.code == MessageCode::EFFECT {
+        iron3d_abi::EffectEvent::from_message(v)?;
+    }
     // Contact ends (2.10, PD-MSG-CONTACT-END) travel the same way: two object ids.
     if v.code == MessageCode::CONTACT_ENDED && (v.object_a >= v.object_b || !v.payload.is_empty()) {
         return Err(PluginError::new(
@@ -165,6 +169,7 @@ pub fn game_message(
     }
     if v.code.is_plugin_defined()
         || v.code == MessageCode::SOUND
+        || v.code == MessageCode::EFFECT
         || v.code == MessageCode::CONTACT_ENDED
     {
         return Ok(GameMessage::Plugin(PluginMessage {

@@ -135,6 +135,7 @@ impl PluginHost {
             services: Mutex::new(BTreeMap::new()),
             stopped_services: Mutex::new(BTreeMap::new()),
             audio: Mutex::new(crate::call::AudioState::default()),
+            effects: Mutex::new(None),
         });
         let mut host = Self {
             config,

@@ -13,6 +13,7 @@
 //! the audio frame).
 
 mod audio;
+mod effects;
 mod render;
 mod role;
 
@@ -689,6 +690,7 @@ impl System for PluginSlot {
     fn render(&mut self, snapshot: &RenderSnapshot) -> SystemResult {
         match self.role {
             SlotRole::Audio => self.audio_frame(snapshot),
+            SlotRole::Effects => self.effects_frame(snapshot),
             SlotRole::Render => {
                 // A renderer is not part of the simulation: a swap of the render slot also
                 // takes effect at the frame's render phase, so a new renderer draws the very

@@ -1,10 +1,12 @@
-//! RsLi archives: `effects.rlb` (FXID smoke, fire, lightning), `sounds.lib` (SWAV PCM
+//! RsLi archives: `effects.rlb` (FXID smoke, fire, lightning, and the combat effects
+//! shot, hit, explode and wreck in the project's emitter layout, PD-FX-BODY), `sounds.lib` (SWAV PCM
 //! and MS-ADPCM tones, effects and music of [`crate::sounds`]), `voices.lib` (mission
 //! voice lines), `gamefont.rlb` and `sprites.lib` (Texm), across several storage
 //! methods.
 
 use crate::{DemoError, Out, fmt_err};
 use iron3d_aux::{Wave, encode_ms_adpcm};
+use iron3d_effects_rules::emitter::{EmitterBlock, PROJECT_LAYOUT};
 use iron3d_fxid::{Command, Fxid, Opcode};
 use iron3d_rsli::{Method, RsliBuilder};
 use iron3d_texm::{PixelFormat, RgbaImage, TexmWriter};
@@ -19,26 +21,250 @@ fn archive(o: &mut Out, rel: &str, entries: Vec<(&str, Method, Vec<u8>)>) -> Res
     o.put(rel, &b.build().map_err(fmt_err(rel))?)
 }
 
+/// One archive entry: its name, storage method and bytes.
+type Entry = (&'static str, Method, Vec<u8>);
+
+/// One command of a demo effect: its opcode, its resource reference (archive, entry)
+/// when it has one, and its emitter block (PD-FX-BODY) when it has one.
+type FxCommand<'a> = (Opcode, Option<(&'a str, &'a str)>, Option<EmitterBlock>);
+
+/// A demo effect in the project layout (header `settings_id` = PD-FX-BODY's
+/// `PROJECT_LAYOUT`): `seconds` long, time mode `mode`, the commands in disk order.
 fn effect(
     name: &str,
     seconds: f32,
-    refs: &[(Opcode, &str, &str)],
-    plain: &[(Opcode, usize, f32)],
+    mode: u32,
+    commands: &[FxCommand<'_>],
 ) -> Result<Vec<u8>, DemoError> {
-    let mut b = Fxid::builder().duration_seconds(seconds);
-    for &(op, a, n) in refs {
-        b = b
-            .resource_command(op, a.as_bytes(), n.as_bytes())
-            .map_err(fmt_err(name))?;
-    }
-    for &(op, offset, value) in plain {
-        let mut c = Command::new(op);
-        if op != Opcode::Op6 {
-            c.set_f32_at(offset, value).map_err(fmt_err(name))?;
+    let mut b = Fxid::builder()
+        .duration_seconds(seconds)
+        .time_mode(mode)
+        .settings_id(PROJECT_LAYOUT);
+    for &(op, reference, block) in commands {
+        let mut c = match reference {
+            Some((a, n)) => {
+                Command::with_resource(op, a.as_bytes(), n.as_bytes()).map_err(fmt_err(name))?
+            }
+            None => Command::new(op),
+        };
+        if let Some(block) = block {
+            block.write(&mut c).map_err(fmt_err(name))?;
         }
         b = b.command(c);
     }
     b.build().to_bytes().map_err(fmt_err(name))
+}
+
+/// An additive emitter block of `colour`, `width` wide (the rest: defaults).
+fn glow(width: f32, colour: [f32; 4]) -> EmitterBlock {
+    EmitterBlock {
+        width,
+        colour,
+        ..EmitterBlock::default()
+    }
+}
+
+/// The demo's effects (PD-AI-EFFECTS names the combat ones): what each command shows
+/// is PD-FX-OPCODES' reading of the project block.
+fn effects() -> Result<Vec<Entry>, DemoError> {
+    let sprites = Some(("sprites.lib", "SMOKE.TEX"));
+    let fire = Some(("sprites.lib", "FIRE.TEX"));
+    let smoke = EmitterBlock {
+        width: 1.5,
+        colour: [0.35, 0.35, 0.35, 0.55],
+        count: 4,
+        rate: 8.0,
+        speed: 1.5,
+        spread: 0.4,
+        gravity: 0.5,
+        life: 2.5,
+        grow: 0.8,
+        blend: 1,
+        fade: 1,
+        ..EmitterBlock::default()
+    };
+    let sparks = EmitterBlock {
+        width: 0.2,
+        colour: [1.0, 0.8, 0.3, 1.0],
+        count: 10,
+        speed: 6.0,
+        spread: 1.2,
+        gravity: -9.8,
+        life: 0.35,
+        fade: 1,
+        ..EmitterBlock::default()
+    };
+    Ok(vec![
+        (
+            "SMOKE",
+            Method::Lzss,
+            effect("SMOKE", 3.0, 0, &[(Opcode::Op7, sprites, Some(smoke))])?,
+        ),
+        (
+            "FIRE",
+            Method::Deflate,
+            effect(
+                "FIRE",
+                1.5,
+                0,
+                &[
+                    (Opcode::Op3, fire, Some(glow(3.0, [1.0, 0.55, 0.15, 0.9]))),
+                    (Opcode::Op2, Some(("sounds.lib", "FIRE.WAV")), None),
+                    (
+                        Opcode::Op7,
+                        fire,
+                        Some(EmitterBlock {
+                            rate: 12.0,
+                            count: 2,
+                            ..sparks
+                        }),
+                    ),
+                    (Opcode::Op1, None, Some(glow(12.0, [1.0, 0.6, 0.2, 1.0]))),
+                ],
+            )?,
+        ),
+        (
+            "LIGHTNING",
+            Method::Raw,
+            effect(
+                "LIGHTNING",
+                0.8,
+                2,
+                &[
+                    (Opcode::Op2, Some(("sounds.lib", "THUNDER.WAV")), None),
+                    // §13.9: the bolt's descriptor [40, 40, 600].
+                    (
+                        Opcode::Op3,
+                        Some(("effects.rlb", "BOLT")),
+                        Some(EmitterBlock {
+                            width: 40.0,
+                            height: 40.0,
+                            length: 600.0,
+                            colour: [0.8, 0.85, 1.0, 1.0],
+                            ..EmitterBlock::default()
+                        }),
+                    ),
+                    (Opcode::Op1, None, Some(glow(600.0, [0.7, 0.75, 1.0, 1.0]))),
+                    (Opcode::Op6, None, None),
+                ],
+            )?,
+        ),
+        (
+            "SHOT",
+            Method::Raw,
+            effect(
+                "SHOT",
+                0.15,
+                2,
+                &[
+                    (Opcode::Op3, fire, Some(glow(1.2, [1.0, 0.85, 0.4, 1.0]))),
+                    (
+                        Opcode::Op8,
+                        fire,
+                        Some(EmitterBlock {
+                            length: 4.0,
+                            ..glow(0.15, [1.0, 0.9, 0.5, 1.0])
+                        }),
+                    ),
+                    (Opcode::Op1, None, Some(glow(6.0, [1.0, 0.8, 0.4, 1.0]))),
+                ],
+            )?,
+        ),
+        (
+            "HIT",
+            Method::Raw,
+            effect(
+                "HIT",
+                0.4,
+                2,
+                &[
+                    (Opcode::Op7, fire, Some(sparks)),
+                    (Opcode::Op3, fire, Some(glow(0.8, [1.0, 0.7, 0.3, 1.0]))),
+                ],
+            )?,
+        ),
+        (
+            "EXPLODE",
+            Method::Lzss,
+            effect(
+                "EXPLODE",
+                1.6,
+                2,
+                &[
+                    (Opcode::Op1, None, Some(glow(25.0, [1.0, 0.6, 0.25, 1.0]))),
+                    (Opcode::Op3, fire, Some(glow(6.0, [1.0, 0.7, 0.3, 1.0]))),
+                    (
+                        Opcode::Op7,
+                        fire,
+                        Some(EmitterBlock {
+                            width: 2.0,
+                            colour: [1.0, 0.55, 0.15, 0.9],
+                            count: 12,
+                            speed: 3.0,
+                            spread: 1.2,
+                            life: 0.9,
+                            grow: 1.5,
+                            fade: 1,
+                            ..EmitterBlock::default()
+                        }),
+                    ),
+                    (
+                        Opcode::Op7,
+                        sprites,
+                        Some(EmitterBlock {
+                            width: 0.3,
+                            colour: [0.15, 0.12, 0.1, 1.0],
+                            count: 24,
+                            speed: 9.0,
+                            spread: 1.0,
+                            gravity: -9.8,
+                            life: 1.4,
+                            blend: 1,
+                            ..EmitterBlock::default()
+                        }),
+                    ),
+                ],
+            )?,
+        ),
+        (
+            "WRECK",
+            Method::Deflate,
+            effect(
+                "WRECK",
+                20.0,
+                0,
+                &[
+                    (
+                        Opcode::Op7,
+                        sprites,
+                        Some(EmitterBlock {
+                            width: 1.6,
+                            colour: [0.2, 0.2, 0.2, 0.5],
+                            count: 1,
+                            rate: 6.0,
+                            speed: 1.2,
+                            spread: 0.25,
+                            gravity: 0.6,
+                            life: 5.0,
+                            grow: 0.6,
+                            blend: 1,
+                            fade: 2,
+                            ..EmitterBlock::default()
+                        }),
+                    ),
+                    // The scorch: a dark patch where the unit died.
+                    (
+                        Opcode::Op3,
+                        sprites,
+                        Some(EmitterBlock {
+                            blend: 1,
+                            ..glow(4.0, [0.05, 0.04, 0.03, 0.6])
+                        }),
+                    ),
+                ],
+            )?,
+        ),
+    ])
 }
 
 /// A tone of `freq` Hz, `ms` milliseconds at 22 050 Hz, with a little seeded noise.
@@ -67,52 +293,7 @@ fn sprite(rng: &mut ChaCha8Rng, name: &str, format: PixelFormat) -> Result<Vec<u
 
 /// Writes the four RsLi archives.
 pub(crate) fn write(o: &mut Out, rng: &mut ChaCha8Rng) -> Result<(), DemoError> {
-    archive(
-        o,
-        "effects.rlb",
-        vec![
-            (
-                "SMOKE",
-                Method::Lzss,
-                effect(
-                    "SMOKE",
-                    3.0,
-                    &[(Opcode::Op3, "sprites.lib", "SMOKE.TEX")],
-                    &[(Opcode::Op1, 8, 0.5)],
-                )?,
-            ),
-            (
-                "FIRE",
-                Method::Deflate,
-                effect(
-                    "FIRE",
-                    1.5,
-                    &[
-                        (Opcode::Op3, "sprites.lib", "FIRE.TEX"),
-                        (Opcode::Op2, "sounds.lib", "FIRE.WAV"),
-                    ],
-                    &[(Opcode::Op1, 8, 2.0)],
-                )?,
-            ),
-            (
-                "LIGHTNING",
-                Method::Raw,
-                effect(
-                    "LIGHTNING",
-                    0.8,
-                    &[
-                        (Opcode::Op2, "sounds.lib", "THUNDER.WAV"),
-                        (Opcode::Op3, "effects.rlb", "BOLT"),
-                    ],
-                    &[
-                        (Opcode::Op1, 8, 40.0),
-                        (Opcode::Op1, 12, 600.0),
-                        (Opcode::Op6, 0, 0.0),
-                    ],
-                )?,
-            ),
-        ],
-    )?;
+    archive(o, "effects.rlb", effects()?)?;
     let pcm = |rng: &mut ChaCha8Rng, f, ms| -> Result<Vec<u8>, DemoError> {
         Ok(Wave::pcm16(&tone(rng, f, ms), 1, 22_050)
             .map_err(fmt_err("PCM wave"))?

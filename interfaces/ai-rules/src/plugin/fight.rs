@@ -63,16 +63,31 @@ impl AiPlugin {
             self.sound(host, combat::sound(combat::SHOT_SOUND, id, from))?;
             let hit = match host.control().ray(from.into(), to.into(), Some(id)) {
                 Ok(h) => h,
-                Err(e) if matches!(e.kind, ErrorKind::NO_PROVIDER | ErrorKind::UNSUPPORTED) => {
-                    continue;
-                }
+                Err(e) if matches!(e.kind, ErrorKind::NO_PROVIDER | ErrorKind::UNSUPPORTED) => None,
                 Err(e) => return Err(e),
             };
+            // PD-AI-EFFECTS: the tracer runs to where the shot ends.
+            let end = hit.map_or(to, |h| Vec3::from(h.point));
+            self.effect(
+                host,
+                combat::effect(combat::SHOT_EFFECT, id, from).towards(end.into()),
+            )?;
             let Some(hit) = hit else { continue };
+            self.effect(host, combat::effect(combat::HIT_EFFECT, hit.id, end))?;
             tracing::trace!(target: "ai.log", shooter = id, target = aimed, hit = hit.id, "shot");
             self.damage(host, hit.id, w.damage)?;
         }
         Ok(())
+    }
+
+    /// Sends `event` to the effects slot (PD-AI-EFFECTS): fire and forget.
+    fn effect(
+        &self,
+        host: &mut Host<'_>,
+        event: iron3d_abi::EffectEvent,
+    ) -> Result<(), PluginError> {
+        let message = event.to_message()?;
+        host.send(iron3d_abi::MessageTarget::slot(SlotKind::Effects), &message)
     }
 
     /// Sends `event` to the audio slot (PD-AI-SOUNDS): fire and forget.
@@ -115,6 +130,8 @@ impl AiPlugin {
             tracing::info!(target: "Behavior.log", object = id, "destroyed");
             let at = Vec3::from(host.object(handle)?.position);
             self.sound(host, combat::sound(combat::DEATH_SOUND, id, at))?;
+            self.effect(host, combat::effect(combat::EXPLODE_EFFECT, id, at))?;
+            self.effect(host, combat::effect(combat::WRECK_EFFECT, id, at))?;
             host.set_behaviour_state(handle, Activity::Dead.number())?;
             host.kill(handle)?;
         }

@@ -18,6 +18,7 @@ fn shared() -> HostShared {
         services: Mutex::default(),
         stopped_services: Mutex::default(),
         audio: Mutex::default(),
+        effects: Mutex::default(),
     }
 }
 

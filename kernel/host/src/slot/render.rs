@@ -1,5 +1,6 @@
 //! The render role of a slot (2.8): draws the frame the render-frame builder prepared
-//! with the plugin's `RenderBackend` — the world first when the renderer takes it — and
+//! with the plugin's `RenderBackend` — the world first when the renderer takes it, then
+//! (2.11) the effects slot's primitives when there are some and it takes them — and
 //! reads back the captures the host asked for.
 
 use super::{PluginSlot, lock};
@@ -54,6 +55,10 @@ impl PluginSlot {
         }
         let request = lock(&self.shared.capture_request).take();
         let world_wanted = self.wants(callbacks::WORLD);
+        // (2.11) The effects slot's primitives for this frame, taken whether or not this
+        // renderer wants them (never drawn a frame late).
+        let effects = lock(&self.host.effects).take();
+        let effects_wanted = self.wants(callbacks::EFFECTS);
         let cell = self.cell.clone();
         let mut guard = lock(&cell);
         let Some(a) = guard.as_mut() else {
@@ -64,7 +69,7 @@ impl PluginSlot {
             return Ok(());
         };
         let frame = prepared_frame(snapshot);
-        let (mut world_declined, mut no_backend) = (false, false);
+        let (mut world_declined, mut effects_declined, mut no_backend) = (false, false, false);
         let r = match (a.object.render(), frame) {
             (RResult::RErr(e), _) => RResult::RErr(e),
             (RResult::ROk(ROption::RSome(mut backend)), Some((frame, overlay))) => {
@@ -78,6 +83,16 @@ impl PluginSlot {
                     }
                 } else {
                     RResult::ROk(())
+                };
+                let world = match (world, effects.as_ref()) {
+                    (RResult::ROk(()), Some(fx)) if effects_wanted => match backend.effects(fx) {
+                        RResult::RErr(e) if e.kind == iron3d_abi::ErrorKind::DECLINED => {
+                            effects_declined = true;
+                            RResult::ROk(())
+                        }
+                        r => r,
+                    },
+                    (w, _) => w,
                 };
                 let r = match (world, overlay) {
                     (RResult::RErr(e), _) => RResult::RErr(e),
@@ -111,6 +126,11 @@ impl PluginSlot {
         // A decline of the world, and an instance that offers no backend (every plugin
         // of a simulation slot, usually), are not asked again.
         let retired = (if world_declined { callbacks::WORLD } else { 0 })
+            | (if effects_declined {
+                callbacks::EFFECTS
+            } else {
+                0
+            })
             | (if no_backend { callbacks::RENDER } else { 0 });
         a.callbacks &= !retired;
         self.active_callbacks &= !retired;

@@ -4,11 +4,11 @@
 use iron3d_abi::SlotKind;
 use iron3d_kernel::CalcSlot;
 
-/// The part a slot plays: simulation, or one of the two presentation roles (render,
-/// audio) that read the world, never change it and stay out of the state hash.
+/// The part a slot plays: simulation, or one of the three presentation roles (render,
+/// audio, effects) that read the world, never change it and stay out of the state hash.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SlotRole {
-    /// Terrain, AI, control, effects, net and input: the plugin's state is in the state
+    /// Terrain, AI, control, net and input: the plugin's state is in the state
     /// hash; the AI and control slots run in their calculation slot. In the render phase
     /// a plugin that offers a renderer is drawn like the render slot's (there is no
     /// capture request for it, and no swap activates there).
@@ -20,6 +20,11 @@ pub enum SlotRole {
     /// The audio slot (2.6): hands the plugin the frame's `AudioFrame` in the render
     /// phase (see `slot/audio.rs`).
     Audio,
+    /// The effects slot (2.11, **PD-FX-PRESENTATION**): hears messages and updates like
+    /// a simulation slot but never changes the world; in the render phase, before the
+    /// render slot draws, hands the plugin the frame's `EffectView` and keeps the
+    /// primitives it answers for the renderer (see `slot/effects.rs`).
+    Effects,
 }
 
 impl SlotRole {
@@ -28,11 +33,10 @@ impl SlotRole {
         match slot {
             SlotKind::Render => Self::Render,
             SlotKind::Audio => Self::Audio,
+            SlotKind::Effects => Self::Effects,
             SlotKind::Ai => Self::Simulation(Some(CalcSlot::Ai)),
             SlotKind::Control => Self::Simulation(Some(CalcSlot::Control)),
-            SlotKind::Terrain | SlotKind::Effects | SlotKind::Net | SlotKind::Input => {
-                Self::Simulation(None)
-            }
+            SlotKind::Terrain | SlotKind::Net | SlotKind::Input => Self::Simulation(None),
         }
     }
 
@@ -40,14 +44,14 @@ impl SlotRole {
     pub fn calc_slot(self) -> Option<CalcSlot> {
         match self {
             Self::Simulation(calc) => calc,
-            Self::Render | Self::Audio => None,
+            Self::Render | Self::Audio | Self::Effects => None,
         }
     }
 
     /// Whether the plugin's state is part of the state hash. Presentation is not
-    /// simulation: whichever renderer or audio plugin is active (and its own state) never
-    /// enters it, so switching renderers or playing with or without a sound card cannot
-    /// change it.
+    /// simulation: whichever renderer, audio or effects plugin is active (and its own
+    /// state) never enters it, so switching renderers, playing with or without a sound
+    /// card, or with or without effects cannot change it.
     pub fn hashed(self) -> bool {
         matches!(self, Self::Simulation(_))
     }
@@ -71,10 +75,8 @@ mod tests {
             let (calc, hashed) = match slot {
                 SlotKind::Ai => (Some(CalcSlot::Ai), true),
                 SlotKind::Control => (Some(CalcSlot::Control), true),
-                SlotKind::Render | SlotKind::Audio => (None, false),
-                SlotKind::Terrain | SlotKind::Effects | SlotKind::Net | SlotKind::Input => {
-                    (None, true)
-                }
+                SlotKind::Render | SlotKind::Audio | SlotKind::Effects => (None, false),
+                SlotKind::Terrain | SlotKind::Net | SlotKind::Input => (None, true),
             };
             assert_eq!(role.calc_slot(), calc, "{slot}");
             assert_eq!(role.hashed(), hashed, "{slot}");

@@ -33,9 +33,10 @@
 //! plugin's activity numbers: 0 idle … 8 dead).
 //!
 //! A **message** line's `code` is the plugin-interface number (PD-MSG-CODES: the
-//! originals 1..=17, `SOUND` `0x100`, plugin codes `0x1000_0000..=0x7FFF_FFFF`) and
-//! `name` is [`code_name`]'s: `GMSG_…` / `SYSMSG_…`, `SOUND`, `PLUGIN_MESSAGE`, or `null`
-//! for any other code. `fields` is the message decoded:
+//! originals 1..=17, `SOUND` `0x100`, `CONTACT_ENDED` `0x101`, `EFFECT` `0x102`, plugin
+//! codes `0x1000_0000..=0x7FFF_FFFF`) and `name` is [`code_name`]'s: `GMSG_…` /
+//! `SYSMSG_…`, `SOUND`, `CONTACT_ENDED`, `EFFECT`, `PLUGIN_MESSAGE`, or `null` for any
+//! other code. `fields` is the message decoded:
 //! - originals: their own fields — `player`, `object`, `new_owner`, `owner`, `paused`,
 //!   `game_time_ns`, `sequence`, `a`/`b`/`point` — and their texts as CP1251 text (at
 //!   most [`TEXT_CAP`] bytes): `text` (`GMSG_TEXT_FOR_PLAYER`), `path`
@@ -48,7 +49,9 @@
 //!   `iron3d_abi::SoundEvent::from_message` reads it (`kind`, `bus`, `library`, `name`,
 //!   `owner`, `position` or `null`, `volume`, `min_distance`, `max_distance`, `rate`,
 //!   `loop_id`), or `null` and `sound_error` (why) when the payload is not a well-formed
-//!   event.
+//!   event; for `EFFECT` also `effect`, the event as
+//!   `iron3d_abi::EffectEvent::from_message` reads it (`library`, `name`, `owner`,
+//!   `position`, `target` or `null`, `scale`), or `null` and `effect_error`.
 //!
 //! `payload_len` is the full length of the payload a plugin sees (for
 //! `GMSG_APPEND_RESOURCE`: name, NUL, data), `payload_hex` its first

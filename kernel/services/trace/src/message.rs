@@ -2,12 +2,13 @@
 //! the codes this crate knows, and its payload as capped hex.
 //!
 //! Codes are those of the plugin interface (`iron3d_abi::MessageCode`, PD-MSG-CODES):
-//! the originals 1..=17, `SOUND` (`0x100`, PD-MSG-SOUND) and the plugin range. The
+//! the originals 1..=17, `SOUND` (`0x100`, PD-MSG-SOUND), `CONTACT_ENDED` (`0x101`),
+//! `EFFECT` (`0x102`, PD-MSG-EFFECT) and the plugin range. The
 //! payload is the byte string a plugin would see as the message's `payload`. Decoding
 //! reads only the bytes that are there: a payload that does not hold what its code
 //! promises is shown as hex with the reason, never a panic.
 
-use iron3d_abi::{Message, MessageCode, SoundEvent, Vec3f};
+use iron3d_abi::{EffectEvent, Message, MessageCode, SoundEvent, Vec3f};
 use iron3d_kernel::{GameMessage, PluginMessage};
 use serde_json::{Map, Value, json};
 
@@ -19,8 +20,8 @@ pub const PAYLOAD_HEX_CAP: usize = 64;
 pub const TEXT_CAP: usize = 256;
 
 /// The name the trace gives message `code`: the original `GMSG_…` / `SYSMSG_…` name,
-/// `SOUND` for sound events, `PLUGIN_MESSAGE` for a plugin-defined code, `None` for any
-/// other code.
+/// `SOUND` for sound events, `CONTACT_ENDED`, `EFFECT` for effect events,
+/// `PLUGIN_MESSAGE` for a plugin-defined code, `None` for any other code.
 pub fn code_name(code: u32) -> Option<&'static str> {
     let c = MessageCode(code);
     if let Some(name) = c.original_name() {
@@ -29,6 +30,8 @@ pub fn code_name(code: u32) -> Option<&'static str> {
         Some("SOUND")
     } else if c == MessageCode::CONTACT_ENDED {
         Some("CONTACT_ENDED")
+    } else if c == MessageCode::EFFECT {
+        Some("EFFECT")
     } else if c.is_plugin_defined() {
         Some("PLUGIN_MESSAGE")
     } else {
@@ -131,7 +134,8 @@ pub(crate) fn message_line(tick: u64, to: Option<u32>, m: &GameMessage) -> Value
 }
 
 /// The flat fields of a plugin message, and for a sound event the event itself
-/// (`sound`, or `null` and `sound_error` when the payload is not a well-formed event).
+/// (`sound`, or `null` and `sound_error` when the payload is not a well-formed event);
+/// for an effect event likewise `effect` (or `null` and `effect_error`).
 fn plugin_fields(p: &PluginMessage) -> Value {
     let mut f = Map::new();
     f.insert("from".into(), json!(p.from_system));
@@ -152,11 +156,22 @@ fn plugin_fields(p: &PluginMessage) -> Value {
             }
         }
     }
+    if MessageCode(p.code) == MessageCode::EFFECT {
+        match effect(p) {
+            Ok(e) => {
+                f.insert("effect".into(), e);
+            }
+            Err(why) => {
+                f.insert("effect".into(), Value::Null);
+                f.insert("effect_error".into(), Value::String(why));
+            }
+        }
+    }
     Value::Object(f)
 }
 
-/// The sound event a `SOUND` message carries, read by the interface's own reader.
-fn sound(p: &PluginMessage) -> Result<Value, String> {
+/// The interface message a plugin message stands for.
+fn interface_message(p: &PluginMessage) -> Message {
     let [x, y, z] = p.point;
     let mut m = Message::new(MessageCode(p.code))
         .with_value(p.value)
@@ -165,7 +180,28 @@ fn sound(p: &PluginMessage) -> Result<Value, String> {
     m.object_b = p.object_b;
     m.player = p.player;
     m.point = Vec3f { x, y, z };
-    let e = SoundEvent::from_message(&m).map_err(|e| e.message.as_str().to_owned())?;
+    m
+}
+
+/// The effect event an `EFFECT` message carries, read by the interface's own reader.
+fn effect(p: &PluginMessage) -> Result<Value, String> {
+    let e = EffectEvent::from_message(&interface_message(p))
+        .map_err(|e| e.message.as_str().to_owned())?;
+    let v = |v: Vec3f| [crate::num(v.x), crate::num(v.y), crate::num(v.z)];
+    Ok(json!({
+        "library": e.library,
+        "name": e.name,
+        "owner": e.owner,
+        "position": v(e.position),
+        "target": e.target.map(v),
+        "scale": crate::num(e.scale),
+    }))
+}
+
+/// The sound event a `SOUND` message carries, read by the interface's own reader.
+fn sound(p: &PluginMessage) -> Result<Value, String> {
+    let e = SoundEvent::from_message(&interface_message(p))
+        .map_err(|e| e.message.as_str().to_owned())?;
     Ok(json!({
         "kind": e.kind.0,
         "bus": e.bus.0,

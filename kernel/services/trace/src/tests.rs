@@ -480,10 +480,58 @@ fn every_typed_message_has_its_original_code_and_name() {
         assert_eq!(code_name(code_of(m)), Some(m.name()), "{m:?}");
     }
     assert_eq!(code_name(0x100), Some("SOUND"));
+    assert_eq!(code_name(0x101), Some("CONTACT_ENDED"));
+    assert_eq!(code_name(0x102), Some("EFFECT"));
     assert_eq!(code_name(0x1000_0000), Some("PLUGIN_MESSAGE"));
     assert_eq!(code_name(0x7FFF_FFFF), Some("PLUGIN_MESSAGE"));
     assert_eq!(code_name(0), None);
     assert_eq!(code_name(0x8000_0000), None);
+}
+
+#[test]
+fn effect_events_are_decoded_and_a_malformed_one_falls_back_to_hex() {
+    let shot = iron3d_abi::EffectEvent::at(
+        "",
+        "SHOT",
+        7,
+        Vec3f {
+            x: 1.0,
+            y: 2.0,
+            z: 3.5,
+        },
+    )
+    .towards(Vec3f {
+        x: 9.0,
+        y: 2.0,
+        z: 3.5,
+    });
+    let m = shot.to_message().unwrap();
+    let good = PluginMessage {
+        code: m.code.0,
+        to_system: Some("plugin:effects".into()),
+        from_system: Some("plugin:ai".into()),
+        object_a: m.object_a,
+        object_b: m.object_b,
+        player: m.player,
+        value: m.value,
+        point: [m.point.x, m.point.y, m.point.z],
+        payload: m.payload.to_vec(),
+    };
+    let l = message_lines(vec![
+        GameMessage::Plugin(good),
+        GameMessage::Plugin(plugin(0x102, vec![9, 9])),
+    ]);
+    assert_eq!(l[0]["code"], 0x102);
+    assert_eq!(l[0]["name"], "EFFECT");
+    assert_eq!(
+        l[0]["fields"]["effect"],
+        json!({"library": "", "name": "SHOT", "owner": 7, "position": [1.0, 2.0, 3.5],
+            "target": [9.0, 2.0, 3.5], "scale": 1.0})
+    );
+    assert_eq!(l[1]["fields"]["effect"], Value::Null);
+    let why = l[1]["fields"]["effect_error"].as_str().unwrap();
+    assert!(why.contains("2 payload bytes"), "{why}");
+    assert_eq!(l[1]["payload_hex"], "0909");
 }
 
 #[test]

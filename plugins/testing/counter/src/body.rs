@@ -18,7 +18,13 @@
 //! for the audio slot, and counts the refusals; one accepted is a fault of the plugin;
 //! its audio service reports `NO_DEVICE` with the refusal count as the reason and one
 //! trace line per frame naming the listener's x) and `render-writer` (the same tries
-//! from the render slot), `render-faulty` (render slot: every `draw` fails) and
+//! from the render slot), `effects-writer` (effects slot, 2.11: the same tries every
+//! tick, counted; its effects service answers one billboard per frame at the camera's
+//! x, its `instance` the refusal count, its `command` the frame number),
+//! `render-effects` (render slot, 2.11: draws nothing, keeps the effect frames it is
+//! given, and its `capture_commands` answers them as JSON
+//! `{"draws":D,"effect_frames":E,"last_frame":F,"primitives":P,"instance":I,"x":X}`),
+//! `render-faulty` (render slot: every `draw` fails) and
 //! `callback-probe` (AI slot, 2.9: overrides `calculate_object`, `on_message` and
 //! `update`, declines the first two with `PluginError::declined`, and every tick writes
 //! how often each was called on every object as property `Calls` = `[calculate_object,
@@ -82,6 +88,11 @@ pub enum Mode {
     RenderWriter,
     /// Render slot: a renderer whose every `draw` fails (the fallback tests).
     RenderFaulty,
+    /// Effects slot: tries to write the world as `audio-writer` does; answers one
+    /// billboard per frame.
+    EffectsWriter,
+    /// Render slot: keeps the effect frames it is given (2.11).
+    RenderEffects,
     /// AI slot: counts its callbacks and declines all but `update` (2.9).
     Probe,
     /// AI slot: uses the terrain service both ways, typed and as an extension (2.9).
@@ -103,7 +114,8 @@ impl Mode {
         match self {
             Mode::Reentry => SlotKind::Terrain,
             Mode::AudioWriter => SlotKind::Audio,
-            Mode::RenderWriter | Mode::RenderFaulty => SlotKind::Render,
+            Mode::EffectsWriter => SlotKind::Effects,
+            Mode::RenderWriter | Mode::RenderFaulty | Mode::RenderEffects => SlotKind::Render,
             _ => SlotKind::Ai,
         }
     }
@@ -117,11 +129,12 @@ impl Mode {
             | Mode::Grow
             | Mode::ServiceCaller
             | Mode::AudioWriter
+            | Mode::EffectsWriter
             | Mode::RenderWriter
             | Mode::Probe
             | Mode::TerrainUser
             | Mode::Jam => callbacks::UPDATE,
-            Mode::ServiceEcho | Mode::RenderFaulty => 0,
+            Mode::ServiceEcho | Mode::RenderFaulty | Mode::RenderEffects => 0,
             Mode::CollideDelete => callbacks::UPDATE | callbacks::MESSAGES,
             _ => callbacks::CALCULATE_OBJECT,
         }
@@ -155,7 +168,7 @@ pub const SERVICE_SCRIPT: [(&str, &str, usize); 7] = [
 /// How many writes `audio-writer` and `render-writer` try per tick (each refused).
 pub const WRITE_TRIES: usize = 16;
 
-const FACTORIES: [(&str, Mode); 18] = [
+const FACTORIES: [(&str, Mode); 20] = [
     ("counter", Mode::Normal),
     ("counter-bad-restore", Mode::BadRestore),
     ("counter-panic-init", Mode::PanicInit),
@@ -171,6 +184,8 @@ const FACTORIES: [(&str, Mode); 18] = [
     ("audio-writer", Mode::AudioWriter),
     ("render-writer", Mode::RenderWriter),
     ("render-faulty", Mode::RenderFaulty),
+    ("effects-writer", Mode::EffectsWriter),
+    ("render-effects", Mode::RenderEffects),
     ("callback-probe", Mode::Probe),
     ("terrain-user", Mode::TerrainUser),
     ("jam", Mode::Jam),
@@ -200,6 +215,7 @@ fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
         ticks_seen: 0,
         start_call: u32::MAX,
         calls: [0; 3],
+        seen: SeenEffects::default(),
     }))
 }
 
@@ -216,6 +232,19 @@ pub struct Counter {
     /// `callback-probe`: how often `calculate_object`, `on_message` and `update` were
     /// called (not part of the state).
     calls: [u32; 3],
+    /// `render-effects`: what it was given (not part of the state).
+    seen: SeenEffects,
+}
+
+/// What `render-effects` keeps of the effect frames it was given.
+#[derive(Clone, Copy, Debug, Default)]
+struct SeenEffects {
+    draws: u64,
+    frames: u64,
+    last_frame: u64,
+    primitives: usize,
+    instance: u32,
+    x: f32,
 }
 
 impl Plugin for Counter {
@@ -304,7 +333,10 @@ impl Plugin for Counter {
         if self.mode == Mode::ServiceCaller {
             return self.call_by_script(host);
         }
-        if matches!(self.mode, Mode::AudioWriter | Mode::RenderWriter) {
+        if matches!(
+            self.mode,
+            Mode::AudioWriter | Mode::RenderWriter | Mode::EffectsWriter
+        ) {
             return self.try_writes(host);
         }
         if self.mode == Mode::Grow {
@@ -382,7 +414,12 @@ impl Plugin for Counter {
     }
 
     fn renderer(&mut self) -> Option<&mut dyn iron3d_abi::Renderer> {
-        (self.mode == Mode::RenderFaulty).then_some(self as &mut dyn iron3d_abi::Renderer)
+        matches!(self.mode, Mode::RenderFaulty | Mode::RenderEffects)
+            .then_some(self as &mut dyn iron3d_abi::Renderer)
+    }
+
+    fn effects(&mut self) -> Option<&mut dyn iron3d_abi::EffectsProvider> {
+        (self.mode == Mode::EffectsWriter).then_some(self as &mut dyn iron3d_abi::EffectsProvider)
     }
 
     fn audio(&mut self) -> Option<&mut dyn iron3d_abi::AudioProvider> {
@@ -457,11 +494,72 @@ impl iron3d_abi::AudioProvider for Counter {
     }
 }
 
+impl iron3d_abi::EffectsProvider for Counter {
+    fn frame(
+        &mut self,
+        view: &iron3d_abi::EffectView,
+    ) -> Result<iron3d_abi::EffectFrame, PluginError> {
+        let x = view.camera.into_option().map_or(f32::NAN, |c| c.position.x);
+        let at = iron3d_abi::Vec3f { x, y: 0.0, z: 0.0 };
+        let p = iron3d_abi::EffectPrimitive {
+            instance: u32::try_from(self.count).unwrap_or(u32::MAX),
+            command: u32::try_from(view.frame).unwrap_or(u32::MAX),
+            kind: iron3d_abi::PrimitiveKind::BILLBOARD,
+            blend: iron3d_abi::EffectBlend::ADDITIVE,
+            position: at,
+            end: at,
+            size: 1.0,
+            height: 1.0,
+            rotation: 0.0,
+            colour: [1.0; 4],
+            texture: iron3d_abi::NO_EFFECT_TEXTURE,
+        };
+        Ok(iron3d_abi::EffectFrame {
+            frame: view.frame,
+            tick: view.tick,
+            instances: 1,
+            primitives: vec![p].into(),
+            textures: Default::default(),
+        })
+    }
+}
+
 impl iron3d_abi::Renderer for Counter {
+    fn effects(&mut self, effects: &iron3d_abi::EffectFrame) -> Result<(), PluginError> {
+        if self.mode != Mode::RenderEffects {
+            return Err(PluginError::declined());
+        }
+        let first = effects.primitives.first();
+        self.seen = SeenEffects {
+            frames: self.seen.frames + 1,
+            last_frame: effects.frame,
+            primitives: effects.primitives.len(),
+            instance: first.map_or(u32::MAX, |p| p.instance),
+            x: first.map_or(f32::NAN, |p| p.position.x),
+            ..self.seen
+        };
+        Ok(())
+    }
+
+    fn capture_commands(&mut self) -> Result<String, PluginError> {
+        let s = self.seen;
+        Ok(format!(
+            "{{\"draws\":{},\"effect_frames\":{},\"last_frame\":{},\"primitives\":{},\"instance\":{},\"x\":{}}}",
+            s.draws, s.frames, s.last_frame, s.primitives, s.instance, s.x
+        ))
+    }
+
     fn draw(
         &mut self,
         _frame: &iron3d_abi::RenderFrame,
     ) -> Result<iron3d_abi::RenderStats, PluginError> {
+        if self.mode == Mode::RenderEffects {
+            self.seen.draws += 1;
+            return Ok(iron3d_abi::RenderStats {
+                draw_items: 0,
+                objects: 0,
+            });
+        }
         self.count += 1;
         Err(PluginError::new(
             ErrorKind::INVALID,

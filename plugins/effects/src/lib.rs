@@ -1,0 +1,261 @@
+//! The effects plugin (`effects` slot, factory `effects`): FXID effects started by
+//! effect events ([`iron3d_abi::EffectEvent`], PD-MSG-EFFECT), run by [`runtime`] and
+//! handed to the renderer as world-space primitives once per presented frame.
+//!
+//! * **Presentation only** (PD-FX-PRESENTATION): the host refuses every world change
+//!   from this slot and leaves its state out of the state hash; a battle runs to the
+//!   same hashes with this plugin or the null one.
+//! * **Events**: an [`iron3d_abi::MessageCode::EFFECT`] message sent to the effects
+//!   slot starts its FXID entry (archive `effects.rlb` when the event names none) at
+//!   the game time of the tick it arrives in. A missing archive or entry, or an entry
+//!   that does not parse, is logged once (target `Effects`, naming the archive, the
+//!   entry and why) and then refused quietly; the mission goes on.
+//! * **Frames**: [`iron3d_abi::EffectsProvider::frame`] answers the primitives at the
+//!   frame's game time; instances end in `update` once their lifetime is over.
+//! * **Hot swap and saves**: the state blob (`iron3d-effects` v1) holds the live
+//!   instances, the next serial and the base seed; a new instance reloads the effects
+//!   and draws on exactly where the old one was (PD-FX-EMIT-PURE).
+
+pub mod library;
+pub mod runtime;
+pub mod state;
+
+use iron3d_abi::{
+    EffectEvent, EffectFrame, EffectView, EffectsProvider, ErrorKind, FactoryDescription, Host,
+    Message, MessageCode, MissionInfo, ObjectRef, Plugin, PluginDescription, PluginError, SlotKind,
+    StateBlob,
+};
+use library::Library;
+use runtime::Runtime;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// The archive an event without one starts its effect from.
+pub const DEFAULT_ARCHIVE: &str = "effects.rlb";
+/// The plugin's random stream (PD-FX-RNG: the base of every instance seed).
+pub const RNG_STREAM: &str = "effects";
+
+/// Why an effect could not start.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum EffectsError {
+    /// The archive is missing or unreadable.
+    #[error("effects archive {archive}: {why}")]
+    Archive {
+        /// Archive name.
+        archive: String,
+        /// Why.
+        why: String,
+    },
+    /// The archive has no such entry.
+    #[error("effects archive {archive} has no entry {entry}")]
+    NoEntry {
+        /// Archive name.
+        archive: String,
+        /// Entry name.
+        entry: String,
+    },
+    /// The entry could not be read out of its archive.
+    #[error("effects archive {archive}, entry {entry}: {why}")]
+    Entry {
+        /// Archive name.
+        archive: String,
+        /// Entry name.
+        entry: String,
+        /// Why.
+        why: String,
+    },
+    /// The entry is not a valid FXID effect.
+    #[error("effects archive {archive}, entry {entry}: not a valid FXID effect")]
+    Fxid {
+        /// Archive name.
+        archive: String,
+        /// Entry name.
+        entry: String,
+        /// The parser's error (offset and command inside).
+        #[source]
+        source: Arc<iron3d_fxid::FxidError>,
+    },
+}
+
+fn describe() -> PluginDescription {
+    PluginDescription::current(
+        "iron3d-effects",
+        env!("CARGO_PKG_VERSION"),
+        vec![FactoryDescription::of("effects", SlotKind::Effects)],
+    )
+}
+
+fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
+    match factory {
+        "effects" => Ok(Box::new(EffectsPlugin::default())),
+        _ => Err(PluginError::no_factory("iron3d-effects", factory)),
+    }
+}
+
+iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
+
+/// The effects plugin: the library of effects and the runtime of their instances.
+#[derive(Default)]
+pub struct EffectsPlugin {
+    library: Library,
+    runtime: Runtime,
+    /// Instances handed over by a restore whose effects are loaded on the next call
+    /// with a host.
+    pending: Vec<runtime::Instance>,
+    /// Effects whose failure was already logged.
+    reported: BTreeSet<(String, String)>,
+}
+
+impl EffectsPlugin {
+    /// The runtime (tests and tools).
+    pub fn runtime(&self) -> &Runtime {
+        &self.runtime
+    }
+
+    fn archive_of(event_library: &str) -> &str {
+        if event_library.is_empty() {
+            DEFAULT_ARCHIVE
+        } else {
+            event_library
+        }
+    }
+
+    /// The effect, its archive read through the host first if needed; a failure is
+    /// logged once per effect.
+    fn effect(
+        &mut self,
+        host: &Host<'_>,
+        archive: &str,
+        entry: &str,
+    ) -> Option<Arc<iron3d_fxid::Fxid>> {
+        if !self.library.has_archive(archive) {
+            let bytes = host.read_mission_file(archive).map_err(|e| e.to_string());
+            self.library.offer_archive(archive, bytes);
+        }
+        match self.library.effect(archive, entry) {
+            Ok(fx) => Some(fx),
+            Err(e) => {
+                let key = (archive.to_ascii_uppercase(), entry.to_ascii_uppercase());
+                if self.reported.insert(key) {
+                    tracing::warn!(target: "Effects", "effect not started: {}", iron3d_abi::error_chain(&e));
+                }
+                None
+            }
+        }
+    }
+
+    /// Starts the effect of `event` at the current tick.
+    pub fn start(&mut self, host: &Host<'_>, event: &EffectEvent) {
+        let archive = Self::archive_of(&event.library).to_owned();
+        let Some(fx) = self.effect(host, &archive, &event.name) else {
+            return;
+        };
+        let clock = host.clock();
+        let now_ms = clock.game_time_ns / 1_000_000;
+        let step_ms = clock.step_ns / 1_000_000;
+        let p = event.position;
+        let started = self.runtime.start(
+            fx,
+            &archive,
+            &event.name,
+            event.owner,
+            [p.x, p.y, p.z],
+            event.target.map(|t| [t.x, t.y, t.z]),
+            event.scale,
+            now_ms,
+            step_ms,
+        );
+        if started.is_none() {
+            tracing::debug!(target: "Effects", effect = %event.name, "effect not started: too many live instances");
+        }
+    }
+
+    /// Loads the effects of instances handed over by a restore.
+    fn adopt_pending(&mut self, host: &Host<'_>) {
+        for i in std::mem::take(&mut self.pending) {
+            if let Some(fx) = self.effect(host, &i.archive.clone(), &i.entry.clone()) {
+                self.runtime.adopt(i, fx);
+            }
+        }
+    }
+}
+
+impl Plugin for EffectsPlugin {
+    fn mission_start(
+        &mut self,
+        host: &mut Host<'_>,
+        _mission: &MissionInfo,
+    ) -> Result<(), PluginError> {
+        if self.runtime.instances().next().is_none() && self.pending.is_empty() {
+            self.runtime = Runtime::new(host.rng_seed(RNG_STREAM));
+        }
+        Ok(())
+    }
+
+    fn on_message(
+        &mut self,
+        host: &mut Host<'_>,
+        _object: Option<ObjectRef>,
+        message: &Message,
+    ) -> Result<(), PluginError> {
+        if message.code != MessageCode::EFFECT {
+            return Ok(());
+        }
+        self.adopt_pending(host);
+        match EffectEvent::from_message(message) {
+            Ok(event) => self.start(host, &event),
+            Err(e) => tracing::warn!(target: "Effects", "ignored: {e}"),
+        }
+        Ok(())
+    }
+
+    fn update(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+        self.adopt_pending(host);
+        let now_ms = host.clock().game_time_ns / 1_000_000;
+        self.runtime.retire(now_ms);
+        Ok(())
+    }
+
+    fn save_state(&self) -> Result<StateBlob, PluginError> {
+        state::save(&self.runtime, &self.pending)
+    }
+
+    fn restore_state(&mut self, blob: &StateBlob) -> Result<(), PluginError> {
+        let saved = state::load(blob)?;
+        self.runtime = Runtime::new(saved.base_seed);
+        self.runtime
+            .set_counters(saved.next_serial, saved.base_seed);
+        self.pending = saved.instances;
+        Ok(())
+    }
+
+    fn effects(&mut self) -> Option<&mut dyn EffectsProvider> {
+        Some(self)
+    }
+}
+
+impl EffectsProvider for EffectsPlugin {
+    fn frame(&mut self, view: &EffectView) -> Result<EffectFrame, PluginError> {
+        if !self.pending.is_empty() {
+            // Handed over and not yet adopted (no tick ran since the swap): nothing to
+            // draw without the effects; the next tick loads them.
+            tracing::trace!(target: "Effects", pending = self.pending.len(), "instances wait for their effects");
+        }
+        let emitted = self.runtime.emit(view.time_ms);
+        if emitted.dropped > 0 {
+            tracing::debug!(target: "Effects", dropped = emitted.dropped, "primitives over the frame budget");
+        }
+        let mut frame = emitted.frame;
+        frame.frame = view.frame;
+        frame.tick = view.tick;
+        Ok(frame)
+    }
+}
+
+/// The error kind of a state blob that is not ours.
+pub(crate) fn bad_state(why: String) -> PluginError {
+    PluginError::new(ErrorKind::BAD_STATE, why)
+}
+
+#[cfg(test)]
+mod tests;

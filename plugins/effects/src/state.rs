@@ -1,0 +1,69 @@
+//! The effects plugin's state blob (`iron3d-effects` v1, postcard): the live instances
+//! (each with its archive, entry, place, times and seed), the next serial and the base
+//! seed — all a new instance needs to draw on exactly where the old one was.
+
+use crate::runtime::{Instance, MAX_INSTANCES, Runtime};
+use iron3d_abi::{MAX_EFFECT_NAME, PluginError, StateBlob};
+use serde::{Deserialize, Serialize};
+
+/// Format name of the blob.
+pub const STATE_FORMAT: &str = "iron3d-effects";
+/// Version of the blob.
+pub const STATE_VERSION: u32 = 1;
+
+/// What the blob holds.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Saved {
+    /// Live instances, ascending by serial.
+    pub instances: Vec<Instance>,
+    /// The serial the next instance gets.
+    pub next_serial: u32,
+    /// The base of the instance seeds.
+    pub base_seed: u64,
+}
+
+/// The blob of `runtime` plus instances still waiting for their effects.
+pub fn save(runtime: &Runtime, pending: &[Instance]) -> Result<StateBlob, PluginError> {
+    let (next_serial, base_seed) = runtime.counters();
+    let mut instances: Vec<Instance> = runtime.instances().cloned().collect();
+    instances.extend(pending.iter().cloned());
+    instances.sort_by_key(|i| i.serial);
+    let saved = Saved {
+        instances,
+        next_serial,
+        base_seed,
+    };
+    let bytes = postcard::to_allocvec(&saved)
+        .map_err(|e| PluginError::failed(format!("{STATE_FORMAT}: encoding: {e}")))?;
+    Ok(StateBlob::new(STATE_FORMAT, STATE_VERSION, bytes))
+}
+
+/// Reads a blob saved by [`save`]; another format or version, or bytes that do not
+/// decode, are a `BAD_STATE` error saying which.
+pub fn load(blob: &StateBlob) -> Result<Saved, PluginError> {
+    let bytes = blob.expect(STATE_FORMAT, STATE_VERSION)?;
+    let saved: Saved = postcard::from_bytes(bytes)
+        .map_err(|e| crate::bad_state(format!("{STATE_FORMAT} v{STATE_VERSION}: {e}")))?;
+    if saved.instances.len() > MAX_INSTANCES {
+        return Err(crate::bad_state(format!(
+            "{STATE_FORMAT}: {} instances (at most {MAX_INSTANCES})",
+            saved.instances.len()
+        )));
+    }
+    for i in &saved.instances {
+        let numbers = i.position.iter().chain(i.target.iter().flatten());
+        if i.archive.len() > MAX_EFFECT_NAME
+            || i.entry.len() > MAX_EFFECT_NAME
+            || i.end_ms < i.start_ms
+            || !i.scale.is_finite()
+            || i.scale <= 0.0
+            || numbers.clone().any(|v| !v.is_finite())
+        {
+            return Err(crate::bad_state(format!(
+                "{STATE_FORMAT}: instance {} ({}/{}) is not valid",
+                i.serial, i.archive, i.entry
+            )));
+        }
+    }
+    Ok(saved)
+}
