@@ -36,6 +36,7 @@ fn driver_args(args: &BenchArgs, log_level: &str) -> Vec<String> {
         no_render,
         no_control,
         no_ai,
+        no_effects,
         no_input,
         no_mods,
     } = *args;
@@ -53,6 +54,7 @@ fn driver_args(args: &BenchArgs, log_level: &str) -> Vec<String> {
         (no_render, "--no-render"),
         (no_control, "--no-control"),
         (no_ai, "--no-ai"),
+        (no_effects, "--no-effects"),
         (no_input, "--no-input"),
         (no_mods, "--no-mods"),
     ] {

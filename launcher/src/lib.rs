@@ -575,6 +575,9 @@ pub struct BenchArgs {
     /// Skip the AI figures (ms per tick of the AI plugin with 200 / 2k / 10k units).
     #[arg(long)]
     pub no_ai: bool,
+    /// Skip the effects figures (10,000 live particles per frame, a burst of 64 kills).
+    #[arg(long)]
+    pub no_effects: bool,
     /// Skip the input figures (input-to-photon latency in frames at 30 / 60 / 144 fps).
     #[arg(long)]
     pub no_input: bool,

@@ -1,8 +1,10 @@
-//! The effects contract as pure functions over plain values: the project's FXID emitter
-//! block ([`emitter`], PD-FX-BODY: what our runtime reads from a command body and our
-//! content writes) and the environment's numeric rules (FORMATS §13.8 weather and
-//! precipitation, §13.9 lightning): what the effects plugin computes each frame before
-//! anything is drawn or sounded. Randomness comes in as the caller's
+//! The effects runtime and its rules as a library, so the `effects` plugin shell, tools
+//! and benchmarks link the same code (as `iron3d-ai-rules` is the AI's): the project's
+//! FXID emitter block ([`emitter`], PD-FX-BODY: what the runtime reads from a command
+//! body and our content writes), the effects archives ([`library`]), the FXID runtime
+//! ([`runtime`]: instances, emitters, the primitives of a game time) and its state blob
+//! ([`state`]), and the environment's numeric rules (FORMATS §13.8 weather and
+//! precipitation, §13.9 lightning) as pure functions over plain values. Randomness comes in as the caller's
 //! draws (one seeded stream per effect), so the same draws give the same numbers.
 //!
 //! **Project decisions** (where the spec leaves a choice):
@@ -18,8 +20,58 @@
 //!   `[0, 1]` and the longest delay is reached.
 
 pub mod emitter;
+pub mod library;
 pub mod lightning;
+pub mod runtime;
+pub mod state;
 pub mod weather;
+
+use std::sync::Arc;
+
+/// Why an effect could not start.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum EffectsError {
+    /// The archive is missing or unreadable.
+    #[error("effects archive {archive}: {why}")]
+    Archive {
+        /// Archive name.
+        archive: String,
+        /// Why.
+        why: String,
+    },
+    /// The archive has no such entry.
+    #[error("effects archive {archive} has no entry {entry}")]
+    NoEntry {
+        /// Archive name.
+        archive: String,
+        /// Entry name.
+        entry: String,
+    },
+    /// The entry could not be read out of its archive.
+    #[error("effects archive {archive}, entry {entry}: {why}")]
+    Entry {
+        /// Archive name.
+        archive: String,
+        /// Entry name.
+        entry: String,
+        /// Why.
+        why: String,
+    },
+    /// The entry is not a valid FXID effect.
+    #[error("effects archive {archive}, entry {entry}: not a valid FXID effect")]
+    Fxid {
+        /// Archive name.
+        archive: String,
+        /// Entry name.
+        entry: String,
+        /// The parser's error (offset and command inside).
+        #[source]
+        source: Arc<iron3d_fxid::FxidError>,
+    },
+}
+
+#[cfg(test)]
+mod runtime_tests;
 
 /// Rounds to the nearest integer, ties to even (PD-FX-ROUND); `NaN` gives 0.
 pub fn round_half_even(x: f64) -> f64 {

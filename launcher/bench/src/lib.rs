@@ -7,6 +7,7 @@ pub mod archives;
 pub mod assets;
 pub mod control;
 pub mod demo;
+pub mod effects;
 pub mod input;
 pub mod kernel;
 pub mod mods;
@@ -18,8 +19,8 @@ use iron3d_launcher::BenchArgs;
 use std::io::Write;
 
 /// Runs every figure group `args` does not skip, in the order `iron3d bench` always
-/// printed them: kernel, plugins, archives, assets, terrain, render, control, AI, input,
-/// demo, mods.
+/// printed them: kernel, plugins, archives, assets, terrain, render, control, AI,
+/// effects, input, demo, mods.
 pub fn run(args: &BenchArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     kernel::run(
         kernel::BenchOptions {
@@ -48,6 +49,9 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     }
     if !args.no_ai {
         ai::run(out)?;
+    }
+    if !args.no_effects {
+        effects::run(out)?;
     }
     if !args.no_input {
         input::run(out)?;

@@ -27,6 +27,8 @@ fn bench_reports_the_three_figures() {
         "bench demo_mission_load profile=stress mission=STRESS objects=10000",
         "bench mods_check mods=100 loaded=100 refused=0",
         "bench mods_mission_load mission=BATTLE overlay_mods=100",
+        "bench effects_particles particles=10000 frames=90",
+        "bench effects_burst kills=64 instances=128",
     ] {
         assert!(s.contains(key), "{key} missing in:\n{s}");
     }

@@ -1,6 +1,8 @@
 //! The effects plugin (`effects` slot, factory `effects`): FXID effects started by
-//! effect events ([`iron3d_abi::EffectEvent`], PD-MSG-EFFECT), run by [`runtime`] and
-//! handed to the renderer as world-space primitives once per presented frame.
+//! effect events ([`iron3d_abi::EffectEvent`], PD-MSG-EFFECT), run by the runtime of
+//! `iron3d-effects-rules` ([`iron3d_effects_rules::runtime`]) and handed to the renderer
+//! as world-space primitives once per presented frame. This crate is the plugin shell:
+//! events in, frames out, the archives read through the host, the state handed over.
 //!
 //! * **Presentation only** (PD-FX-PRESENTATION): the host refuses every world change
 //!   from this slot and leaves its state out of the state hash; a battle runs to the
@@ -16,17 +18,14 @@
 //!   instances, the next serial and the base seed; a new instance reloads the effects
 //!   and draws on exactly where the old one was (PD-FX-EMIT-PURE).
 
-pub mod library;
-pub mod runtime;
-pub mod state;
-
 use iron3d_abi::{
-    EffectEvent, EffectFrame, EffectView, EffectsProvider, ErrorKind, FactoryDescription, Host,
-    Message, MessageCode, MissionInfo, ObjectRef, Plugin, PluginDescription, PluginError, SlotKind,
+    EffectEvent, EffectFrame, EffectView, EffectsProvider, FactoryDescription, Host, Message,
+    MessageCode, MissionInfo, ObjectRef, Plugin, PluginDescription, PluginError, SlotKind,
     StateBlob,
 };
-use library::Library;
-use runtime::Runtime;
+use iron3d_effects_rules::library::Library;
+use iron3d_effects_rules::runtime::{self, Runtime};
+use iron3d_effects_rules::state;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -34,48 +33,6 @@ use std::sync::Arc;
 pub const DEFAULT_ARCHIVE: &str = "effects.rlb";
 /// The plugin's random stream (PD-FX-RNG: the base of every instance seed).
 pub const RNG_STREAM: &str = "effects";
-
-/// Why an effect could not start.
-#[derive(Clone, Debug, thiserror::Error)]
-pub enum EffectsError {
-    /// The archive is missing or unreadable.
-    #[error("effects archive {archive}: {why}")]
-    Archive {
-        /// Archive name.
-        archive: String,
-        /// Why.
-        why: String,
-    },
-    /// The archive has no such entry.
-    #[error("effects archive {archive} has no entry {entry}")]
-    NoEntry {
-        /// Archive name.
-        archive: String,
-        /// Entry name.
-        entry: String,
-    },
-    /// The entry could not be read out of its archive.
-    #[error("effects archive {archive}, entry {entry}: {why}")]
-    Entry {
-        /// Archive name.
-        archive: String,
-        /// Entry name.
-        entry: String,
-        /// Why.
-        why: String,
-    },
-    /// The entry is not a valid FXID effect.
-    #[error("effects archive {archive}, entry {entry}: not a valid FXID effect")]
-    Fxid {
-        /// Archive name.
-        archive: String,
-        /// Entry name.
-        entry: String,
-        /// The parser's error (offset and command inside).
-        #[source]
-        source: Arc<iron3d_fxid::FxidError>,
-    },
-}
 
 fn describe() -> PluginDescription {
     PluginDescription::current(
@@ -250,11 +207,6 @@ impl EffectsProvider for EffectsPlugin {
         frame.tick = view.tick;
         Ok(frame)
     }
-}
-
-/// The error kind of a state blob that is not ours.
-pub(crate) fn bad_state(why: String) -> PluginError {
-    PluginError::new(ErrorKind::BAD_STATE, why)
 }
 
 #[cfg(test)]

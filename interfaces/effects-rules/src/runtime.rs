@@ -23,7 +23,7 @@
 //!   clear) is created but never updated nor emitted.
 //! * **PD-FX-BODY**: the field meanings of the bodies are open (§10.3). An effect whose
 //!   header `settings_id` is [`PROJECT_LAYOUT`] carries the project's emitter block
-//!   ([`iron3d_effects_rules::emitter`]) right after the resource reference (opcode 1:
+//!   ([`crate::emitter`]) right after the resource reference (opcode 1:
 //!   at the body's start); any other effect (an original one) runs its commands with
 //!   [`Emitter::fallback`] values per role, its bodies kept unread.
 //! * **PD-FX-TIME-MODE**: the header's time mode picks the intensity that multiplies
@@ -39,11 +39,11 @@
 //!   newest bursts kept) and [`MAX_PRIMITIVES`] per frame (later instances' dropped,
 //!   counted in [`Emitted::dropped`]).
 
+use crate::emitter::{EmitterBlock, PROJECT_LAYOUT, block_base};
 use glam::Vec3;
 use iron3d_abi::{
     EffectBlend, EffectFrame, EffectPrimitive, NO_EFFECT_TEXTURE, PrimitiveKind, Vec3f,
 };
-use iron3d_effects_rules::emitter::{EmitterBlock, PROJECT_LAYOUT, block_base};
 use iron3d_fxid::time::Coefficient;
 use iron3d_fxid::{Command, Fxid, Opcode};
 use serde::{Deserialize, Serialize};

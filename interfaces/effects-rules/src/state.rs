@@ -6,6 +6,11 @@ use crate::runtime::{Instance, MAX_INSTANCES, Runtime};
 use iron3d_abi::{MAX_EFFECT_NAME, PluginError, StateBlob};
 use serde::{Deserialize, Serialize};
 
+/// The error of a state blob that is not a valid one of ours.
+fn bad_state(why: String) -> PluginError {
+    PluginError::new(iron3d_abi::ErrorKind::BAD_STATE, why)
+}
+
 /// Format name of the blob.
 pub const STATE_FORMAT: &str = "iron3d-effects";
 /// Version of the blob.
@@ -43,9 +48,9 @@ pub fn save(runtime: &Runtime, pending: &[Instance]) -> Result<StateBlob, Plugin
 pub fn load(blob: &StateBlob) -> Result<Saved, PluginError> {
     let bytes = blob.expect(STATE_FORMAT, STATE_VERSION)?;
     let saved: Saved = postcard::from_bytes(bytes)
-        .map_err(|e| crate::bad_state(format!("{STATE_FORMAT} v{STATE_VERSION}: {e}")))?;
+        .map_err(|e| bad_state(format!("{STATE_FORMAT} v{STATE_VERSION}: {e}")))?;
     if saved.instances.len() > MAX_INSTANCES {
-        return Err(crate::bad_state(format!(
+        return Err(bad_state(format!(
             "{STATE_FORMAT}: {} instances (at most {MAX_INSTANCES})",
             saved.instances.len()
         )));
@@ -59,7 +64,7 @@ pub fn load(blob: &StateBlob) -> Result<Saved, PluginError> {
             || i.scale <= 0.0
             || numbers.clone().any(|v| !v.is_finite())
         {
-            return Err(crate::bad_state(format!(
+            return Err(bad_state(format!(
                 "{STATE_FORMAT}: instance {} ({}/{}) is not valid",
                 i.serial, i.archive, i.entry
             )));
