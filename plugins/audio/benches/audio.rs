@@ -1,6 +1,6 @@
 //! Audio benchmarks (`cargo bench -p iron3d-audio`; issue 19): the cost of mixing one
-//! 128-frame block (2.7 ms of sound at 48 kHz) with 32, 128 and 512 simultaneous looping
-//! 3D sources on kira's renderer, driven by hand on the mixer without a device, with the
+//! 128-frame block (2.7 ms of sound at 48 kHz) with 32, 128 and 512 looping 3D sources
+//! asked for (at most 64 play: PD-AUDIO-VOICES) on kira's renderer, driven by hand on the mixer without a device, with the
 //! ratio to the 32-source block of the same run; and the decode throughput of MS-ADPCM
 //! next to plain PCM (parse + decode of a 60 s mono 22 050 Hz wave, and the audio
 //! plugin's whole loader path to stereo `f32`).
@@ -22,7 +22,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let b = *base.get_or_insert(per_block);
         writeln!(
             out,
-            "bench audio_mix sources={sources} block_us={per_block:.1} realtime_factor={:.1} ratio_to_32={:.2}",
+            "bench audio_mix sources={sources} voices={} block_us={per_block:.1} realtime_factor={:.1} ratio_to_32={:.2}",
+            m.voices,
             m.realtime_factor(),
             per_block / b
         )?;

@@ -46,8 +46,10 @@ fn bench_error(failure: LoadFailure) -> AudioError {
 /// The result of [`bench_mix`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MixBench {
-    /// Sources playing.
+    /// Sources asked for.
     pub sources: usize,
+    /// Sources that hold a voice (at most [`crate::mixer::MAX_VOICES`], PD-AUDIO-VOICES).
+    pub voices: usize,
     /// Blocks rendered (each [`BLOCK_FRAMES`] frames at the mock's 48 kHz).
     pub blocks: usize,
     /// Total wall time of the rendering.
@@ -67,7 +69,8 @@ impl MixBench {
     }
 }
 
-/// Mixes `blocks` blocks with `sources` looping 3D sources (one shared one-second
+/// Mixes `blocks` blocks with `sources` looping 3D sources asked for — at most
+/// [`crate::mixer::MAX_VOICES`] of them play (PD-AUDIO-VOICES) — (one shared one-second
 /// sample, spread on a circle around the listener over the effects, ambient, voice and
 /// music buses) on the mock backend. One warm-up block is not timed.
 #[allow(
@@ -93,13 +96,20 @@ pub fn bench_mix(sources: usize, blocks: usize) -> Result<MixBench, AudioError> 
             playback_rate: 1.0,
             looped: true,
         };
-        mixer.play(&sample, params)?;
+        // PD-AUDIO-VOICES: beyond the voice limit the least audible are refused (or stop
+        // a weaker one); only another error ends the bench.
+        match mixer.play(&sample, params) {
+            Ok(_) | Err(AudioError::Capacity(_)) => {}
+            Err(e) => return Err(e),
+        }
     }
+    let voices = mixer.voices();
     mixer.process_mock(BLOCK_FRAMES)?;
     let start = Instant::now();
     mixer.process_mock(blocks * BLOCK_FRAMES)?;
     Ok(MixBench {
         sources,
+        voices,
         blocks,
         total: start.elapsed(),
     })

@@ -284,6 +284,7 @@ fn kind_name(kind: TraceKind) -> &'static str {
         TraceKind::Mute => "mute",
         TraceKind::NoDevice => "no_device",
         TraceKind::LoadFailed => "load_failed",
+        TraceKind::Stolen => "stolen",
     }
 }
 
@@ -593,6 +594,13 @@ impl AudioEngine {
         };
         match self.mixer.play_at(&sample, p.params, p.start) {
             Ok(id) => {
+                for stolen in self.mixer.take_stolen() {
+                    let r = self
+                        .record(tick, TraceKind::Stolen)
+                        .source(stolen)
+                        .detail(format!("voice limit: made room for source {}", id.0));
+                    self.push(r);
+                }
                 self.push(rec.source(id));
                 Some(id)
             }

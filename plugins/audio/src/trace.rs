@@ -48,6 +48,9 @@ pub enum TraceKind {
     NoDevice,
     /// A sound resource failed to load (the chain in `detail`).
     LoadFailed,
+    /// A one-shot was stopped to make room for a more important sound
+    /// (PD-AUDIO-VOICES); `source` is the stopped one.
+    Stolen,
 }
 
 /// One sound event.

@@ -7,7 +7,10 @@ use super::*;
 #[test]
 fn mixing_bench_runs() {
     let r = bench_mix(16, 4).unwrap();
-    assert_eq!((r.sources, r.blocks), (16, 4));
+    assert_eq!((r.sources, r.voices, r.blocks), (16, 16, 4));
+    // Past the voice limit the mixer keeps its voices (PD-AUDIO-VOICES).
+    let many = bench_mix(200, 1).unwrap();
+    assert_eq!((many.sources, many.voices), (200, crate::mixer::MAX_VOICES));
     assert!(r.realtime_factor() > 0.0);
     assert!(r.per_block() <= r.total);
 }

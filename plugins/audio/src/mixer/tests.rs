@@ -332,9 +332,9 @@ fn decibels_and_orientation() {
     assert_eq!(listener_orientation(Vec3::Z, Vec3::Z), Quat::IDENTITY);
 }
 
-/// PD-AUDIO-LIMITER through the whole mixer: a burst of 64 full-volume one-shots (a
-/// raw sum of 64 times the sample's level) renders with no sample beyond the ceiling;
-/// one source alone is not touched.
+/// PD-AUDIO-LIMITER through the whole mixer: a burst of 64 full-volume one-shots (of
+/// which the voice limit plays 32: a raw sum of 32 times the sample's level) renders
+/// with no sample beyond the ceiling; one source alone is not touched.
 #[test]
 fn a_64_explosion_burst_never_clips() {
     use crate::limiter::CEILING;
@@ -347,12 +347,125 @@ fn a_64_explosion_burst_never_clips() {
     };
     let level = one.iter().map(|x| x.abs()).fold(0.0, f32::max);
     assert!(level > 0.3 && level < CEILING, "one source's level {level}");
-    for _ in 0..64 {
-        m.play(&s, SourceParams::default()).unwrap();
-    }
+    // 64 asked for; PD-AUDIO-VOICES plays the first MAX_VOICES (equals do not stop
+    // each other) and refuses the rest.
+    let played = (0..64)
+        .filter(|_| m.play(&s, SourceParams::default()).is_ok())
+        .count();
+    assert_eq!(played, MAX_VOICES);
     let out = m.render_mock(20 * MS10).unwrap();
     let loudest = out.iter().map(|x| x.abs()).fold(0.0, f32::max);
     assert!(loudest <= CEILING, "loudest sample {loudest}");
     assert!(loudest > 0.9, "the burst is loud: {loudest}");
     assert!(out.iter().all(|x| x.is_finite()));
+}
+
+/// A one-shot on the effects bus at `x` along +X (distances 1..100).
+fn at(x: f32) -> SourceParams {
+    SourceParams {
+        position: Some(Vec3::new(x, 0.0, 0.0)),
+        ..SourceParams::default()
+    }
+}
+
+/// PD-AUDIO-VOICES: with every voice taken, nearer one-shots take the place of the
+/// farthest (the oldest of equals first), a quieter one is refused, and the count of
+/// playing sources never exceeds the limit.
+#[test]
+fn the_voice_limit_keeps_the_most_audible_one_shots() {
+    let mut m = mock();
+    let s = sample(22_050);
+    let far: Vec<SourceId> = (0..MAX_VOICES)
+        .map(|_| m.play(&s, at(80.0)).unwrap())
+        .collect();
+    assert_eq!(m.voices(), MAX_VOICES);
+    assert!(m.take_stolen().is_empty());
+    let near: Vec<SourceId> = (0..10).map(|_| m.play(&s, at(5.0)).unwrap()).collect();
+    assert_eq!(m.voices(), MAX_VOICES);
+    assert_eq!(
+        m.take_stolen(),
+        far[..10].to_vec(),
+        "the oldest far ones went"
+    );
+    for id in &near {
+        assert!(!m.source_status(*id).unwrap().stopped);
+    }
+    assert!(m.source_status(far[0]).unwrap().stopped);
+    // Quieter than everything playing: refused, nothing stopped.
+    let e = m.play(&s, at(95.0)).unwrap_err();
+    assert!(matches!(e, AudioError::Capacity(_)), "{e}");
+    assert!(m.take_stolen().is_empty());
+    // 200 requests at once never hold more than the limit.
+    for k in 0..200 {
+        let _ = m.play(&s, at(1.0 + (k % 50) as f32));
+        assert!(m.voices() <= MAX_VOICES);
+    }
+    let out = m.render_mock(10 * MS10).unwrap();
+    assert!(out.iter().all(|x| x.is_finite()));
+}
+
+/// A voice line and music always find a voice (they stop a one-shot or a loop); a
+/// one-shot never stops a loop.
+#[test]
+fn voices_and_music_take_a_voice_and_one_shots_never_stop_loops() {
+    let mut m = mock();
+    let s = sample(22_050);
+    let looped = SourceParams {
+        looped: true,
+        ..SourceParams::default()
+    };
+    let loops: Vec<SourceId> = (0..MAX_VOICES)
+        .map(|_| m.play(&s, looped).unwrap())
+        .collect();
+    // A full-volume one-shot beside the listener: refused, the loops play on.
+    assert!(m.play(&s, at(0.0)).is_err());
+    let voice = SourceParams {
+        bus: Bus::Voice,
+        volume: 0.1,
+        ..SourceParams::default()
+    };
+    let v = m.play(&s, voice).unwrap();
+    assert_eq!(m.take_stolen(), vec![loops[0]]);
+    let music = SourceParams {
+        bus: Bus::Music,
+        ..SourceParams::default()
+    };
+    m.play(&s, music).unwrap();
+    assert_eq!(m.take_stolen(), vec![loops[1]]);
+    assert!(!m.source_status(v).unwrap().stopped);
+    assert_eq!(m.voices(), MAX_VOICES);
+}
+
+#[test]
+fn priorities_order_classes_first_then_audibility() {
+    let l = Vec3::ZERO;
+    let one_shot = Priority::of(&at(10.0), l);
+    let farther = Priority::of(&at(60.0), l);
+    assert!(farther < one_shot);
+    assert_eq!(
+        Priority::of(&at(0.5), l).audibility,
+        1.0,
+        "within min_distance"
+    );
+    assert!(
+        Priority::of(&at(100.0), l).audibility <= 1e-3 + f32::EPSILON,
+        "-60 dB at max"
+    );
+    let quiet_voice = Priority::of(
+        &SourceParams {
+            bus: Bus::Voice,
+            volume: 0.01,
+            ..SourceParams::default()
+        },
+        l,
+    );
+    assert!(quiet_voice > one_shot);
+    let nan = Priority::of(
+        &SourceParams {
+            volume: f32::NAN,
+            ..SourceParams::default()
+        },
+        l,
+    );
+    assert_eq!(nan.audibility, 0.0);
 }
