@@ -18,6 +18,20 @@
 //! `objects` — every object in queue order with its `id`, `position`, `orientation`
 //! (x, y, z, w), `scale`, `clan_id` (or `null`), `prototype` name and `in_view`.
 //!
+//! It implements [`iron3d_abi::Renderer::effects`] (2.11): a frame drawn after the host
+//! handed it the frame's effect primitives has one more key, `effects`
+//! ([`effects_json`]), and only such a frame (a frame without effects is written exactly
+//! as before 2.11): `frame`, `tick`, `instances`, `primitives` (the count) and `groups`,
+//! the consecutive runs of primitives with the same `instance`, `command`, `kind` and
+//! `blend`, in list order (the order the renderers draw them in, never re-sorted). Each
+//! group has its `instance`, `command`, `kind` (`"particle"`, `"billboard"`, `"streak"`,
+//! `"point_light"`, `"beam"` or `"unknown"`), `blend` (`"additive"`, `"alpha"` or
+//! `"unknown"`; two unknown numbers still make two groups), `count`, and the `first`
+//! primitive's `position` with the component-wise `min` and `max` of the group's
+//! positions (numbers as everywhere else: NaN or infinite components are ignored by
+//! `min`/`max`, and written `null` when nothing finite is left). The effects are used by
+//! the next frame only.
+//!
 //! # Stability
 //!
 //! The same frame gives the same string on every run and platform: objects are
@@ -35,10 +49,10 @@
 mod tests;
 
 use iron3d_abi::{
-    BlendMode, CullMode, DrawItem, ErrorKind, FactoryDescription, ImageRgba8, LegacyRenderState,
-    Mat4f, NO_TEXTURE, Overlay, Plugin, PluginDescription, PluginError, RenderFrame, RenderPhase,
-    RenderStats, RenderWorld, Renderer, RendererPlugin, SlotKind, TextureKind, TextureOp, Vec3f,
-    VertexFormat,
+    BlendMode, CullMode, DrawItem, EffectBlend, EffectFrame, EffectPrimitive, ErrorKind,
+    FactoryDescription, ImageRgba8, LegacyRenderState, Mat4f, NO_TEXTURE, Overlay, Plugin,
+    PluginDescription, PluginError, RenderFrame, RenderPhase, RenderStats, RenderWorld, Renderer,
+    RendererPlugin, SlotKind, TextureKind, TextureOp, Vec3f, VertexFormat,
 };
 use serde_json::{Map, Value};
 
@@ -403,6 +417,89 @@ pub fn world_json(world: &RenderWorld) -> Value {
     ])
 }
 
+/// The name of an effect blend in [`effects_json`].
+fn effect_blend_str(b: EffectBlend) -> &'static str {
+    match b {
+        EffectBlend::ADDITIVE => "additive",
+        EffectBlend::ALPHA => "alpha",
+        _ => "unknown",
+    }
+}
+
+/// One run of primitives with the same instance, command, kind and blend.
+struct Group {
+    first: EffectPrimitive,
+    count: usize,
+    min: [f32; 3],
+    max: [f32; 3],
+}
+
+impl Group {
+    fn new(p: &EffectPrimitive) -> Self {
+        let at = [p.position.x, p.position.y, p.position.z];
+        // NaN seeds are replaced by the first finite value (`f32::min` ignores NaN).
+        let seed = at.map(|v| if v.is_finite() { v } else { f32::NAN });
+        Self {
+            first: *p,
+            count: 1,
+            min: seed,
+            max: seed,
+        }
+    }
+
+    fn same_run(&self, p: &EffectPrimitive) -> bool {
+        let f = &self.first;
+        (f.instance, f.command, f.kind, f.blend) == (p.instance, p.command, p.kind, p.blend)
+    }
+
+    fn add(&mut self, p: &EffectPrimitive) {
+        self.count += 1;
+        let at = [p.position.x, p.position.y, p.position.z];
+        for ((lo, hi), v) in self.min.iter_mut().zip(self.max.iter_mut()).zip(at) {
+            if v.is_finite() {
+                *lo = lo.min(v);
+                *hi = hi.max(v);
+            }
+        }
+    }
+
+    fn json(&self) -> Value {
+        let f = &self.first;
+        obj([
+            ("instance", Value::from(f.instance)),
+            ("command", Value::from(f.command)),
+            ("kind", Value::from(f.kind.as_str())),
+            ("blend", Value::from(effect_blend_str(f.blend))),
+            ("count", Value::from(self.count)),
+            ("first", vec3(&f.position)),
+            ("min", nums(&self.min)),
+            ("max", nums(&self.max)),
+        ])
+    }
+}
+
+/// (2.11) The effect primitives handed over for a frame, as JSON (see the crate docs):
+/// `frame`, `tick`, `instances`, `primitives` and `groups`.
+pub fn effects_json(effects: &EffectFrame) -> Value {
+    let mut groups: Vec<Group> = Vec::new();
+    for p in effects.primitives.iter() {
+        match groups.last_mut() {
+            Some(g) if g.same_run(p) => g.add(p),
+            _ => groups.push(Group::new(p)),
+        }
+    }
+    obj([
+        ("frame", Value::from(effects.frame)),
+        ("tick", Value::from(effects.tick)),
+        ("instances", Value::from(effects.instances)),
+        ("primitives", Value::from(effects.primitives.len())),
+        (
+            "groups",
+            Value::Array(groups.iter().map(Group::json).collect()),
+        ),
+    ])
+}
+
 /// (2.4) [`frame_overlay_json`] as a pretty-printed string (as [`frame_json_pretty`]).
 pub fn frame_overlay_json_pretty(frame: &RenderFrame, overlay: &Overlay) -> String {
     pretty(&frame_overlay_json(frame, overlay))
@@ -429,12 +526,14 @@ fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
 iron3d_abi::export_plugin!(describe = describe, create = create);
 
 /// The `render-capture` plugin instance: keeps the last drawn frame's JSON, with the 2.4
-/// screen overlay listed when it was drawn with one.
+/// screen overlay listed when it was drawn with one and the 2.11 effects when it had some.
 #[derive(Default)]
 pub struct CaptureRender {
     last: Option<String>,
     /// The world handed over for the next frame (2.8), as JSON.
     world: Option<Value>,
+    /// The effects handed over for the next frame (2.11), as JSON.
+    effects: Option<Value>,
 }
 
 impl CaptureRender {
@@ -443,13 +542,19 @@ impl CaptureRender {
         Self {
             last: None,
             world: None,
+            effects: None,
         }
     }
 
-    /// `frame`'s JSON with the world handed over for it, if any (once).
+    /// `frame`'s JSON with the world and the effects handed over for it, if any (once).
     fn record(&mut self, mut frame: Value) -> String {
         if let (Some(world), Value::Object(m)) = (self.world.take(), &mut frame) {
             m.insert("world".to_owned(), world);
+        }
+        if let (Some(effects), Value::Object(m)) = (self.effects.take(), &mut frame) {
+            m.insert("effects".to_owned(), effects);
+            // Keep the keys sorted whether or not `preserve_order` is unified in.
+            m.sort_keys();
         }
         pretty(&frame)
     }
@@ -491,6 +596,12 @@ impl Renderer for CaptureRender {
     /// (2.8) Keeps the world for the next frame's JSON.
     fn world(&mut self, world: &RenderWorld) -> Result<(), PluginError> {
         self.world = Some(world_json(world));
+        Ok(())
+    }
+
+    /// (2.11) Keeps the effects for the next frame's JSON ([`effects_json`]).
+    fn effects(&mut self, effects: &EffectFrame) -> Result<(), PluginError> {
+        self.effects = Some(effects_json(effects));
         Ok(())
     }
 

@@ -3,9 +3,9 @@
 use super::*;
 use abi_stable::std_types::{RArc, RNone, RSome};
 use iron3d_abi::{
-    Camera, DepthMode, Lighting, MeshResource, NativeWindow, OverlayQuad, RenderResources,
-    RenderTarget, SkipReason, SkippedObject, TextureLevel, TextureResource, TextureStage,
-    VisibleObject,
+    Camera, DepthMode, Lighting, MeshResource, NativeWindow, OverlayQuad, PrimitiveKind,
+    RenderResources, RenderTarget, SkipReason, SkippedObject, TextureLevel, TextureResource,
+    TextureStage, VisibleObject,
 };
 
 fn frame() -> RenderFrame {
@@ -359,4 +359,135 @@ fn plugin_records_the_overlay_only_when_drawn_with_one() {
     assert!(!json.contains("\"overlay\""));
     // Still no pixels, overlay or not.
     assert!(p.capture().is_err());
+}
+
+// ---------------------------------------------------------------- effects (2.11)
+
+fn fx(
+    instance: u32,
+    command: u32,
+    kind: PrimitiveKind,
+    blend: EffectBlend,
+    at: [f32; 3],
+) -> EffectPrimitive {
+    let position = Vec3f {
+        x: at[0],
+        y: at[1],
+        z: at[2],
+    };
+    EffectPrimitive {
+        instance,
+        command,
+        kind,
+        blend,
+        position,
+        end: position,
+        size: 1.0,
+        height: 1.0,
+        rotation: 0.0,
+        colour: [1.0; 4],
+        texture: iron3d_abi::NO_EFFECT_TEXTURE,
+    }
+}
+
+/// Two instances: instance 3 emits three additive particles (command 0) and an alpha
+/// streak (command 2); instance 8 two alpha billboards, then (same command) an additive
+/// particle, then an unknown kind.
+fn two_instances() -> EffectFrame {
+    let (add, alpha) = (EffectBlend::ADDITIVE, EffectBlend::ALPHA);
+    let (particle, billboard) = (PrimitiveKind::PARTICLE, PrimitiveKind::BILLBOARD);
+    EffectFrame {
+        frame: 42,
+        tick: 40,
+        instances: 2,
+        primitives: vec![
+            fx(3, 0, particle, add, [1.0, 2.0, 3.0]),
+            fx(3, 0, particle, add, [-1.5, 4.0, 0.1]),
+            fx(3, 0, particle, add, [0.5, f32::NAN, 7.25]),
+            fx(3, 2, PrimitiveKind::STREAK, alpha, [10.0, 0.0, 0.0]),
+            fx(8, 0, billboard, alpha, [5.0, 5.0, 5.0]),
+            fx(8, 0, billboard, alpha, [6.0, 4.0, 5.0]),
+            fx(8, 0, particle, add, [0.0, 0.0, 0.0]),
+            fx(
+                8,
+                0,
+                PrimitiveKind(77),
+                EffectBlend(9),
+                [f32::INFINITY, 1.0, 1.0],
+            ),
+        ]
+        .into(),
+        textures: Default::default(),
+    }
+}
+
+#[test]
+fn effects_are_grouped_in_list_order_by_instance_command_kind_and_blend() {
+    let j = effects_json(&two_instances());
+    assert_eq!(
+        j,
+        serde_json::json!({
+            "frame": 42, "tick": 40, "instances": 2, "primitives": 8,
+            "groups": [
+                {"instance": 3, "command": 0, "kind": "particle", "blend": "additive", "count": 3,
+                 "first": [1.0, 2.0, 3.0], "min": [-1.5, 2.0, 0.1], "max": [1.0, 4.0, 7.25]},
+                {"instance": 3, "command": 2, "kind": "streak", "blend": "alpha", "count": 1,
+                 "first": [10.0, 0.0, 0.0], "min": [10.0, 0.0, 0.0], "max": [10.0, 0.0, 0.0]},
+                {"instance": 8, "command": 0, "kind": "billboard", "blend": "alpha", "count": 2,
+                 "first": [5.0, 5.0, 5.0], "min": [5.0, 4.0, 5.0], "max": [6.0, 5.0, 5.0]},
+                {"instance": 8, "command": 0, "kind": "particle", "blend": "additive", "count": 1,
+                 "first": [0.0, 0.0, 0.0], "min": [0.0, 0.0, 0.0], "max": [0.0, 0.0, 0.0]},
+                {"instance": 8, "command": 0, "kind": "unknown", "blend": "unknown", "count": 1,
+                 "first": [null, 1.0, 1.0], "min": [null, 1.0, 1.0], "max": [null, 1.0, 1.0]}
+            ]
+        })
+    );
+    // No primitives: no groups.
+    let empty = effects_json(&EffectFrame::default());
+    assert_eq!(empty["groups"], serde_json::json!([]));
+    assert_eq!(empty["primitives"], 0);
+}
+
+#[test]
+fn plugin_records_effects_only_for_the_frame_they_were_handed_over_for() {
+    let mut p = iron3d_abi::RendererPlugin::new(CaptureRender::new(), STATE_FORMAT);
+    // Without effects: no "effects" key, the pre-2.11 text byte for byte.
+    p.draw(&frame()).unwrap();
+    let plain = p.capture_commands().unwrap();
+    assert_eq!(plain, frame_json_pretty(&frame()));
+    assert!(!plain.contains("\"effects\""));
+
+    assert!(Renderer::effects(&mut *p, &two_instances()).is_ok());
+    p.draw(&frame()).unwrap();
+    let json = p.capture_commands().unwrap();
+    let parsed: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(parsed["effects"], effects_json(&two_instances()));
+    assert_eq!(
+        parsed["effects"]["groups"].as_array().map(Vec::len),
+        Some(5)
+    );
+    // Every other key is the frame's JSON, unchanged; the keys stay sorted.
+    let mut without = parsed.clone();
+    without.as_object_mut().unwrap().remove("effects");
+    assert_eq!(without, frame_json(&frame()));
+    let (camera, effects, frame_key) = (
+        json.find("\"camera\""),
+        json.find("\"effects\""),
+        json.find("\"frame\""),
+    );
+    assert!(
+        camera < effects && effects < frame_key,
+        "{camera:?} {effects:?} {frame_key:?}"
+    );
+
+    // Used once: the next frame has no effects key again.
+    p.draw(&frame()).unwrap();
+    assert_eq!(p.capture_commands().unwrap(), plain);
+
+    // With an overlay too, both keys.
+    Renderer::effects(&mut *p, &two_instances()).unwrap();
+    p.draw_with_overlay(&frame(), &hud()).unwrap();
+    let parsed: Value = serde_json::from_str(&p.capture_commands().unwrap()).unwrap();
+    assert_eq!(parsed["effects"]["primitives"], 8);
+    assert_eq!(parsed["overlay"]["quads"].as_array().map(Vec::len), Some(3));
 }

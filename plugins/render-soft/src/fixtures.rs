@@ -1,6 +1,7 @@
 //! Reference scenes and builders for renderer tests: hand-built [`RenderFrame`]s (meshes,
-//! textures, draw items, cameras) and a 2.4 screen [`Overlay`] that the software
-//! reference's own tests and other backends' comparison tests draw alike.
+//! textures, draw items, cameras), a 2.4 screen [`Overlay`] and 2.11 effect primitives
+//! that the software reference's own tests and other backends' comparison tests draw
+//! alike.
 //!
 //! Compiled for this crate's tests, and for other crates with the cargo feature
 //! `fixtures` (a dev-dependency enables it; the plugin's normal build leaves it out).
@@ -9,10 +10,10 @@
 use abi_stable::std_types::{RArc, RNone, RVec};
 use glam::Mat4;
 use iron3d_abi::{
-    BlendMode, Camera, CullMode, DepthMode, DrawItem, LegacyRenderState, Lighting, Mat4f,
-    MeshResource, NO_TEXTURE, Overlay, OverlayQuad, RenderFrame, RenderPhase, RenderResources,
-    RenderTarget, TextureKind, TextureLevel, TextureOp, TextureResource, TextureStage, Vec3f,
-    VertexFormat,
+    BlendMode, Camera, CullMode, DepthMode, DrawItem, EffectBlend, EffectPrimitive,
+    LegacyRenderState, Lighting, Mat4f, MeshResource, NO_EFFECT_TEXTURE, NO_TEXTURE, Overlay,
+    OverlayQuad, PrimitiveKind, RenderFrame, RenderPhase, RenderResources, RenderTarget,
+    TextureKind, TextureLevel, TextureOp, TextureResource, TextureStage, Vec3f, VertexFormat,
 };
 
 use crate::SoftRasterizer;
@@ -461,5 +462,81 @@ pub fn overlay(textures_id: u64) -> Overlay {
 pub fn draw_with_overlay(frame: &RenderFrame, overlay: &Overlay) -> SoftRasterizer {
     let mut r = draw(frame);
     r.composite_overlay(overlay);
+    r
+}
+
+// ---------------------------------------------------------------- effects (2.11)
+
+/// Size of the [`effects_frame`] target: odd, so the view axis hits a pixel centre.
+pub const EFFECTS_TARGET: (u32, u32) = (65, 49);
+
+/// Clear colour of the [`effects_frame`].
+pub const EFFECTS_CLEAR: [u8; 4] = [10, 10, 10, 255];
+
+/// An [`EFFECTS_TARGET`] frame under the [`perspective`] projection (identity view: the
+/// camera at the origin looking along +z, y up), cleared to [`EFFECTS_CLEAR`], with the
+/// given world `meshes` drawn as opaque untextured items (ambient 0.2: grey 51).
+pub fn effects_frame(meshes: Vec<MeshResource>) -> RenderFrame {
+    let (w, h) = EFFECTS_TARGET;
+    let items = (0..meshes.len() as u32)
+        .map(|m| {
+            let mut it = item(m, 6, state());
+            it.insertion = m;
+            it
+        })
+        .collect();
+    let mut f = frame_with(w, h, perspective(w, h), meshes, vec![], items);
+    f.target.clear = EFFECTS_CLEAR;
+    f
+}
+
+/// A point `(x, y, z)`.
+pub fn v3(x: f32, y: f32, z: f32) -> Vec3f {
+    Vec3f { x, y, z }
+}
+
+/// A primitive of `kind` at `position`, `size` wide and tall, unrotated, with the soft
+/// sprite (instance 1, command 0; `end` = `position`).
+pub fn effect(
+    kind: PrimitiveKind,
+    blend: EffectBlend,
+    position: Vec3f,
+    size: f32,
+    colour: [f32; 4],
+) -> EffectPrimitive {
+    EffectPrimitive {
+        instance: 1,
+        command: 0,
+        kind,
+        blend,
+        position,
+        end: position,
+        size,
+        height: size,
+        rotation: 0.0,
+        colour,
+        texture: NO_EFFECT_TEXTURE,
+    }
+}
+
+/// A streak from `from` to `to`, `size` wide (instance 1, command 0).
+pub fn streak(
+    blend: EffectBlend,
+    from: Vec3f,
+    to: Vec3f,
+    size: f32,
+    colour: [f32; 4],
+) -> EffectPrimitive {
+    EffectPrimitive {
+        end: to,
+        ..effect(PrimitiveKind::STREAK, blend, from, size, colour)
+    }
+}
+
+/// `frame` drawn by a fresh [`SoftRasterizer`], then `primitives` over it: the reference
+/// image of a frame with its effects.
+pub fn draw_with_effects(frame: &RenderFrame, primitives: &[EffectPrimitive]) -> SoftRasterizer {
+    let mut r = draw(frame);
+    r.draw_effects(&frame.camera, primitives);
     r
 }

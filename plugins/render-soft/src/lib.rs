@@ -1,8 +1,8 @@
 //! `render-soft`: a deterministic CPU reference rasterizer — the pixel reference for
 //! golden tests and the render fallback where there is no GPU.
 //!
-//! The pure API is [`SoftRasterizer`] (`new`, `draw`, `composite_overlay`, `image`,
-//! `pixels`, `counters`); the plugin factory `render-soft` (slot Render) wraps it. A frame with a window is
+//! The pure API is [`SoftRasterizer`] (`new`, `draw`, `draw_effects`, `composite_overlay`,
+//! `image`, `pixels`, `counters`); the plugin factory `render-soft` (slot Render) wraps it. A frame with a window is
 //! still rendered offscreen: the launcher presents the captured pixels itself. With the
 //! cargo feature `fixtures` the module `fixtures` holds the reference scenes and builders
 //! for renderer tests, shared with other backends' pixel comparisons.
@@ -12,6 +12,9 @@
 //! buffer with [`iron3d_abi::overlay::composite`], the reference implementation of the
 //! overlay rules, so `capture` returns the composited image (quads with a missing or
 //! malformed texture are skipped and logged at debug level).
+//!
+//! It draws the interface 2.11 effect primitives ([`iron3d_abi::effects`]): see "Effects"
+//! below.
 //!
 //! # Pixel rules (the contract other backends reproduce within tolerance)
 //!
@@ -70,19 +73,70 @@
 //! 13. **Blend** (dst read back as byte / 255): `Opaque` → `src` (alpha = src alpha);
 //!     `AlphaBlend` → `rgb = src·a + dst·(1 − a)`, `alpha = a + dst_a·(1 − a)`;
 //!     `Additive` → `rgb = min(1, dst + src·a)`, alpha unchanged. Stored as
-//!     `clamp(round(c · 255), 0, 255)` (half away from zero; NaN → 0).
+//!     `clamp(round(c · 255), 0, 255)` (half away from zero; NaN → 0; computed without
+//!     `roundf`, bit for bit the same number).
+//!
+//! # Effects (2.11)
+//!
+//! The plugin keeps the [`EffectFrame`] of
+//! [`Renderer::effects`] (a later call replaces it) and consumes it in the next `draw` /
+//! `draw_with_overlay`, so a frame's effects are drawn once and never again (the frame
+//! numbers are not compared). [`SoftRasterizer::draw_effects`] draws them after the
+//! world's items (opaque and transparent) and before the screen overlay:
+//!
+//! * **Order**: the primitives strictly in list order, never re-sorted (the order is the
+//!   effects plugin's contract).
+//! * **Quads** (built in view space, `camera.view`, so they face the camera; then
+//!   `camera.projection`): a `PARTICLE` is a `size`×`size` square and a `BILLBOARD` a
+//!   `size`-wide, `height`-tall rectangle centred at `position`, rotated by `rotation`
+//!   radians counter-clockwise on the screen; a `STREAK` or `BEAM` is a band `size` wide
+//!   from `position` to `end`, its width along `(end − position) × midpoint` in view space
+//!   (across the line and the line of sight). A `POINT_LIGHT` is drawn (our choice: this
+//!   renderer has no dynamic lighting) as a faint glow: an additive square of half-side
+//!   `size ·` [`GLOW_RADIUS`] (0.25) at `position` with opacity `colour[3] ·`
+//!   [`GLOW_OPACITY`] (0.25).
+//! * **Sprite** (texture [`NO_EFFECT_TEXTURE`](iron3d_abi::NO_EFFECT_TEXTURE), the only
+//!   one drawn for now; a texture index draws the same sprite): sprite coordinates
+//!   `(u, v)` run from −1 to 1 across the quad (a streak's `u` is 0 along its length),
+//!   interpolated perspective-correct like a UV; `alpha = colour[3] · max(0, 1 − (u² +
+//!   v²))` (a soft round spot, 0 at the edge; a streak's falls off across its width).
+//!   Colour = `colour[0..3]`; colours and opacity are clamped to `[0, 1]`.
+//! * **Blend** (rule 13): `ADDITIVE` = `min(1, dst + src·a)`, alpha kept; `ALPHA` =
+//!   `src·a + dst·(1 − a)`, alpha `a + dst_a·(1 − a)`. A fragment with `a ≤ 0` writes
+//!   nothing.
+//! * **Depth**: tested (`depth ≤ stored`, rule 12) against the world's depth buffer,
+//!   never written, so effects hide behind the world but not behind each other.
+//! * **Rasterisation**: a quad entirely outside one plane of the view volume (a
+//!   billboard behind the camera) draws nothing, nor does one with a corner that is not
+//!   finite (a finite but huge size can give one). A quad whose four corners share one
+//!   clip `w > 0` and one clip `z` inside the guard band (every particle, billboard and
+//!   glow under a perspective projection, and a streak across the line of sight) is a
+//!   parallelogram on the screen and is scanned directly: pixel centres `P` of its
+//!   bounding box with edge coordinates `0 ≤ s < 1`, `0 ≤ t < 1` (from corner 0 towards
+//!   corners 1 and 3, the inverse of the affine map of the projected, unsnapped
+//!   corners), sprite coordinates `uv0 + s·(uv1 − uv0) + t·(uv3 − uv0)`, depth `z/w`.
+//!   Any other quad (a streak or beam along the line of sight, or reaching behind the
+//!   near plane) is two triangles (corners 0-1-2, 0-2-3) drawn by rules 5–12: clipped
+//!   properly against the near plane (`z ≥ 0`) and the guard band, so a streak
+//!   reaching behind the camera draws its visible part.
+//! * **Skipped** (counted nowhere, never an error): an unknown kind or blend; a
+//!   non-finite position, end, size, height, rotation or colour component; a size (or a
+//!   billboard's height) that is not positive; a streak or beam of zero length or seen
+//!   exactly end-on.
 
+mod effects;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod fixtures;
 mod raster;
 #[cfg(test)]
 mod tests;
 
+pub use effects::{EffectCounters, GLOW_OPACITY, GLOW_RADIUS};
 pub use raster::{DrawCounters, GUARD_BAND, MAX_TARGET_DIM, SUBPIXEL_BITS, SoftRasterizer};
 
 use iron3d_abi::{
-    FactoryDescription, ImageRgba8, Overlay, Plugin, PluginDescription, PluginError, RenderFrame,
-    RenderStats, Renderer, RendererPlugin, SlotKind,
+    EffectFrame, EffectPrimitive, FactoryDescription, ImageRgba8, Overlay, Plugin,
+    PluginDescription, PluginError, RenderFrame, RenderStats, Renderer, RendererPlugin, SlotKind,
 };
 
 /// Factory name of the software renderer.
@@ -115,9 +169,13 @@ fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
 iron3d_abi::export_plugin!(describe = super::describe, create = super::create);
 
 /// The `render-soft` plugin instance: a [`SoftRasterizer`] behind the render slot; it
-/// draws the 2.4 screen overlay over the frame (`draw_with_overlay`).
+/// draws the 2.11 effects and the 2.4 screen overlay over the frame.
 pub struct SoftRender {
     raster: SoftRasterizer,
+    /// (2.11) The primitives of the last [`Renderer::effects`] (the buffer is reused).
+    effects: Vec<EffectPrimitive>,
+    /// Whether `effects` waits for the next draw.
+    effects_pending: bool,
 }
 
 impl Default for SoftRender {
@@ -131,6 +189,8 @@ impl SoftRender {
     pub fn new() -> Self {
         Self {
             raster: SoftRasterizer::new(),
+            effects: Vec::new(),
+            effects_pending: false,
         }
     }
 
@@ -141,8 +201,10 @@ impl SoftRender {
 }
 
 impl SoftRender {
-    /// Draws `frame` into the rasterizer, refusing targets past [`MAX_TARGET_DIM`].
+    /// Draws `frame` into the rasterizer, refusing targets past [`MAX_TARGET_DIM`], then
+    /// the effects handed over for it, if any (consumed: they are drawn once).
     fn draw_frame(&mut self, frame: &RenderFrame) -> Result<RenderStats, PluginError> {
+        let effects = std::mem::take(&mut self.effects_pending);
         let (w, h) = (frame.target.width, frame.target.height);
         if w > MAX_TARGET_DIM || h > MAX_TARGET_DIM {
             return Err(PluginError::failed(format!(
@@ -150,6 +212,9 @@ impl SoftRender {
             )));
         }
         let stats = self.raster.draw(frame);
+        if effects {
+            self.raster.draw_effects(&frame.camera, &self.effects);
+        }
         let c = self.raster.counters();
         if c.skipped() > 0 {
             tracing::debug!(
@@ -192,5 +257,14 @@ impl Renderer for SoftRender {
             );
         }
         Ok(stats)
+    }
+
+    /// (2.11) Keeps the frame's effect primitives for the next draw (replacing any not
+    /// drawn yet).
+    fn effects(&mut self, effects: &EffectFrame) -> Result<(), PluginError> {
+        self.effects.clear();
+        self.effects.extend_from_slice(&effects.primitives);
+        self.effects_pending = true;
+        Ok(())
     }
 }

@@ -28,7 +28,7 @@ const MAX_FIXED: f32 = (1u64 << 28) as f32;
 const CLIP_CAP: usize = 16;
 
 /// `i / 255` for every byte, the exact f32 division.
-const UNORM8: [f32; 256] = {
+pub(crate) const UNORM8: [f32; 256] = {
     let mut t = [0.0f32; 256];
     let mut i = 0;
     while i < 256 {
@@ -73,8 +73,8 @@ impl DrawCounters {
 
 /// A clip-space vertex with its attributes: `x y z w | u v | r g b`.
 #[derive(Clone, Copy, Debug, Default)]
-struct Vert {
-    c: [f32; 9],
+pub(crate) struct Vert {
+    pub(crate) c: [f32; 9],
 }
 
 impl Vert {
@@ -89,7 +89,7 @@ impl Vert {
 
 /// A projected vertex: snapped position, depth, `1/w`, attributes divided by `w`.
 #[derive(Clone, Copy, Debug, Default)]
-struct ScreenVert {
+pub(crate) struct ScreenVert {
     x: i64,
     y: i64,
     z: f32,
@@ -99,7 +99,7 @@ struct ScreenVert {
 
 /// Nearest-texel access to level 0 of one texture with its stage's UV scale.
 #[derive(Clone, Copy)]
-struct Sampler<'a> {
+pub(crate) struct Sampler<'a> {
     rgba: &'a [u8],
     width: u32,
     height: u32,
@@ -129,10 +129,13 @@ impl Sampler<'_> {
 
 /// A resolved texture stage.
 #[derive(Clone, Copy)]
-enum Stage<'a> {
+pub(crate) enum Stage<'a> {
     Off,
     Select(Sampler<'a>),
     Modulate(Sampler<'a>),
+    /// (2.11) An effect's soft sprite (stage 0 only): colour = the interpolated light
+    /// attributes (the primitive's colour), alpha = opacity · `max(0, 1 − (u² + v²))`.
+    Sprite(f32),
 }
 
 /// Resolves a stage; `Err` when it needs a texture that is missing or malformed.
@@ -166,17 +169,35 @@ fn resolve_stage<'a>(
 
 /// Per-item fixed-function state, resolved once.
 #[derive(Clone, Copy)]
-struct ItemState<'a> {
-    s0: Stage<'a>,
-    s1: Stage<'a>,
-    blend: BlendMode,
-    cull: CullMode,
-    depth_test: bool,
-    depth_write: bool,
-    alpha_ref: Option<u8>,
+pub(crate) struct ItemState<'a> {
+    pub(crate) s0: Stage<'a>,
+    pub(crate) s1: Stage<'a>,
+    pub(crate) blend: BlendMode,
+    pub(crate) cull: CullMode,
+    pub(crate) depth_test: bool,
+    pub(crate) depth_write: bool,
+    pub(crate) alpha_ref: Option<u8>,
 }
 
-fn to_u8(c: f32) -> u8 {
+/// `clamp(round(c · 255), 0, 255)`, rounding half away from zero, NaN → 0 (rule 13),
+/// without a call to `roundf`: for `0 < x < 255` it is `trunc(x)` plus one when the
+/// fraction `x − trunc(x)` (exact in `f32`) is at least one half, which is the same
+/// number ([`to_u8_reference`] is the formula; a test compares the two).
+pub(crate) fn to_u8(c: f32) -> u8 {
+    let x = c * 255.0;
+    if x.is_nan() || x <= 0.0 {
+        return 0;
+    }
+    if x >= 255.0 {
+        return 255;
+    }
+    let i = x as u32;
+    (i + u32::from(x - i as f32 >= 0.5)) as u8
+}
+
+/// Rule 13's rounding as written, for the test of [`to_u8`].
+#[cfg(test)]
+pub(crate) fn to_u8_reference(c: f32) -> u8 {
     // NaN clamps to NaN and casts to 0.
     (c * 255.0).round().clamp(0.0, 255.0) as u8
 }
@@ -226,11 +247,13 @@ fn clip_polygon(
 /// only reallocates when the target grows.
 #[derive(Debug, Default)]
 pub struct SoftRasterizer {
-    width: u32,
-    height: u32,
-    color: Vec<u8>,
-    depth: Vec<f32>,
-    counters: DrawCounters,
+    pub(crate) width: u32,
+    pub(crate) height: u32,
+    pub(crate) color: Vec<u8>,
+    pub(crate) depth: Vec<f32>,
+    pub(crate) counters: DrawCounters,
+    /// (2.11) Counters of the last [`SoftRasterizer::draw_effects`].
+    pub(crate) effect_counters: crate::EffectCounters,
     drawn: bool,
 }
 
@@ -268,6 +291,12 @@ impl SoftRasterizer {
     /// Counters of the last draw.
     pub fn counters(&self) -> DrawCounters {
         self.counters
+    }
+
+    /// (2.11) Counters of the effects drawn over the last frame
+    /// ([`SoftRasterizer::draw_effects`]; all zero when none were).
+    pub fn effect_counters(&self) -> crate::EffectCounters {
+        self.effect_counters
     }
 
     /// Items and triangles skipped in the last draw for out-of-range data
@@ -337,6 +366,7 @@ impl SoftRasterizer {
     /// returns `draw_items` = items drawn, `objects` = visible objects.
     pub fn draw(&mut self, frame: &RenderFrame) -> RenderStats {
         self.counters = DrawCounters::default();
+        self.effect_counters = crate::EffectCounters::default();
         self.drawn = true;
         let objects = frame.visible.len() as u32;
         let (w, h) = (frame.target.width, frame.target.height);
@@ -445,7 +475,7 @@ impl SoftRasterizer {
         }
     }
 
-    fn triangle(&mut self, v: &[Vert; 3], st: &ItemState<'_>) {
+    pub(crate) fn triangle(&mut self, v: &[Vert; 3], st: &ItemState<'_>) {
         // Trivial reject: all three outside one plane of the view volume.
         let all = |f: &dyn Fn(&Vert) -> bool| v.iter().all(f);
         if all(&|p| p.c[0] > p.c[3])
@@ -514,7 +544,13 @@ impl SoftRasterizer {
         }
     }
 
-    fn raster(&mut self, a: ScreenVert, mut b: ScreenVert, mut c: ScreenVert, st: &ItemState<'_>) {
+    pub(crate) fn raster(
+        &mut self,
+        a: ScreenVert,
+        mut b: ScreenVert,
+        mut c: ScreenVert,
+        st: &ItemState<'_>,
+    ) {
         let mut area = edge(&a, &b, c.x, c.y);
         // y-down screen: area < 0 is counter-clockwise in NDC (+y up) = front face.
         if area == 0 {
@@ -602,9 +638,17 @@ impl SoftRasterizer {
                 let t = s.fetch(uv);
                 [t[0] * light[0], t[1] * light[1], t[2] * light[2], t[3]]
             }
+            Stage::Sprite(opacity) => {
+                let a = opacity * (1.0 - (uv[0] * uv[0] + uv[1] * uv[1])).max(0.0);
+                // Nothing to add or mix (NaN included): leave the pixel alone.
+                if a.is_nan() || a <= 0.0 {
+                    return;
+                }
+                [light[0], light[1], light[2], a]
+            }
         };
         match st.s1 {
-            Stage::Off => {}
+            Stage::Off | Stage::Sprite(_) => {}
             Stage::Select(s) => {
                 let t = s.fetch(uv);
                 col[..3].copy_from_slice(&t[..3]);
@@ -694,7 +738,7 @@ fn vertex(
 }
 
 /// Viewport transform and snapping; `None` for `w <= 0`, non-finite or out-of-range values.
-fn project(p: &Vert, width: f32, height: f32) -> Option<ScreenVert> {
+pub(crate) fn project(p: &Vert, width: f32, height: f32) -> Option<ScreenVert> {
     let w = p.c[3];
     if w.is_nan() || w <= 0.0 {
         return None;

@@ -74,6 +74,38 @@
 //! frame image within ±1 per channel (checked by the unit tests); against the software
 //! reference's composited image the crate's tolerance below applies.
 //!
+//! # Effects (2.11)
+//!
+//! [`VulkanRenderer::set_effects`] (the plugin's [`Renderer::effects`]) keeps a frame's
+//! effect primitives; the next `draw` / `draw_with_overlay` consumes them, so they are
+//! drawn once (a later call before the draw replaces them). They are drawn by the
+//! software reference's rules (its crate docs, "Effects"), with the same CPU
+//! arithmetic for the quads:
+//!
+//! * **Quads on the CPU**: each primitive becomes a camera-facing quad built in view
+//!   space and projected with `camera.projection` (particle `size`², billboard
+//!   `size`×`height` rotated by `rotation`, streak and beam a band `size` wide from
+//!   `position` to `end`, point light an additive glow of half-side `size ·`
+//!   [`GLOW_RADIUS`] with opacity `colour[3] ·` [`GLOW_OPACITY`]); its six clip-space
+//!   vertices (with colour, opacity and sprite coordinates) go into one vertex buffer
+//!   per frame, reused between frames and grown when too small. A quad entirely
+//!   outside one plane of the view volume is left out; the GPU clips the rest (near
+//!   plane included) properly.
+//! * **Drawn** at the end of the 3D render pass, after the world's items and before the
+//!   overlay pass, strictly in list order: all quads in one draw call (Vulkan blends a
+//!   draw's primitives in order) with one premultiplied-alpha pipeline
+//!   ([`EFFECTS_WGSL`], blend `One`, `OneMinusSrcAlpha` on colour and alpha) whose
+//!   shader writes `(src·a, a)` for `ALPHA` and `(src·a, 0)` for `ADDITIVE`, so that
+//!   `ADDITIVE` = `min(1, dst + src·a)` (alpha kept) and `ALPHA` = `src·a + dst·(1 − a)`
+//!   (alpha `a + dst_a·(1 − a)`), the reference's formulas; depth test `LESS_OR_EQUAL`
+//!   against the world's depth, depth write off, no culling. (One draw call instead of
+//!   one per run of a blend: 10,000 interleaved particles would otherwise be thousands
+//!   of draw calls.)
+//! * **Sprite**: `a = opacity · max(0, 1 − (u² + v²))` in the fragment shader (sprite
+//!   coordinates −1..1 across the quad, a streak's `u` = 0), discarded when `a ≤ 0`.
+//! * **Skipped** (never an error): an unknown kind or blend, a non-finite number, a size
+//!   or height that is not positive, a streak of zero length or seen end-on.
+//!
 //! # Tolerance against the software reference
 //!
 //! The two rasterizers share the rules (top-left fill, pixel centres, perspective-correct
@@ -93,6 +125,7 @@
 //! Known deliberate difference: an item with a vertex index past the vertex arrays is
 //! left out whole (the reference drops only the affected triangles).
 
+mod effects;
 mod overlay;
 mod present;
 mod renderer;
@@ -101,13 +134,14 @@ mod shaders;
 mod tests;
 pub mod tolerance;
 
+pub use effects::{GLOW_OPACITY, GLOW_RADIUS};
 pub use renderer::{COLOR_FORMAT, DEPTH_FORMAT, MAX_TARGET_DIM, VulkanRenderer};
-pub use shaders::{OVERLAY_WGSL, WGSL, overlay_spirv, spirv};
+pub use shaders::{EFFECTS_WGSL, OVERLAY_WGSL, WGSL, effects_spirv, overlay_spirv, spirv};
 pub use tolerance::{ImageDiff, compare_images};
 
 use iron3d_abi::{
-    FactoryDescription, ImageRgba8, MissionInfo, Overlay, Plugin, PluginDescription, PluginError,
-    RenderFrame, RenderStats, Renderer, SlotKind, StateBlob,
+    EffectFrame, FactoryDescription, ImageRgba8, MissionInfo, Overlay, Plugin, PluginDescription,
+    PluginError, RenderFrame, RenderStats, Renderer, SlotKind, StateBlob,
 };
 
 /// Factory name of the Vulkan renderer.
@@ -235,5 +269,11 @@ impl Renderer for VulkanRender {
         self.renderer
             .draw_with_overlay(frame, overlay)
             .map_err(PluginError::from)
+    }
+
+    /// (2.11) Keeps the frame's effect primitives for the next draw.
+    fn effects(&mut self, effects: &EffectFrame) -> Result<(), PluginError> {
+        self.renderer.set_effects(&effects.primitives);
+        Ok(())
     }
 }

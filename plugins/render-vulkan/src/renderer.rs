@@ -1,12 +1,14 @@
 //! [`VulkanRenderer`]: device selection, upload caches, pipelines, the per-frame command
-//! buffer (3D pass, then the 2.4 overlay pass) and the read-back of the colour image.
+//! buffer (3D pass with the 2.11 effects at its end, then the 2.4 overlay pass) and the
+//! read-back of the colour image.
 
+use crate::effects::EffectsPass;
 use crate::overlay::OverlayPass;
 use crate::present::Presenter;
 use crate::{RenderError, shaders};
 use iron3d_abi::{
-    BlendMode, CullMode, DrawItem, ImageRgba8, NO_TEXTURE, Overlay, RenderFrame, RenderResources,
-    RenderStats, TextureOp, TextureStage,
+    BlendMode, CullMode, DrawItem, EffectPrimitive, ImageRgba8, NO_TEXTURE, Overlay, RenderFrame,
+    RenderResources, RenderStats, TextureOp, TextureStage,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -214,6 +216,14 @@ pub struct VulkanRenderer {
     cache: ResourceCache,
     /// (2.4) The screen-overlay pass and its texture cache.
     pub(crate) overlay: OverlayPass,
+    /// (2.11) The effects draw (pipelines, vertex buffer).
+    effects: EffectsPass,
+    /// (2.11) The primitives of the last [`VulkanRenderer::set_effects`] (reused buffer).
+    effect_primitives: Vec<EffectPrimitive>,
+    /// Whether `effect_primitives` waits for the next draw.
+    effects_pending: bool,
+    /// Effect quads drawn in the last frame.
+    effect_quads: u32,
     pub(crate) targets: Option<Targets>,
     pub(crate) presenter: Option<Presenter>,
     has_frame: bool,
@@ -377,6 +387,7 @@ impl VulkanRenderer {
         let mut pending_uploads = Vec::new();
         let white = create_texture(&memory, 1, 1, &[255; 4], &mut pending_uploads)?;
         let overlay = OverlayPass::new(&device, &memory, &descriptors, white.clone())?;
+        let effects = EffectsPass::new(&device, &memory, &render_pass)?;
         let mut this = Self {
             instance,
             device,
@@ -393,6 +404,10 @@ impl VulkanRenderer {
             white,
             cache: ResourceCache::default(),
             overlay,
+            effects,
+            effect_primitives: Vec::new(),
+            effects_pending: false,
+            effect_quads: 0,
             targets: None,
             presenter: None,
             device_name,
@@ -505,6 +520,21 @@ impl VulkanRenderer {
     /// Name of the physical device in use.
     pub fn device_name(&self) -> &str {
         &self.device_name
+    }
+
+    /// (2.11) Keeps `primitives` for the next draw, which draws them after the world's
+    /// items (see the crate docs, "Effects") and consumes them; a later call before that
+    /// draw replaces them.
+    pub fn set_effects(&mut self, primitives: &[EffectPrimitive]) {
+        self.effect_primitives.clear();
+        self.effect_primitives.extend_from_slice(primitives);
+        self.effects_pending = true;
+    }
+
+    /// (2.11) Effect quads drawn in the last frame (primitives skipped or entirely
+    /// outside the view volume are not counted).
+    pub fn effect_quads(&self) -> u32 {
+        self.effect_quads
     }
 
     /// Whether [`VulkanRenderer::draw`] completed at least once.
@@ -961,6 +991,8 @@ impl VulkanRenderer {
         overlay: Option<&Overlay>,
     ) -> Result<RenderStats, RenderError> {
         let objects = frame.visible.len() as u32;
+        let with_effects = std::mem::take(&mut self.effects_pending);
+        self.effect_quads = 0;
         let (width, height) = (frame.target.width, frame.target.height);
         let max = MAX_TARGET_DIM.min(
             self.device
@@ -1012,6 +1044,12 @@ impl VulkanRenderer {
                 Prepared::Skipped => {}
             }
         }
+        let effects = if with_effects {
+            self.effects
+                .prepare(&frame.camera, &self.effect_primitives)?
+        } else {
+            None
+        };
         let overlay = match overlay {
             Some(o) => {
                 let max_texture = self
@@ -1115,6 +1153,9 @@ impl VulkanRenderer {
                     .map_err(vk("draw"))?;
             }
         }
+        if let Some(prepared) = &effects {
+            self.effects.record(&mut b, prepared)?;
+        }
         b.end_render_pass(SubpassEndInfo::default())
             .map_err(vk("end render pass"))?;
         if let Some(prepared) = overlay {
@@ -1128,6 +1169,7 @@ impl VulkanRenderer {
             abi_stable::std_types::ROption::RNone => self.submit(b)?,
         }
         self.has_frame = true;
+        self.effect_quads = effects.map_or(0, |e| e.quads);
         Ok(RenderStats {
             draw_items: drawn,
             objects,

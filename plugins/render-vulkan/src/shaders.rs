@@ -1,6 +1,7 @@
 //! The WGSL shaders of the backend and their compilation to SPIR-V with naga (no
 //! shaderc): the 3D module with the vertex entry `vs_main` and the fragment entry
-//! `fs_main`, and the (2.4) screen-overlay module with `vs_overlay` and `fs_overlay`.
+//! `fs_main`, the (2.4) screen-overlay module with `vs_overlay` and `fs_overlay`, and the
+//! (2.11) effects module with `vs_effect` and `fs_effect`.
 
 use crate::RenderError;
 
@@ -133,6 +134,51 @@ fn fs_overlay(in: VsOut) -> @location(0) vec4<f32> {
 }
 "#;
 
+/// (2.11) Effects shader source. Vertex input: the clip-space position (Direct3D clip
+/// space, computed on the CPU; the shader flips y as the 3D shader does), the colour with
+/// the primitive's opacity in `w` (the same on every vertex, flat), the sprite
+/// coordinates (−1..1 across the quad) and 1 for an additive primitive (flat). With
+/// `a = opacity · max(0, 1 − (u² + v²))` (discarded when `a ≤ 0`) the fragment is
+/// premultiplied: `(colour.rgb · a, a)`, or `(colour.rgb · a, 0)` for an additive
+/// primitive; the pipeline's blend (`One`, `OneMinusSrcAlpha`) does the rest.
+pub const EFFECTS_WGSL: &str = r#"
+struct VsOut {
+    @builtin(position) pos: vec4<f32>,
+    @location(0) @interpolate(flat) colour: vec4<f32>,
+    @location(1) sprite: vec2<f32>,
+    @location(2) @interpolate(flat) additive: f32,
+};
+
+@vertex
+fn vs_effect(
+    @location(0) clip: vec4<f32>,
+    @location(1) colour: vec4<f32>,
+    @location(2) sprite: vec2<f32>,
+    @location(3) additive: f32,
+) -> VsOut {
+    var out: VsOut;
+    out.pos = vec4<f32>(clip.x, -clip.y, clip.z, clip.w);
+    out.colour = colour;
+    out.sprite = sprite;
+    out.additive = additive;
+    return out;
+}
+
+@fragment
+fn fs_effect(in: VsOut) -> @location(0) vec4<f32> {
+    let s = in.sprite;
+    let a = in.colour.w * max(0.0, 1.0 - (s.x * s.x + s.y * s.y));
+    if (!(a > 0.0)) {
+        discard;
+    }
+    var out_a = a;
+    if (in.additive > 0.5) {
+        out_a = 0.0;
+    }
+    return vec4<f32>(in.colour.xyz * a, out_a);
+}
+"#;
+
 /// Compiles WGSL `source` to SPIR-V words (coordinate space left as written, debug names
 /// kept).
 fn compile(source: &str) -> Result<Vec<u32>, RenderError> {
@@ -161,4 +207,9 @@ pub fn spirv() -> Result<Vec<u32>, RenderError> {
 /// (2.4) Compiles [`OVERLAY_WGSL`] to SPIR-V words (as [`spirv`]).
 pub fn overlay_spirv() -> Result<Vec<u32>, RenderError> {
     compile(OVERLAY_WGSL)
+}
+
+/// (2.11) Compiles [`EFFECTS_WGSL`] to SPIR-V words (as [`spirv`]).
+pub fn effects_spirv() -> Result<Vec<u32>, RenderError> {
+    compile(EFFECTS_WGSL)
 }

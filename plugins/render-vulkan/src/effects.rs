@@ -1,0 +1,345 @@
+//! (2.11) The effects draw: the frame's effect primitives as camera-facing quads, built
+//! on the CPU into one vertex buffer per frame and drawn in list order, in one draw call
+//! with one premultiplied-alpha pipeline, at the end of the 3D render pass (see the crate
+//! docs, "Effects").
+
+use crate::renderer::{shader_stages, vertex_input, vk};
+use crate::{RenderError, shaders};
+use glam::{Mat4, Vec4};
+use iron3d_abi::{Camera, EffectBlend, EffectPrimitive, PrimitiveKind, Vec3f};
+use std::sync::Arc;
+use vulkano::buffer::{Buffer, BufferContents, BufferCreateInfo, BufferUsage, Subbuffer};
+use vulkano::command_buffer::{AutoCommandBufferBuilder, PrimaryAutoCommandBuffer};
+use vulkano::device::Device;
+use vulkano::format::Format;
+use vulkano::memory::allocator::{AllocationCreateInfo, MemoryTypeFilter, StandardMemoryAllocator};
+use vulkano::pipeline::graphics::GraphicsPipelineCreateInfo;
+use vulkano::pipeline::graphics::color_blend::{
+    AttachmentBlend, BlendFactor, BlendOp, ColorBlendAttachmentState, ColorBlendState,
+};
+use vulkano::pipeline::graphics::depth_stencil::{CompareOp, DepthState, DepthStencilState};
+use vulkano::pipeline::graphics::input_assembly::InputAssemblyState;
+use vulkano::pipeline::graphics::multisample::MultisampleState;
+use vulkano::pipeline::graphics::rasterization::{CullMode, RasterizationState};
+use vulkano::pipeline::graphics::subpass::PipelineSubpassType;
+use vulkano::pipeline::graphics::viewport::ViewportState;
+use vulkano::pipeline::{DynamicState, GraphicsPipeline};
+use vulkano::render_pass::{RenderPass, Subpass};
+
+/// A point light's glow radius as a fraction of the light's reach (`size`), as the
+/// software reference draws it.
+pub const GLOW_RADIUS: f32 = 0.25;
+
+/// A point light's glow opacity as a fraction of its colour's opacity (`colour[3]`).
+pub const GLOW_OPACITY: f32 = 0.25;
+
+/// One effect vertex: clip-space position (Direct3D, the shader flips y), colour with
+/// the primitive's opacity in `w`, sprite coordinates, and 1 for an additive primitive
+/// (0: alpha-blended).
+#[derive(BufferContents, Clone, Copy, Debug, PartialEq)]
+#[repr(C)]
+pub(crate) struct EffectVertex {
+    pub(crate) clip: [f32; 4],
+    pub(crate) colour: [f32; 4],
+    pub(crate) sprite: [f32; 2],
+    pub(crate) additive: f32,
+}
+
+/// One primitive as a quad: clip-space corners in order around it, the sprite
+/// coordinates of each corner, colour and opacity, and whether it adds (else it mixes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct EffectQuad {
+    pub(crate) clip: [Vec4; 4],
+    pub(crate) sprite: [[f32; 2]; 4],
+    pub(crate) colour: [f32; 4],
+    pub(crate) additive: bool,
+}
+
+fn point(v: Vec3f) -> Option<Vec4> {
+    (v.x.is_finite() && v.y.is_finite() && v.z.is_finite()).then(|| Vec4::new(v.x, v.y, v.z, 1.0))
+}
+
+fn positive(x: f32) -> Option<f32> {
+    (x.is_finite() && x > 0.0).then_some(x)
+}
+
+/// The quad of `p` seen through `view` and `projection`, or `None` when it is skipped
+/// (the software reference's rules, the same arithmetic: an unknown kind or blend, a
+/// non-finite number, a size or height that is not positive, a streak or beam of zero
+/// length or seen exactly end-on).
+pub(crate) fn effect_quad(
+    view: &Mat4,
+    projection: &Mat4,
+    p: &EffectPrimitive,
+) -> Option<EffectQuad> {
+    let mut additive = match p.blend {
+        EffectBlend::ADDITIVE => true,
+        EffectBlend::ALPHA => false,
+        _ => return None,
+    };
+    if !p.colour.iter().all(|c| c.is_finite()) {
+        return None;
+    }
+    let mut colour = p.colour.map(|c| c.clamp(0.0, 1.0));
+    let centre = *view * point(p.position)?;
+    let corners;
+    let sprite;
+    match p.kind {
+        PrimitiveKind::PARTICLE | PrimitiveKind::BILLBOARD | PrimitiveKind::POINT_LIGHT => {
+            let (half_w, half_h, rotation) = match p.kind {
+                PrimitiveKind::PARTICLE => {
+                    let s = positive(p.size)? * 0.5;
+                    (s, s, p.rotation)
+                }
+                PrimitiveKind::BILLBOARD => (
+                    positive(p.size)? * 0.5,
+                    positive(p.height)? * 0.5,
+                    p.rotation,
+                ),
+                _ => {
+                    let r = positive(p.size)? * GLOW_RADIUS;
+                    additive = true;
+                    colour[3] *= GLOW_OPACITY;
+                    (r, r, 0.0)
+                }
+            };
+            if !(rotation.is_finite() && half_w.is_finite() && half_h.is_finite()) {
+                return None;
+            }
+            let (sin, cos) = rotation.sin_cos();
+            let ax = Vec4::new(cos * half_w, sin * half_w, 0.0, 0.0);
+            let ay = Vec4::new(-sin * half_h, cos * half_h, 0.0, 0.0);
+            corners = [
+                centre - ax - ay,
+                centre + ax - ay,
+                centre + ax + ay,
+                centre - ax + ay,
+            ];
+            sprite = [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
+        }
+        PrimitiveKind::STREAK | PrimitiveKind::BEAM => {
+            let half = positive(p.size)? * 0.5;
+            let end = *view * point(p.end)?;
+            let (a, b) = (centre.truncate(), end.truncate());
+            let side = (b - a).cross((a + b) * 0.5);
+            let len = side.length();
+            if !(len > 0.0 && len.is_finite()) {
+                return None;
+            }
+            let s = (side * (half / len)).extend(0.0);
+            if !s.is_finite() {
+                return None;
+            }
+            corners = [centre - s, end - s, end + s, centre + s];
+            sprite = [[0.0, -1.0], [0.0, -1.0], [0.0, 1.0], [0.0, 1.0]];
+        }
+        _ => return None,
+    }
+    Some(EffectQuad {
+        clip: corners.map(|c| *projection * c),
+        sprite,
+        colour,
+        additive,
+    })
+}
+
+/// Whether all four corners are outside one plane of the view volume (or not finite:
+/// such a quad is left out rather than handed to the GPU).
+fn outside(c: &[Vec4; 4]) -> bool {
+    let all = |f: &dyn Fn(&Vec4) -> bool| c.iter().all(f);
+    !c.iter().all(|p| p.is_finite())
+        || all(&|p| p.x > p.w)
+        || all(&|p| p.x < -p.w)
+        || all(&|p| p.y > p.w)
+        || all(&|p| p.y < -p.w)
+        || all(&|p| p.z < 0.0)
+        || all(&|p| p.z > p.w)
+}
+
+/// The effects of one frame, ready to record: its vertices are in the pass's buffer.
+pub(crate) struct PreparedEffects {
+    vertices: Subbuffer<[EffectVertex]>,
+    /// Quads in the buffer.
+    pub(crate) quads: u32,
+}
+
+/// The effects draw: its pipeline in the 3D render pass, the vertex buffer reused between
+/// frames and the CPU scratch list.
+pub(crate) struct EffectsPass {
+    memory: Arc<StandardMemoryAllocator>,
+    pipeline: Arc<GraphicsPipeline>,
+    /// Reused between frames (every frame waits for its fence), grown when too small.
+    vertices: Option<Subbuffer<[EffectVertex]>>,
+    scratch: Vec<EffectVertex>,
+}
+
+impl EffectsPass {
+    /// Compiles the effects shader and creates the pipeline in subpass 0 of
+    /// `render_pass` (the 3D pass: colour and depth).
+    pub(crate) fn new(
+        device: &Arc<Device>,
+        memory: &Arc<StandardMemoryAllocator>,
+        render_pass: &Arc<RenderPass>,
+    ) -> Result<Self, RenderError> {
+        let (stages, layout) = shader_stages(
+            device,
+            &shaders::effects_spirv()?,
+            "vs_effect",
+            "fs_effect",
+            "effects",
+        )?;
+        let subpass = Subpass::from(render_pass.clone(), 0)
+            .ok_or_else(|| RenderError::Vulkan("effects: no subpass 0".into()))?;
+        let pipeline = |blend: AttachmentBlend| {
+            GraphicsPipeline::new(
+                device.clone(),
+                None,
+                GraphicsPipelineCreateInfo {
+                    stages: stages.iter().cloned().collect(),
+                    vertex_input_state: Some(vertex_input::<EffectVertex>(&[
+                        (Format::R32G32B32A32_SFLOAT, 0),
+                        (Format::R32G32B32A32_SFLOAT, 16),
+                        (Format::R32G32_SFLOAT, 32),
+                        (Format::R32_SFLOAT, 40),
+                    ])),
+                    input_assembly_state: Some(InputAssemblyState::default()),
+                    viewport_state: Some(ViewportState::default()),
+                    rasterization_state: Some(RasterizationState {
+                        cull_mode: CullMode::None,
+                        ..Default::default()
+                    }),
+                    multisample_state: Some(MultisampleState::default()),
+                    // Tested against the world's depth, never written.
+                    depth_stencil_state: Some(DepthStencilState {
+                        depth: Some(DepthState {
+                            write_enable: false,
+                            compare_op: CompareOp::LessOrEqual,
+                        }),
+                        ..Default::default()
+                    }),
+                    color_blend_state: Some(ColorBlendState::with_attachment_states(
+                        1,
+                        ColorBlendAttachmentState {
+                            blend: Some(blend),
+                            ..Default::default()
+                        },
+                    )),
+                    dynamic_state: [DynamicState::Viewport].into_iter().collect(),
+                    subpass: Some(PipelineSubpassType::BeginRenderPass(subpass.clone())),
+                    ..GraphicsPipelineCreateInfo::layout(layout.clone())
+                },
+            )
+            .map_err(vk("effects pipeline"))
+        };
+        // Premultiplied: the shader writes (src·a, a) for an alpha-blended primitive and
+        // (src·a, 0) for an additive one, so `out = src_out + dst·(1 − src_out.a)` is
+        // `src·a + dst·(1 − a)` (alpha `a + dst_a·(1 − a)`) or `dst + src·a` (alpha
+        // kept): both blends in one pipeline, one draw call, list order kept.
+        let pipeline = pipeline(AttachmentBlend {
+            src_color_blend_factor: BlendFactor::One,
+            dst_color_blend_factor: BlendFactor::OneMinusSrcAlpha,
+            color_blend_op: BlendOp::Add,
+            src_alpha_blend_factor: BlendFactor::One,
+            dst_alpha_blend_factor: BlendFactor::OneMinusSrcAlpha,
+            alpha_blend_op: BlendOp::Add,
+        })?;
+        Ok(Self {
+            memory: memory.clone(),
+            pipeline,
+            vertices: None,
+            scratch: Vec::new(),
+        })
+    }
+
+    /// Builds the quads of `primitives` seen through `camera` (list order, skipped ones
+    /// left out, ones entirely outside the view volume too) into the vertex buffer;
+    /// `None` when none is left.
+    pub(crate) fn prepare(
+        &mut self,
+        camera: &Camera,
+        primitives: &[EffectPrimitive],
+    ) -> Result<Option<PreparedEffects>, RenderError> {
+        let view = Mat4::from(camera.view);
+        let projection = Mat4::from(camera.projection);
+        self.scratch.clear();
+        // One draw call: its vertex count must fit a `u32`.
+        let max_quads = (u32::MAX / 6) as usize;
+        for p in primitives {
+            let Some(q) = effect_quad(&view, &projection, p) else {
+                continue;
+            };
+            if outside(&q.clip) {
+                continue;
+            }
+            if self.scratch.len() / 6 >= max_quads {
+                break;
+            }
+            let additive = if q.additive { 1.0 } else { 0.0 };
+            let v = |i: usize| EffectVertex {
+                clip: q.clip[i].to_array(),
+                colour: q.colour,
+                sprite: q.sprite[i],
+                additive,
+            };
+            self.scratch
+                .extend_from_slice(&[v(0), v(1), v(2), v(0), v(2), v(3)]);
+        }
+        if self.scratch.is_empty() {
+            return Ok(None);
+        }
+        let n = self.scratch.len() as u64;
+        let buffer = match &self.vertices {
+            Some(b) if b.len() >= n => b.clone(),
+            _ => {
+                let b = Buffer::new_slice::<EffectVertex>(
+                    self.memory.clone(),
+                    BufferCreateInfo {
+                        usage: BufferUsage::VERTEX_BUFFER,
+                        ..Default::default()
+                    },
+                    AllocationCreateInfo {
+                        memory_type_filter: MemoryTypeFilter::PREFER_DEVICE
+                            | MemoryTypeFilter::HOST_SEQUENTIAL_WRITE,
+                        ..Default::default()
+                    },
+                    n.next_power_of_two().max(256),
+                )
+                .map_err(vk("effects vertex buffer"))?;
+                self.vertices = Some(b.clone());
+                b
+            }
+        };
+        let used = buffer.slice(0..n);
+        used.write()
+            .map_err(vk("effects vertex write"))?
+            .copy_from_slice(&self.scratch);
+        Ok(Some(PreparedEffects {
+            vertices: used,
+            quads: (n / 6) as u32,
+        }))
+    }
+
+    /// Records the draw, inside the 3D render pass after the world's items (the
+    /// viewport is already set): one draw call of every quad, in list order (Vulkan
+    /// blends a draw's primitives in their order).
+    pub(crate) fn record(
+        &self,
+        b: &mut AutoCommandBufferBuilder<PrimaryAutoCommandBuffer>,
+        prepared: &PreparedEffects,
+    ) -> Result<(), RenderError> {
+        b.bind_pipeline_graphics(self.pipeline.clone())
+            .map_err(vk("bind effects pipeline"))?
+            .bind_vertex_buffers(0, prepared.vertices.clone())
+            .map_err(vk("bind effects vertices"))?;
+        let count = u32::try_from(prepared.vertices.len())
+            .map_err(|_| RenderError::Vulkan("effects: too many vertices".into()))?;
+        // SAFETY: the draw covers exactly the vertex slice bound above.
+        unsafe {
+            b.draw(count, 1, 0, 0).map_err(vk("effects draw"))?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;
