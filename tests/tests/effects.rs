@@ -134,3 +134,123 @@ fn the_battle_runs_the_same_with_effects_or_without_and_every_shot_and_kill_star
     // The null-effects run had the same events (the sender does not know who listens).
     assert_eq!(messages(&tb, "EFFECT").len(), effects.len());
 }
+
+/// `play` (offscreen, the capture renderer) of the battle for `frames` frames, with
+/// `extra` arguments: the capture's JSON (its last frame) and the launcher's output.
+fn played(dir: &Path, frames: u32, extra: &[&str]) -> (Value, String) {
+    let game = iron3d_e2e::render::demo().to_str().unwrap().to_owned();
+    let shot = dir.join(format!("capture-{frames}-{}.json", extra.len()));
+    let frames = frames.to_string();
+    let mut args = vec![
+        "play",
+        "--game-dir",
+        &game,
+        "--mission",
+        iron3d_demo::BATTLE,
+        "--seed",
+        "1",
+        "--offscreen",
+        "--no-briefing",
+        "--renderer",
+        "capture",
+        "--frames",
+        &frames,
+        "--screenshot",
+        shot.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let out = iron3d_e2e::run_ok(&args);
+    let json = serde_json::from_str(&std::fs::read_to_string(&shot).unwrap()).unwrap();
+    (json, out)
+}
+
+/// The capture's effect groups as (instance, command, kind, first position).
+fn groups(capture: &Value) -> Vec<(u64, u64, String, Value)> {
+    capture["effects"]["groups"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no effects in the capture: {capture}"))
+        .iter()
+        .map(|g| {
+            (
+                g["instance"].as_u64().unwrap(),
+                g["command"].as_u64().unwrap(),
+                g["kind"].as_str().unwrap().to_owned(),
+                g["first"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_played_battle_draws_shots_and_kills_where_they_happen_and_a_swap_keeps_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("play.jsonl");
+    let (at_900, _) = played(
+        dir.path(),
+        900,
+        &[
+            "--trace",
+            trace.to_str().unwrap(),
+            "--trace-every",
+            "100000",
+        ],
+    );
+    let effects = messages(&trace, "EFFECT");
+    let named = |name: &str| -> Vec<(u64, Value, Value)> {
+        effects
+            .iter()
+            .filter(|v| v["fields"]["effect"]["name"] == name)
+            .map(|v| {
+                (
+                    v["tick"].as_u64().unwrap(),
+                    v["fields"]["effect"]["position"].clone(),
+                    v["fields"]["effect"]["target"].clone(),
+                )
+            })
+            .collect()
+    };
+    // Every wreck of the last 20 s (WRECK lives 20 s) shows its scorch where the unit
+    // died: a billboard (command 1) whose place is the kill's.
+    let shown = groups(&at_900);
+    let wrecks: Vec<_> = named("WRECK")
+        .into_iter()
+        .filter(|(t, _, _)| *t + 600 > 900)
+        .collect();
+    assert!(!wrecks.is_empty(), "kills before frame 900");
+    for (tick, at, _) in &wrecks {
+        assert!(
+            shown
+                .iter()
+                .any(|(_, c, k, first)| *c == 1 && k == "billboard" && first == at),
+            "the wreck of tick {tick} at {at} is not drawn: {shown:?}"
+        );
+    }
+    // The frame of the first shot: its muzzle flash at the muzzle, its tracer starting
+    // there, its light; and the hit's sparks where the tracer ends.
+    let (tick, muzzle, target) = named("SHOT").into_iter().next().unwrap();
+    let (at_shot, _) = played(dir.path(), u32::try_from(tick).unwrap(), &[]);
+    assert_eq!(at_shot["tick"], tick);
+    let shown = groups(&at_shot);
+    let kinds_at = |p: &Value| -> Vec<String> {
+        shown
+            .iter()
+            .filter(|(_, _, _, first)| first == p)
+            .map(|(_, _, k, _)| k.clone())
+            .collect()
+    };
+    let at_muzzle = kinds_at(&muzzle);
+    for k in ["billboard", "streak", "point_light"] {
+        assert!(
+            at_muzzle.iter().any(|x| x == k),
+            "{k} at the muzzle: {shown:?}"
+        );
+    }
+    assert!(
+        kinds_at(&target).iter().any(|x| x == "particle"),
+        "sparks where the shot hit {target}: {shown:?}"
+    );
+    // A hot swap of the effects plugin 50 ticks earlier draws the very same effects.
+    let (swapped, out) = played(dir.path(), 900, &["--swap", "850:effects:iron3d_effects"]);
+    assert!(out.contains("swapped effects after tick 850"), "{out}");
+    assert_eq!(swapped["effects"], at_900["effects"]);
+}
