@@ -254,3 +254,128 @@ fn a_played_battle_draws_shots_and_kills_where_they_happen_and_a_swap_keeps_them
     assert!(out.contains("swapped effects after tick 850"), "{out}");
     assert_eq!(swapped["effects"], at_900["effects"]);
 }
+
+/// A camera `back` units south-west of and `up` above `at`, looking at it
+/// (`X,Y,Z,YAW,PITCH`).
+fn camera_on(at: &Value, back: f64, up: f64) -> String {
+    let p: Vec<f64> = at
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    let eye = [p[0] - back, p[1] - back, p[2] + up];
+    let (dx, dy, dz) = (p[0] - eye[0], p[1] - eye[1], p[2] - eye[2]);
+    let yaw = dy.atan2(dx);
+    let pitch = dz.atan2((dx * dx + dy * dy).sqrt());
+    format!("{},{},{},{yaw},{pitch}", eye[0], eye[1], eye[2])
+}
+
+/// The battle drawn by the software renderer through `camera` after `frames` frames,
+/// compared with `goldens/<name>.png` pixel for pixel (`IRON3D_UPDATE_GOLDENS=1`
+/// rewrites it after an intended change).
+fn soft_golden(dir: &Path, name: &str, camera: &str, frames: u64) {
+    use iron3d_e2e::render::{H, W, decode, goldens};
+    let game = iron3d_e2e::render::demo().to_str().unwrap().to_owned();
+    let shot = dir.join(format!("{name}.png"));
+    let (w, h, f) = (W.to_string(), H.to_string(), frames.to_string());
+    iron3d_e2e::run_ok(&[
+        "play",
+        "--game-dir",
+        &game,
+        "--mission",
+        iron3d_demo::BATTLE,
+        "--seed",
+        "1",
+        "--offscreen",
+        "--no-briefing",
+        "--no-hud",
+        "--renderer",
+        "soft",
+        "--frames",
+        &f,
+        "--width",
+        &w,
+        "--height",
+        &h,
+        "--camera",
+        camera,
+        "--screenshot",
+        shot.to_str().unwrap(),
+    ]);
+    let want = goldens().join(format!("{name}.png"));
+    if std::env::var_os("IRON3D_UPDATE_GOLDENS").is_some() {
+        std::fs::copy(&shot, &want).unwrap();
+    }
+    let (gw, gh, got) = decode(&shot);
+    let (ww, wh, wanted) = decode(&want);
+    assert_eq!((gw, gh), (ww, wh), "{name}: size");
+    let differing = got
+        .chunks(4)
+        .zip(wanted.chunks(4))
+        .filter(|(a, b)| a != b)
+        .count();
+    assert_eq!(
+        differing,
+        0,
+        "{name}: {differing} pixels differ from {}",
+        want.display()
+    );
+}
+
+/// Soft-renderer goldens of combat effects: the first shot two ticks in (its tracer
+/// half way, the hit's sparks) seen from above the middle of its path, and the first
+/// kill 10 ticks into its explosion (flash, fireball, debris, smoke, the scorch).
+#[test]
+fn the_first_shot_and_the_first_explosion_match_their_soft_goldens() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("play.jsonl");
+    played(
+        dir.path(),
+        900,
+        &[
+            "--trace",
+            trace.to_str().unwrap(),
+            "--trace-every",
+            "100000",
+        ],
+    );
+    let effects = messages(&trace, "EFFECT");
+    let first = |name: &str| -> (u64, Value) {
+        effects
+            .iter()
+            .find(|v| v["fields"]["effect"]["name"] == name)
+            .map(|v| {
+                (
+                    v["tick"].as_u64().unwrap(),
+                    v["fields"]["effect"]["position"].clone(),
+                )
+            })
+            .unwrap_or_else(|| panic!("no {name} before frame 900"))
+    };
+    let (shot_tick, shot) = effects
+        .iter()
+        .find(|v| v["fields"]["effect"]["name"] == "SHOT")
+        .map(|v| (v["tick"].as_u64().unwrap(), v["fields"]["effect"].clone()))
+        .unwrap();
+    // Seen from above the middle of its path, two ticks in: the tracer half way.
+    let mid: Vec<f64> = (0..3)
+        .map(|k| {
+            0.5 * (shot["position"][k].as_f64().unwrap() + shot["target"][k].as_f64().unwrap())
+        })
+        .collect();
+    let mid = serde_json::json!(mid);
+    soft_golden(
+        dir.path(),
+        "effects_shot",
+        &camera_on(&mid, 12.0, 14.0),
+        shot_tick + 2,
+    );
+    let (kill_tick, at) = first("EXPLODE");
+    soft_golden(
+        dir.path(),
+        "effects_explosion",
+        &camera_on(&at, 14.0, 9.0),
+        kill_tick + 10,
+    );
+}
