@@ -3,7 +3,8 @@
 //! path as `iron3d play --offscreen` (simulation tick, frame building, plugin draw); and
 //! the frame stall of a switch to the Vulkan renderer prepared on the render thread
 //! (the whole preparation, device creation included) next to one prepared on a worker
-//! thread (`PlaySession::switch_async`; target: at most one tick of stall).
+//! thread (`PlaySession::switch_async`; target: at most one tick of stall); and the
+//! battle with and without effects, side by side (`render_effects`).
 
 use iron3d_demo::Profile;
 use iron3d_launcher::play::{PlayOptions, PlaySession, Renderer, run_offscreen};
@@ -94,6 +95,7 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
         if label == "demo" {
             swap_stall(&dir, &mission, out)?;
             hud_cost(&dir, out)?;
+            effects_cost(&dir, out)?;
         }
     }
     Ok(())
@@ -157,6 +159,78 @@ fn swap_stall(dir: &std::path::Path, mission: &str, out: &mut dyn Write) -> anyh
         switched / tick_ms
     )?;
     s.shutdown();
+    Ok(())
+}
+
+/// Frames of the battle the effects figure plays (20 s of game time at 30 fps: the
+/// shots start at tick 130, the first kills follow).
+pub const EFFECTS_FRAMES: u64 = 600;
+
+/// The effects' cost in whole frames: the battle played offscreen for
+/// [`EFFECTS_FRAMES`] frames with the registry's effects plugin and with the null one,
+/// side by side — the software renderer at 640×480 and the Vulkan renderer at 1280×720
+/// (targets: 60 fps or more with effects) — and the primitives of the last frame.
+fn effects_cost(dir: &std::path::Path, out: &mut dyn Write) -> anyhow::Result<()> {
+    let config = iron3d_launcher::plugins::locate_registry(None)?;
+    let text = std::fs::read_to_string(&config)?;
+    let null: String = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("effects ") {
+                "effects iron3d_null null-effects"
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let null_file = dir.join("bench-null-effects.ini");
+    std::fs::write(&null_file, null)?;
+    for (renderer, (w, h)) in [
+        (Renderer::Soft, (640u32, 480u32)),
+        (Renderer::Vulkan, (1280, 720)),
+    ] {
+        let mut fps = [0.0f64; 2];
+        let mut fell_back = false;
+        for (k, registry) in [Some(config.clone()), Some(null_file.clone())]
+            .into_iter()
+            .enumerate()
+        {
+            let opts = PlayOptions {
+                registry,
+                ..bench_options(
+                    dir.to_owned(),
+                    iron3d_demo::BATTLE.to_owned(),
+                    renderer,
+                    Some(EFFECTS_FRAMES),
+                    (w, h),
+                    true,
+                )
+            };
+            let mut sink = Vec::new();
+            let o = run_offscreen(&opts, &mut sink)?;
+            fell_back |= !String::from_utf8_lossy(&sink)
+                .contains(&format!("renderer={} ", renderer.as_str()));
+            fps[k] = o.fps;
+        }
+        if fell_back {
+            writeln!(
+                out,
+                "bench render_effects renderer={} size={w}x{h}: not available (fell back)",
+                renderer.as_str()
+            )?;
+            continue;
+        }
+        writeln!(
+            out,
+            "bench render_effects mission=BATTLE renderer={} size={w}x{h} frames={EFFECTS_FRAMES} fps_with_effects={:.1} fps_without={:.1} ratio={:.3} target_fps=60 met={}",
+            renderer.as_str(),
+            fps[0],
+            fps[1],
+            fps[0] / fps[1].max(1e-9),
+            fps[0] >= 60.0
+        )?;
+    }
     Ok(())
 }
 
