@@ -1,6 +1,7 @@
-//! The invariants the `sound_event` fuzz target asserts, shared with the tests that
-//! replay generated inputs: call [`sound_event`] on any input; it panics on a violation
-//! (that is what the fuzzer detects) and returns whether the event was accepted.
+//! The invariants the `sound_event` and `effect_event` fuzz targets assert, shared with
+//! the tests that replay generated inputs: call [`sound_event`] or [`effect_event`] on
+//! any input; it panics on a violation (that is what the fuzzer detects) and returns
+//! whether the event was accepted.
 
 #![allow(
     clippy::missing_panics_doc,
@@ -8,7 +9,7 @@
     reason = "panicking on a broken invariant is the purpose"
 )]
 
-use crate::{ErrorKind, Message, MessageCode, SoundEvent, Vec3f};
+use crate::{EffectEvent, ErrorKind, Message, MessageCode, SoundEvent, Vec3f};
 
 /// The fuzz input of a sound-event message: `object_a` u32, `value` u64, `point` as
 /// three `f32` (little-endian), then the payload.
@@ -44,6 +45,49 @@ pub fn sound_event(data: &[u8]) -> bool {
         Ok(e) => {
             let again =
                 SoundEvent::from_message(&e.to_message().expect("an accepted event writes"))
+                    .expect("a written event reads");
+            assert_eq!(again, e);
+            true
+        }
+        Err(e) => {
+            assert_eq!(e.kind, ErrorKind::INVALID, "{}", e.message);
+            false
+        }
+    }
+}
+
+/// The fuzz input of an effect-event message: `object_a` u32, `point` as three `f32`
+/// (little-endian), then the payload.
+pub fn effect_event_input(m: &Message) -> Vec<u8> {
+    let mut b = Vec::with_capacity(16 + m.payload.len());
+    b.extend_from_slice(&m.object_a.to_le_bytes());
+    for v in [m.point.x, m.point.y, m.point.z] {
+        b.extend_from_slice(&v.to_le_bytes());
+    }
+    b.extend_from_slice(&m.payload);
+    b
+}
+
+/// Same checks as `fuzz/fuzz_targets/effect_event.rs`: `EffectEvent::from_message` on
+/// the message of `data` ([`effect_event_input`]'s layout) accepts, and what it accepts
+/// writes a message that reads back as the same event, or refuses with
+/// `ErrorKind::INVALID`; never panics. Inputs under 16 bytes are not messages.
+pub fn effect_event(data: &[u8]) -> bool {
+    if data.len() < 16 {
+        return false;
+    }
+    let word = |i: usize| u32::from_le_bytes([data[i], data[i + 1], data[i + 2], data[i + 3]]);
+    let mut m = Message::new(MessageCode::EFFECT).with_payload(data[16..].to_vec());
+    m.object_a = word(0);
+    m.point = Vec3f {
+        x: f32::from_bits(word(4)),
+        y: f32::from_bits(word(8)),
+        z: f32::from_bits(word(12)),
+    };
+    match EffectEvent::from_message(&m) {
+        Ok(e) => {
+            let again =
+                EffectEvent::from_message(&e.to_message().expect("an accepted event writes"))
                     .expect("a written event reads");
             assert_eq!(again, e);
             true

@@ -1,11 +1,12 @@
-//! The `sound_event` fuzz target's checks on seeds written by `SoundEvent::to_message`
-//! and on every truncation and single-byte corruption of them: `from_message` accepts
-//! or refuses with `INVALID`, never panics, and what it accepts round-trips.
+//! The `sound_event` and `effect_event` fuzz targets' checks on seeds written by
+//! `SoundEvent::to_message` / `EffectEvent::to_message` and on every truncation and
+//! single-byte corruption of them: `from_message` accepts or refuses with `INVALID`,
+//! never panics, and what it accepts round-trips.
 
 #![allow(clippy::unwrap_used, reason = "tests fail loudly")]
 
-use iron3d_abi::fuzz_check::{sound_event, sound_event_input};
-use iron3d_abi::{SoundBus, SoundEvent, SoundKind, Vec3f};
+use iron3d_abi::fuzz_check::{effect_event, effect_event_input, sound_event, sound_event_input};
+use iron3d_abi::{EffectEvent, SoundBus, SoundEvent, SoundKind, Vec3f};
 
 fn seeds() -> Vec<Vec<u8>> {
     let events = [
@@ -55,5 +56,42 @@ fn seeds_their_truncations_and_corruptions_never_panic() {
         }
     }
     // Corrupting the kind, bus, owner or a float keeps many inputs valid.
+    assert!(accepted > 0);
+}
+
+#[test]
+fn effect_event_seeds_their_truncations_and_corruptions_never_panic() {
+    let at = Vec3f {
+        x: 1.0,
+        y: 2.0,
+        z: 3.0,
+    };
+    let seeds: Vec<Vec<u8>> = [
+        EffectEvent::at("effects.rlb", "SHOT", 17, at).towards(Vec3f {
+            x: 9.0,
+            y: 2.0,
+            z: 3.0,
+        }),
+        EffectEvent::at("", "EXPLODE", 0, at),
+        EffectEvent::at("эффекты.rlb", "Взрыв", 5, at),
+    ]
+    .iter()
+    .map(|e| effect_event_input(&e.to_message().unwrap()))
+    .collect();
+    let mut accepted = 0;
+    for seed in seeds {
+        assert!(effect_event(&seed), "a written event is accepted");
+        for len in 0..seed.len() {
+            accepted += usize::from(effect_event(&seed[..len]));
+        }
+        for i in 0..seed.len() {
+            for flip in [0x01u8, 0x80, 0xFF] {
+                let mut d = seed.clone();
+                d[i] ^= flip;
+                accepted += usize::from(effect_event(&d));
+            }
+        }
+    }
+    // Corrupting the owner, a coordinate or the scale's low bits keeps inputs valid.
     assert!(accepted > 0);
 }
