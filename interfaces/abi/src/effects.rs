@@ -29,6 +29,7 @@ use crate::types::{ErrorKind, PluginError};
 use abi_stable::StableAbi;
 use abi_stable::sabi_trait;
 use abi_stable::std_types::{ROption, RResult, RString, RVec};
+use glam::{Mat4, Vec4};
 
 impl MessageCode {
     /// (2.11) An effect event for the effects slot (rule **PD-MSG-EFFECT**: engine code
@@ -322,6 +323,132 @@ pub trait EffectsService {
     /// [`EffectsProvider::frame`].
     #[sabi(last_prefix_field)]
     fn frame(&mut self, view: &EffectView) -> RResult<EffectFrame, PluginError>;
+}
+
+/// A point light's glow radius as a fraction of its reach (`size`), as the built-in
+/// renderers draw it ([`effect_quad`]; they have no dynamic lights).
+pub const GLOW_RADIUS: f32 = 0.25;
+
+/// A point light's glow opacity as a fraction of its colour's opacity (`colour[3]`).
+pub const GLOW_OPACITY: f32 = 0.25;
+
+/// One primitive as the built-in renderers draw it ([`effect_quad`]): clip-space corners
+/// in order around the quad, the sprite coordinates of each corner (the soft round
+/// sprite's alpha is `opacity · max(0, 1 − (u² + v²))`), colour, opacity, and whether it
+/// adds (else it mixes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EffectQuad {
+    /// Clip-space corners.
+    pub clip: [Vec4; 4],
+    /// Sprite coordinates of the corners.
+    pub sprite: [[f32; 2]; 4],
+    /// Colour, clamped to `[0, 1]`.
+    pub colour: [f32; 3],
+    /// Opacity, clamped to `[0, 1]` (a point light's times [`GLOW_OPACITY`]).
+    pub opacity: f32,
+    /// `dst + src·a` (else `dst·(1 − a) + src·a`).
+    pub additive: bool,
+}
+
+fn point(v: Vec3f) -> Option<Vec4> {
+    (v.x.is_finite() && v.y.is_finite() && v.z.is_finite()).then(|| Vec4::new(v.x, v.y, v.z, 1.0))
+}
+
+fn positive(x: f32) -> Option<f32> {
+    (x.is_finite() && x > 0.0).then_some(x)
+}
+
+/// The quad of `p` seen through `view` and `projection` (camera-facing: built in view
+/// space, x right, y up; clip space as [`crate::Camera`] defines it), or `None` when it
+/// is skipped: an unknown kind or blend, a non-finite position, end, size, height,
+/// rotation or colour, a size or height that is not positive, or a streak or beam of
+/// zero length or seen exactly end-on. Particles and billboards are `size` × `height`
+/// (a particle `size` square) rotated by `rotation` on the screen, their sprite
+/// coordinates the corners of `[-1, 1]²`; a point light is an additive glow of
+/// half-side [`GLOW_RADIUS`] × `size` at [`GLOW_OPACITY`] of its opacity; a streak or
+/// beam is a band `size` wide from `position` to `end`, across both the line and the
+/// line of sight, its sprite `u` 0 and `v` ±1 across it.
+pub fn effect_quad(view: &Mat4, projection: &Mat4, p: &EffectPrimitive) -> Option<EffectQuad> {
+    let mut additive = match p.blend {
+        EffectBlend::ADDITIVE => true,
+        EffectBlend::ALPHA => false,
+        _ => return None,
+    };
+    if !p.colour.iter().all(|c| c.is_finite()) {
+        return None;
+    }
+    let colour = [
+        p.colour[0].clamp(0.0, 1.0),
+        p.colour[1].clamp(0.0, 1.0),
+        p.colour[2].clamp(0.0, 1.0),
+    ];
+    let mut opacity = p.colour[3].clamp(0.0, 1.0);
+    let centre = *view * point(p.position)?;
+    let corners;
+    let sprite;
+    match p.kind {
+        PrimitiveKind::PARTICLE | PrimitiveKind::BILLBOARD | PrimitiveKind::POINT_LIGHT => {
+            let (half_w, half_h, rotation) = match p.kind {
+                PrimitiveKind::PARTICLE => {
+                    let s = positive(p.size)? * 0.5;
+                    (s, s, p.rotation)
+                }
+                PrimitiveKind::BILLBOARD => (
+                    positive(p.size)? * 0.5,
+                    positive(p.height)? * 0.5,
+                    p.rotation,
+                ),
+                _ => {
+                    // No dynamic lights here: a faint additive glow instead.
+                    let r = positive(p.size)? * GLOW_RADIUS;
+                    additive = true;
+                    opacity *= GLOW_OPACITY;
+                    (r, r, 0.0)
+                }
+            };
+            if !(rotation.is_finite() && half_w.is_finite() && half_h.is_finite()) {
+                return None;
+            }
+            let (sin, cos) = rotation.sin_cos();
+            // The quad's axes, rotated counter-clockwise on the screen by `rotation`.
+            let ax = Vec4::new(cos * half_w, sin * half_w, 0.0, 0.0);
+            let ay = Vec4::new(-sin * half_h, cos * half_h, 0.0, 0.0);
+            corners = [
+                centre - ax - ay,
+                centre + ax - ay,
+                centre + ax + ay,
+                centre - ax + ay,
+            ];
+            sprite = [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
+        }
+        PrimitiveKind::STREAK | PrimitiveKind::BEAM => {
+            let half = positive(p.size)? * 0.5;
+            let end = *view * point(p.end)?;
+            let (a, b) = (centre.truncate(), end.truncate());
+            // Across the line and across the line of sight (the eye is the view-space
+            // origin): the quad faces the camera as well as a flat band can.
+            let side = (b - a).cross((a + b) * 0.5);
+            let len = side.length();
+            if !(len > 0.0 && len.is_finite()) {
+                return None;
+            }
+            let s = (side * (half / len)).extend(0.0);
+            if !s.is_finite() {
+                return None;
+            }
+            corners = [centre - s, end - s, end + s, centre + s];
+            sprite = [[0.0, -1.0], [0.0, -1.0], [0.0, 1.0], [0.0, 1.0]];
+        }
+        _ => return None,
+    }
+    let clip = corners.map(|c| *projection * c);
+    Some(EffectQuad {
+        clip,
+        sprite,
+        colour,
+        opacity,
+        additive,
+    })
 }
 
 #[cfg(test)]

@@ -5,13 +5,10 @@
 
 use crate::raster::{GUARD_BAND, ItemState, SoftRasterizer, Stage, UNORM8, Vert, project, to_u8};
 use glam::{Mat4, Vec4};
-use iron3d_abi::{BlendMode, Camera, CullMode, EffectBlend, EffectPrimitive, PrimitiveKind, Vec3f};
+use iron3d_abi::{BlendMode, Camera, CullMode, EffectPrimitive};
 
-/// A point light's glow radius as a fraction of the light's reach (`size`).
-pub const GLOW_RADIUS: f32 = 0.25;
-
-/// A point light's glow opacity as a fraction of its colour's opacity (`colour[3]`).
-pub const GLOW_OPACITY: f32 = 0.25;
+/// A point light's glow radius and opacity (the interface's, shared by the renderers).
+pub use iron3d_abi::effects::{GLOW_OPACITY, GLOW_RADIUS};
 
 /// Counters of the last [`SoftRasterizer::draw_effects`] (reset by every
 /// [`SoftRasterizer::draw`]). Primitives of an unknown kind or blend and primitives with a
@@ -37,102 +34,25 @@ pub(crate) struct EffectQuad {
     pub(crate) blend: BlendMode,
 }
 
-fn point(v: Vec3f) -> Option<Vec4> {
-    (v.x.is_finite() && v.y.is_finite() && v.z.is_finite()).then(|| Vec4::new(v.x, v.y, v.z, 1.0))
-}
-
-fn positive(x: f32) -> Option<f32> {
-    (x.is_finite() && x > 0.0).then_some(x)
-}
-
-/// The quad of `p` seen through `view` and `projection` (camera-facing: built in view
-/// space, x right, y up), or `None` when it is skipped: an unknown kind or blend, a
-/// non-finite position, end, size, height, rotation or colour, a size or height that is
-/// not positive, or a streak or beam of zero length or seen exactly end-on.
+/// The quad of `p` seen through `view` and `projection`: the interface's
+/// [`iron3d_abi::effects::effect_quad`] (the one geometry every built-in renderer draws),
+/// with its blend as this rasterizer's mode.
 pub(crate) fn effect_quad(
     view: &Mat4,
     projection: &Mat4,
     p: &EffectPrimitive,
 ) -> Option<EffectQuad> {
-    let mut blend = match p.blend {
-        EffectBlend::ADDITIVE => BlendMode::Additive,
-        EffectBlend::ALPHA => BlendMode::AlphaBlend,
-        _ => return None,
-    };
-    if !p.colour.iter().all(|c| c.is_finite()) {
-        return None;
-    }
-    let colour = [
-        p.colour[0].clamp(0.0, 1.0),
-        p.colour[1].clamp(0.0, 1.0),
-        p.colour[2].clamp(0.0, 1.0),
-    ];
-    let mut opacity = p.colour[3].clamp(0.0, 1.0);
-    let centre = *view * point(p.position)?;
-    let corners;
-    let uv;
-    match p.kind {
-        PrimitiveKind::PARTICLE | PrimitiveKind::BILLBOARD | PrimitiveKind::POINT_LIGHT => {
-            let (half_w, half_h, rotation) = match p.kind {
-                PrimitiveKind::PARTICLE => {
-                    let s = positive(p.size)? * 0.5;
-                    (s, s, p.rotation)
-                }
-                PrimitiveKind::BILLBOARD => (
-                    positive(p.size)? * 0.5,
-                    positive(p.height)? * 0.5,
-                    p.rotation,
-                ),
-                _ => {
-                    // No dynamic lights here: a faint additive glow instead.
-                    let r = positive(p.size)? * GLOW_RADIUS;
-                    blend = BlendMode::Additive;
-                    opacity *= GLOW_OPACITY;
-                    (r, r, 0.0)
-                }
-            };
-            if !(rotation.is_finite() && half_w.is_finite() && half_h.is_finite()) {
-                return None;
-            }
-            let (sin, cos) = rotation.sin_cos();
-            // The quad's axes, rotated counter-clockwise on the screen by `rotation`.
-            let ax = Vec4::new(cos * half_w, sin * half_w, 0.0, 0.0);
-            let ay = Vec4::new(-sin * half_h, cos * half_h, 0.0, 0.0);
-            corners = [
-                centre - ax - ay,
-                centre + ax - ay,
-                centre + ax + ay,
-                centre - ax + ay,
-            ];
-            uv = [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
-        }
-        PrimitiveKind::STREAK | PrimitiveKind::BEAM => {
-            let half = positive(p.size)? * 0.5;
-            let end = *view * point(p.end)?;
-            let (a, b) = (centre.truncate(), end.truncate());
-            // Across the line and across the line of sight (the eye is the view-space
-            // origin): the quad faces the camera as well as a flat band can.
-            let side = (b - a).cross((a + b) * 0.5);
-            let len = side.length();
-            if !(len > 0.0 && len.is_finite()) {
-                return None;
-            }
-            let s = (side * (half / len)).extend(0.0);
-            if !s.is_finite() {
-                return None;
-            }
-            corners = [centre - s, end - s, end + s, centre + s];
-            uv = [[0.0, -1.0], [0.0, -1.0], [0.0, 1.0], [0.0, 1.0]];
-        }
-        _ => return None,
-    }
-    let clip = corners.map(|c| *projection * c);
+    let q = iron3d_abi::effects::effect_quad(view, projection, p)?;
     Some(EffectQuad {
-        clip,
-        uv,
-        colour,
-        opacity,
-        blend,
+        clip: q.clip,
+        uv: q.sprite,
+        colour: q.colour,
+        opacity: q.opacity,
+        blend: if q.additive {
+            BlendMode::Additive
+        } else {
+            BlendMode::AlphaBlend
+        },
     })
 }
 

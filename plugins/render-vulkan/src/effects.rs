@@ -6,7 +6,7 @@
 use crate::renderer::{shader_stages, vertex_input, vk};
 use crate::{RenderError, shaders};
 use glam::{Mat4, Vec4};
-use iron3d_abi::{Camera, EffectBlend, EffectPrimitive, PrimitiveKind, Vec3f};
+use iron3d_abi::{Camera, EffectPrimitive};
 use std::sync::Arc;
 use vulkano::buffer::{Buffer, BufferContents, BufferCreateInfo, BufferUsage, Subbuffer};
 use vulkano::command_buffer::{AutoCommandBufferBuilder, PrimaryAutoCommandBuffer};
@@ -26,12 +26,8 @@ use vulkano::pipeline::graphics::viewport::ViewportState;
 use vulkano::pipeline::{DynamicState, GraphicsPipeline};
 use vulkano::render_pass::{RenderPass, Subpass};
 
-/// A point light's glow radius as a fraction of the light's reach (`size`), as the
-/// software reference draws it.
-pub const GLOW_RADIUS: f32 = 0.25;
-
-/// A point light's glow opacity as a fraction of its colour's opacity (`colour[3]`).
-pub const GLOW_OPACITY: f32 = 0.25;
+/// A point light's glow radius and opacity (the interface's, shared by the renderers).
+pub use iron3d_abi::effects::{GLOW_OPACITY, GLOW_RADIUS};
 
 /// One effect vertex: clip-space position (Direct3D, the shader flips y), colour with
 /// the primitive's opacity in `w`, sprite coordinates, and 1 for an additive primitive
@@ -55,91 +51,19 @@ pub(crate) struct EffectQuad {
     pub(crate) additive: bool,
 }
 
-fn point(v: Vec3f) -> Option<Vec4> {
-    (v.x.is_finite() && v.y.is_finite() && v.z.is_finite()).then(|| Vec4::new(v.x, v.y, v.z, 1.0))
-}
-
-fn positive(x: f32) -> Option<f32> {
-    (x.is_finite() && x > 0.0).then_some(x)
-}
-
-/// The quad of `p` seen through `view` and `projection`, or `None` when it is skipped
-/// (the software reference's rules, the same arithmetic: an unknown kind or blend, a
-/// non-finite number, a size or height that is not positive, a streak or beam of zero
-/// length or seen exactly end-on).
+/// The quad of `p` seen through `view` and `projection`: the interface's
+/// [`iron3d_abi::effects::effect_quad`], the geometry the software reference draws.
 pub(crate) fn effect_quad(
     view: &Mat4,
     projection: &Mat4,
     p: &EffectPrimitive,
 ) -> Option<EffectQuad> {
-    let mut additive = match p.blend {
-        EffectBlend::ADDITIVE => true,
-        EffectBlend::ALPHA => false,
-        _ => return None,
-    };
-    if !p.colour.iter().all(|c| c.is_finite()) {
-        return None;
-    }
-    let mut colour = p.colour.map(|c| c.clamp(0.0, 1.0));
-    let centre = *view * point(p.position)?;
-    let corners;
-    let sprite;
-    match p.kind {
-        PrimitiveKind::PARTICLE | PrimitiveKind::BILLBOARD | PrimitiveKind::POINT_LIGHT => {
-            let (half_w, half_h, rotation) = match p.kind {
-                PrimitiveKind::PARTICLE => {
-                    let s = positive(p.size)? * 0.5;
-                    (s, s, p.rotation)
-                }
-                PrimitiveKind::BILLBOARD => (
-                    positive(p.size)? * 0.5,
-                    positive(p.height)? * 0.5,
-                    p.rotation,
-                ),
-                _ => {
-                    let r = positive(p.size)? * GLOW_RADIUS;
-                    additive = true;
-                    colour[3] *= GLOW_OPACITY;
-                    (r, r, 0.0)
-                }
-            };
-            if !(rotation.is_finite() && half_w.is_finite() && half_h.is_finite()) {
-                return None;
-            }
-            let (sin, cos) = rotation.sin_cos();
-            let ax = Vec4::new(cos * half_w, sin * half_w, 0.0, 0.0);
-            let ay = Vec4::new(-sin * half_h, cos * half_h, 0.0, 0.0);
-            corners = [
-                centre - ax - ay,
-                centre + ax - ay,
-                centre + ax + ay,
-                centre - ax + ay,
-            ];
-            sprite = [[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]];
-        }
-        PrimitiveKind::STREAK | PrimitiveKind::BEAM => {
-            let half = positive(p.size)? * 0.5;
-            let end = *view * point(p.end)?;
-            let (a, b) = (centre.truncate(), end.truncate());
-            let side = (b - a).cross((a + b) * 0.5);
-            let len = side.length();
-            if !(len > 0.0 && len.is_finite()) {
-                return None;
-            }
-            let s = (side * (half / len)).extend(0.0);
-            if !s.is_finite() {
-                return None;
-            }
-            corners = [centre - s, end - s, end + s, centre + s];
-            sprite = [[0.0, -1.0], [0.0, -1.0], [0.0, 1.0], [0.0, 1.0]];
-        }
-        _ => return None,
-    }
+    let q = iron3d_abi::effects::effect_quad(view, projection, p)?;
     Some(EffectQuad {
-        clip: corners.map(|c| *projection * c),
-        sprite,
-        colour,
-        additive,
+        clip: q.clip,
+        sprite: q.sprite,
+        colour: [q.colour[0], q.colour[1], q.colour[2], q.opacity],
+        additive: q.additive,
     })
 }
 

@@ -4,7 +4,7 @@
 use super::*;
 use crate::SoftRender;
 use crate::fixtures::*;
-use iron3d_abi::{EffectFrame, Renderer};
+use iron3d_abi::{EffectBlend, EffectFrame, PrimitiveKind, Renderer};
 
 const ADD: EffectBlend = EffectBlend::ADDITIVE;
 const ALPHA: EffectBlend = EffectBlend::ALPHA;

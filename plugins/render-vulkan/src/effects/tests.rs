@@ -7,7 +7,9 @@
 
 use super::*;
 use crate::{VulkanRender, VulkanRenderer, compare_images};
-use iron3d_abi::{EffectFrame, ImageRgba8, RenderFrame, Renderer};
+use iron3d_abi::{
+    EffectBlend, EffectFrame, ImageRgba8, PrimitiveKind, RenderFrame, Renderer, Vec3f,
+};
 use iron3d_render_soft::fixtures::*;
 
 const ADD: EffectBlend = EffectBlend::ADDITIVE;
