@@ -66,6 +66,7 @@ pub mod rng;
 pub mod root;
 pub mod service;
 pub mod types;
+pub mod weather;
 
 pub use abi_stable;
 pub use audio::{
@@ -96,6 +97,7 @@ pub use plugin::{
     Control, ControlProvider, Host, InputProvider, Plugin, Renderer, RendererPlugin, Terrain,
     TerrainProvider,
 };
+pub use weather::{WEATHER_PAYLOAD, WeatherEvent};
 
 /// The FFI side of the boundary, for the engine's host (not for plugins: a plugin
 /// implements [`Plugin`] and the provider traits and exports them with

@@ -23,6 +23,7 @@ pub mod emitter;
 pub mod library;
 pub mod lightning;
 pub mod runtime;
+pub mod sky;
 pub mod state;
 pub mod weather;
 

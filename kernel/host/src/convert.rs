@@ -157,6 +157,10 @@ pub fn game_message(
     if v.code == MessageCode::EFFECT {
         iron3d_abi::EffectEvent::from_message(v)?;
     }
+    // Weather events (2.12, PD-MSG-WEATHER), for the effects and audio plugins.
+    if v.code == MessageCode::WEATHER {
+        iron3d_abi::WeatherEvent::from_message(v)?;
+    }
     // Contact ends (2.10, PD-MSG-CONTACT-END) travel the same way: two object ids.
     if v.code == MessageCode::CONTACT_ENDED && (v.object_a >= v.object_b || !v.payload.is_empty()) {
         return Err(PluginError::new(
@@ -170,6 +174,7 @@ pub fn game_message(
     if v.code.is_plugin_defined()
         || v.code == MessageCode::SOUND
         || v.code == MessageCode::EFFECT
+        || v.code == MessageCode::WEATHER
         || v.code == MessageCode::CONTACT_ENDED
     {
         return Ok(GameMessage::Plugin(PluginMessage {

@@ -8,7 +8,7 @@
 //! reads only the bytes that are there: a payload that does not hold what its code
 //! promises is shown as hex with the reason, never a panic.
 
-use iron3d_abi::{EffectEvent, Message, MessageCode, SoundEvent, Vec3f};
+use iron3d_abi::{EffectEvent, Message, MessageCode, SoundEvent, Vec3f, WeatherEvent};
 use iron3d_kernel::{GameMessage, PluginMessage};
 use serde_json::{Map, Value, json};
 
@@ -20,7 +20,7 @@ pub const PAYLOAD_HEX_CAP: usize = 64;
 pub const TEXT_CAP: usize = 256;
 
 /// The name the trace gives message `code`: the original `GMSG_…` / `SYSMSG_…` name,
-/// `SOUND` for sound events, `CONTACT_ENDED`, `EFFECT` for effect events,
+/// `SOUND` for sound events, `CONTACT_ENDED`, `EFFECT` for effect events, `WEATHER`,
 /// `PLUGIN_MESSAGE` for a plugin-defined code, `None` for any other code.
 pub fn code_name(code: u32) -> Option<&'static str> {
     let c = MessageCode(code);
@@ -32,6 +32,8 @@ pub fn code_name(code: u32) -> Option<&'static str> {
         Some("CONTACT_ENDED")
     } else if c == MessageCode::EFFECT {
         Some("EFFECT")
+    } else if c == MessageCode::WEATHER {
+        Some("WEATHER")
     } else if c.is_plugin_defined() {
         Some("PLUGIN_MESSAGE")
     } else {
@@ -135,7 +137,8 @@ pub(crate) fn message_line(tick: u64, to: Option<u32>, m: &GameMessage) -> Value
 
 /// The flat fields of a plugin message, and for a sound event the event itself
 /// (`sound`, or `null` and `sound_error` when the payload is not a well-formed event);
-/// for an effect event likewise `effect` (or `null` and `effect_error`).
+/// for an effect event likewise `effect` (or `null` and `effect_error`), for a weather
+/// event `weather` (or `null` and `weather_error`).
 fn plugin_fields(p: &PluginMessage) -> Value {
     let mut f = Map::new();
     f.insert("from".into(), json!(p.from_system));
@@ -164,6 +167,29 @@ fn plugin_fields(p: &PluginMessage) -> Value {
             Err(why) => {
                 f.insert("effect".into(), Value::Null);
                 f.insert("effect_error".into(), Value::String(why));
+            }
+        }
+    }
+    if MessageCode(p.code) == MessageCode::WEATHER {
+        match WeatherEvent::from_message(&interface_message(p)) {
+            Ok(w) => {
+                let c = w.sky_rgb;
+                f.insert(
+                    "weather".into(),
+                    json!({
+                        "rain": crate::num(w.rain),
+                        "snow": crate::num(w.snow),
+                        "lightning": crate::num(w.lightning),
+                        "sky_rgb": [crate::num(c.x), crate::num(c.y), crate::num(c.z)],
+                    }),
+                );
+            }
+            Err(e) => {
+                f.insert("weather".into(), Value::Null);
+                f.insert(
+                    "weather_error".into(),
+                    Value::String(e.message.as_str().to_owned()),
+                );
             }
         }
     }
