@@ -13,12 +13,19 @@
 //!   `mission_start`.
 //! * Queries off the surface fail explicitly; `area_at` misses are `RNone`; routes fail
 //!   with [`RouteError`] (no map, no area under a point, not walkable, unreachable).
-//! * State ([`STATE_FORMAT`] v1): only the identity of the loaded data, see
-//!   [`DataIdentity`]; the accelerators are caches rebuilt from the files and never part
-//!   of the (hashed) state. `restore_state` checks that the identity matches the data the
-//!   instance loaded in `init`.
+//! * The sky object ([`sky`]): `mission_start` also reads the sky block of
+//!   `mission.cfg` (a bad line fails it, naming line and parameter); `update` steps it
+//!   once per tick and sends the weather, the rain loop, strikes and thunder.
+//! * State ([`STATE_FORMAT`] v2): the identity of the loaded data (see
+//!   [`DataIdentity`]), then a 0/1 byte and, when 1, the atmosphere's state
+//!   ([`iron3d_effects_rules::sky::Atmosphere::save`]). The accelerators are caches
+//!   rebuilt from the files and never part of the (hashed) state. `restore_state` checks
+//!   that the identity matches the data the instance loaded in `init` and that both
+//!   have a sky or neither; a v1 blob (identity only, from an older terrain plugin) is
+//!   taken too and the sky starts afresh.
 
 mod areals;
+pub mod sky;
 mod surface;
 
 pub use areals::{Areals, RouteError};
@@ -34,7 +41,7 @@ use std::path::Path;
 /// State blob format name.
 pub const STATE_FORMAT: &str = "iron3d-terrain";
 /// State blob version.
-pub const STATE_VERSION: u32 = 1;
+pub const STATE_VERSION: u32 = 2;
 /// Factory name.
 pub const FACTORY: &str = "terrain";
 /// Size of the v1 state payload in bytes.
@@ -228,13 +235,34 @@ impl World {
 /// The terrain plugin instance.
 pub struct TerrainPlugin {
     world: Option<World>,
+    atmosphere: Option<iron3d_effects_rules::sky::Atmosphere>,
 }
 
 impl TerrainPlugin {
     /// An instance without a map (call [`TerrainPlugin::start_with`] or let the host
     /// start it).
     pub fn new_local() -> Self {
-        Self { world: None }
+        Self {
+            world: None,
+            atmosphere: None,
+        }
+    }
+
+    /// The sky's atmosphere, if the mission has a sky.
+    pub fn atmosphere(&self) -> Option<&iron3d_effects_rules::sky::Atmosphere> {
+        self.atmosphere.as_ref()
+    }
+
+    /// Gives the instance the sky `sky` with draws from `seed` (`None`: no sky), as
+    /// `mission_start` does from `mission.cfg` (tests and tools).
+    pub fn start_sky(&mut self, sky: Option<iron3d_effects_rules::sky::SkyConfig>, seed: u64) {
+        self.atmosphere = sky.map(|s| {
+            iron3d_effects_rules::sky::Atmosphere::new(
+                s,
+                sky::default_bounds(self.world.as_ref()),
+                seed,
+            )
+        });
     }
 
     /// The loaded world, if any.
@@ -304,11 +332,13 @@ impl Plugin for TerrainPlugin {
         host: &mut Host<'_>,
         mission: &MissionInfo,
     ) -> Result<(), PluginError> {
+        self.atmosphere = None;
         if !mission.has_game_data {
             tracing::info!("no game data: terrain queries answer 'no map'");
             self.world = None;
             return Ok(());
         }
+        let sky = sky::read_sky(host)?;
         self.start_with(|name| match host.read_mission_file(name) {
             Ok(b) => Ok(Some(b)),
             Err(e) if e.kind == ErrorKind::NOT_FOUND => {
@@ -319,24 +349,48 @@ impl Plugin for TerrainPlugin {
                 Ok(None)
             }
             Err(e) => Err(e),
-        })
+        })?;
+        self.atmosphere = sky.map(|s| sky::atmosphere(host, s, self.world.as_ref()));
+        Ok(())
+    }
+
+    fn update(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+        match &mut self.atmosphere {
+            Some(a) => sky::step(host, a),
+            None => Ok(()),
+        }
     }
 
     fn save_state(&self) -> Result<StateBlob, PluginError> {
-        Ok(StateBlob::new(
-            STATE_FORMAT,
-            STATE_VERSION,
-            encode_identity(self.world.as_ref().map(|w| w.identity)),
-        ))
+        let mut bytes = encode_identity(self.world.as_ref().map(|w| w.identity));
+        bytes.push(u8::from(self.atmosphere.is_some()));
+        if let Some(a) = &self.atmosphere {
+            bytes.extend_from_slice(&a.save());
+        }
+        Ok(StateBlob::new(STATE_FORMAT, STATE_VERSION, bytes))
     }
 
     fn restore_state(&mut self, blob: &StateBlob) -> Result<(), PluginError> {
-        let bytes = blob.expect(STATE_FORMAT, STATE_VERSION)?;
+        let bad = |why: String| PluginError::new(ErrorKind::BAD_STATE, why);
+        let (bytes, sky) = if blob.format.as_str() == STATE_FORMAT && blob.version == 1 {
+            (blob.bytes.as_slice(), None)
+        } else {
+            let bytes = blob.expect(STATE_FORMAT, STATE_VERSION)?;
+            let rest = bytes.get(STATE_LEN..).unwrap_or_default();
+            match rest.split_first() {
+                Some((0, [])) => (&bytes[..STATE_LEN], Some(None)),
+                Some((1, atmosphere)) => (&bytes[..STATE_LEN], Some(Some(atmosphere))),
+                _ => {
+                    return Err(bad(format!(
+                        "{STATE_FORMAT} v2 needs {STATE_LEN} identity bytes, then 0, or 1 and the atmosphere"
+                    )));
+                }
+            }
+        };
         let Some(saved) = decode_identity(bytes) else {
-            return Err(PluginError::new(
-                ErrorKind::BAD_STATE,
-                format!("{STATE_FORMAT} v1 needs {STATE_LEN} bytes with a 0/1 flag"),
-            ));
+            return Err(bad(format!(
+                "{STATE_FORMAT} needs {STATE_LEN} identity bytes with a 0/1 flag"
+            )));
         };
         let ours = self.world.as_ref().map(|w| w.identity);
         if saved != ours {
@@ -345,7 +399,24 @@ impl Plugin for TerrainPlugin {
                 format!("saved terrain identity {saved:?} differs from the loaded data {ours:?}"),
             ));
         }
-        Ok(())
+        match (sky, &mut self.atmosphere) {
+            // v1: the sky starts afresh.
+            (None, _) | (Some(None), None) => Ok(()),
+            (Some(Some(state)), Some(a)) => {
+                let mut restored = a.clone();
+                restored
+                    .restore(state)
+                    .map_err(|e| bad(format!("terrain sky: {e}")))?;
+                *a = restored;
+                Ok(())
+            }
+            (Some(Some(_)), None) => Err(bad(
+                "the saved terrain has a sky; this mission's mission.cfg has none".into(),
+            )),
+            (Some(None), Some(_)) => Err(bad(
+                "the saved terrain has no sky; this mission's mission.cfg has one".into(),
+            )),
+        }
     }
 
     fn terrain(&self) -> Option<&dyn TerrainProvider> {

@@ -244,6 +244,19 @@ impl Surface {
         Self::new(&streams.positions, &faces)
     }
 
+    /// The box of the indexed faces' corners (`None`: no face).
+    pub fn extent(&self) -> Option<(Vec3, Vec3)> {
+        let corners = self
+            .faces
+            .iter()
+            .flatten()
+            .map(|&v| self.positions[v as usize]);
+        corners.fold(None, |acc, p| match acc {
+            None => Some((p, p)),
+            Some((lo, hi)) => Some((lo.min(p), hi.max(p))),
+        })
+    }
+
     /// Number of indexed faces.
     pub fn face_count(&self) -> usize {
         self.faces.len()

@@ -181,7 +181,7 @@ fn state_is_the_data_identity_and_round_trips() {
     let blob = a.save_state().unwrap();
     assert_eq!(
         (blob.format.as_str(), blob.version, blob.bytes.len()),
-        (STATE_FORMAT, 1, 33)
+        (STATE_FORMAT, 2, 34)
     );
     let msh = std::fs::read(dir.join("Land.msh")).unwrap();
     let map = std::fs::read(dir.join("Land.map")).unwrap();
@@ -212,6 +212,60 @@ fn state_is_the_data_identity_and_round_trips() {
         ErrorKind::BAD_STATE
     );
     none.restore_state(&none.save_state().unwrap()).unwrap();
+    // A v1 blob (an older terrain plugin's: the identity alone) is taken.
+    let mut v1 = blob.clone();
+    v1.version = 1;
+    v1.bytes.pop();
+    b.restore_state(&v1).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+const SKY: &[u8] = b"object sky\r\n  RAIN_SOUND RAIN.WAV\r\n  KEY1 0 0 0 1 1 1 1\r\n  KEY2 10 1 0 1 0.5 0.5 0.5\r\nend\r\n";
+
+#[test]
+fn the_sky_strikes_in_the_terrain_and_its_state_round_trips() {
+    let dir = mission_dir(false);
+    let d = dir.to_str().unwrap();
+    let sky = iron3d_effects_rules::sky::SkyConfig::from_mission_cfg(SKY)
+        .unwrap()
+        .unwrap();
+    let mut a = TerrainPlugin::new_local();
+    a.start_from_dir(d).unwrap();
+    a.start_sky(Some(sky.clone()), 42);
+    // No bounds in the block: the terrain's extent (10 × 10 cells of 4 units,
+    // z = 0.5·x + 2) at its highest point.
+    let b = a.atmosphere().unwrap().bounds().unwrap();
+    assert_eq!(
+        (b.min, b.max, b.z),
+        (glam::Vec2::ZERO, glam::Vec2::splat(40.0), 22.0)
+    );
+    let mut stepped = a.atmosphere().unwrap().clone();
+    let _ = stepped.step(0);
+    let _ = stepped.step(4_000);
+    a.atmosphere = Some(stepped);
+    let blob = a.save_state().unwrap();
+    assert_eq!(blob.bytes.len(), 34 + iron3d_effects_rules::sky::STATE_LEN);
+    let mut c = TerrainPlugin::new_local();
+    c.start_from_dir(d).unwrap();
+    c.start_sky(Some(sky), 7);
+    c.restore_state(&blob).unwrap();
+    assert_eq!(c.atmosphere(), a.atmosphere());
+    // A sky's state into an instance without one, and the other way, are refused.
+    let mut bare = TerrainPlugin::new_local();
+    bare.start_from_dir(d).unwrap();
+    let e = bare.restore_state(&blob).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::BAD_STATE);
+    assert!(e.message.contains("has a sky"), "{}", e.message);
+    let e = c.restore_state(&bare.save_state().unwrap()).unwrap_err();
+    assert!(e.message.contains("has no sky"), "{}", e.message);
+    assert_eq!(c.atmosphere(), a.atmosphere(), "a refusal changes nothing");
+    let mut broken = blob.clone();
+    broken.bytes[34] = 9;
+    assert_eq!(
+        c.restore_state(&broken).unwrap_err().kind,
+        ErrorKind::BAD_STATE
+    );
+    assert_eq!(c.atmosphere(), a.atmosphere());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
