@@ -364,10 +364,28 @@ fn a_saved_state_round_trips_and_a_bad_one_is_refused() {
     let mut rt = Runtime::new(9);
     start(&mut rt, &fx, [1.0, 2.0, 3.0], Some([4.0, 5.0, 6.0]), 100);
     start(&mut rt, &fx, [7.0, 8.0, 9.0], None, 200);
-    let blob = state::save(&rt, &[]).unwrap();
+    let blob = state::save(&rt, &[], Some([0.5, 0.0])).unwrap();
     let saved = state::load(&blob).unwrap();
     assert_eq!(saved.instances.len(), 2);
     assert_eq!(saved.next_serial, 2);
+    assert_eq!(saved.weather, Some([0.5, 0.0]));
+    // A v1 blob (no weather) is read too.
+    #[derive(serde::Serialize)]
+    struct V1<'a> {
+        instances: &'a [crate::runtime::Instance],
+        next_serial: u32,
+        base_seed: u64,
+    }
+    let v1 = postcard::to_allocvec(&V1 {
+        instances: &saved.instances,
+        next_serial: saved.next_serial,
+        base_seed: saved.base_seed,
+    })
+    .unwrap();
+    let old = state::load(&StateBlob::new(state::STATE_FORMAT, 1, v1)).unwrap();
+    assert_eq!((old.instances.len(), old.weather), (2, None));
+    let wet = state::save(&rt, &[], Some([1.5, 0.0])).unwrap();
+    assert!(state::load(&wet).unwrap_err().message.contains("weather"));
     // A new runtime that adopts them draws the very same primitives.
     let mut again = Runtime::new(saved.base_seed);
     again.set_counters(saved.next_serial, saved.base_seed);

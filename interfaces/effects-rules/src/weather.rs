@@ -1,9 +1,24 @@
 //! Precipitation (FORMATS §13.8): the volume in front of the observer, the particle
 //! count, the particle sizes, the world velocities and the wrap of a particle that
-//! leaves the volume.
+//! leaves the volume; [`Field`] keeps one kind's particles from frame to frame.
+//!
+//! **Project decisions**:
+//! * **PD-FX-PRECIP-FRAME**: precipitation is advanced once per presented frame by the
+//!   game time since the previous frame, with that frame's camera (the volume lives
+//!   around the camera, which is not simulation). Its particles are presentation only
+//!   and are not handed over: after a swap or a load they are spawned afresh (the
+//!   intensity they follow is handed over).
+//! * **PD-FX-PRECIP-SIZE**: our primitives are world-space, so a particle's size
+//!   (§13.8's `precip_scalar × 0.0065` pixels, i.e. 0.0065 radians of view) is
+//!   `0.0065 × depth` world units (snow `0.0195 × depth`): the same pixels on screen
+//!   at any viewport.
+//! * **PD-FX-PRECIP-SPAWN**: a new particle's three uniform draws come from the
+//!   field's own SplitMix64 stream (seeded from the plugin's stream); when the count
+//!   falls, the newest particles go first.
 
 use crate::round_half_even;
-use glam::Vec3;
+use glam::{Mat4, Vec3};
+use iron3d_abi::{EffectBlend, EffectPrimitive, NO_EFFECT_TEXTURE, PrimitiveKind, Vec3f};
 
 /// Nearest depth of the precipitation volume (camera space).
 pub const NEAR: f32 = 2.0;
@@ -183,6 +198,167 @@ pub fn spawn_local(view: &View, u: [f32; 3]) -> Vec3 {
     )
 }
 
+impl View {
+    /// The view of a camera (its projection's scales; `None` for a projection that is
+    /// not a perspective one).
+    pub fn of_projection(projection: &Mat4) -> Option<Self> {
+        let (sx, sy) = (projection.x_axis.x, projection.y_axis.y);
+        if !(sx.is_finite() && sy.is_finite() && sx > 0.0 && sy > 0.0) {
+            return None;
+        }
+        Some(Self {
+            vertical_fov: 2.0 * (1.0 / sy).atan(),
+            aspect: sy / sx,
+            viewport_width: 0.0,
+        })
+    }
+}
+
+impl Frame {
+    /// The frame of a world → view matrix (view space: x right, y up, z forward).
+    pub fn of_view(view: &Mat4) -> Option<Self> {
+        let inv = view.inverse();
+        let f = Self {
+            origin: inv.w_axis.truncate(),
+            right: inv.x_axis.truncate().try_normalize()?,
+            up: inv.y_axis.truncate().try_normalize()?,
+            forward: inv.z_axis.truncate().try_normalize()?,
+        };
+        f.origin.is_finite().then_some(f)
+    }
+}
+
+/// The `instance` number of rain primitives (after every effect instance's).
+pub const RAIN_INSTANCE: u32 = 0xFFFF_FF00;
+/// The `instance` number of snow primitives.
+pub const SNOW_INSTANCE: u32 = 0xFFFF_FF01;
+/// The colour of rain streaks (linear RGB, opacity).
+pub const RAIN_COLOUR: [f32; 4] = [0.62, 0.68, 0.78, 0.45];
+/// The colour of snow flakes.
+pub const SNOW_COLOUR: [f32; 4] = [0.95, 0.96, 1.0, 0.85];
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Drop {
+    at: Vec3,
+    tail: Vec3,
+}
+
+/// One kind's particles around the camera (PD-FX-PRECIP-FRAME): spawned in the
+/// volume, moved by the world velocity, wrapped when they leave it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    kind: Precipitation,
+    drops: Vec<Drop>,
+    rng: u64,
+    last_ms: Option<u64>,
+}
+
+impl Field {
+    /// An empty field of `kind` whose spawn draws start from `seed`.
+    pub fn new(kind: Precipitation, seed: u64) -> Self {
+        Self {
+            kind,
+            drops: Vec::new(),
+            rng: seed,
+            last_ms: None,
+        }
+    }
+
+    /// Live particles.
+    pub fn len(&self) -> usize {
+        self.drops.len()
+    }
+
+    /// Whether no particle lives.
+    pub fn is_empty(&self) -> bool {
+        self.drops.is_empty()
+    }
+
+    /// The particles' world positions.
+    pub fn positions(&self) -> impl Iterator<Item = Vec3> + '_ {
+        self.drops.iter().map(|d| d.at)
+    }
+
+    fn draw(&mut self) -> f32 {
+        self.rng = self.rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.rng;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+    }
+
+    /// One frame at game time `time_ms`: the count for `intensity` (new particles
+    /// spawned in the volume, the newest dropped first), then every particle moved by
+    /// the time since the previous frame and wrapped. While the game time stands still
+    /// nothing moves and the tails stay.
+    pub fn update(&mut self, view: &View, frame: &Frame, intensity: f32, time_ms: u64) {
+        let n = particle_count(view, intensity) as usize;
+        self.drops.truncate(n);
+        while self.drops.len() < n {
+            let u = [self.draw(), self.draw(), self.draw()];
+            let at = frame.to_world(spawn_local(view, u));
+            self.drops.push(Drop { at, tail: at });
+        }
+        let dt_ms = self.last_ms.map_or(0, |l| time_ms.saturating_sub(l));
+        self.last_ms = Some(time_ms);
+        let dt = (dt_ms.min(1_000) as f32) / 1000.0;
+        for d in &mut self.drops {
+            if dt > 0.0 {
+                let (at, wrapped) = advance(view, frame, self.kind, d.at, dt);
+                d.tail = if wrapped { at } else { d.at };
+                d.at = at;
+            } else {
+                // The camera moved without game time: keep the drop in the volume.
+                let local = frame.to_local(d.at);
+                let inside = wrap_local(view, local);
+                if inside != local {
+                    d.at = frame.to_world(inside);
+                    d.tail = d.at;
+                }
+            }
+        }
+    }
+
+    /// The primitives of the particles (PD-FX-PRECIP-SIZE): rain as streaks from the
+    /// previous position to the current one, snow as squares; listed in particle order.
+    pub fn primitives(&self, frame: &Frame, out: &mut Vec<EffectPrimitive>) {
+        let (instance, kind, colour, k) = match self.kind {
+            Precipitation::Rain => (RAIN_INSTANCE, PrimitiveKind::STREAK, RAIN_COLOUR, RAIN_SIZE),
+            Precipitation::Snow => (
+                SNOW_INSTANCE,
+                PrimitiveKind::PARTICLE,
+                SNOW_COLOUR,
+                SNOW_SIZE,
+            ),
+        };
+        for d in &self.drops {
+            if self.kind == Precipitation::Rain && d.tail == d.at {
+                continue;
+            }
+            let depth = frame.to_local(d.at).z.max(NEAR);
+            let size = k * depth;
+            let end = if kind == PrimitiveKind::STREAK {
+                d.tail
+            } else {
+                d.at
+            };
+            out.push(EffectPrimitive {
+                instance,
+                command: 0,
+                kind,
+                blend: EffectBlend::ALPHA,
+                position: Vec3f::from(d.at),
+                end: Vec3f::from(end),
+                size,
+                height: size,
+                rotation: 0.0,
+                colour,
+                texture: NO_EFFECT_TEXTURE,
+            });
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,5 +521,117 @@ mod tests {
         assert!((far - Vec3::new(v.half_x(), v.half_y(), FAR)).length() < 1e-4);
         let p = spawn_local(&v, [0.5, 0.25, 0.5]);
         assert_eq!(wrap_local(&v, p), p);
+    }
+
+    /// A camera at `eye` looking along `forward` (Z up) with the reference view.
+    fn camera(eye: Vec3, forward: Vec3) -> (View, Frame, Mat4) {
+        let v = reference();
+        let view = Mat4::look_to_lh(eye, forward, Vec3::Z);
+        let frame = Frame::of_view(&view).unwrap();
+        (v, frame, view)
+    }
+
+    fn inside(v: &View, f: &Frame, p: Vec3) -> bool {
+        let l = f.to_local(p);
+        let e = 1e-3;
+        l.x.abs() <= v.half_x() + e
+            && l.y.abs() <= v.half_y() + e
+            && l.z >= NEAR - e
+            && l.z <= FAR + e
+    }
+
+    #[test]
+    fn the_camera_gives_the_view_and_frame() {
+        let proj = Mat4::perspective_lh(1.0, 1.5, 1.0, 1000.0);
+        let v = View::of_projection(&proj).unwrap();
+        assert!((v.vertical_fov - 1.0).abs() < 1e-5 && (v.aspect - 1.5).abs() < 1e-5);
+        assert!(View::of_projection(&Mat4::ZERO).is_none());
+        let (_, f, _) = camera(Vec3::new(1.0, 2.0, 3.0), Vec3::X);
+        assert!((f.origin - Vec3::new(1.0, 2.0, 3.0)).length() < 1e-5);
+        assert!((f.forward - Vec3::X).length() < 1e-5 && (f.up - Vec3::Z).length() < 1e-5);
+    }
+
+    #[test]
+    fn a_field_keeps_its_count_in_the_volume_and_falls_with_the_world_velocity() {
+        let (v, f, _) = camera(Vec3::new(0.0, 0.0, 10.0), Vec3::X);
+        let mut rain = Field::new(Precipitation::Rain, 9);
+        rain.update(&v, &f, 0.5, 1_000);
+        assert_eq!(rain.len(), particle_count(&v, 0.5) as usize);
+        assert!(rain.positions().all(|p| inside(&v, &f, p)));
+        let before: Vec<Vec3> = rain.positions().collect();
+        // 20 ms later every drop moved by the velocity or wrapped back into the volume.
+        rain.update(&v, &f, 0.5, 1_020);
+        let mut moved = 0;
+        for (a, b) in before.iter().zip(rain.positions()) {
+            assert!(inside(&v, &f, b));
+            if (b - (*a + RAIN_VELOCITY * 0.02)).length() < 1e-3 {
+                moved += 1;
+            }
+        }
+        assert!(moved > before.len() * 9 / 10, "{moved} of {}", before.len());
+        // The same seed spawns the same drops.
+        let mut again = Field::new(Precipitation::Rain, 9);
+        again.update(&v, &f, 0.5, 1_000);
+        assert_eq!(again.positions().collect::<Vec<_>>(), before);
+        // Paused: nothing moves. Less intensity: the newest go first.
+        let now: Vec<Vec3> = rain.positions().collect();
+        rain.update(&v, &f, 0.5, 1_020);
+        assert_eq!(rain.positions().collect::<Vec<_>>(), now);
+        rain.update(&v, &f, 0.1, 1_020);
+        assert_eq!(rain.len(), particle_count(&v, 0.1) as usize);
+        assert_eq!(rain.positions().collect::<Vec<_>>(), now[..rain.len()]);
+        rain.update(&v, &f, 0.0, 1_040);
+        assert!(rain.is_empty());
+    }
+
+    #[test]
+    fn turning_the_camera_keeps_drops_in_the_world_and_the_velocity_unrotated() {
+        let (v, f, _) = camera(Vec3::new(0.0, 0.0, 10.0), Vec3::X);
+        let mut snow = Field::new(Precipitation::Snow, 4);
+        snow.update(&v, &f, 1.0, 0);
+        let (_, turned, _) = camera(Vec3::new(0.0, 0.0, 10.0), Vec3::Y);
+        let before: Vec<Vec3> = snow.positions().collect();
+        snow.update(&v, &turned, 1.0, 10);
+        assert!(snow.positions().all(|p| inside(&v, &turned, p)));
+        // Drops still in the turned view moved by the world velocity alone.
+        let kept = before
+            .iter()
+            .zip(snow.positions())
+            .filter(|(a, b)| (*b - (**a + SNOW_VELOCITY * 0.01)).length() < 1e-3)
+            .count();
+        assert!(kept > 0);
+        // Snow: squares 0.0195 × depth wide.
+        let mut out = Vec::new();
+        snow.primitives(&turned, &mut out);
+        assert_eq!(out.len(), snow.len());
+        for p in &out {
+            assert_eq!(
+                (p.kind, p.instance),
+                (PrimitiveKind::PARTICLE, SNOW_INSTANCE)
+            );
+            let depth = turned.to_local(Vec3::from(p.position)).z;
+            assert!((p.size - SNOW_SIZE * depth).abs() < 1e-4);
+        }
+    }
+
+    #[test]
+    fn rain_is_drawn_as_streaks_from_the_previous_position() {
+        let (v, f, _) = camera(Vec3::new(0.0, 0.0, 10.0), Vec3::X);
+        let mut rain = Field::new(Precipitation::Rain, 2);
+        rain.update(&v, &f, 1.0, 0);
+        let mut out = Vec::new();
+        rain.primitives(&f, &mut out);
+        assert!(out.is_empty(), "fresh drops have no tail yet");
+        rain.update(&v, &f, 1.0, 33);
+        rain.primitives(&f, &mut out);
+        assert!(out.len() > rain.len() * 9 / 10);
+        for p in &out {
+            assert_eq!(
+                (p.kind, p.blend),
+                (PrimitiveKind::STREAK, EffectBlend::ALPHA)
+            );
+            let d = Vec3::from(p.position) - Vec3::from(p.end);
+            assert!((d - RAIN_VELOCITY * 0.033).length() < 1e-3, "{d}");
+        }
     }
 }

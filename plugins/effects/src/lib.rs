@@ -14,18 +14,25 @@
 //!   entry and why) and then refused quietly; the mission goes on.
 //! * **Frames**: [`iron3d_abi::EffectsProvider::frame`] answers the primitives at the
 //!   frame's game time; instances end in `update` once their lifetime is over.
-//! * **Hot swap and saves**: the state blob (`iron3d-effects` v1) holds the live
-//!   instances, the next serial and the base seed; a new instance reloads the effects
-//!   and draws on exactly where the old one was (PD-FX-EMIT-PURE).
+//! * **Weather**: a [`iron3d_abi::MessageCode::WEATHER`] message (PD-MSG-WEATHER, from
+//!   the sky's owner) sets the rain and snow intensity; each frame with a camera the
+//!   precipitation fields ([`iron3d_effects_rules::weather::Field`], PD-FX-PRECIP-FRAME)
+//!   follow them and add rain streaks and snow flakes after the effects' primitives.
+//!   Lightning strikes are ordinary effect events.
+//! * **Hot swap and saves**: the state blob (`iron3d-effects` v2) holds the live
+//!   instances, the next serial, the base seed and the weather heard; a new instance
+//!   reloads the effects and draws on exactly where the old one was (PD-FX-EMIT-PURE);
+//!   precipitation particles are spawned afresh.
 
 use iron3d_abi::{
     EffectEvent, EffectFrame, EffectView, EffectsProvider, FactoryDescription, Host, Message,
     MessageCode, MissionInfo, ObjectRef, Plugin, PluginDescription, PluginError, SlotKind,
-    StateBlob,
+    StateBlob, WeatherEvent,
 };
 use iron3d_effects_rules::library::Library;
 use iron3d_effects_rules::runtime::{self, Runtime};
 use iron3d_effects_rules::state;
+use iron3d_effects_rules::weather::{self, Field, Precipitation};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -61,6 +68,10 @@ pub struct EffectsPlugin {
     pending: Vec<runtime::Instance>,
     /// Effects whose failure was already logged.
     reported: BTreeSet<(String, String)>,
+    /// The rain and snow intensity last heard (`None`: no weather event yet).
+    weather: Option<[f32; 2]>,
+    /// Rain and snow around the camera (presentation; spawned afresh after a swap).
+    fields: Option<[Field; 2]>,
 }
 
 impl EffectsPlugin {
@@ -127,6 +138,37 @@ impl EffectsPlugin {
         }
     }
 
+    /// The weather last heard: rain and snow intensity (`None`: none yet).
+    pub fn weather(&self) -> Option<[f32; 2]> {
+        self.weather
+    }
+
+    /// Adds the rain and snow of the weather heard around the frame's camera.
+    fn precipitation(&mut self, view: &EffectView, frame: &mut EffectFrame) {
+        let (Some([rain, snow]), Some(camera)) = (self.weather, view.camera.into_option()) else {
+            return;
+        };
+        let (Some(v), Some(f)) = (
+            weather::View::of_projection(&camera.projection.into()),
+            weather::Frame::of_view(&camera.view.into()),
+        ) else {
+            return;
+        };
+        let seed = self.runtime.counters().1;
+        let fields = self.fields.get_or_insert_with(|| {
+            [
+                Field::new(Precipitation::Rain, seed ^ 0x5241_494E),
+                Field::new(Precipitation::Snow, seed ^ 0x534E_4F57),
+            ]
+        });
+        let mut out = Vec::new();
+        for (field, intensity) in fields.iter_mut().zip([rain, snow]) {
+            field.update(&v, &f, intensity, view.time_ms);
+            field.primitives(&f, &mut out);
+        }
+        frame.primitives.extend(out);
+    }
+
     /// Loads the effects of instances handed over by a restore.
     fn adopt_pending(&mut self, host: &Host<'_>) {
         for i in std::mem::take(&mut self.pending) {
@@ -155,6 +197,13 @@ impl Plugin for EffectsPlugin {
         _object: Option<ObjectRef>,
         message: &Message,
     ) -> Result<(), PluginError> {
+        if message.code == MessageCode::WEATHER {
+            match WeatherEvent::from_message(message) {
+                Ok(w) => self.weather = Some([w.rain, w.snow]),
+                Err(e) => tracing::warn!(target: "Effects", "ignored: {e}"),
+            }
+            return Ok(());
+        }
         if message.code != MessageCode::EFFECT {
             return Ok(());
         }
@@ -174,7 +223,7 @@ impl Plugin for EffectsPlugin {
     }
 
     fn save_state(&self) -> Result<StateBlob, PluginError> {
-        state::save(&self.runtime, &self.pending)
+        state::save(&self.runtime, &self.pending, self.weather)
     }
 
     fn restore_state(&mut self, blob: &StateBlob) -> Result<(), PluginError> {
@@ -183,6 +232,8 @@ impl Plugin for EffectsPlugin {
         self.runtime
             .set_counters(saved.next_serial, saved.base_seed);
         self.pending = saved.instances;
+        self.weather = saved.weather;
+        self.fields = None;
         Ok(())
     }
 
@@ -205,6 +256,7 @@ impl EffectsProvider for EffectsPlugin {
         let mut frame = emitted.frame;
         frame.frame = view.frame;
         frame.tick = view.tick;
+        self.precipitation(view, &mut frame);
         Ok(frame)
     }
 }
