@@ -310,6 +310,8 @@ pub struct AudioEngine {
     mission_library: String,
     music: Option<AmbientMusic>,
     music_rng: PluginRng,
+    /// The sky's base RGB last heard (a weather event; `None`: no sky, NIGHT).
+    sky_rgb: Option<Vec3>,
     theme_started: bool,
     loops: BTreeMap<LoopSlot, LoopInfo>,
     followers: BTreeMap<SourceId, u32>,
@@ -355,6 +357,7 @@ impl AudioEngine {
             mission_library: SOUNDS_LIBRARY.into(),
             music: None,
             music_rng: PluginRng::new(0),
+            sky_rgb: None,
             theme_started: false,
             loops: BTreeMap::new(),
             followers: BTreeMap::new(),
@@ -453,6 +456,17 @@ impl AudioEngine {
             tracing::warn!(target: "Sound", library = name, "sound archive unreadable: {why}");
         }
         self.libraries.insert(name.to_ascii_uppercase(), library);
+    }
+
+    /// The sky's base RGB from a weather event (FORMATS §13.10: its length above 1.1
+    /// picks the DAY pool); `None`: no sky (NIGHT, PD-AUDIO-MUSIC-NOSKY).
+    pub fn set_sky(&mut self, rgb: Option<Vec3>) {
+        self.sky_rgb = rgb;
+    }
+
+    /// The sky's base RGB last heard.
+    pub fn sky(&self) -> Option<Vec3> {
+        self.sky_rgb
     }
 
     /// Sets the ambient music (FORMATS §13.10) with its index generator and the seed of

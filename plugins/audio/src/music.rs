@@ -8,7 +8,9 @@
 //! * Pools: `DEFAULT` only when both `DAY` and `NIGHT` are empty; otherwise `DAY` when the
 //!   length of the first active sky object's base RGB is `> 1.1`, else `NIGHT`. A chosen
 //!   empty pool plays nothing, sets the index to `-1` and the timer keeps running.
-//!   With no sky object the length counts as 0, i.e. NIGHT (**PD-AUDIO-MUSIC-NOSKY**).
+//!   The RGB is the one of the last weather event heard (PD-MSG-WEATHER, sent by the
+//!   sky's owner); with none heard the length counts as 0, i.e. NIGHT
+//!   (**PD-AUDIO-MUSIC-NOSKY**).
 //! * Index: [`VariationGenerator`]'s 16-bit recurrence; a draw equal to the previous
 //!   index is redrawn when the pool has more than one entry. The previous index survives
 //!   day/night switches; pausing keeps the timer and the index.

@@ -323,6 +323,11 @@ impl Plugin for AudioPlugin {
                 None
             };
             self.engine.sound(tick, &event, owner_position);
+        } else if message.code == MessageCode::WEATHER {
+            match iron3d_abi::WeatherEvent::from_message(message) {
+                Ok(w) => self.engine.set_sky(Some(Vec3::from(w.sky_rgb))),
+                Err(e) => tracing::warn!(target: "Sound", "ignored: {e}"),
+            }
         } else if message.code == MessageCode::COLLISION_DETECTED {
             self.engine.collision(
                 tick,

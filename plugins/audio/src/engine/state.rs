@@ -1,5 +1,8 @@
 //! The audio engine's state blob (hot swap, save games): the music, its RNG, the flags
-//! and every loop with its playback position, postcard-encoded and bounded on restore.
+//! and every loop with its playback position, postcard-encoded and bounded on restore;
+//! then, when a weather event was heard, a trailer of the sky's base RGB (three
+//! little-endian `f32`, 2.12): a reader that predates it ignores it, a blob without it
+//! restores with no sky heard.
 
 use super::*;
 
@@ -67,8 +70,13 @@ impl AudioEngine {
             outcome_voice_played: self.outcome_voice_played,
             loops,
         };
-        let bytes = postcard::to_allocvec(&state)
+        let mut bytes = postcard::to_allocvec(&state)
             .map_err(|e| PluginError::failed(format!("audio state: {e}")))?;
+        if let Some(rgb) = self.sky_rgb {
+            for v in rgb.to_array() {
+                bytes.extend_from_slice(&v.to_le_bytes());
+            }
+        }
         Ok(StateBlob::new(STATE_FORMAT, STATE_VERSION, bytes))
     }
 
@@ -82,8 +90,27 @@ impl AudioEngine {
     /// preallocates more than the input can hold; the counts are checked after).
     pub fn restore(&mut self, blob: &StateBlob) -> Result<(), PluginError> {
         let bytes = blob.expect(STATE_FORMAT, STATE_VERSION)?;
-        let state: SavedState =
-            postcard::from_bytes(bytes).map_err(|e| bad_state(format!("audio state: {e}")))?;
+        let (state, trailer): (SavedState, &[u8]) =
+            postcard::take_from_bytes(bytes).map_err(|e| bad_state(format!("audio state: {e}")))?;
+        let sky = match trailer {
+            [] => None,
+            t if t.len() == 12 => {
+                let f = |i: usize| f32::from_le_bytes([t[i], t[i + 1], t[i + 2], t[i + 3]]);
+                let rgb = Vec3::new(f(0), f(4), f(8));
+                if !(rgb.is_finite() && rgb.min_element() >= 0.0) {
+                    return Err(bad_state(format!(
+                        "audio state: sky RGB {rgb} is not valid"
+                    )));
+                }
+                Some(rgb)
+            }
+            t => {
+                return Err(bad_state(format!(
+                    "audio state: a trailer of {} bytes (the sky RGB takes 12)",
+                    t.len()
+                )));
+            }
+        };
         if state.loops.len() > MAX_SAVED_LOOPS {
             return Err(bad_state(format!(
                 "audio state: {} loops (at most {MAX_SAVED_LOOPS})",
@@ -113,6 +140,7 @@ impl AudioEngine {
         self.music_rng = rng;
         self.theme_started = state.theme_started;
         self.outcome_voice_played = state.outcome_voice_played;
+        self.sky_rgb = sky;
         for l in state.loops {
             let info = LoopInfo {
                 key: l.key,

@@ -569,6 +569,43 @@ fn the_theme_starts_on_the_first_tick_and_night_variations_follow() {
 }
 
 #[test]
+fn a_bright_sky_heard_plays_the_day_pool_and_travels_with_the_state() {
+    let mut e = mock();
+    e.set_music(music(), VariationGenerator::new(0x1234, 0x5678), 99);
+    // Base RGB length 1.2·√3 ≈ 2.08 > 1.1: DAY (FORMATS §13.10).
+    e.set_sky(Some(Vec3::new(1.2, 1.2, 1.2)));
+    e.tick(1, 1.0 / 30.0, false, &[]);
+    let t = e.take_trace();
+    assert_eq!(t[1].sample, Some(SampleKey::new("sounds.lib", "DAY1.WAV")));
+    // A hot swap keeps the sky heard.
+    let blob = e.save().unwrap();
+    let mut b = mock();
+    b.restore(&blob).unwrap();
+    assert_eq!(b.sky(), Some(Vec3::new(1.2, 1.2, 1.2)));
+    // A dark sky (length 0.4·√3 ≈ 0.69): NIGHT at the next variation.
+    b.set_sky(Some(Vec3::splat(0.4)));
+    b.tick(2, 30.0, false, &[]);
+    let t = b.take_trace();
+    let night = t
+        .iter()
+        .find(|r| r.kind == TraceKind::MusicVariation)
+        .expect("a variation after 30 s");
+    assert_eq!(
+        night.sample,
+        Some(SampleKey::new("sounds.lib", "NIGHT1.WAV"))
+    );
+    // A state without the trailer: no sky heard; a bad trailer is refused.
+    let mut none = mock();
+    none.set_sky(None);
+    let plain = none.save().unwrap();
+    b.restore(&plain).unwrap();
+    assert_eq!(b.sky(), None);
+    let mut bad = blob.clone();
+    bad.bytes.push(0);
+    assert!(b.restore(&bad).is_err());
+}
+
+#[test]
 fn the_mixer_without_a_device_keeps_game_time() {
     let mut e = mock();
     let mut ev = event(SoundKind::START_LOOP, "LOOP.WAV", 1);

@@ -68,8 +68,8 @@ impl AudioEngine {
 
     /// One simulation tick: remembers the objects' positions (`bodies`: id, position,
     /// velocity), starts the theme on the first tick (PD-AUDIO-THEME), runs the music
-    /// timer by `dt` seconds unless `paused` (no sky object: the NIGHT pool,
-    /// PD-AUDIO-MUSIC-NOSKY), moves the sources of objects with them and updates the
+    /// timer by `dt` seconds unless `paused` (the pool from the sky's RGB last heard;
+    /// none heard: the NIGHT pool, PD-AUDIO-MUSIC-NOSKY), moves the sources of objects with them and updates the
     /// engine loops (PD-AUDIO-ENGINES).
     pub fn tick(&mut self, tick: u64, dt: f32, paused: bool, bodies: &[(u32, Vec3, Vec3)]) {
         self.tick = tick;
@@ -117,7 +117,7 @@ impl AudioEngine {
         music.set_paused(paused || mix_paused);
         let rng = &mut self.music_rng;
         let mut rand = || rng.next_u32();
-        let event = music.tick(f64::from(dt), None, &mut rand);
+        let event = music.tick(f64::from(dt), self.sky_rgb, &mut rand);
         let owner = SourceOwner::Named("ambient_music".into());
         match event {
             Some(MusicEvent::Variation { key, pool, index }) => {
