@@ -557,10 +557,9 @@ pub(crate) fn write_battle(
         }
     }
     o.put(&format!("{dir}/Orders.txt"), &crlf(&orders))?;
-    o.put(
-        &format!("{dir}/mission.cfg"),
-        &crlf(&crate::sounds::music_blocks()),
-    )?;
+    let mut cfg = crate::sounds::music_blocks();
+    cfg.extend(crate::sounds::sky_block());
+    o.put(&format!("{dir}/mission.cfg"), &crlf(&cfg))?;
     // What the HUD shows (PD-HUD-TEXT): the briefing and timed messages, in CP1251.
     let cp1251 = |lines: &[&str]| -> Vec<u8> {
         lines

@@ -1,5 +1,6 @@
 //! The demo's sounds beyond the first four tones of `sounds.lib` (generator 11): effects
-//! the engine plays (`EXPLODE.WAV`, `COLLIDE.WAV`, `RAIN.WAV`), ambient music (`THEME.WAV`,
+//! the engine plays (`EXPLODE.WAV`, `COLLIDE.WAV`, `RAIN.WAV`, and since generator 15 the
+//! thunder of the battle's sky block), ambient music (`THEME.WAV`,
 //! `DAY1..3.WAV`, `NIGHT1..2.WAV`, named by the missions' `mission.cfg` blocks
 //! `ambient_music_loop` / `ambient_music_variation`, FORMATS §13.10) and the mission voice
 //! lines in `voices.lib` (`COMPLETE.WAV`, `FAILED.WAV`). All synthesised here — sine
@@ -27,9 +28,13 @@ pub const MUSIC_LIBRARY: &str = "sounds.lib";
 pub const DAY: [&str; 3] = ["DAY1.WAV", "DAY2.WAV", "DAY3.WAV"];
 /// Night variations (`NIGHT_VARIATIONn`).
 pub const NIGHT: [&str; 2] = ["NIGHT1.WAV", "NIGHT2.WAV"];
+/// The rain loop of the battle's sky.
+pub const RAIN: &str = "RAIN.WAV";
+/// The thunder of the battle's sky.
+pub const THUNDER: &str = "THUNDER.WAV";
 
 /// `ms` milliseconds of `f(t seconds, noise in -1..1)`, scaled to 16 bits.
-fn synth(ms: u32, noise: &mut ChaCha8Rng, f: impl Fn(f32, f32) -> f32) -> Vec<i16> {
+fn synth(ms: u32, noise: &mut ChaCha8Rng, mut f: impl FnMut(f32, f32) -> f32) -> Vec<i16> {
     let n = RATE * ms / 1000;
     (0..n)
         .map(|i| {
@@ -123,6 +128,20 @@ pub(crate) fn effects_and_music() -> Result<Entries, DemoError> {
     Ok(out)
 }
 
+/// `THUNDER.WAV` since generator 15 (it was a 60 Hz test tone): a crack, then a low
+/// rumble of smoothed noise rolling away, from its own stream.
+pub(crate) fn thunder() -> Result<Vec<u8>, DemoError> {
+    let mut rumble = ChaCha8Rng::seed_from_u64(NOISE_SEED ^ 2);
+    let mut low = 0.0f32;
+    let s = synth(2600, &mut rumble, |t, r| {
+        low += (r - low) * 0.02;
+        let crack = (-t * 25.0).exp() * r;
+        let roll = (-t * 1.2).exp() * (1.0 + 0.5 * (TAU * 1.7 * t).sin()) * low * 6.0;
+        0.6 * crack + 0.9 * roll
+    });
+    adpcm(THUNDER, &s)
+}
+
 /// The entries of `voices.lib`: a rising three-note call for mission complete, a
 /// falling one for mission failed.
 pub(crate) fn voices() -> Result<Entries, DemoError> {
@@ -134,6 +153,28 @@ pub(crate) fn voices() -> Result<Entries, DemoError> {
         ("COMPLETE.WAV", Method::Raw, pcm("COMPLETE.WAV", &complete)?),
         ("FAILED.WAV", Method::Raw, pcm("FAILED.WAV", &failed)?),
     ])
+}
+
+/// The battle's sky (PD-SKY-BLOCK, generator 15): a clear day (base RGB length 1.7:
+/// DAY music), a storm rolling in from 100 s — rain, lightning, a dark sky (length 0.8:
+/// NIGHT music) — held from 130 s to 250 s, clear again by 290 s.
+pub(crate) fn sky_block() -> Vec<String> {
+    [
+        "// the sky (Iron3D-rs PD-SKY-BLOCK: KEYn seconds rain snow lightning r g b)",
+        "object sky",
+        "  LIBRARY sounds.lib",
+        "  RAIN_SOUND RAIN.WAV",
+        "  LIGHTNING_SOUND THUNDER.WAV",
+        "  LIGHTNING_EFFECT effects.rlb/LIGHTNING",
+        "  KEY1 0 0 0 0 1.0 1.0 0.95",
+        "  KEY2 100 0 0 0 1.0 1.0 0.95",
+        "  KEY3 130 0.8 0 0.6 0.45 0.45 0.55",
+        "  KEY4 250 0.8 0 0.6 0.45 0.45 0.55",
+        "  KEY5 290 0 0 0 1.0 1.0 0.95",
+        "end",
+    ]
+    .map(str::to_owned)
+    .to_vec()
 }
 
 /// The `mission.cfg` blocks of the ambient music (FORMATS §12.5, §13.10).

@@ -524,5 +524,22 @@ fn every_mission_names_its_music_and_the_sounds_and_voices_decode() {
             assert!(sounds.contains_key(n), "{rel}: {n} is not in sounds.lib");
         }
         assert!(cfg.block("ambient_music_variation").is_some(), "{rel}");
+        // The battle has a sky (PD-SKY-BLOCK) whose sounds are in sounds.lib; the
+        // scattered missions have none.
+        let sky = iron3d_effects_rules::sky::SkyConfig::from_mission_cfg(&read(dir.path(), &rel))
+            .unwrap();
+        if mission == "BATTLE" {
+            let sky = sky.expect("the battle's sky");
+            assert_eq!(sky.library, "sounds.lib");
+            for n in [&sky.rain_sound, &sky.lightning_sound] {
+                assert!(sounds.contains_key(n.as_deref().unwrap()), "{n:?}");
+            }
+            let storm = sky.weather_at(180_000);
+            assert!(storm.rain > 0.5 && storm.lightning > 0.5, "{storm:?}");
+            assert!(sky.weather_at(0).rgb.length() > 1.1, "a day sky first");
+            assert!(storm.rgb.length() <= 1.1, "a dark storm sky");
+        } else {
+            assert!(sky.is_none(), "{rel}");
+        }
     }
 }
