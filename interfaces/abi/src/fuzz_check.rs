@@ -1,4 +1,5 @@
-//! The invariants the `sound_event` and `effect_event` fuzz targets assert, shared with
+//! The invariants the `sound_event`, `effect_event` and `weather_event` fuzz targets
+//! assert, shared with
 //! the tests that replay generated inputs: call [`sound_event`] or [`effect_event`] on
 //! any input; it panics on a violation (that is what the fuzzer detects) and returns
 //! whether the event was accepted.
@@ -90,6 +91,28 @@ pub fn effect_event(data: &[u8]) -> bool {
                 EffectEvent::from_message(&e.to_message().expect("an accepted event writes"))
                     .expect("a written event reads");
             assert_eq!(again, e);
+            true
+        }
+        Err(e) => {
+            assert_eq!(e.kind, ErrorKind::INVALID, "{}", e.message);
+            false
+        }
+    }
+}
+
+/// Same checks as `fuzz/fuzz_targets/weather_event.rs`: `WeatherEvent::from_message` on a
+/// `WEATHER` message whose payload is `data` accepts, and what it accepts writes a
+/// message that reads back as the same event (bytes past the 28 it reads ignored), or
+/// refuses with `ErrorKind::INVALID`; never panics.
+pub fn weather_event(data: &[u8]) -> bool {
+    let m = Message::new(MessageCode::WEATHER).with_payload(data.to_vec());
+    match crate::WeatherEvent::from_message(&m) {
+        Ok(w) => {
+            let again = crate::WeatherEvent::from_message(
+                &w.to_message().expect("an accepted event writes"),
+            )
+            .expect("a written event reads");
+            assert_eq!(again, w);
             true
         }
         Err(e) => {

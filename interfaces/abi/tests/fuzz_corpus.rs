@@ -95,3 +95,54 @@ fn effect_event_seeds_their_truncations_and_corruptions_never_panic() {
     // Corrupting the owner, a coordinate or the scale's low bits keeps inputs valid.
     assert!(accepted > 0);
 }
+
+#[test]
+fn weather_event_seeds_their_truncations_and_corruptions_never_panic() {
+    use iron3d_abi::WeatherEvent;
+    use iron3d_abi::fuzz_check::weather_event;
+    let seeds: Vec<Vec<u8>> = [
+        WeatherEvent::default(),
+        WeatherEvent {
+            rain: 0.75,
+            snow: 0.25,
+            lightning: 1.0,
+            sky_rgb: Vec3f {
+                x: 0.4,
+                y: 0.5,
+                z: 2.0,
+            },
+        },
+    ]
+    .iter()
+    .map(|w| w.to_message().unwrap().payload.to_vec())
+    .collect();
+    let (mut accepted, mut refused) = (0, 0);
+    for seed in seeds {
+        assert!(weather_event(&seed), "a written event is accepted");
+        for len in 0..seed.len() {
+            assert!(!weather_event(&seed[..len]), "a short payload is refused");
+        }
+        let mut longer = seed.clone();
+        longer.extend_from_slice(&[7; 9]);
+        assert!(
+            weather_event(&longer),
+            "appended bytes are a newer sender's"
+        );
+        for i in 0..seed.len() {
+            for flip in [0x01u8, 0x80, 0xFF] {
+                let mut d = seed.clone();
+                d[i] ^= flip;
+                if weather_event(&d) {
+                    accepted += 1;
+                } else {
+                    refused += 1;
+                }
+            }
+        }
+    }
+    // Low mantissa bits keep values valid; sign and exponent flips make them invalid.
+    assert!(
+        accepted > 0 && refused > 0,
+        "{accepted} accepted, {refused} refused"
+    );
+}
