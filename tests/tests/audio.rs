@@ -67,13 +67,14 @@ fn the_battle_sounds_as_its_trace_says_and_the_same_run_writes_the_same_trace() 
     assert_eq!(theme.len(), 1, "{theme:?}");
     assert_eq!(sample(theme[0]), "SOUNDS.LIB/THEME.WAV");
     assert_eq!(theme[0]["tick"], 1);
-    // Variations from the first positive tick on, every 10..19 s (30 s here); no sky
-    // object in the demo: the NIGHT pool (PD-AUDIO-MUSIC-NOSKY).
+    // Variations from the first positive tick on, every 10..19 s (30 s here); the
+    // battle's sky is a bright day until the storm at 100 s: the DAY pool, from the
+    // first draw on (PD-AUDIO-SKY-START).
     let variations = of_kind(&rs, "music_variation");
     assert!((2..=4).contains(&variations.len()), "{variations:?}");
     assert_eq!(variations[0]["tick"], 1);
     for v in &variations {
-        assert!(sample(v).starts_with("SOUNDS.LIB/NIGHT"), "{v}");
+        assert!(sample(v).starts_with("SOUNDS.LIB/DAY"), "{v}");
     }
     // Shots: the AI's sound events, each at a place, owned by the shooter.
     let shots: Vec<&Value> = of_kind(&rs, "play")

@@ -82,7 +82,10 @@ fn the_battle_storm_comes_from_the_terrain_as_weather_rain_and_lightning() {
     assert!((289 * HZ..=291 * HZ).contains(&tick(last)), "{last}");
     assert!(weather.len() < 400, "{} weather messages", weather.len());
     for v in &weather {
-        assert_eq!(v["fields"]["from"], "plugin:terrain", "the sky's owner: {v}");
+        assert_eq!(
+            v["fields"]["from"], "plugin:terrain",
+            "the sky's owner: {v}"
+        );
     }
     // The rain loop starts once as the rain begins, follows it, stops once at the end.
     let sounds = messages(&trace, "SOUND");

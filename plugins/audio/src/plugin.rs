@@ -19,6 +19,11 @@
 //! halves, PD-AUDIO-MUSIC-SEED), reads the mission library, `voices.lib` and
 //! `mission.cfg` (absent: no music; bad text: a warning and no music), and the music
 //! archives it names. Other archives are read the first time a sound event names them.
+//!
+//! The sky's colour (the DAY or NIGHT pool) comes from weather events
+//! (PD-MSG-WEATHER); **PD-AUDIO-SKY-START**: its owner sends the first one on the first
+//! tick, after that tick's music draw, so until then the colour is the one `mission.cfg`'s
+//! sky block gives at game time 0 (no sky block, or a bad one: none, NIGHT).
 
 #[cfg(test)]
 mod tests;
@@ -264,6 +269,12 @@ impl AudioPlugin {
                 return;
             }
         };
+        // PD-AUDIO-SKY-START: the sky's owner tells the weather from the first tick on,
+        // after the first music draw; until then the colour is the sky block's at game
+        // time 0 (a bad block: no sky here; the owner reports it).
+        if let Ok(Some(sky)) = iron3d_effects_rules::sky::SkyConfig::from_mission_cfg(&text) {
+            self.engine.set_sky(Some(sky.weather_at(0).quantised().rgb));
+        }
         let music = match parse_mission_music(&text, self.engine.mission_library()) {
             Ok(Some(m)) => m,
             Ok(None) => return,
@@ -294,6 +305,7 @@ impl Plugin for AudioPlugin {
         self.ensure_library(host, &library);
         self.ensure_library(host, SOUNDS_LIBRARY);
         self.ensure_library(host, VOICES_LIBRARY);
+        self.engine.set_sky(None);
         self.read_music(host);
         Ok(())
     }
