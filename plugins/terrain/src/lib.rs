@@ -44,7 +44,7 @@ pub const STATE_FORMAT: &str = "iron3d-terrain";
 pub const STATE_VERSION: u32 = 2;
 /// Factory name.
 pub const FACTORY: &str = "terrain";
-/// Size of the v1 state payload in bytes.
+/// Size of the data identity in bytes (the whole v1 payload; the start of v2).
 const STATE_LEN: usize = 33;
 
 fn describe() -> PluginDescription {
