@@ -187,6 +187,9 @@ impl Plugin for EffectsPlugin {
     ) -> Result<(), PluginError> {
         if self.runtime.instances().next().is_none() && self.pending.is_empty() {
             self.runtime = Runtime::new(host.rng_seed(RNG_STREAM));
+            // A new mission's sky is told afresh (a hot swap restores it after this).
+            self.weather = None;
+            self.fields = None;
         }
         Ok(())
     }
