@@ -25,6 +25,19 @@ pub fn last_state_hash(stdout: &str) -> String {
     hex.to_owned()
 }
 
+/// The `message` lines of the JSON Lines trace `trace` whose `name` is `name`, parsed.
+pub fn messages(trace: &std::path::Path, name: &str) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(trace)
+        .unwrap_or_else(|e| panic!("trace {}: {e}", trace.display()))
+        .lines()
+        .filter(|l| l.contains(&format!("\"name\":\"{name}\"")))
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap_or_else(|e| panic!("{e}: {l}"))
+        })
+        .filter(|v| v["type"] == "message")
+        .collect()
+}
+
 /// `iron3d ARGS`, asserting exit 0; returns the output.
 pub fn run_ok(args: &[&str]) -> String {
     let (code, out) = iron3d(args);

@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
+use iron3d_e2e::messages;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -59,16 +60,6 @@ fn battle(registry: &Path, trace: &Path) -> String {
         "--trace-every",
         "100000",
     ])
-}
-
-fn messages(trace: &Path, name: &str) -> Vec<Value> {
-    std::fs::read_to_string(trace)
-        .unwrap()
-        .lines()
-        .filter(|l| l.contains(&format!("\"name\":\"{name}\"")))
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .filter(|v| v["type"] == "message")
-        .collect()
 }
 
 #[test]

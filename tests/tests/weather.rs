@@ -5,21 +5,12 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
+use iron3d_e2e::messages;
 use serde_json::Value;
 use std::path::Path;
 
 /// Ticks per second of the demo missions.
 const HZ: u64 = 30;
-
-fn messages(trace: &Path, name: &str) -> Vec<Value> {
-    std::fs::read_to_string(trace)
-        .unwrap()
-        .lines()
-        .filter(|l| l.contains(&format!("\"name\":\"{name}\"")))
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .filter(|v| v["type"] == "message")
-        .collect()
-}
 
 fn tick(v: &Value) -> u64 {
     v["tick"].as_u64().unwrap()

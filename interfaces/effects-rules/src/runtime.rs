@@ -263,6 +263,14 @@ pub fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
+/// The next value of the SplitMix64 stream whose state is `state` (the state advances
+/// by the golden gamma; the value is [`mix`] of the state before the step).
+pub fn next_in_stream(state: &mut u64) -> u64 {
+    let v = mix(*state);
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    v
+}
+
 /// Three uniform draws in `[0, 1)` from one hash.
 fn draws(h: u64) -> [f32; 3] {
     let unit = |bits: u64| (bits & 0x1F_FFFF) as f32 / (1u32 << 21) as f32;

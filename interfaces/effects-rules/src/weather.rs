@@ -280,11 +280,7 @@ impl Field {
     }
 
     fn draw(&mut self) -> f32 {
-        self.rng = self.rng.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.rng;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
+        (crate::runtime::next_in_stream(&mut self.rng) >> 40) as f32 / (1u64 << 24) as f32
     }
 
     /// One frame at game time `time_ms`: the count for `intensity` (new particles
