@@ -356,6 +356,37 @@ impl Bus {
         self.sequences.iter()
     }
 
+    /// What a save keeps of the bus: the pending messages in delivery order, the
+    /// per-sender sequence counters and the sent and delivered counts.
+    pub(crate) fn saved(&self) -> (Vec<Envelope>, Vec<(SenderId, u64)>, u64, u64) {
+        (
+            self.pending_sorted(),
+            self.sequences.iter().map(|(&k, &v)| (k, v)).collect(),
+            self.sent,
+            self.delivered,
+        )
+    }
+
+    /// A bus holding what [`Bus::saved`] returned.
+    pub(crate) fn restored(
+        pending: Vec<Envelope>,
+        sequences: Vec<(SenderId, u64)>,
+        sent: u64,
+        delivered: u64,
+    ) -> Self {
+        let bus = Self::new();
+        for e in pending {
+            // The bus owns both ends, so the channel cannot be disconnected here.
+            let _ = bus.tx.send(e);
+        }
+        Self {
+            sequences: sequences.into_iter().collect(),
+            sent,
+            delivered,
+            ..bus
+        }
+    }
+
     /// Drops every waiting envelope (shutdown); returns how many were dropped.
     pub fn discard_pending(&mut self) -> usize {
         self.rx.try_iter().count()

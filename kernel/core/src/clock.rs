@@ -108,6 +108,12 @@ impl GameClock {
         self.now_ns
     }
 
+    /// Whether a saved clock is one this type can hold (a positive scale denominator, a
+    /// remainder below it).
+    pub(crate) fn is_valid(&self) -> bool {
+        self.scale_den > 0 && self.remainder < u64::from(self.scale_den)
+    }
+
     /// True while paused.
     pub fn is_paused(&self) -> bool {
         self.paused
@@ -197,6 +203,18 @@ impl FixedStep {
     /// Length of one step in nanoseconds.
     pub fn step_ns(&self) -> u64 {
         self.step_ns
+    }
+
+    /// This step with `saved`'s progress (tick, accumulator, drop counters); `None`
+    /// when `saved` ran at another step length.
+    pub(crate) fn with_progress_of(&self, saved: &FixedStep) -> Option<FixedStep> {
+        (saved.step_ns == self.step_ns).then_some(FixedStep {
+            accumulator_ns: saved.accumulator_ns,
+            tick: saved.tick,
+            dropped_frames: saved.dropped_frames,
+            dropped_ns: saved.dropped_ns,
+            ..*self
+        })
     }
 
     /// Number of completed simulation ticks.

@@ -57,6 +57,10 @@ pub enum KernelError {
     /// Invalid configuration value.
     #[error("invalid kernel configuration: {0}")]
     Config(String),
+    /// A saved kernel state was refused (see [`crate::Kernel::restore_state`]):
+    /// nothing of it was applied.
+    #[error("saved kernel state refused: {0}")]
+    BadState(String),
     /// A published player view with non-finite numbers or an unsorted selection.
     #[error("invalid player view: {0}")]
     InvalidView(String),

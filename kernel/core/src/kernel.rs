@@ -17,6 +17,9 @@ use crate::world::{World, WorldChange};
 use std::sync::Arc;
 use tracing::{debug_span, warn};
 
+#[path = "kernel_save.rs"]
+pub(crate) mod save;
+
 /// Builds the per-call context from the kernel's fields (`$k` is `self` or a `&mut Kernel`),
 /// leaving `$k.systems` free to be borrowed for the call.
 macro_rules! system_ctx {

@@ -32,6 +32,7 @@ pub use error::{KernelError, KernelResult};
 pub use hash::{StateHash, StateHasher};
 pub use identity::{IdLayout, Locality, ObjectHandle, OriginalObjectId};
 pub use input::{InputEvent, InputSnapshot, ManualCommandKind};
+pub use kernel::save::KERNEL_STATE_VERSION;
 pub use kernel::{
     FrameReport, InputSource, JournalEntry, Kernel, KernelConfig, NoInput, ShutdownReport,
 };
@@ -40,7 +41,9 @@ pub use props::{Property, PropertyBag};
 pub use rng::{RngStream, RngStreams, StreamName};
 pub use snapshot::{FramePreparer, Prepared, RenderSnapshot, SnapshotObject};
 pub use stats::KernelStats;
-pub use system::{CalcSlot, KernelCommand, SimTime, System, SystemCtx, SystemError, SystemResult};
+pub use system::{
+    CalcSlot, KernelCommand, SavedState, SimTime, System, SystemCtx, SystemError, SystemResult,
+};
 pub use view::PlayerView;
 pub use world::{
     DeleteMode, DeleteOutcome, GameObject, ObjectDesc, ObjectStatus, Transform, World, WorldChange,

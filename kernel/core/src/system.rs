@@ -123,8 +123,33 @@ pub trait System: Send {
         None
     }
 
+    /// The system's state for a save game (the versioned blob a plugin hands over in a
+    /// hot swap), `None` when it keeps none worth saving; `Some(Err)` when it cannot
+    /// save now (the save then fails, naming the system).
+    fn save_state(&self) -> Option<Result<SavedState, String>> {
+        None
+    }
+
+    /// Restores what [`System::save_state`] returned (between ticks, after the mission
+    /// is set up); a refusal must leave the system as it was.
+    fn restore_state(&mut self, _state: &SavedState) -> Result<(), String> {
+        Err(format!("system '{}' keeps no saved state", self.name()))
+    }
+
     /// Called once at shutdown, in reverse order of addition.
     fn shutdown(&mut self) {}
+}
+
+/// One system's state in a save: the same versioned blob a plugin hands over in a hot
+/// swap (format name, version, bytes).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SavedState {
+    /// The blob's format name (a plugin's own, e.g. `iron3d-control`).
+    pub format: String,
+    /// The format's version.
+    pub version: u32,
+    /// The bytes.
+    pub bytes: Vec<u8>,
 }
 
 /// Requests a system can make that the kernel applies at the next calculation boundary.

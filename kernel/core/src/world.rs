@@ -53,7 +53,7 @@ pub struct ObjectDesc {
 }
 
 /// Lifecycle state of an object in its slot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ObjectStatus {
     /// Constructed (`CreateObject`), not yet visible to traversal.
     Constructed,
@@ -173,7 +173,7 @@ pub struct World {
 
 /// An object joining or leaving the game, reported to systems at the next boundary
 /// ([`crate::System::on_objects_changed`]) in the order it happened.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum WorldChange {
     /// Registered in the queue (mission load, creation, a deferred registration).
     Added(ObjectHandle, OriginalObjectId),
@@ -499,6 +499,11 @@ impl World {
         self.deferred_delete.len()
     }
 
+    /// Slots in the table (live, free and retired).
+    pub(crate) fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
     /// Slots retired because their generation reached the maximum.
     pub fn retired_slots(&self) -> u32 {
         self.retired_slots
@@ -572,6 +577,9 @@ impl World {
         n
     }
 }
+
+#[path = "world_save.rs"]
+pub(crate) mod save;
 
 #[cfg(test)]
 #[path = "world_tests.rs"]

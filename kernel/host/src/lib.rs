@@ -23,5 +23,5 @@ pub use host::{
     ComponentFactory, HostConfig, MissionSetup, NULL_LIBRARY, PluginHost, SlotFallback, SlotReport,
 };
 pub use library::{LoadedLibrary, SearchPaths};
-pub use service::{ServiceSpec, ServiceSystem};
+pub use service::{SERVICES_FORMAT, SERVICES_VERSION, ServiceSpec, ServiceSystem};
 pub use slot::{Capture, CaptureKind, HostEvent, Instance, PluginSlot};

@@ -12,7 +12,7 @@ use crate::host::PluginHost;
 use crate::slot::{HostEvent, Instance, SlotCell};
 use abi_stable::std_types::RResult;
 use crossbeam_channel::Sender;
-use iron3d_kernel::System;
+use iron3d_kernel::{SavedState, System};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
@@ -27,6 +27,18 @@ pub struct ServiceSpec {
     pub factory: String,
     /// Who asked for it (e.g. `mod quick-path`), for reports.
     pub origin: String,
+}
+
+/// Format name of the services' combined saved state.
+pub const SERVICES_FORMAT: &str = "iron3d-services";
+/// Its version.
+pub const SERVICES_VERSION: u32 = 1;
+
+/// One service in the combined saved state.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ServiceBlob {
+    name: String,
+    state: Option<(String, u32, Vec<u8>)>,
 }
 
 /// The kernel system that owns a host's service plugins (see the module docs).
@@ -147,6 +159,86 @@ impl System for ServiceSystem {
             }
         }
         Some(*h.finalize().as_bytes())
+    }
+
+    /// Every service's state blob in one: format [`SERVICES_FORMAT`], postcard of
+    /// `(name, Option<(format, version, bytes)>)` per service in load order (`None`: a
+    /// stopped service).
+    fn save_state(&self) -> Option<Result<SavedState, String>> {
+        if self.cells.is_empty() {
+            return None;
+        }
+        let mut all: Vec<ServiceBlob> = Vec::with_capacity(self.cells.len());
+        for (name, cell) in &self.cells {
+            let guard = cell
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let state = match guard.as_ref().map(|i| (i.label(), i.object.save_state())) {
+                Some((_, RResult::ROk(b))) => {
+                    Some((b.format.to_string(), b.version, b.bytes.to_vec()))
+                }
+                Some((label, RResult::RErr(e))) => {
+                    return Some(Err(format!("service {name} ({label}): {e}")));
+                }
+                None => None,
+            };
+            all.push(ServiceBlob {
+                name: name.clone(),
+                state,
+            });
+        }
+        Some(
+            postcard::to_allocvec(&all)
+                .map(|bytes| SavedState {
+                    format: SERVICES_FORMAT.into(),
+                    version: SERVICES_VERSION,
+                    bytes,
+                })
+                .map_err(|e| format!("encoding the services' states: {e}")),
+        )
+    }
+
+    /// Restores every service from [`ServiceSystem::save_state`]'s blob: the same
+    /// services in the same order, each running one refusing nothing (checked by
+    /// decoding first; a service refusing its blob is named, and the services before it
+    /// keep what they were given).
+    fn restore_state(&mut self, state: &SavedState) -> Result<(), String> {
+        if state.format != SERVICES_FORMAT || state.version != SERVICES_VERSION {
+            return Err(format!(
+                "services state {} v{}, expected {SERVICES_FORMAT} v{SERVICES_VERSION}",
+                state.format, state.version
+            ));
+        }
+        let all: Vec<ServiceBlob> =
+            postcard::from_bytes(&state.bytes).map_err(|e| format!("decoding: {e}"))?;
+        let names: Vec<&str> = all.iter().map(|b| b.name.as_str()).collect();
+        let ours: Vec<&str> = self.cells.iter().map(|(n, _)| n.as_str()).collect();
+        if names != ours {
+            return Err(format!(
+                "saved services {names:?}, this session runs {ours:?}"
+            ));
+        }
+        for (blob, (name, cell)) in all.into_iter().zip(&self.cells) {
+            let mut guard = cell
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            match (guard.as_mut(), blob.state) {
+                (Some(i), Some((format, version, bytes))) => {
+                    let b = iron3d_abi::StateBlob {
+                        format: format.as_str().into(),
+                        version,
+                        bytes: bytes.into(),
+                    };
+                    if let RResult::RErr(e) = i.object.restore_state(&b) {
+                        return Err(format!("service {name} refused its state: {e}"));
+                    }
+                }
+                (None, None) => {}
+                (Some(_), None) => return Err(format!("service {name} was stopped in the save")),
+                (None, Some(_)) => return Err(format!("service {name} is stopped here")),
+            }
+        }
+        Ok(())
     }
 
     fn shutdown(&mut self) {

@@ -34,8 +34,8 @@ use iron3d_abi::{
     callbacks,
 };
 use iron3d_kernel::{
-    CalcSlot, Envelope, GameMessage, ObjectHandle, Phase, RenderSnapshot, System, SystemCtx,
-    SystemError, SystemResult, Target, WorldChange,
+    CalcSlot, Envelope, GameMessage, ObjectHandle, Phase, RenderSnapshot, SavedState, System,
+    SystemCtx, SystemError, SystemResult, Target, WorldChange,
 };
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -760,6 +760,38 @@ impl System for PluginSlot {
             }
         }
         Some(*h.finalize().as_bytes())
+    }
+
+    /// The running instance's state blob (every slot, presentation ones included: a
+    /// loaded game goes on with the effects and music it had); `None` for a vacant slot.
+    fn save_state(&self) -> Option<Result<SavedState, String>> {
+        let cell = lock(&self.cell);
+        let a = cell.as_ref()?;
+        Some(match a.object.save_state() {
+            RResult::ROk(b) => Ok(SavedState {
+                format: b.format.to_string(),
+                version: b.version,
+                bytes: b.bytes.to_vec(),
+            }),
+            RResult::RErr(e) => Err(format!("{}: {e}", a.label())),
+        })
+    }
+
+    /// Hands `state` to the running instance's `restore_state`, as a hot swap does.
+    fn restore_state(&mut self, state: &SavedState) -> Result<(), String> {
+        let mut cell = lock(&self.cell);
+        let Some(a) = cell.as_mut() else {
+            return Err(format!("slot {} is vacant", self.shared.slot));
+        };
+        let blob = StateBlob {
+            format: state.format.as_str().into(),
+            version: state.version,
+            bytes: state.bytes.clone().into(),
+        };
+        match a.object.restore_state(&blob) {
+            RResult::ROk(()) => Ok(()),
+            RResult::RErr(e) => Err(format!("{}: {e}", a.label())),
+        }
     }
 
     fn shutdown(&mut self) {
