@@ -13,6 +13,7 @@ use iron3d_kernel::{
 use iron3d_replay::{Divergence, ReplayLog, ReplayMission};
 use iron3d_session::replay::{self as compat, Recorded};
 use iron3d_session::run::{RecordEnd, RecordTarget, ScheduledSwap, TraceTarget, replay_line};
+use iron3d_session::save::SaveIdentity;
 use iron3d_session::{MissionSpec, Run, RunOptions, Session};
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -69,6 +70,19 @@ pub struct HeadlessOptions {
     pub mods: crate::mods::ModArgs,
     /// `--audio` (automation: PD-AUDIO-AUTOMATION) and `--audio-trace`.
     pub audio: crate::audio::AudioArgs,
+    /// Save after the last tick into this file (`--save`).
+    pub save: Option<PathBuf>,
+    /// Save after these ticks (`--save-at TICK:FILE`, repeatable).
+    pub save_at: Vec<(u64, PathBuf)>,
+    /// Start from this save (`--load`): its mission, seed and tick rate; `--ticks` more.
+    pub load: Option<PathBuf>,
+}
+
+/// What a save of this run needs besides the session: its identity and, for the
+/// built-in scenario, the parameters a load rebuilds it with.
+struct SaveCtx {
+    identity: SaveIdentity,
+    scenario: Option<serde_json::Value>,
 }
 
 /// Outcome of a headless run.
@@ -185,6 +199,8 @@ fn write_plugins(
 struct Plan {
     /// The log being replayed.
     replay: Option<ReplayLog>,
+    /// The save a `--load` run starts from.
+    load: Option<iron3d_save::SaveFile>,
     /// The game mission (`None`: the built-in scenario).
     mission: Option<String>,
     seed: u64,
@@ -210,6 +226,9 @@ impl Plan {
             }
             None => None,
         };
+        if let Some(path) = &opts.load {
+            return Self::loading(opts, path);
+        }
         let mission = world_of(opts, replay.as_ref())?;
         let (seed, tick_hz, params) = match &replay {
             Some(log) if log.header.mission.is_some() => (
@@ -238,10 +257,61 @@ impl Plan {
             mission_params: mission_parameters(opts, replay.as_ref())?,
             ticks: ticks_of(opts, replay.as_ref())?,
             replay,
+            load: None,
             mission,
             seed,
             tick_hz,
             params,
+        })
+    }
+
+    /// A `--load` run: the save's mission, seed and tick rate; `--ticks` more ticks.
+    fn loading(opts: &HeadlessOptions, path: &std::path::Path) -> anyhow::Result<Self> {
+        if opts.replay.is_some() || opts.record.is_some() {
+            bail!(
+                "--load starts from a save; --record and --replay start from a mission's beginning (not both)"
+            );
+        }
+        let save = crate::saves::read_for_load(path)?;
+        let h = &save.header;
+        let scenario = h.extra.get(crate::saves::SCENARIO_KEY);
+        let (mission, params) = match (scenario, &opts.game_dir) {
+            (Some(p), _) => {
+                let map: BTreeMap<String, serde_json::Value> = serde_json::from_value(p.clone())?;
+                (None, scenario::params_from_json(&map)?)
+            }
+            (None, Some(_)) => (
+                Some(h.mission.clone()),
+                ScenarioParams {
+                    objects: 0,
+                    collisions: false,
+                },
+            ),
+            (None, None) => bail!(
+                "the save is of mission '{}': --load needs --game-dir (a save records the data's fingerprint, not its place)",
+                h.mission
+            ),
+        };
+        if let (Some(m), Some(asked)) = (&mission, &opts.mission) {
+            if !m.eq_ignore_ascii_case(asked) {
+                bail!("--load: the save is of mission '{m}', this run asks for '{asked}'");
+            }
+        }
+        let Some(more) = opts.ticks else {
+            bail!(
+                "--load needs --ticks: how many ticks to run after the saved tick {}",
+                h.tick
+            );
+        };
+        Ok(Self {
+            replay: None,
+            mission,
+            seed: h.seed,
+            tick_hz: h.tick_hz,
+            params,
+            mission_params: opts.params.clone(),
+            ticks: h.tick.saturating_add(more),
+            load: Some(save),
         })
     }
 }
@@ -396,12 +466,25 @@ fn run_options(
 fn drive(
     opts: &HeadlessOptions,
     run: &mut Run,
+    ctx: &SaveCtx,
     ticks: u64,
     clock: Option<&ManualTimeSource>,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let console = opts.console.then(spawn_console);
     let mut scripted = ScriptedInput::new(run.kernel.config().seed);
+    // A loaded run goes on with the script where the saved run was (one draw set per
+    // tick, as the kernel asks once per tick).
+    for t in 1..=run.kernel.tick() {
+        iron3d_kernel::InputSource::events_for_tick(&mut scripted, t);
+    }
+    let mut saves: Vec<(u64, PathBuf)> = opts.save_at.clone();
+    if let Some(path) = &opts.save {
+        saves.push((ticks, path.clone()));
+    }
+    saves.sort_by_key(|s| s.0);
+    let start = run.kernel.tick();
+    saves.retain(|s| s.0 >= start);
     #[allow(
         clippy::disallowed_methods,
         reason = "real-time pacing of presented frames only"
@@ -421,7 +504,15 @@ fn drive(
                 }
             }
         }
-        let budget = ticks - run.kernel.tick();
+        // Saves due now; a frame then stops at the next save's tick (the ticks are the
+        // same ticks, only the frame they run in differs: presentation, not simulation).
+        let now = run.kernel.tick();
+        while saves.first().is_some_and(|s| s.0 <= now) {
+            let (_, path) = saves.remove(0);
+            save_to(run, ctx, &path, out)?;
+        }
+        let stop = saves.first().map_or(ticks, |s| s.0.min(ticks));
+        let budget = stop - now;
         let frame = run.frame(&mut scripted, Some(budget))?;
         if let Some(rx) = &console {
             let Session { host, kernel, .. } = &mut **run;
@@ -434,6 +525,38 @@ fn drive(
         }
         quit |= run.decided().is_some() && !run.is_replay();
     }
+    // The saves of the tick the run stopped at (its last, or the one it was decided
+    // at); saves asked for later ticks never ran and are said so.
+    let now = run.kernel.tick();
+    for (at, path) in saves {
+        if at <= now {
+            save_to(run, ctx, &path, out)?;
+        } else {
+            writeln!(
+                out,
+                "not saved: {} (tick {at} not reached; the run stopped at tick {now})",
+                path.display()
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// Saves the run as it stands (between ticks) into `path`, atomically (PD-SAVE-ATOMIC).
+fn save_to(
+    run: &Run,
+    ctx: &SaveCtx,
+    path: &std::path::Path,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let mut save = run.save_file(&ctx.identity)?;
+    if let Some(p) = &ctx.scenario {
+        save.header
+            .extra
+            .insert(crate::saves::SCENARIO_KEY.to_owned(), p.clone());
+    }
+    iron3d_save::write_atomic(path, &save)?;
+    writeln!(out, "{}", crate::saves::saved_line(&save.header, path))?;
     Ok(())
 }
 
@@ -456,12 +579,31 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         fps = opts.fps,
         "headless run"
     );
+    let scenario_json = serde_json::json!(scenario::params_to_json(plan.params));
+    let ctx = SaveCtx {
+        identity: crate::saves::identity(
+            opened.identity.as_ref(),
+            &scenario_json,
+            &opened.mods.fingerprint,
+        ),
+        scenario: opened.identity.is_none().then_some(scenario_json),
+    };
+    let mut opened = opened;
+    if let Some(save) = &plan.load {
+        opened.session.restore_save(save, &ctx.identity)?;
+        writeln!(
+            out,
+            "loaded tick={} state_hash={} mission={}",
+            save.header.tick, save.header.state_hash, save.header.mission
+        )?;
+    }
     let options = run_options(opts, &mut plan, &opened)?;
     let (world, start_objects) = opened.world;
     let mut run = Run::start(opened.session, options)?;
     drive(
         opts,
         &mut run,
+        &ctx,
         plan.ticks,
         (!realtime).then_some(&manual),
         out,

@@ -12,6 +12,7 @@ pub mod mods_cli;
 pub mod play;
 pub mod plugins;
 pub mod renderer;
+pub mod saves;
 pub mod scenario;
 pub mod window;
 
@@ -78,6 +79,9 @@ pub enum Command {
     /// Input bindings.
     #[command(subcommand)]
     Bindings(BindingsCommand),
+    /// Save games: inspect a save file.
+    #[command(subcommand)]
+    Save(SaveCommand),
     /// Mods: list, check, enable, disable, order, explain, conflicts, new, pack, install.
     Mods {
         /// What to do.
@@ -342,6 +346,17 @@ impl From<DataProfileArgs> for iron3d_tools::mission::Profile {
     }
 }
 
+/// `iron3d save` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum SaveCommand {
+    /// Check a save file whole and print its header as JSON, with its sections (exit 1
+    /// on a damaged or foreign file, naming what is wrong and where).
+    Inspect {
+        /// The save file.
+        file: PathBuf,
+    },
+}
+
 /// `iron3d bindings` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum BindingsCommand {
@@ -376,6 +391,17 @@ pub struct RunArgs {
     /// Replay FILE and compare state hashes at its checkpoints.
     #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
+    /// Save the run after its last tick into FILE (written atomically; the previous
+    /// FILE is kept as FILE.bak).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<PathBuf>,
+    /// Save the run after tick TICK into FILE (repeatable).
+    #[arg(long = "save-at", value_name = "TICK:FILE", value_parser = saves::parse_save_at)]
+    pub save_at: Vec<(u64, PathBuf)>,
+    /// Start from the save FILE (its mission, seed and tick rate; a mission's save needs
+    /// --game-dir) and run --ticks more ticks.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["replay", "record", "demo"])]
+    pub load: Option<PathBuf>,
     /// Simulated presentation frames per second (does not change the simulation).
     #[arg(long, default_value_t = 60)]
     pub fps: u32,
@@ -683,6 +709,10 @@ fn run(command: Command, log_level: &str, out: &mut dyn Write) -> anyhow::Result
             })
         }
         Command::Mods { command, at } => mods_cli::run(command, &at, out),
+        Command::Save(SaveCommand::Inspect { file }) => {
+            saves::inspect(&file, out)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Bindings(BindingsCommand::List { file, user }) => {
             bindings_cli::list(file.as_deref(), user.as_deref(), out)?;
             Ok(ExitCode::SUCCESS)
@@ -862,6 +892,9 @@ fn run_command(mut a: RunArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         params: plugins::param_map(&a.params)?,
         mods: a.mods,
         audio: a.audio,
+        save: a.save,
+        save_at: a.save_at,
+        load: a.load,
     };
     let outcome = headless::run(&opts, out)?;
     if let Some(d) = outcome.divergence {

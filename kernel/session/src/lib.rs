@@ -40,6 +40,7 @@ use std::time::Duration;
 pub mod audio;
 pub mod replay;
 pub mod run;
+pub mod save;
 
 pub use run::{Run, RunEnd, RunOptions};
 
@@ -93,6 +94,13 @@ pub enum SessionError {
     /// The replay log could not be written.
     #[error(transparent)]
     ReplayLog(#[from] iron3d_replay::ReplayError),
+    /// A save file could not be read, written or fit to this session.
+    #[error(transparent)]
+    Save(#[from] iron3d_save::SaveError),
+    /// A save was refused by this session (no state written, or a state that does not
+    /// restore to the hash it was saved at).
+    #[error("save refused: {0}")]
+    SaveRefused(String),
     /// A run cannot record while it replays.
     #[error("a run records or replays, not both")]
     RecordWhileReplaying,

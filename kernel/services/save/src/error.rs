@@ -191,6 +191,14 @@ pub enum Mismatch {
         /// The running engine's.
         running: String,
     },
+    /// Another tick rate.
+    #[error("tick rate differs (save {saved} Hz, running {running} Hz)")]
+    TickRate {
+        /// The save's.
+        saved: u32,
+        /// The running engine's.
+        running: u32,
+    },
     /// Another mission.
     #[error("mission differs (save {saved:?}, running {running:?})")]
     Mission {

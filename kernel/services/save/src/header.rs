@@ -39,6 +39,8 @@ pub struct SaveHeader {
     pub mission: String,
     /// The session's seed.
     pub seed: u64,
+    /// Simulation ticks per second.
+    pub tick_hz: u32,
     /// Fingerprint of the game data (hex BLAKE3).
     pub data_fingerprint: String,
     /// Fingerprint of the enabled mod set in load order (hex BLAKE3).
@@ -76,6 +78,12 @@ impl SaveHeader {
             out.push(Mismatch::Mods {
                 saved: self.mods_fingerprint.clone(),
                 running: running.mods_fingerprint.clone(),
+            });
+        }
+        if self.tick_hz != running.tick_hz {
+            out.push(Mismatch::TickRate {
+                saved: self.tick_hz,
+                running: running.tick_hz,
             });
         }
         if !self.mission.eq_ignore_ascii_case(&running.mission) {

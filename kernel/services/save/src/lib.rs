@@ -43,8 +43,9 @@
 //!   point leaves the previous save (or its backup) whole; a leftover temporary file
 //!   (`.<name>.*.tmp`) is never read.
 //! * **PD-SAVE-COMPAT** ([`SaveHeader::mismatches`]): a save loads only into the same
-//!   game data, the same mod set and the same plugin set (slot, library, factory,
-//!   version and blob format); every difference is listed, not just the first.
+//!   game data, the same mod set, the same tick rate, the same mission and the same
+//!   plugin set (slot, library, factory, version and blob format); every difference is
+//!   listed, not just the first.
 
 mod container;
 mod error;

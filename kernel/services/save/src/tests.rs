@@ -8,6 +8,7 @@ fn header() -> SaveHeader {
         engine: "iron3d 0.1.0".into(),
         mission: "BATTLE".into(),
         seed: 7,
+        tick_hz: 30,
         data_fingerprint: "aa".repeat(32),
         mods_fingerprint: "bb".repeat(32),
         plugins: vec![

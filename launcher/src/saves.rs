@@ -1,0 +1,108 @@
+//! Save games on the command line: `run --headless --save FILE`, `--save-at TICK:FILE`,
+//! `--load FILE` and `iron3d save inspect FILE` (the format is [`iron3d_save`]'s, the
+//! session's part [`iron3d_session::save`]).
+
+use iron3d_mods::ModSetFingerprint;
+use iron3d_replay::ReplayMission;
+use iron3d_save::{SaveFile, SaveHeader};
+use iron3d_session::save::SaveIdentity;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The engine build a save names.
+pub fn engine() -> String {
+    format!("iron3d {}", env!("CARGO_PKG_VERSION"))
+}
+
+/// Hex BLAKE3 of `bytes`.
+fn hex(bytes: &[u8]) -> String {
+    blake3::hash(bytes).to_hex().to_string()
+}
+
+/// The identity a save of this run carries: the mission's data fingerprint (every file
+/// its load read, by name and BLAKE3) or, for the built-in scenario, its parameters; and
+/// the enabled mod set.
+pub fn identity(
+    mission: Option<&ReplayMission>,
+    scenario: &serde_json::Value,
+    mods: &ModSetFingerprint,
+) -> SaveIdentity {
+    let data = match mission {
+        Some(m) => {
+            let mut text = String::new();
+            for (file, sum) in &m.data {
+                text.push_str(file);
+                text.push('\0');
+                text.push_str(sum);
+                text.push('\n');
+            }
+            hex(text.as_bytes())
+        }
+        None => hex(scenario.to_string().as_bytes()),
+    };
+    SaveIdentity {
+        engine: engine(),
+        data,
+        mods: hex(serde_json::to_string(mods).unwrap_or_default().as_bytes()),
+    }
+}
+
+/// Parses `--save-at TICK:FILE`.
+pub fn parse_save_at(s: &str) -> Result<(u64, PathBuf), String> {
+    let Some((tick, file)) = s.split_once(':') else {
+        return Err(format!("'{s}' is not TICK:FILE"));
+    };
+    let tick = tick
+        .parse::<u64>()
+        .map_err(|e| format!("tick '{tick}': {e}"))?;
+    if file.is_empty() {
+        return Err("empty file name".into());
+    }
+    Ok((tick, PathBuf::from(file)))
+}
+
+/// `iron3d save inspect FILE`: the checked header as JSON, then one line per section
+/// (tag, name, bytes). The whole file is checked first; a damaged one is an error.
+pub fn inspect(path: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
+    let save = iron3d_save::read(path)?;
+    let mut json = serde_json::to_value(&save.header)?;
+    if let Some(obj) = json.as_object_mut() {
+        obj.insert(
+            "sections".into(),
+            serde_json::Value::Array(
+                save.sections
+                    .iter()
+                    .map(|s| {
+                        serde_json::json!({
+                            "tag": String::from_utf8_lossy(&s.tag),
+                            "name": s.name,
+                            "bytes": s.payload.len(),
+                        })
+                    })
+                    .collect(),
+            ),
+        );
+    }
+    writeln!(out, "{}", serde_json::to_string_pretty(&json)?)?;
+    Ok(())
+}
+
+/// Reads and checks the save to load.
+pub fn read_for_load(path: &Path) -> anyhow::Result<SaveFile> {
+    use anyhow::Context;
+    iron3d_save::read(path).with_context(|| format!("--load {}", path.display()))
+}
+
+/// The `extra` key of the built-in scenario's parameters in a save's header (a load
+/// rebuilds the same scenario before restoring it).
+pub const SCENARIO_KEY: &str = "scenario_params";
+
+/// The line a run writes after saving.
+pub fn saved_line(header: &SaveHeader, path: &Path) -> String {
+    format!(
+        "saved tick={} state_hash={} file={}",
+        header.tick,
+        header.state_hash,
+        path.display()
+    )
+}
