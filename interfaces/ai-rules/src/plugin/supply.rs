@@ -197,7 +197,13 @@ impl AiPlugin {
             return Ok(());
         };
         let clan = a.clan;
-        let radius = self.scratch.proxies.get(&plant).map_or(2.0, |p| p.0);
+        // The plant's proxy as the control service describes it (asked when this
+        // instance has not asked yet: after a hot swap or a load the cache is empty, and
+        // where a unit appears must not depend on it).
+        let radius = match self.rank(plant) {
+            Some(i) => self.proxy(host, i).map_or(2.0, |p| p.0),
+            None => 2.0,
+        };
         let pos =
             Vec3::from(b.position) + glam::Quat::from(b.orientation) * Vec3::X * (radius + 3.0);
         let mut properties = RVec::new();
