@@ -296,3 +296,237 @@ fn save_inspect_prints_the_checked_header() {
         serde_json::from_str(&run_ok(&["save", "inspect", bak.to_str().unwrap()])).unwrap();
     assert_eq!(backup["tick"], 30);
 }
+
+mod save_set {
+    //! Tome VIII's minimum save set, S0–S9, on the demo battle with the registry's real
+    //! plugins through the session API, driven frame by frame on a manual clock as
+    //! `run --headless` drives it (one tick a frame at normal speed): each state is
+    //! saved, written and read back as bytes, loaded into a fresh session (same hash,
+    //! same tick, the same effects, the same outcome), and the next 300 frames hash
+    //! exactly as the uninterrupted run's.
+
+    use iron3d_e2e::plugins::library_dir;
+    use iron3d_kernel::{InputSource, ManualTimeSource, StateHash};
+    use iron3d_launcher::scenario::ScriptedInput;
+    use iron3d_plugin_host::SearchPaths;
+    use iron3d_registry::{Dialect, Registry};
+    use iron3d_session::save::SaveIdentity;
+    use iron3d_session::{MissionSpec, Session, SessionSpec};
+    use std::path::Path;
+    use std::time::Duration;
+
+    /// Frames compared after each load.
+    const AFTER: u64 = 300;
+
+    struct Driven {
+        session: Session,
+        clock: ManualTimeSource,
+        /// `run --headless`'s input script (the battle's outcome depends on it).
+        script: ScriptedInput,
+    }
+
+    impl Driven {
+        fn open(game: &Path, shadow: &Path) -> Self {
+            let config = Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/plugins.ini");
+            let registry = Registry::parse(
+                &std::fs::read(config).unwrap(),
+                "plugins.ini",
+                Dialect::PluginsIni,
+            )
+            .unwrap();
+            let spec = SessionSpec {
+                seed: 1,
+                tick_hz: 30,
+                publish_snapshots: false,
+                registry,
+                search_paths: SearchPaths::new(vec![library_dir(), library_dir().join("..")]),
+                shadow_dir: shadow.to_owned(),
+                debounce: Duration::from_millis(50),
+                services: Vec::new(),
+                strict_plugins: true,
+            };
+            let mission = MissionSpec::Game {
+                game_dir: game.to_owned(),
+                mission: iron3d_demo::BATTLE.to_owned(),
+                mode: iron3d_vfs::ReadMode::Strict,
+                relax_mesh_tag: false,
+                parameters: Default::default(),
+                overlays: Vec::new(),
+            };
+            let clock = ManualTimeSource::new();
+            let session = Session::open(&spec, mission, Box::new(clock.clone())).unwrap();
+            Self {
+                session,
+                clock,
+                script: ScriptedInput::new(1),
+            }
+        }
+
+        /// After a load: the script where the saved run's was (one draw set a tick).
+        fn resume_script(&mut self) {
+            for t in 1..=self.session.kernel.tick() {
+                self.script.events_for_tick(t);
+            }
+        }
+
+        /// One frame of one tick's length of platform time.
+        fn frame(&mut self) {
+            let step = 1_000_000_000 / u64::from(self.session.kernel.config().tick_hz);
+            self.clock.advance_ns(step);
+            self.session.kernel.frame(&mut self.script, None).unwrap();
+        }
+
+        fn blob(&self, system: &str) -> Vec<u8> {
+            self.session
+                .kernel
+                .system_states()
+                .into_iter()
+                .find(|(n, _)| n == system)
+                .map(|(_, b)| b.unwrap().bytes)
+                .unwrap()
+        }
+    }
+
+    /// What the run does to the state just before saving.
+    type Change = fn(&mut Session);
+
+    fn nothing(_: &mut Session) {}
+
+    /// S2: one object's position changed (a vehicle moved 5 units east).
+    fn move_one(s: &mut Session) {
+        let w = s.kernel.world_mut().unwrap();
+        let h = w.iter_registered().map(|(h, _)| h).nth(3).unwrap();
+        w.get_mut(h).unwrap().transform.position.x += 5.0;
+    }
+
+    /// S3: one health/property changed.
+    fn hurt_one(s: &mut Session) {
+        let w = s.kernel.world_mut().unwrap();
+        let h = w
+            .iter_registered()
+            .find(|(_, o)| !o.props.is_empty())
+            .map(|(h, _)| h)
+            .unwrap();
+        let o = w.get_mut(h).unwrap();
+        o.props.push("Life state", [0, 1, 0, 0]);
+        o.behaviour_state ^= 1;
+    }
+
+    /// S9: a non-default game time (half speed: a tick every other frame).
+    fn half_speed(s: &mut Session) {
+        s.kernel.set_time_scale(1, 2).unwrap();
+    }
+
+    /// S9: paused (frames run no tick).
+    fn pause(s: &mut Session) {
+        s.kernel.pause();
+    }
+
+    #[test]
+    fn s0_to_s9_load_to_the_saved_hash_and_go_on_as_the_uninterrupted_run() {
+        let game = super::game();
+        let game = Path::new(&game);
+        let shadow = tempfile::tempdir().unwrap();
+        let identity = SaveIdentity {
+            engine: "test".into(),
+            data: "d".into(),
+            mods: "m".into(),
+        };
+        // The battle's decision with the changes of S2 and S3 made (a first pass: S8 is
+        // saved either side of it).
+        let decision = {
+            let mut probe = Driven::open(game, shadow.path());
+            let mut f = 0u64;
+            while probe.session.host.mission_outcome().is_none() && f < 20_000 {
+                if f == 30 {
+                    move_one(&mut probe.session);
+                }
+                if f == 45 {
+                    hurt_one(&mut probe.session);
+                }
+                probe.frame();
+                f += 1;
+            }
+            let o = probe.session.host.mission_outcome();
+            probe.session.shutdown();
+            o.expect("the battle is decided within 20,000 ticks").tick
+        };
+        // S6 (a script variable) has no counterpart: the engine runs no mission scripts.
+        // S4 (orders and paths), S5 (effects and the sky's lightning timer in the storm)
+        // and S7 (the AI's economy) are what the battle is doing at those frames; S8 is
+        // either side of the battle's decision.
+        assert!(decision > 6_000, "decided at {decision}");
+        let cases: [(&str, u64, Change); 10] = [
+            ("S0 right after start", 0, nothing),
+            ("S1 one frame in", 1, nothing),
+            ("S2 a position changed", 30, move_one),
+            ("S3 a property changed", 45, hurt_one),
+            ("S4 orders and paths active", 150, nothing),
+            ("S5 effects and a timer active", 4_000, nothing),
+            ("S7 economy changed", 6_000, nothing),
+            ("S8 before completion", decision - 1, nothing),
+            ("S8/S9 after completion, half speed", decision + 1, half_speed),
+            ("S9 paused", decision + 400, pause),
+        ];
+        let last = cases.iter().map(|c| c.1).max().unwrap() + AFTER;
+        let mut reference = Driven::open(game, shadow.path());
+        let mut hashes: Vec<StateHash> = Vec::new();
+        let mut saves = Vec::new();
+        for f in 0..=last {
+            if let Some(&(name, _, change)) = cases.iter().find(|c| c.1 == f) {
+                change(&mut reference.session);
+                let bytes = reference
+                    .session
+                    .save_file(&identity)
+                    .unwrap()
+                    .to_bytes()
+                    .unwrap();
+                saves.push((
+                    name,
+                    f,
+                    reference.session.kernel.tick(),
+                    bytes,
+                    reference.blob("plugin:effects"),
+                    reference.session.host.mission_outcome(),
+                ));
+            }
+            hashes.push(reference.session.kernel.state_hash());
+            if f < last {
+                reference.frame();
+            }
+        }
+        let decided = reference.session.host.mission_outcome().map(|o| o.tick);
+        assert_eq!(decided, Some(decision), "the same battle");
+        reference.session.shutdown();
+        for (name, f, tick, bytes, effects, outcome) in saves {
+            let save = iron3d_save::SaveFile::parse(&bytes).unwrap();
+            let shadow = tempfile::tempdir().unwrap();
+            let mut s = Driven::open(game, shadow.path());
+            s.session
+                .restore_save(&save, &identity)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            s.resume_script();
+            assert_eq!(s.session.kernel.state_hash(), hashes[f as usize], "{name}");
+            assert_eq!(s.session.kernel.tick(), tick, "{name}");
+            assert_eq!(s.blob("plugin:effects"), effects, "{name}: the effects go on");
+            assert_eq!(
+                s.session.host.mission_outcome(),
+                outcome,
+                "{name}: decided stays decided"
+            );
+            for k in 1..=AFTER {
+                s.frame();
+                // The run's later changes, made at the same frames as in the reference.
+                if let Some(&(_, _, change)) = cases.iter().find(|c| c.1 == f + k) {
+                    change(&mut s.session);
+                }
+                assert_eq!(
+                    s.session.kernel.state_hash(),
+                    hashes[(f + k) as usize],
+                    "{name}: {k} frames after the load"
+                );
+            }
+            s.session.shutdown();
+        }
+    }
+}

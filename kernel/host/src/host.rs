@@ -247,6 +247,16 @@ impl PluginHost {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// Sets the mission's outcome as a loaded save had it (a save made after the
+    /// decision keeps it decided; `None`: undecided).
+    pub fn restore_outcome(&self, outcome: Option<ReportedOutcome>) {
+        *self
+            .shared
+            .outcome
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = outcome;
+    }
+
     /// The mission's outcome once a plugin reported it ([`iron3d_abi::Host::mission_outcome`]).
     pub fn mission_outcome(&self) -> Option<ReportedOutcome> {
         *self

@@ -1,9 +1,10 @@
 //! Save games of a session (**PD-SAVE-SESSION**), in the container of [`iron3d_save`]:
 //!
-//! * section `HEAD`: the [`SaveHeader`] — engine, mission, seed, the fingerprints of
-//!   the game data and the mod set (the caller's [`SaveIdentity`]), the plugin set of
-//!   the simulation slots with each blob's format version, tick, game time, pause, time
-//!   scale and the state hash;
+//! * section `HEAD`: the [`SaveHeader`] — engine, mission, seed, tick rate, the
+//!   fingerprints of the game data and the mod set (the caller's [`SaveIdentity`]), the
+//!   plugin set of the simulation slots with each blob's format version, tick, game
+//!   time, pause, time scale, the state hash and the mission's outcome when it was
+//!   decided (a decided mission stays decided after a load);
 //! * section `WRLD`: the kernel's own state ([`iron3d_kernel::Kernel::save_state`]);
 //! * one section `PLUG` per system that keeps a state, named by the system
 //!   (`plugin:ai`, `services`, …): its blob's format name, version and bytes
@@ -24,7 +25,9 @@
 use crate::{Session, SessionError};
 use iron3d_abi::SlotKind;
 use iron3d_kernel::SavedState;
-use iron3d_save::{PluginRecord, SaveFile, SaveHeader, Section, TAG_PLUGIN, TAG_WORLD};
+use iron3d_save::{
+    PluginRecord, SaveFile, SaveHeader, SavedOutcome, Section, TAG_PLUGIN, TAG_WORLD,
+};
 
 /// What a save says about the data and mods a session runs on (the caller knows them:
 /// the mission's data fingerprint, the enabled mod set).
@@ -122,6 +125,11 @@ impl Session {
             paused: k.game_clock().is_paused(),
             time_scale: f64::from(num) / f64::from(den.max(1)),
             state_hash: k.state_hash().to_hex(),
+            outcome: self.host.mission_outcome().map(|o| SavedOutcome {
+                code: o.outcome.0,
+                slot: o.slot.to_string(),
+                tick: o.tick,
+            }),
             extra: Default::default(),
         }
     }
@@ -179,6 +187,15 @@ impl Session {
                 )));
             }
         }
+        let outcome = match &save.header.outcome {
+            None => None,
+            Some(o) => Some(iron3d_plugin_host::ReportedOutcome {
+                outcome: iron3d_abi::MissionOutcome(o.code),
+                slot: SlotKind::from_name(&o.slot)
+                    .ok_or_else(|| refused(format!("outcome reported by unknown slot '{}'", o.slot)))?,
+                tick: o.tick,
+            }),
+        };
         self.kernel.restore_state(&world.payload)?;
         for (name, state) in &blobs {
             match self.kernel.restore_system_state(name, state) {
@@ -189,6 +206,7 @@ impl Session {
                 Err(e) => return Err(e.into()),
             }
         }
+        self.host.restore_outcome(outcome);
         let hash = self.kernel.state_hash().to_hex();
         if hash != save.header.state_hash {
             return Err(refused(format!(

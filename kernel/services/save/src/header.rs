@@ -28,6 +28,17 @@ impl PluginRecord {
     }
 }
 
+/// A mission outcome a plugin reported before the save (it stands after a load).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SavedOutcome {
+    /// The outcome code (`0` failed, `1` complete; the plugin interface's values).
+    pub code: u32,
+    /// The slot whose plugin reported it.
+    pub slot: String,
+    /// The tick it was reported in.
+    pub tick: u64,
+}
+
 /// The header (section 0, JSON): everything needed to decide whether a save fits the
 /// running engine and to report where it stands, without reading the other sections.
 /// Fields this build does not know are kept in [`SaveHeader::extra`] and written back.
@@ -57,6 +68,9 @@ pub struct SaveHeader {
     pub time_scale: f64,
     /// The kernel's state hash at `tick` (hex, 64 digits).
     pub state_hash: String,
+    /// The mission's outcome when it was decided before the save.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<SavedOutcome>,
     /// Fields of a newer writer, kept as read.
     #[serde(flatten)]
     pub extra: BTreeMap<String, serde_json::Value>,

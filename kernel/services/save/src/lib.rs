@@ -59,7 +59,7 @@ pub use container::{
     TAG_WORLD, Tag, peek_header,
 };
 pub use error::{Mismatch, SaveError};
-pub use header::{PluginRecord, SaveHeader};
+pub use header::{PluginRecord, SaveHeader, SavedOutcome};
 pub use write::{MAX_FILE_LEN, Staged, backup_path, read, stage, write_atomic};
 
 #[cfg(test)]

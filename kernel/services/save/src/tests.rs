@@ -32,6 +32,11 @@ fn header() -> SaveHeader {
         paused: true,
         time_scale: 2.0,
         state_hash: "0123456789abcdef".into(),
+        outcome: Some(SavedOutcome {
+            code: 1,
+            slot: "ai".into(),
+            tick: 250,
+        }),
         extra: Default::default(),
     }
 }
