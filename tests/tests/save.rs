@@ -465,7 +465,11 @@ mod save_set {
             ("S5 effects and a timer active", 4_000, nothing),
             ("S7 economy changed", 6_000, nothing),
             ("S8 before completion", decision - 1, nothing),
-            ("S8/S9 after completion, half speed", decision + 1, half_speed),
+            (
+                "S8/S9 after completion, half speed",
+                decision + 1,
+                half_speed,
+            ),
             ("S9 paused", decision + 400, pause),
         ];
         let last = cases.iter().map(|c| c.1).max().unwrap() + AFTER;
@@ -508,7 +512,11 @@ mod save_set {
             s.resume_script();
             assert_eq!(s.session.kernel.state_hash(), hashes[f as usize], "{name}");
             assert_eq!(s.session.kernel.tick(), tick, "{name}");
-            assert_eq!(s.blob("plugin:effects"), effects, "{name}: the effects go on");
+            assert_eq!(
+                s.blob("plugin:effects"),
+                effects,
+                "{name}: the effects go on"
+            );
             assert_eq!(
                 s.session.host.mission_outcome(),
                 outcome,

@@ -191,8 +191,9 @@ impl Session {
             None => None,
             Some(o) => Some(iron3d_plugin_host::ReportedOutcome {
                 outcome: iron3d_abi::MissionOutcome(o.code),
-                slot: SlotKind::from_name(&o.slot)
-                    .ok_or_else(|| refused(format!("outcome reported by unknown slot '{}'", o.slot)))?,
+                slot: SlotKind::from_name(&o.slot).ok_or_else(|| {
+                    refused(format!("outcome reported by unknown slot '{}'", o.slot))
+                })?,
                 tick: o.tick,
             }),
         };
