@@ -355,6 +355,13 @@ pub enum SaveCommand {
         /// The save file.
         file: PathBuf,
     },
+    /// The slot list of a save folder (SAVE/saveslots.cfg) with each slot checked
+    /// against its file: ready, missing, damaged or stale.
+    Slots {
+        /// The save folder (default: $XDG_DATA_HOME/iron3d/SAVE).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 /// `iron3d bindings` subcommands.
@@ -477,8 +484,8 @@ pub struct PlayArgs {
     /// How the mission's archives are read.
     #[command(flatten)]
     pub data_profile: DataProfileArgs,
-    /// Game directory (with --mission); default: the embedded demo.
-    #[arg(long, requires = "mission")]
+    /// Game directory (with --mission, or with --load); default: the embedded demo.
+    #[arg(long)]
     pub game_dir: Option<PathBuf>,
     /// Mission: a directory under MISSIONS/ or a data.tma path relative to --game-dir.
     #[arg(long, requires = "game_dir")]
@@ -521,6 +528,14 @@ pub struct PlayArgs {
     /// and compares every checkpoint.
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
+    /// Start from the save FILE (its mission and seed; without --game-dir the demo of
+    /// the save's seed).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["record", "mission"])]
+    pub load: Option<PathBuf>,
+    /// Where the quick save (F5, `game.quick_save`) and its slot list go (default in a
+    /// window: $XDG_DATA_HOME/iron3d/SAVE; offscreen: none unless given).
+    #[arg(long, value_name = "DIR")]
+    pub save_dir: Option<PathBuf>,
     /// A state-hash checkpoint in the recording every K ticks (1..=3600).
     #[arg(long, value_name = "K", default_value_t = 30, requires = "record",
           value_parser = clap::value_parser!(u64).range(1..=iron3d_replay::MAX_CHECKPOINT_EVERY))]
@@ -713,6 +728,13 @@ fn run(command: Command, log_level: &str, out: &mut dyn Write) -> anyhow::Result
             saves::inspect(&file, out)?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Save(SaveCommand::Slots { dir }) => {
+            let dir = dir.or_else(saves::user_dir).ok_or_else(|| {
+                anyhow::anyhow!("no save folder: pass --dir (or set XDG_DATA_HOME or HOME)")
+            })?;
+            saves::list_slots(&dir, out)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Bindings(BindingsCommand::List { file, user }) => {
             bindings_cli::list(file.as_deref(), user.as_deref(), out)?;
             Ok(ExitCode::SUCCESS)
@@ -771,10 +793,24 @@ fn run(command: Command, log_level: &str, out: &mut dyn Write) -> anyhow::Result
 
 /// `iron3d play`: the options from the command line and the player's settings, then a
 /// window — or, without a display or with `--offscreen`, frames rendered offscreen.
-fn play_command(a: PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
-    let (game_dir, mission) = match (a.game_dir, a.mission) {
-        (Some(d), Some(m)) => (d, m),
-        _ => demo_cli::cached(&demo_cache_root(), a.seed, iron3d_demo::Profile::Demo, out)?,
+fn play_command(mut a: PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
+    // A save names its mission and seed.
+    let loading = match &a.load {
+        Some(path) => Some(saves::read_for_load(path)?.header),
+        None => None,
+    };
+    if let Some(h) = &loading {
+        a.seed = h.seed;
+    }
+    let (game_dir, mission) = match (a.game_dir, a.mission, &loading) {
+        (Some(d), Some(m), _) => (d, m),
+        (Some(d), None, Some(h)) => (d, h.mission.clone()),
+        (Some(_), None, None) => anyhow::bail!("--game-dir needs --mission (or --load)"),
+        _ => {
+            let (dir, first) =
+                demo_cli::cached(&demo_cache_root(), a.seed, iron3d_demo::Profile::Demo, out)?;
+            (dir, loading.as_ref().map_or(first, |h| h.mission.clone()))
+        }
     };
     // Automation (offscreen) never reads the player's settings.
     let settings_file = iron3d_config::settings::user_file();
@@ -817,7 +853,8 @@ fn play_command(a: PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         params: plugins::param_map(&a.params)?,
         hud: !a.no_hud,
         // Automation (offscreen, or a frame budget) plays at once unless asked.
-        briefing: a.briefing || (!a.no_briefing && !a.offscreen && a.frames.is_none()),
+        briefing: loading.is_none()
+            && (a.briefing || (!a.no_briefing && !a.offscreen && a.frames.is_none())),
         settings,
         settings_file: (!a.offscreen).then_some(settings_file).flatten(),
         trace: a.trace,
@@ -828,6 +865,11 @@ fn play_command(a: PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> {
         audio_trace: a.audio.audio_trace,
         record: a.record,
         checkpoint_every: a.checkpoint_every,
+        // A loaded game goes on at once; the briefing is the mission's start.
+        load: a.load,
+        save_dir: a
+            .save_dir
+            .or_else(|| (!a.offscreen).then(saves::user_dir).flatten()),
         ..play::PlayOptions::new(game_dir, mission)
     };
     if !opts.offscreen {

@@ -115,6 +115,11 @@ pub struct PlayOptions {
     pub record: Option<PathBuf>,
     /// A state-hash checkpoint in the recording every this many ticks.
     pub checkpoint_every: u64,
+    /// Start from this save (`--load`: the save's mission, seed and tick).
+    pub load: Option<PathBuf>,
+    /// Where the quick save (`game.quick_save`, F5) and its slot list go (`None`: no
+    /// quick saves, as in automation).
+    pub save_dir: Option<PathBuf>,
 }
 
 impl PlayOptions {
@@ -153,9 +158,16 @@ impl PlayOptions {
             audio_trace: None,
             record: None,
             checkpoint_every: 30,
+            load: None,
+            save_dir: None,
         }
     }
 }
+
+/// The quick slot's name in the slot list, and its file.
+pub const QUICK_SLOT: &str = "quick";
+/// The quick slot's save file in the save folder.
+pub const QUICK_FILE: &str = "quick.sav";
 
 /// The player's settings from `path` and whether they came from the file: the defaults
 /// when there is no file, or — reported, rule PD-SETTINGS-BROKEN — when it does not
@@ -347,6 +359,12 @@ pub struct PlaySession {
     mods: std::sync::Arc<crate::mods::ActiveMods>,
     /// Lines for the player not written yet ([`PlaySession::write_notes`]).
     notes: Vec<String>,
+    /// What this game's saves say about its data and mods.
+    identity: iron3d_session::save::SaveIdentity,
+    /// Where quick saves go.
+    save_dir: Option<PathBuf>,
+    /// A recording is running (a load would break it: refused).
+    recording: bool,
 }
 
 impl PlaySession {
@@ -388,10 +406,29 @@ impl PlaySession {
             .context("a play session runs a game mission")?;
         // The files the mission load read, before the renderer's assets are read: what
         // a headless replay of the recording reads too.
-        let recorded_data = match opts.record {
-            Some(_) => Some(iron3d_mission::data_fingerprint(&game.vfs)?),
-            None => None,
-        };
+        let data = iron3d_mission::data_fingerprint(&game.vfs)?;
+        let identity = crate::saves::identity(
+            Some(&iron3d_replay::ReplayMission {
+                name: opts.mission.clone(),
+                data: data.clone(),
+            }),
+            &serde_json::Value::Null,
+            &opts.mods.fingerprint,
+        );
+        let recorded_data = opts.record.as_ref().map(|_| data);
+        if let Some(path) = &opts.load {
+            if opts.record.is_some() {
+                bail!("--load starts from a save; --record records a mission from its beginning");
+            }
+            let save = crate::saves::read_for_load(path)?;
+            run.restore_save(&save, &identity)
+                .with_context(|| format!("--load {}", path.display()))?;
+            writeln!(
+                out,
+                "loaded tick={} state_hash={} mission={}",
+                save.header.tick, save.header.state_hash, save.header.mission
+            )?;
+        }
         let (view, last_frame, hud) = install_presentation(opts, &mut run, out)?;
         let options = run_options(opts, &run, recorded_data);
         let run = Run::start(run, options)?;
@@ -412,6 +449,9 @@ impl PlaySession {
             frame_rate: 0.0,
             pending: None,
             notes: Vec::new(),
+            identity,
+            save_dir: opts.save_dir.clone(),
+            recording: opts.record.is_some(),
         };
         // The briefing holds the clock until the player leaves it.
         if session.screen() == Screen::Briefing {
@@ -560,6 +600,32 @@ impl PlaySession {
         if pause {
             self.toggle_pause();
         }
+        // Quick save and load are the shell's too, between ticks, while playing.
+        let pressed =
+            |a: &str| iron3d_input::action_code(a).is_some_and(|c| self.input.pressed.contains(&c));
+        let (save, load) = (pressed("game.quick_save"), pressed("game.quick_load"));
+        if self.screen() == Screen::Playing {
+            if save {
+                let line = match self.quick_save() {
+                    Ok(path) => format!(
+                        "saved tick={} file={}",
+                        self.run.kernel.tick(),
+                        path.display()
+                    ),
+                    Err(e) => format!("quick save failed: {e:#}"),
+                };
+                tracing::info!(target: "Iron3D", "{line}");
+                self.notes.push(line);
+            }
+            if load {
+                let line = match self.quick_load() {
+                    Ok(tick) => format!("loaded the quick save (tick {tick})"),
+                    Err(e) => format!("quick load refused: {e:#}"),
+                };
+                tracing::info!(target: "Iron3D", "{line}");
+                self.notes.push(line);
+            }
+        }
         if frame.events.iter().any(|e| {
             matches!(
                 e,
@@ -662,6 +728,50 @@ impl PlaySession {
             self.run.kernel.pause();
         }
         tracing::info!(paused = self.paused, "pause");
+    }
+
+    /// Saves the game as it stands into the quick slot (`QUICK_FILE` in the save folder,
+    /// written atomically, the previous one kept as its backup) and records it in the
+    /// folder's slot list; returns the file.
+    pub fn quick_save(&mut self) -> anyhow::Result<PathBuf> {
+        let dir = self
+            .save_dir
+            .clone()
+            .context("no save folder (set XDG_DATA_HOME or HOME)")?;
+        std::fs::create_dir_all(&dir)
+            .with_context(|| format!("creating the save folder {}", dir.display()))?;
+        let path = dir.join(QUICK_FILE);
+        let save = self.run.save_file(&self.identity)?;
+        iron3d_save::write_atomic(&path, &save)?;
+        let mut slots = iron3d_save::SlotList::read(&dir)?;
+        slots.record(QUICK_SLOT, QUICK_FILE, &save.header);
+        slots.write(&dir)?;
+        Ok(path)
+    }
+
+    /// Loads the quick slot's save into this session, between ticks. It must be of this
+    /// mission, data, mods and plugins; a refusal changes nothing (the state before the
+    /// load is put back when a restore fails half-way). Refused while recording.
+    pub fn quick_load(&mut self) -> anyhow::Result<u64> {
+        if self.recording {
+            bail!("a recording is running: a load would break it");
+        }
+        let dir = self.save_dir.clone().context("no save folder")?;
+        let save = iron3d_save::read(&dir.join(QUICK_FILE))?;
+        let before = self.run.save_file(&self.identity)?;
+        if let Err(e) = self.run.restore_save(&save, &self.identity) {
+            if let Err(back) = self.run.restore_save(&before, &self.identity) {
+                tracing::error!(target: "Iron3D", error = %back, "the state before the refused load could not be put back");
+            }
+            return Err(e.into());
+        }
+        self.held_clock_after_load();
+        Ok(save.header.tick)
+    }
+
+    /// After a load the shell's pause is the save's (a save is made while playing).
+    fn held_clock_after_load(&mut self) {
+        self.paused = self.run.kernel.game_clock().is_paused();
     }
 
     /// The pause key (`game.pause`, `game.menu`): pauses with the menu up, resumes from

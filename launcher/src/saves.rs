@@ -9,6 +9,46 @@ use iron3d_session::save::SaveIdentity;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// The player's save folder: `$XDG_DATA_HOME/iron3d/SAVE`, else
+/// `$HOME/.local/share/iron3d/SAVE` (`None` when neither variable is set).
+pub fn user_dir() -> Option<PathBuf> {
+    let var = |k| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    var("XDG_DATA_HOME")
+        .or_else(|| var("HOME").map(|h| h.join(".local/share")))
+        .map(|d| d.join("iron3d").join("SAVE"))
+}
+
+/// `iron3d save slots [--dir DIR]`: the slot list in order, each slot's metadata and
+/// what its file says (ready, missing, damaged with why, stale with what the file holds).
+pub fn list_slots(dir: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
+    let list = iron3d_save::SlotList::read(dir)?;
+    writeln!(out, "save folder {}", dir.display())?;
+    for (m, status) in list.check(dir) {
+        let detail = match &status {
+            iron3d_save::SlotStatus::Ready(_) | iron3d_save::SlotStatus::NoFile => String::new(),
+            iron3d_save::SlotStatus::Damaged(why) => format!(" ({why})"),
+            iron3d_save::SlotStatus::Stale(h) => {
+                format!(" (the file holds {} tick {} instead)", h.mission, h.tick)
+            }
+        };
+        writeln!(
+            out,
+            "slot {} {} mission={} tick={} time={}s file={}{detail}",
+            m.slot,
+            status.word(),
+            m.mission,
+            m.tick,
+            m.game_time_ms / 1000,
+            m.file
+        )?;
+    }
+    Ok(())
+}
+
 /// The engine build a save names.
 pub fn engine() -> String {
     format!("iron3d {}", env!("CARGO_PKG_VERSION"))

@@ -9,7 +9,9 @@
 //! bindings (`iron3d bindings list`), into the game — the camera, selection, orders and
 //! possession are the game's. The shell keeps F1 software, F2 Vulkan, F4 capture and Tab
 //! (cycle renderers), F10 quits; `game.pause` / `game.menu` (Pause, F3, Escape) pause
-//! and resume. A lost focus releases every held key.
+//! and resume; `game.quick_save` / `game.quick_load` (F5, F9) save into and load from the
+//! quick slot (`PlaySession::quick_save`, `quick_load`). A lost focus releases every
+//! held key.
 //!
 //! **Without one** (a null input plugin) the free camera: W/S forward/back, A/D strafe,
 //! R/F up/down, arrows turn (left/right wrap, up/down clamp), mouse drag with the left

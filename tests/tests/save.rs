@@ -538,3 +538,83 @@ mod save_set {
         }
     }
 }
+
+/// `play`'s quick save (F5, `game.quick_save`) and quick load (F9): the save goes into
+/// the save folder with its slot in `saveslots.cfg`, a load returns to it in the running
+/// session, and the game then goes on as a session that never loaded; a damaged quick
+/// save is refused and changes nothing; `play --load` starts from a save.
+#[test]
+fn play_quick_saves_and_loads_in_the_running_session() {
+    use iron3d_launcher::play::{PlayOptions, PlaySession, Renderer};
+    let saves = tempfile::tempdir().unwrap();
+    let opts = PlayOptions {
+        renderer: Some(Renderer::Capture),
+        seed: 1,
+        save_dir: Some(saves.path().to_owned()),
+        ..PlayOptions::new(iron3d_e2e::render::demo(), iron3d_demo::BATTLE)
+    };
+    let ns = 1_000_000_000 / 30;
+    let frames = |s: &mut PlaySession, from: u64, n: u64| {
+        for f in from..from + n {
+            s.frame(f * ns).unwrap();
+        }
+    };
+    // The reference: 240 frames straight.
+    let mut reference = PlaySession::start(&opts, &mut Vec::new()).unwrap();
+    frames(&mut reference, 1, 240);
+    let end = reference.run.kernel.state_hash();
+    let end_tick = reference.run.kernel.tick();
+    reference.shutdown();
+    // Save at frame 120, play on to 240, load (back to 120), play 120 more.
+    let mut s = PlaySession::start(&opts, &mut Vec::new()).unwrap();
+    frames(&mut s, 1, 120);
+    let file = s.quick_save().unwrap();
+    let (saved, saved_tick) = (s.run.kernel.state_hash(), s.run.kernel.tick());
+    assert_eq!(file, saves.path().join("quick.sav"));
+    frames(&mut s, 121, 120);
+    assert_ne!(s.run.kernel.state_hash(), saved);
+    assert_eq!(s.quick_load().unwrap(), saved_tick);
+    assert_eq!(s.run.kernel.state_hash(), saved);
+    assert_eq!(s.run.kernel.tick(), saved_tick);
+    frames(&mut s, 241, 120);
+    assert_eq!(s.run.kernel.tick(), end_tick);
+    assert_eq!(s.run.kernel.state_hash(), end, "as if it never loaded");
+    // The slot list names the quick slot, and its file is the save it describes.
+    let list = run_ok(&["save", "slots", "--dir", saves.path().to_str().unwrap()]);
+    assert!(
+        list.contains(&format!(
+            "slot quick ready mission=BATTLE tick={saved_tick}"
+        )),
+        "{list}"
+    );
+    // A damaged quick save is refused; the game is where it was.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let n = bytes.len();
+    bytes[n / 2] ^= 0x10;
+    std::fs::write(&file, &bytes).unwrap();
+    let before = s.run.kernel.state_hash();
+    let e = format!("{:#}", s.quick_load().unwrap_err());
+    assert!(e.contains("checksum mismatch"), "{e}");
+    assert_eq!(s.run.kernel.state_hash(), before);
+    assert!(
+        run_ok(&["save", "slots", "--dir", saves.path().to_str().unwrap()])
+            .contains("slot quick damaged"),
+    );
+    s.shutdown();
+    // `play --load`: a headless save of the battle plays on from its tick.
+    let headless = saves.path().join("h.sav");
+    battle(&["--ticks", "90", "--save", headless.to_str().unwrap()]);
+    let out = run_ok(&[
+        "play",
+        "--offscreen",
+        "--renderer",
+        "capture",
+        "--game-dir",
+        &game(),
+        "--load",
+        headless.to_str().unwrap(),
+        "--frames",
+        "30",
+    ]);
+    assert!(out.contains("loaded tick=90"), "{out}");
+}

@@ -162,6 +162,8 @@ pub const ACTIONS: &[Action] = &[
     button("camera.drag", "hold: the mouse turns and tilts the camera"),
     axis("camera.drag_x", "turn the camera while camera.drag is held"),
     axis("camera.drag_y", "tilt the camera while camera.drag is held"),
+    button("game.quick_save", "save the game into the quick slot"),
+    button("game.quick_load", "load the quick slot's save"),
 ];
 
 /// The file name of the bindings (`config/bindings.ini`, the user's overlay).

@@ -160,6 +160,25 @@ pub enum SaveError {
         /// The limit.
         max: u64,
     },
+    /// The slot list does not parse.
+    #[error("save slot list {path}: {source}")]
+    Slots {
+        /// The list.
+        path: String,
+        /// The INI reader's error.
+        #[source]
+        source: iron3d_config::ConfigError,
+    },
+    /// The slot list has more slots than [`crate::MAX_SLOTS`].
+    #[error("save slot list {path}: {count} slots, at most {max} are read")]
+    TooManySlots {
+        /// The list.
+        path: String,
+        /// Its slots.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
     /// The save does not fit the running engine (PD-SAVE-COMPAT).
     #[error("the save does not fit this game: {}", list(.0))]
     Incompatible(Vec<Mismatch>),

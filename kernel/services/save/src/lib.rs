@@ -42,6 +42,8 @@
 //!   temporary renamed over the target and the folder synced. A process killed at any
 //!   point leaves the previous save (or its backup) whole; a leftover temporary file
 //!   (`.<name>.*.tmp`) is never read.
+//! * **PD-SAVE-SLOTS** ([`slots`]): `saveslots.cfg` is the ordered slot metadata beside
+//!   the saves (FORMATS §12.6), checked independently of the files it names.
 //! * **PD-SAVE-COMPAT** ([`SaveHeader::mismatches`]): a save loads only into the same
 //!   game data, the same mod set, the same tick rate, the same mission and the same
 //!   plugin set (slot, library, factory, version and blob format); every difference is
@@ -51,6 +53,7 @@ mod container;
 mod error;
 pub mod fuzz_check;
 mod header;
+pub mod slots;
 mod write;
 
 pub use container::{
@@ -60,6 +63,7 @@ pub use container::{
 };
 pub use error::{Mismatch, SaveError};
 pub use header::{PluginRecord, SaveHeader, SavedOutcome};
+pub use slots::{MAX_SLOTS, SLOTS_FILE, SlotList, SlotMeta, SlotStatus};
 pub use write::{MAX_FILE_LEN, Staged, backup_path, read, stage, write_atomic};
 
 #[cfg(test)]

@@ -386,3 +386,59 @@ fn reading_a_missing_or_oversized_file_says_which() {
         SaveError::TooLarge { .. }
     ));
 }
+
+#[test]
+fn the_slot_list_keeps_order_and_unknown_keys_and_checks_each_file_independently() {
+    let dir = tempfile::tempdir().unwrap();
+    // Two slots written, a third listed (occupied) without a file, as Part 2's slots 1
+    // and 7 are; an unknown key kept.
+    let mut first = save();
+    first.header.tick = 100;
+    write_atomic(&dir.path().join("quick.sav"), &first).unwrap();
+    let mut second = save();
+    second.header.tick = 200;
+    write_atomic(&dir.path().join("auto1.sav"), &second).unwrap();
+    let mut list = SlotList::new();
+    list.record("quick", "quick.sav", &first.header);
+    list.record("auto1", "auto1.sav", &second.header);
+    list.record("slot7", "slot7.sav", &second.header);
+    list.write(dir.path()).unwrap();
+    let mut text = std::fs::read_to_string(dir.path().join(SLOTS_FILE)).unwrap();
+    text.push_str("[quick]\nnote=kept\n");
+    std::fs::write(dir.path().join(SLOTS_FILE), &text).unwrap();
+    let mut list = SlotList::read(dir.path()).unwrap();
+    let names: Vec<String> = list.slots().into_iter().map(|m| m.slot).collect();
+    assert_eq!(names, ["quick", "auto1", "slot7", "quick"]);
+    assert_eq!(list.slots()[0].tick, 100);
+    // The quick save is overwritten by a newer one, but the list still says tick 100:
+    // stale. The auto slot's file is damaged; slot 7 has none.
+    let mut newer = save();
+    newer.header.tick = 300;
+    write_atomic(&dir.path().join("quick.sav"), &newer).unwrap();
+    let mut bytes = std::fs::read(dir.path().join("auto1.sav")).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(dir.path().join("auto1.sav"), &bytes).unwrap();
+    let words: Vec<&str> = list
+        .check(dir.path())
+        .iter()
+        .map(|(_, s)| s.word())
+        .collect();
+    assert_eq!(words, ["stale", "damaged", "missing", "stale"]);
+    // Recording the quick slot again makes it current; the unknown key stays.
+    list.record("quick", "quick.sav", &newer.header);
+    list.write(dir.path()).unwrap();
+    let list = SlotList::read(dir.path()).unwrap();
+    assert_eq!(list.check(dir.path())[0].1.word(), "ready");
+    assert!(
+        String::from_utf8(list.to_bytes())
+            .unwrap()
+            .contains("note=kept")
+    );
+    // A slot naming a file outside the folder is not followed.
+    let escape = SlotList::parse(b"[x]\nfile=../etc/passwd\n", "t").unwrap();
+    assert_eq!(escape.check(dir.path())[0].1.word(), "damaged");
+    // No list yet: an empty one.
+    let empty = tempfile::tempdir().unwrap();
+    assert!(SlotList::read(empty.path()).unwrap().slots().is_empty());
+}

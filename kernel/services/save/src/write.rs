@@ -63,8 +63,18 @@ impl Staged {
     /// where links are not supported), renames the temporary file over the target and
     /// syncs the folder.
     pub fn commit(self) -> Result<(), SaveError> {
+        self.commit_with(true)
+    }
+
+    /// Renames the temporary file over the target and syncs the folder, keeping no
+    /// backup (for small files a backup would not help, such as the slot list).
+    pub fn commit_without_backup(self) -> Result<(), SaveError> {
+        self.commit_with(false)
+    }
+
+    fn commit_with(self, backup: bool) -> Result<(), SaveError> {
         let target = self.target;
-        if target.exists() {
+        if backup && target.exists() {
             let backup = backup_path(&target);
             if backup.exists() {
                 std::fs::remove_file(&backup).map_err(io("remove the old backup", &backup))?;
