@@ -39,6 +39,7 @@ fn driver_args(args: &BenchArgs, log_level: &str) -> Vec<String> {
         no_effects,
         no_input,
         no_mods,
+        no_saves,
     } = *args;
     let mut v = vec![
         format!("--log-level={log_level}"),
@@ -57,6 +58,7 @@ fn driver_args(args: &BenchArgs, log_level: &str) -> Vec<String> {
         (no_effects, "--no-effects"),
         (no_input, "--no-input"),
         (no_mods, "--no-mods"),
+        (no_saves, "--no-saves"),
     ] {
         if skip {
             v.push(flag.to_owned());

@@ -625,6 +625,10 @@ pub struct BenchArgs {
     /// Skip the mod figures (mission load with 0/10/100 overlay mods, `mods check`).
     #[arg(long)]
     pub no_mods: bool,
+    /// Skip the save figures (save and load of the demo battle and the 10,000-object
+    /// stress mission: bytes, ms).
+    #[arg(long)]
+    pub no_saves: bool,
 }
 
 fn init_logging(filter: &str) {

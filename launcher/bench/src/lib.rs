@@ -13,6 +13,7 @@ pub mod kernel;
 pub mod mods;
 pub mod plugins;
 pub mod render;
+pub mod saves;
 pub mod terrain;
 
 use iron3d_launcher::BenchArgs;
@@ -20,7 +21,7 @@ use std::io::Write;
 
 /// Runs every figure group `args` does not skip, in the order `iron3d bench` always
 /// printed them: kernel, plugins, archives, assets, terrain, render, control, AI,
-/// effects, input, demo, mods.
+/// effects, input, demo, mods, saves.
 pub fn run(args: &BenchArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     kernel::run(
         kernel::BenchOptions {
@@ -61,6 +62,9 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     }
     if !args.no_mods {
         mods::run(out)?;
+    }
+    if !args.no_saves {
+        saves::run(out)?;
     }
     Ok(())
 }

@@ -29,6 +29,8 @@ fn bench_reports_the_three_figures() {
         "bench mods_mission_load mission=BATTLE overlay_mods=100",
         "bench effects_particles particles=10000 frames=90",
         "bench effects_burst kills=64 instances=128",
+        "bench save mission=battle",
+        "bench save mission=stress objects=10000",
     ] {
         assert!(s.contains(key), "{key} missing in:\n{s}");
     }
