@@ -365,6 +365,10 @@ pub struct PlaySession {
     save_dir: Option<PathBuf>,
     /// A recording is running (a load would break it: refused).
     recording: bool,
+    /// Game time of the next autosave (`None`: not armed yet).
+    next_autosave_ns: Option<u64>,
+    /// Autosaves written so far (the slot rotates with it).
+    autosaves: u64,
 }
 
 impl PlaySession {
@@ -452,6 +456,8 @@ impl PlaySession {
             identity,
             save_dir: opts.save_dir.clone(),
             recording: opts.record.is_some(),
+            next_autosave_ns: None,
+            autosaves: 0,
         };
         // The briefing holds the clock until the player leaves it.
         if session.screen() == Screen::Briefing {
@@ -600,6 +606,7 @@ impl PlaySession {
         if pause {
             self.toggle_pause();
         }
+        self.autosave();
         // Quick save and load are the shell's too, between ticks, while playing.
         let pressed =
             |a: &str| iron3d_input::action_code(a).is_some_and(|c| self.input.pressed.contains(&c));
@@ -769,9 +776,51 @@ impl PlaySession {
         Ok(save.header.tick)
     }
 
-    /// After a load the shell's pause is the save's (a save is made while playing).
+    /// After a load the shell's pause is the save's (a save is made while playing), and
+    /// the autosave timer starts again from the loaded time.
     fn held_clock_after_load(&mut self) {
         self.paused = self.run.kernel.game_clock().is_paused();
+        self.next_autosave_ns = None;
+    }
+
+    /// **PD-SAVE-AUTOSAVE**: with a save folder and `[saves] autosave_minutes` above 0,
+    /// the game saves itself every that many minutes of game time (so never while
+    /// paused) into `auto1.sav` … `autoN.sav` in turn (`autosave_slots`), each recorded
+    /// in the slot list as `auto1` … `autoN`. The first comes one interval after the
+    /// start or the last load. A failed autosave is said and the game goes on.
+    fn autosave(&mut self) {
+        let s = self.settings.saves;
+        let Some(dir) = self.save_dir.clone() else {
+            return;
+        };
+        if s.autosave_minutes == 0 || self.recording {
+            return;
+        }
+        let period = u64::from(s.autosave_minutes) * 60 * 1_000_000_000;
+        let now = self.run.kernel.game_clock().now_ns();
+        let due = *self.next_autosave_ns.get_or_insert(now + period);
+        if now < due {
+            return;
+        }
+        self.next_autosave_ns = Some(now + period);
+        let k = self.autosaves % u64::from(s.autosave_slots.max(1)) + 1;
+        self.autosaves += 1;
+        let (slot, file) = (format!("auto{k}"), format!("auto{k}.sav"));
+        let result = (|| -> anyhow::Result<()> {
+            std::fs::create_dir_all(&dir)?;
+            let save = self.run.save_file(&self.identity)?;
+            iron3d_save::write_atomic(&dir.join(&file), &save)?;
+            let mut slots = iron3d_save::SlotList::read(&dir)?;
+            slots.record(&slot, &file, &save.header);
+            slots.write(&dir)?;
+            Ok(())
+        })();
+        let line = match result {
+            Ok(()) => format!("autosaved tick={} slot={slot}", self.run.kernel.tick()),
+            Err(e) => format!("autosave failed: {e:#}"),
+        };
+        tracing::info!(target: "Iron3D", "{line}");
+        self.notes.push(line);
     }
 
     /// The pause key (`game.pause`, `game.menu`): pauses with the menu up, resumes from

@@ -618,3 +618,58 @@ fn play_quick_saves_and_loads_in_the_running_session() {
     ]);
     assert!(out.contains("loaded tick=90"), "{out}");
 }
+
+/// PD-SAVE-AUTOSAVE: `play` saves itself every `[saves] autosave_minutes` of game time
+/// into `auto1` … `autoN` in turn, each recorded in the slot list.
+#[test]
+fn play_autosaves_rotate_through_their_slots() {
+    use iron3d_config::settings::{Saves, Settings};
+    use iron3d_launcher::play::{PlayOptions, PlaySession, Renderer};
+    let saves = tempfile::tempdir().unwrap();
+    let opts = PlayOptions {
+        renderer: Some(Renderer::Capture),
+        seed: 1,
+        save_dir: Some(saves.path().to_owned()),
+        settings: Settings {
+            saves: Saves {
+                autosave_minutes: 1,
+                autosave_slots: 2,
+            },
+            ..Settings::default()
+        },
+        ..PlayOptions::new(iron3d_e2e::render::demo(), iron3d_demo::BATTLE)
+    };
+    let mut s = PlaySession::start(&opts, &mut Vec::new()).unwrap();
+    let ns = 1_000_000_000 / 30;
+    let mut said = Vec::new();
+    for f in 1..=5_450u64 {
+        s.frame(f * ns).unwrap();
+        s.write_notes(&mut said).unwrap();
+    }
+    s.shutdown();
+    let said = String::from_utf8(said).unwrap();
+    // (tick, slot) of each autosave: a minute of game time apart (1,800 ticks at 30 Hz;
+    // a frame's 33,333,333 ns make a minute a tick or two later), the slots in turn.
+    let made: Vec<(u64, String)> = said
+        .lines()
+        .filter_map(|l| l.strip_prefix("autosaved tick="))
+        .map(|l| {
+            let (t, slot) = l.split_once(" slot=").unwrap();
+            (t.parse().unwrap(), slot.to_owned())
+        })
+        .collect();
+    let slots: Vec<&str> = made.iter().map(|m| m.1.as_str()).collect();
+    assert_eq!(slots, ["auto1", "auto2", "auto1"], "{said}");
+    let mut last = 0;
+    for (t, _) in &made {
+        assert!((1_800..=1_805).contains(&(t - last)), "{said}");
+        last = *t;
+    }
+    let list = run_ok(&["save", "slots", "--dir", saves.path().to_str().unwrap()]);
+    for (t, slot) in &made[1..] {
+        assert!(
+            list.contains(&format!("slot {slot} ready mission=BATTLE tick={t}")),
+            "{list}"
+        );
+    }
+}

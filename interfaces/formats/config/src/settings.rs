@@ -18,6 +18,10 @@
 //! [input]
 //! mouse_sensitivity = 1.0   # 0.1..=5.0, scales mouse motion (mouse look, aiming)
 //! invert_y = false          # mouse motion up looks down
+//!
+//! [saves]
+//! autosave_minutes = 5      # 0..=120 minutes of game time between autosaves; 0: none
+//! autosave_slots = 3        # 1..=9 slots the autosaves rotate through
 //! ```
 //!
 //! **Strict**: an unknown table or key, a value of the wrong type or out of its range is
@@ -46,7 +50,34 @@ pub struct Settings {
     pub audio: Audio,
     /// Mouse.
     pub input: Input,
+    /// Autosaves.
+    pub saves: Saves,
 }
+
+/// Autosave settings (`play`: the game saves itself every so many minutes of game time,
+/// rotating through a few slots of the save folder).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Saves {
+    /// Minutes of game time between autosaves, `0..=120` (`0`: no autosave).
+    pub autosave_minutes: u32,
+    /// Slots the autosaves rotate through, `1..=9`.
+    pub autosave_slots: u32,
+}
+
+impl Default for Saves {
+    fn default() -> Self {
+        Self {
+            autosave_minutes: 5,
+            autosave_slots: 3,
+        }
+    }
+}
+
+/// Autosave interval range (minutes; 0 turns autosaves off).
+pub const AUTOSAVE_MINUTES: (u32, u32) = (0, 120);
+/// Autosave slot count range.
+pub const AUTOSAVE_SLOTS: (u32, u32) = (1, 9);
 
 /// Window and renderer settings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -251,6 +282,15 @@ impl Settings {
                 "mouse_sensitivity",
                 format!("{m} is not in {}..={}", SENSITIVITY.0, SENSITIVITY.1),
             ));
+        }
+        let s = &self.saves;
+        for (key, value, (lo, hi)) in [
+            ("autosave_minutes", s.autosave_minutes, AUTOSAVE_MINUTES),
+            ("autosave_slots", s.autosave_slots, AUTOSAVE_SLOTS),
+        ] {
+            if !(lo..=hi).contains(&value) {
+                return Err(("saves", key, format!("{value} is not in {lo}..={hi}")));
+            }
         }
         Ok(())
     }
@@ -528,6 +568,22 @@ mod tests {
         assert_eq!((e.line(), e.column()), (3, 7), "{e}");
         let e = Settings::parse(b"audio = { music = 3.0 }\n", "s.toml").unwrap_err();
         assert_eq!((e.line(), e.column()), (1, 11), "{e}");
+        // The autosave table.
+        let e = Settings::parse(
+            b"[saves]\nautosave_minutes = 5\nautosave_slots = 0\n",
+            "s.toml",
+        )
+        .unwrap_err();
+        assert_eq!((e.line(), e.column()), (3, 1), "{e}");
+        assert!(e.message().contains("0 is not in 1..=9"), "{e}");
+        let s = Settings::parse(b"[saves]\nautosave_minutes = 0\n", "s.toml").unwrap();
+        assert_eq!(
+            s.saves,
+            Saves {
+                autosave_minutes: 0,
+                autosave_slots: 3
+            }
+        );
     }
 
     #[test]
