@@ -479,9 +479,6 @@ fn drive(
         iron3d_kernel::InputSource::events_for_tick(&mut scripted, t);
     }
     let mut saves: Vec<(u64, PathBuf)> = opts.save_at.clone();
-    if let Some(path) = &opts.save {
-        saves.push((ticks, path.clone()));
-    }
     saves.sort_by_key(|s| s.0);
     let start = run.kernel.tick();
     saves.retain(|s| s.0 >= start);
@@ -490,7 +487,8 @@ fn drive(
         reason = "real-time pacing of presented frames only"
     )]
     let started = std::time::Instant::now();
-    let mut quit = false;
+    // A mission loaded decided does not go on (as the saved run did not).
+    let mut quit = run.decided().is_some() && !run.is_replay();
     while run.kernel.tick() < ticks && !quit {
         let frame_ns = u64::try_from(
             u128::from(run.frames() + 1) * u128::from(NANOS_PER_SEC) / u128::from(opts.fps),
@@ -526,9 +524,10 @@ fn drive(
         quit |= run.decided().is_some() && !run.is_replay();
     }
     // The saves of the tick the run stopped at (its last, or the one it was decided
-    // at); saves asked for later ticks never ran and are said so.
+    // at), `--save` last; saves asked for later ticks never ran and are said so.
     let now = run.kernel.tick();
-    for (at, path) in saves {
+    let last = opts.save.iter().map(|p| (now, p.clone()));
+    for (at, path) in saves.into_iter().chain(last) {
         if at <= now {
             save_to(run, ctx, &path, out)?;
         } else {

@@ -673,3 +673,41 @@ fn play_autosaves_rotate_through_their_slots() {
         );
     }
 }
+
+/// `--save` saves at the tick the run stopped at, the decision included; a save asked
+/// for a later tick says it was not made; the decided save loads decided and runs on no
+/// further (as the saved run did not).
+#[test]
+fn a_decided_battle_saves_at_its_decision_and_loads_decided() {
+    let dir = tempfile::tempdir().unwrap();
+    let (end, never) = (dir.path().join("end.sav"), dir.path().join("never.sav"));
+    let at = format!("--save-at=19000:{}", never.display());
+    let out = battle(&["--ticks", "20000", "--save", end.to_str().unwrap(), &at]);
+    let decided = out
+        .lines()
+        .find(|l| l.starts_with("outcome="))
+        .unwrap_or_else(|| panic!("undecided:\n{out}"))
+        .to_owned();
+    let tick: u64 = decided
+        .split("tick=")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        out.contains(&format!("not saved: {}", never.display())),
+        "{out}"
+    );
+    assert!(!never.exists());
+    assert_eq!(saved_hash(&out, &end), last_state_hash(&out));
+    let resumed = load(&end, "500", &[]);
+    assert!(resumed.contains(&decided), "{resumed}");
+    assert!(
+        resumed.contains(&format!("ticks={tick} frames=0")),
+        "{resumed}"
+    );
+    assert_eq!(last_state_hash(&resumed), last_state_hash(&out));
+}
