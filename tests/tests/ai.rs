@@ -782,6 +782,37 @@ fn hot_swapping_the_ai_keeps_every_unit_s_behaviour() {
     assert_eq!(last_state_hash(&plain), last_state_hash(&swapped));
 }
 
+/// The same over the demo battle, where plants build units after the swap: a new
+/// instance starts with its caches cold, and where a unit appears must not depend on
+/// them (a unit once appeared inside its plant after a swap or a load).
+#[test]
+fn hot_swapping_the_ai_mid_battle_changes_nothing() {
+    let game = iron3d_e2e::render::demo().to_str().unwrap().to_owned();
+    let lib = iron3d_e2e::plugins::library("iron3d_ai");
+    let base = [
+        "run",
+        "--headless",
+        "--game-dir",
+        game.as_str(),
+        "--mission",
+        iron3d_demo::BATTLE,
+        "--seed",
+        "1",
+        "--ticks",
+        "6000",
+    ];
+    let plain = iron3d_e2e::run_ok(&base);
+    let spec = format!("3990:ai:{}", lib.display());
+    let mut args = base.to_vec();
+    args.extend(["--swap", spec.as_str()]);
+    let swapped = iron3d_e2e::run_ok(&args);
+    assert!(
+        swapped.contains("host: swapped ai after tick 3990"),
+        "{swapped}"
+    );
+    assert_eq!(last_state_hash(&plain), last_state_hash(&swapped));
+}
+
 /// The demo's auto-demo mission: no input, decided by its objectives; the same content
 /// and seed give the same outcome, tick and state hash, another seed another game.
 #[test]
