@@ -580,7 +580,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     );
     let scenario_json = serde_json::json!(scenario::params_to_json(plan.params));
     let ctx = SaveCtx {
-        identity: crate::saves::identity(
+        identity: iron3d_session::save::SaveIdentity::of(
             opened.identity.as_ref(),
             &scenario_json,
             &opened.mods.fingerprint,

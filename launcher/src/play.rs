@@ -411,7 +411,7 @@ impl PlaySession {
         // The files the mission load read, before the renderer's assets are read: what
         // a headless replay of the recording reads too.
         let data = iron3d_mission::data_fingerprint(&game.vfs)?;
-        let identity = crate::saves::identity(
+        let identity = iron3d_session::save::SaveIdentity::of(
             Some(&iron3d_replay::ReplayMission {
                 name: opts.mission.clone(),
                 data: data.clone(),
@@ -745,15 +745,9 @@ impl PlaySession {
             .save_dir
             .clone()
             .context("no save folder (set XDG_DATA_HOME or HOME)")?;
-        std::fs::create_dir_all(&dir)
-            .with_context(|| format!("creating the save folder {}", dir.display()))?;
-        let path = dir.join(QUICK_FILE);
-        let save = self.run.save_file(&self.identity)?;
-        iron3d_save::write_atomic(&path, &save)?;
-        let mut slots = iron3d_save::SlotList::read(&dir)?;
-        slots.record(QUICK_SLOT, QUICK_FILE, &save.header);
-        slots.write(&dir)?;
-        Ok(path)
+        self.run
+            .save_to_slot(&dir, QUICK_SLOT, QUICK_FILE, &self.identity)?;
+        Ok(dir.join(QUICK_FILE))
     }
 
     /// Loads the quick slot's save into this session, between ticks. It must be of this
@@ -765,13 +759,7 @@ impl PlaySession {
         }
         let dir = self.save_dir.clone().context("no save folder")?;
         let save = iron3d_save::read(&dir.join(QUICK_FILE))?;
-        let before = self.run.save_file(&self.identity)?;
-        if let Err(e) = self.run.restore_save(&save, &self.identity) {
-            if let Err(back) = self.run.restore_save(&before, &self.identity) {
-                tracing::error!(target: "Iron3D", error = %back, "the state before the refused load could not be put back");
-            }
-            return Err(e.into());
-        }
+        self.run.load_in_place(&save, &self.identity)?;
         self.held_clock_after_load();
         Ok(save.header.tick)
     }
@@ -806,17 +794,8 @@ impl PlaySession {
         let k = self.autosaves % u64::from(s.autosave_slots.max(1)) + 1;
         self.autosaves += 1;
         let (slot, file) = (format!("auto{k}"), format!("auto{k}.sav"));
-        let result = (|| -> anyhow::Result<()> {
-            std::fs::create_dir_all(&dir)?;
-            let save = self.run.save_file(&self.identity)?;
-            iron3d_save::write_atomic(&dir.join(&file), &save)?;
-            let mut slots = iron3d_save::SlotList::read(&dir)?;
-            slots.record(&slot, &file, &save.header);
-            slots.write(&dir)?;
-            Ok(())
-        })();
-        let line = match result {
-            Ok(()) => format!("autosaved tick={} slot={slot}", self.run.kernel.tick()),
+        let line = match self.run.save_to_slot(&dir, &slot, &file, &self.identity) {
+            Ok(h) => format!("autosaved tick={} slot={slot}", h.tick),
             Err(e) => format!("autosave failed: {e:#}"),
         };
         tracing::info!(target: "Iron3D", "{line}");

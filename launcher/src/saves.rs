@@ -2,10 +2,7 @@
 //! `--load FILE` and `iron3d save inspect FILE` (the format is [`iron3d_save`]'s, the
 //! session's part [`iron3d_session::save`]).
 
-use iron3d_mods::ModSetFingerprint;
-use iron3d_replay::ReplayMission;
 use iron3d_save::{SaveFile, SaveHeader};
-use iron3d_session::save::SaveIdentity;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -47,44 +44,6 @@ pub fn list_slots(dir: &Path, out: &mut dyn Write) -> anyhow::Result<()> {
         )?;
     }
     Ok(())
-}
-
-/// The engine build a save names.
-pub fn engine() -> String {
-    format!("iron3d {}", env!("CARGO_PKG_VERSION"))
-}
-
-/// Hex BLAKE3 of `bytes`.
-fn hex(bytes: &[u8]) -> String {
-    blake3::hash(bytes).to_hex().to_string()
-}
-
-/// The identity a save of this run carries: the mission's data fingerprint (every file
-/// its load read, by name and BLAKE3) or, for the built-in scenario, its parameters; and
-/// the enabled mod set.
-pub fn identity(
-    mission: Option<&ReplayMission>,
-    scenario: &serde_json::Value,
-    mods: &ModSetFingerprint,
-) -> SaveIdentity {
-    let data = match mission {
-        Some(m) => {
-            let mut text = String::new();
-            for (file, sum) in &m.data {
-                text.push_str(file);
-                text.push('\0');
-                text.push_str(sum);
-                text.push('\n');
-            }
-            hex(text.as_bytes())
-        }
-        None => hex(scenario.to_string().as_bytes()),
-    };
-    SaveIdentity {
-        engine: engine(),
-        data,
-        mods: hex(serde_json::to_string(mods).unwrap_or_default().as_bytes()),
-    }
 }
 
 /// Parses `--save-at TICK:FILE`.

@@ -41,6 +41,37 @@ pub struct SaveIdentity {
     pub mods: String,
 }
 
+impl SaveIdentity {
+    /// The identity of a run: this engine build; the mission's data fingerprint (every
+    /// file its load read, by name and BLAKE3, as replay headers record it) or, for the
+    /// built-in scenario, its parameters; and the enabled mod set.
+    pub fn of(
+        mission: Option<&iron3d_replay::ReplayMission>,
+        scenario: &serde_json::Value,
+        mods: &iron3d_mods::ModSetFingerprint,
+    ) -> Self {
+        let hex = |bytes: &[u8]| blake3::hash(bytes).to_hex().to_string();
+        let data = match mission {
+            Some(m) => {
+                let mut text = String::new();
+                for (file, sum) in &m.data {
+                    text.push_str(file);
+                    text.push('\0');
+                    text.push_str(sum);
+                    text.push('\n');
+                }
+                hex(text.as_bytes())
+            }
+            None => hex(scenario.to_string().as_bytes()),
+        };
+        Self {
+            engine: format!("iron3d {}", env!("CARGO_PKG_VERSION")),
+            data,
+            mods: hex(serde_json::to_string(mods).unwrap_or_default().as_bytes()),
+        }
+    }
+}
+
 /// The prefix of a plugin slot's system name.
 const SLOT_PREFIX: &str = "plugin:";
 
@@ -146,6 +177,47 @@ impl Session {
                 .push(Section::new(TAG_PLUGIN, name, encode_blob(&state)));
         }
         Ok(save)
+    }
+
+    /// Saves the session into slot `slot` of the save folder `dir` (made when missing):
+    /// the save as `dir/file`, written atomically (PD-SAVE-ATOMIC), then the slot recorded
+    /// in the folder's slot list (PD-SAVE-SLOTS). Returns the save's header.
+    pub fn save_to_slot(
+        &self,
+        dir: &std::path::Path,
+        slot: &str,
+        file: &str,
+        identity: &SaveIdentity,
+    ) -> Result<SaveHeader, SessionError> {
+        std::fs::create_dir_all(dir).map_err(|source| SessionError::File {
+            what: "save folder",
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let save = self.save_file(identity)?;
+        iron3d_save::write_atomic(&dir.join(file), &save)?;
+        let mut slots = iron3d_save::SlotList::read(dir)?;
+        slots.record(slot, file, &save.header);
+        slots.write(dir)?;
+        Ok(save.header)
+    }
+
+    /// Loads `save` into this running session (a quick load): as
+    /// [`Session::restore_save`], but a refusal changes nothing — the state before the
+    /// load, saved first, is put back when a restore fails half-way.
+    pub fn load_in_place(
+        &mut self,
+        save: &SaveFile,
+        identity: &SaveIdentity,
+    ) -> Result<(), SessionError> {
+        let before = self.save_file(identity)?;
+        if let Err(e) = self.restore_save(save, identity) {
+            if let Err(back) = self.restore_save(&before, identity) {
+                tracing::error!(error = %back, "the state before the refused load could not be put back");
+            }
+            return Err(e);
+        }
+        Ok(())
     }
 
     /// Loads `save` into this session, freshly opened on the save's mission with its
