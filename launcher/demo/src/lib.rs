@@ -3,7 +3,8 @@
 //! inheritance, unit DAT files, MSH model archives with WEAR tables, `Material.lib`,
 //! `Textures.lib`, `LightMap.lib`, `Palettes.lib`, RsLi archives (effects, sounds and
 //! music, voices, fonts, sprites) and missions (TMA, configuration blocks, `Land.msh`, `Land1.wea`,
-//! `Land2.wea`, `Land.map`).
+//! `Land2.wea`, `Land.map`) with the campaign `MISSIONS/dispatcher.ini` (`DEMO1`, `DEMO2`,
+//! then `BATTLE`; PD-CAMPAIGN-ORDER of `iron3d-save`).
 //!
 //! Content the renderer is exercised with:
 //!
@@ -48,7 +49,7 @@ use rand_core::SeedableRng;
 use std::path::{Path, PathBuf};
 
 /// Version of the generator; bumped whenever the produced bytes change.
-pub const GENERATOR_VERSION: u32 = 15;
+pub const GENERATOR_VERSION: u32 = 16;
 
 /// File name of the manifest written at the root of the output directory.
 pub const MANIFEST_NAME: &str = "iron3d-demo.manifest";
@@ -238,6 +239,14 @@ pub fn build(out: &Path, seed: u64, profile: Profile) -> Result<Manifest, DemoEr
         let (name, lightmap) = missions::write_battle(&mut o, &mut rng, BATTLE)?;
         missions.insert(0, name);
         lightmaps.push(lightmap);
+    }
+    // The campaign (generator 16, PD-CAMPAIGN-ORDER): the two tours, then the battle.
+    if profile == Profile::Demo {
+        o.put(
+            "MISSIONS/dispatcher.ini",
+            b"// Iron3D-rs demo campaign (PD-CAMPAIGN-ORDER): the missions in play order.\r\n\
+              [CAMPAIGN]\r\nMISSION1=DEMO1\r\nMISSION2=DEMO2\r\nMISSION3=BATTLE\r\n[COMPLETE]\r\n",
+        )?;
     }
     // Written last because it holds the terrain lightmaps; the terrain shading draws
     // nothing from the stream, so the section order of the stream is unchanged.

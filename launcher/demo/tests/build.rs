@@ -106,6 +106,10 @@ fn check_all(root: &Path, m: &Manifest) -> BTreeSet<String> {
                     iron3d_config::objectives::Objectives::parse(&bytes, rel).expect("objectives");
                 assert!(!o.goals.is_empty(), "{rel}");
             }
+            "dispatcher.ini" => {
+                let c = iron3d_save::Campaign::parse(&bytes, rel).expect("campaign");
+                assert_eq!(c.missions(), ["DEMO1", "DEMO2", "BATTLE"], "{rel}");
+            }
             "orders.txt" => {
                 iron3d_config::orders::parse(&bytes, rel).expect("orders");
             }

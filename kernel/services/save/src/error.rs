@@ -169,6 +169,25 @@ pub enum SaveError {
         #[source]
         source: iron3d_config::ConfigError,
     },
+    /// A campaign or progress file (`dispatcher.ini`) that is not INI.
+    #[error("campaign file {path}: cannot be read")]
+    Dispatcher {
+        /// The file.
+        path: String,
+        /// The INI reader's error.
+        #[source]
+        source: iron3d_config::ConfigError,
+    },
+    /// A campaign or progress file whose campaign breaks PD-CAMPAIGN-ORDER.
+    #[error("campaign file {path}, line {line}: {why}")]
+    Campaign {
+        /// The file.
+        path: String,
+        /// Its line (1-based; 0: the file as a whole).
+        line: usize,
+        /// What is wrong.
+        why: String,
+    },
     /// The slot list has more slots than [`crate::MAX_SLOTS`].
     #[error("save slot list {path}: {count} slots, at most {max} are read")]
     TooManySlots {

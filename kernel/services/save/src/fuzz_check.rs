@@ -27,3 +27,31 @@ pub fn save_file(data: &[u8]) -> bool {
         }
     }
 }
+
+/// The checks of the `campaign_file` fuzz target (a `dispatcher.ini` as a game directory
+/// or a save folder could hold it): the bytes either fail with an error or read to a
+/// campaign whose progress reads back losslessly, opens its missions one after the
+/// other and, once a mission is completed, reads back the same; nothing else panics.
+/// `true` when the bytes held a campaign.
+pub fn campaign_file(data: &[u8]) -> bool {
+    use crate::campaign::{Campaign, Progress};
+    let Ok(campaign) = Campaign::parse(data, "fuzz") else {
+        return false;
+    };
+    let progress = Progress::parse(data, "fuzz", &campaign)
+        .unwrap_or_else(|e| panic!("its own campaign's progress reads: {e}"));
+    assert!(!progress.set_aside(), "the file follows its own campaign");
+    assert_eq!(progress.to_bytes(), data, "lossless");
+    let open = progress.unlocked(&campaign);
+    assert_eq!(open.len(), campaign.missions().len());
+    assert!(open.first().is_none_or(|&o| o), "the first mission is open");
+    if let Some(next) = progress.next(&campaign).map(str::to_owned) {
+        let mut done = progress.clone();
+        done.complete(&next);
+        assert!(done.is_complete(&next));
+        let back = Progress::parse(&done.to_bytes(), "fuzz", &campaign)
+            .unwrap_or_else(|e| panic!("completed progress reads back: {e}"));
+        assert!(back.is_complete(&next), "completion survives a write");
+    }
+    true
+}

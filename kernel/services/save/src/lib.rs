@@ -48,7 +48,10 @@
 //!   game data, the same mod set, the same tick rate, the same mission and the same
 //!   plugin set (slot, library, factory, version and blob format); every difference is
 //!   listed, not just the first.
+//! * **PD-CAMPAIGN-\*** ([`campaign`]): the campaign of `MISSIONS/dispatcher.ini` and the
+//!   player's progress through it, kept beside the saves.
 
+pub mod campaign;
 mod container;
 mod error;
 pub mod fuzz_check;
@@ -56,6 +59,7 @@ mod header;
 pub mod slots;
 mod write;
 
+pub use campaign::{Campaign, Progress};
 pub use container::{
     FILE_CHECKSUM_LEN, FORMAT_VERSION, HEADER_LEN, MAGIC, MAX_SECTIONS, MIN_READ_VERSION, NAME_LEN,
     OLDEST_READ_VERSION, SaveFile, Section, TABLE_ENTRY_LEN, TAG_HEADER, TAG_PLUGIN, TAG_REPLAY,
