@@ -20,7 +20,9 @@ pub mod view;
 
 pub use font::Font;
 pub use mission::MissionText;
-pub use screen::{Hud, HudState, MENU, Marker, MarkerKind, MenuItem, Screen};
+pub use screen::{
+    Hud, HudState, ListLine, ListView, MENU, Marker, MarkerKind, MenuItem, Screen, menu_index,
+};
 pub use view::HudView;
 
 /// Errors of the HUD's inputs: the font and the mission's text files.

@@ -9,6 +9,9 @@
 //! * **Settings**: the play screen dimmed under the settings list (the lines the
 //!   launcher gives in [`HudState::settings`], then "Back").
 //! * **Outcome**: mission complete or failed, and what the keys do next.
+//! * **List**: a titled list of entries over the dimmed scene — the main menu, the
+//!   mission list, the save and load slots — whose lines the launcher gives in
+//!   [`HudState::list`] (a disabled line is drawn grey and says why in its detail).
 //!
 //! The layout is a pure function of the [`HudState`], the mission's text and the
 //! target size: the same state gives the same quads.
@@ -25,21 +28,35 @@ use iron3d_config::objectives::Side;
 pub enum MenuItem {
     /// Back to the game.
     Resume,
+    /// The save screen (the manual slots).
+    SaveGame,
+    /// The load screen (every slot of the list).
+    LoadGame,
     /// The settings screen.
     Settings,
     /// The mission again from its start.
     Restart,
+    /// The main menu (the game stays held behind it).
+    MainMenu,
     /// Leave the game.
     Quit,
 }
 
 /// The pause menu, top to bottom.
-pub const MENU: [(MenuItem, &str); 4] = [
+pub const MENU: [(MenuItem, &str); 7] = [
     (MenuItem::Resume, "Resume"),
+    (MenuItem::SaveGame, "Save game"),
+    (MenuItem::LoadGame, "Load game"),
     (MenuItem::Settings, "Settings"),
     (MenuItem::Restart, "Restart mission"),
+    (MenuItem::MainMenu, "Main menu"),
     (MenuItem::Quit, "Quit"),
 ];
+
+/// The pause menu's line of `item`.
+pub fn menu_index(item: MenuItem) -> usize {
+    MENU.iter().position(|(i, _)| *i == item).unwrap_or(0)
+}
 
 /// Which screen is up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,7 +79,36 @@ pub enum Screen {
     Outcome {
         /// Complete (`true`) or failed.
         complete: bool,
+        /// Enter goes on to the campaign's next mission (instead of playing again).
+        next: bool,
     },
+    /// The list of [`HudState::list`] with line `item` highlighted.
+    List {
+        /// Highlighted line.
+        item: usize,
+    },
+}
+
+/// One line of a [`ListView`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ListLine {
+    /// What the line is (left).
+    pub label: String,
+    /// What it says about it (right): a mission's state, a slot's tick and status.
+    pub detail: String,
+    /// Whether it can be chosen (a disabled line is grey).
+    pub enabled: bool,
+}
+
+/// A list screen: title, lines, and the keys' hint under them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ListView {
+    /// The heading (drawn large).
+    pub title: String,
+    /// The lines, top to bottom.
+    pub lines: Vec<ListLine>,
+    /// A note under the list (what the keys do, or why nothing can be chosen).
+    pub hint: String,
 }
 
 /// What a [`Marker`] marks.
@@ -112,6 +158,8 @@ pub struct HudState {
     /// (wrapped to the width): a registry slot running a fallback plugin, an empty
     /// registry. Empty: no banner.
     pub warnings: Vec<Vec<u8>>,
+    /// The list [`Screen::List`] shows.
+    pub list: ListView,
 }
 
 /// Most triggered messages a HUD state keeps.
@@ -141,6 +189,7 @@ impl Default for HudState {
             settings: Vec::new(),
             triggered: Vec::new(),
             warnings: Vec::new(),
+            list: ListView::default(),
         }
     }
 }
@@ -153,6 +202,8 @@ const RED: [u8; 4] = [240, 90, 80, 255];
 const PANEL: [u8; 4] = [0, 0, 0, 150];
 const DIM: [u8; 4] = [0, 0, 0, 190];
 const HIGHLIGHT: [u8; 4] = [70, 110, 170, 230];
+/// The list screens' backdrop: the scene shows through, darker than the pause menu's.
+const LIST_BACKDROP: [u8; 4] = [8, 12, 20, 215];
 const BANNER: [u8; 4] = [150, 20, 20, 230];
 
 /// The HUD of one mission: its font, its text and the overlay texture identity.
@@ -204,8 +255,8 @@ impl Hud {
     fn menu_rows(&self, width: u32, height: u32) -> (f32, f32, f32, f32) {
         let s = Self::scale(height) as f32;
         let (_, ch) = self.font.cell();
-        let row = ch as f32 * s * 2.0;
-        let top = (height as f32 * 0.4).floor();
+        let row = (ch as f32 * s * 1.75).floor();
+        let top = (height as f32 * 0.3).floor();
         let w = width as f32 * 0.5;
         ((width as f32 - w) * 0.5, top, w, row)
     }
@@ -249,6 +300,30 @@ impl Hud {
         Self::row_at(self.settings_rows(width, height), lines + 1, x, y)
     }
 
+    /// The list screen's rows for a `width × height` target: left, top, width, row
+    /// height.
+    fn list_rows(&self, width: u32, height: u32) -> (f32, f32, f32, f32) {
+        let s = Self::scale(height) as f32;
+        let (_, ch) = self.font.cell();
+        let row = (ch as f32 * s * 1.75).floor();
+        let top = (height as f32 * 0.3).floor();
+        let w = width as f32 * 0.7;
+        ((width as f32 - w) * 0.5, top, w, row)
+    }
+
+    /// The list line under the pixel `(x, y)` of a `width × height` target, for a list
+    /// of `lines` lines.
+    pub fn list_item_at(
+        &self,
+        width: u32,
+        height: u32,
+        lines: usize,
+        x: f32,
+        y: f32,
+    ) -> Option<usize> {
+        Self::row_at(self.list_rows(width, height), lines, x, y)
+    }
+
     /// The overlay of one frame for a `width × height` target.
     pub fn overlay(&self, state: &HudState, width: u32, height: u32) -> Overlay {
         let s = Self::scale(height);
@@ -288,6 +363,36 @@ impl Hud {
                 self.play_screen(&mut p, state, w, h);
             }
             Screen::Outcome { .. } => {}
+            Screen::List { item } => {
+                p.rect(0.0, 0.0, w, h, LIST_BACKDROP);
+                let mut big = Painter::new(&self.font, FONT_TEXTURE, s * 2);
+                let (left, top, mw, row) = self.list_rows(width, height);
+                let title = cp1251(&state.list.title);
+                big.text_centred(w * 0.5, (top - 3.0 * row).max(ch), &title, YELLOW);
+                for (k, line) in state.list.lines.iter().enumerate() {
+                    let y = top + k as f32 * row;
+                    if k == item {
+                        p.rect(left, y, mw, row, HIGHLIGHT);
+                    }
+                    let ty = y + (row - ch) * 0.5;
+                    let (label, detail) = if line.enabled {
+                        (WHITE, GREEN)
+                    } else {
+                        (GREY, GREY)
+                    };
+                    p.text(left + cw, ty, &cp1251(&line.label), label);
+                    let d = cp1251(&line.detail);
+                    p.text(left + mw - cw * (d.len() as f32 + 1.0), ty, &d, detail);
+                }
+                let y = top + state.list.lines.len() as f32 * row + ch;
+                for (k, l) in wrap(&cp1251(&state.list.hint), columns).iter().enumerate() {
+                    p.text_centred(w * 0.5, (y + k as f32 * ch).min(h - 2.0 * ch), l, GREY);
+                }
+                Self::warnings(&mut p, &state.warnings, w, columns);
+                let mut quads = p.finish();
+                quads.extend(big.finish());
+                return self.finish(quads);
+            }
         }
         match state.screen {
             Screen::Paused { item } => {
@@ -325,7 +430,7 @@ impl Hud {
                     GREY,
                 );
             }
-            Screen::Outcome { complete } => {
+            Screen::Outcome { complete, next } => {
                 p.rect(0.0, 0.0, w, h, DIM);
                 let mut big = Painter::new(&self.font, FONT_TEXTURE, s * 2);
                 let (word, color) = if complete {
@@ -337,7 +442,11 @@ impl Hud {
                 p.text_centred(
                     w * 0.5,
                     (h * 0.35).floor() + big.cell().1 + 2.0 * ch,
-                    b"Enter: play again    Esc: quit",
+                    if next {
+                        &b"Enter: next mission    Esc: quit"[..]
+                    } else {
+                        &b"Enter: play again    Esc: quit"[..]
+                    },
                     WHITE,
                 );
                 Self::warnings(&mut p, &state.warnings, w, columns);
@@ -523,6 +632,22 @@ mod tests {
         Hud::new(Font::builtin(), text)
     }
 
+    /// Whether the glyph quads of `text` (spaces left out) lie in a row somewhere in the
+    /// overlay.
+    fn has(o: &Overlay, text: &[u8]) -> bool {
+        let f = Font::builtin();
+        let uvs: Vec<[f32; 4]> = text
+            .iter()
+            .filter(|&&b| b > b' ')
+            .map(|&b| f.uv(b))
+            .collect();
+        o.quads.windows(uvs.len()).any(|w| {
+            w.iter()
+                .zip(&uvs)
+                .all(|(q, uv)| q.uv == *uv && q.texture == 0)
+        })
+    }
+
     fn drawn(o: &Overlay, w: u32, h: u32) -> Vec<u8> {
         let mut img = vec![0u8; (w * h * 4) as usize];
         assert_eq!(composite(o, w, h, &mut img), 0);
@@ -544,8 +669,18 @@ mod tests {
             Screen::Briefing,
             Screen::Playing,
             Screen::Paused { item: 1 },
-            Screen::Outcome { complete: true },
-            Screen::Outcome { complete: false },
+            Screen::Outcome {
+                complete: true,
+                next: false,
+            },
+            Screen::Outcome {
+                complete: true,
+                next: true,
+            },
+            Screen::Outcome {
+                complete: false,
+                next: false,
+            },
         ] {
             state.screen = screen;
             let a = hud.overlay(&state, 640, 480);
@@ -581,7 +716,10 @@ mod tests {
             Screen::Playing,
             Screen::Paused { item: 0 },
             Screen::Settings { item: 0 },
-            Screen::Outcome { complete: false },
+            Screen::Outcome {
+                complete: false,
+                next: false,
+            },
         ] {
             let mut state = HudState {
                 screen,
@@ -604,20 +742,6 @@ mod tests {
     #[test]
     fn the_screens_show_their_text() {
         let hud = hud();
-        let f = Font::builtin();
-        let has = |o: &Overlay, text: &[u8]| {
-            // The glyph quads of `text`, in a row, somewhere in the overlay.
-            let uvs: Vec<[f32; 4]> = text
-                .iter()
-                .filter(|&&b| b > b' ')
-                .map(|&b| f.uv(b))
-                .collect();
-            o.quads.windows(uvs.len()).any(|w| {
-                w.iter()
-                    .zip(&uvs)
-                    .all(|(q, uv)| q.uv == *uv && q.texture == 0)
-            })
-        };
         let mut state = HudState {
             screen: Screen::Briefing,
             ..HudState::default()
@@ -655,11 +779,15 @@ mod tests {
         assert_eq!(state.triggered[0].0, 8.0, "the oldest went first");
         state.triggered.clear();
         state.game_seconds = 5.5;
-        state.screen = Screen::Outcome { complete: false };
+        state.screen = Screen::Outcome {
+            complete: false,
+            next: false,
+        };
         assert!(has(&hud.overlay(&state, 640, 480), b"MISSION FAILED"));
         state.screen = Screen::Paused { item: 0 };
         let o = hud.overlay(&state, 640, 480);
         assert!(has(&o, b"Restart mission") && has(&o, b"Settings") && has(&o, b"Quit"));
+        assert!(has(&o, b"Save game") && has(&o, b"Load game") && has(&o, b"Main menu"));
         state.screen = Screen::Settings { item: 1 };
         state.settings = vec![
             ("Resolution".into(), "1280 x 720".into()),
@@ -684,6 +812,59 @@ mod tests {
             None
         );
         assert_eq!(hud.settings_item_at(w, h, 10, left - 1.0, top + 1.0), None);
+    }
+
+    #[test]
+    fn the_list_screen_draws_its_title_lines_and_hint_and_hits_follow_its_rows() {
+        let hud = hud();
+        let state = HudState {
+            screen: Screen::List { item: 1 },
+            list: ListView {
+                title: "IRON3D-RS".into(),
+                lines: vec![
+                    ListLine {
+                        label: "Continue".into(),
+                        detail: "nothing saved yet".into(),
+                        enabled: false,
+                    },
+                    ListLine {
+                        label: "New campaign".into(),
+                        detail: "3 missions".into(),
+                        enabled: true,
+                    },
+                ],
+                hint: "Up/Down choose".into(),
+            },
+            ..HudState::default()
+        };
+        let o = hud.overlay(&state, 640, 480);
+        assert_eq!(
+            o.quads,
+            hud.overlay(&state, 640, 480).quads,
+            "same state, same quads"
+        );
+        for text in [
+            &b"IRON3D"[..],
+            b"Continue",
+            b"nothing",
+            b"campaign",
+            b"missions",
+            b"Up/Down",
+        ] {
+            assert!(has(&o, text), "{}", String::from_utf8_lossy(text));
+        }
+        assert!(drawn(&o, 640, 480).iter().any(|&b| b != 0));
+        let (w, h) = (640, 480);
+        let (left, top, mw, row) = hud.list_rows(w, h);
+        for k in 0..2 {
+            let y = top + (k as f32 + 0.5) * row;
+            assert_eq!(hud.list_item_at(w, h, 2, left + mw * 0.5, y), Some(k));
+        }
+        assert_eq!(
+            hud.list_item_at(w, h, 2, left + 1.0, top + 2.0 * row + 1.0),
+            None
+        );
+        assert_eq!(hud.list_item_at(w, h, 2, left - 1.0, top + 1.0), None);
     }
 
     #[test]

@@ -201,6 +201,11 @@ impl HudView {
             .collect();
     }
 
+    /// The list [`Screen::List`] shows.
+    pub fn set_list(&self, list: crate::screen::ListView) {
+        self.lock().list = list;
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HudState> {
         self.state
             .lock()
