@@ -5,6 +5,7 @@ pub mod audio;
 pub mod bench;
 pub mod bindings_cli;
 pub mod demo_cli;
+pub mod front_menu;
 pub mod headless;
 pub mod live_input;
 pub mod mods;
@@ -484,12 +485,18 @@ pub struct PlayArgs {
     /// How the mission's archives are read.
     #[command(flatten)]
     pub data_profile: DataProfileArgs,
-    /// Game directory (with --mission, or with --load); default: the embedded demo.
+    /// Game directory (with --mission, or with --load; alone in a window: its main
+    /// menu); default: the embedded demo.
     #[arg(long)]
     pub game_dir: Option<PathBuf>,
     /// Mission: a directory under MISSIONS/ or a data.tma path relative to --game-dir.
+    /// Without it (and without --load or --frames) a window opens on the main menu:
+    /// continue, new campaign, single mission, load game, settings.
     #[arg(long, requires = "game_dir")]
     pub mission: Option<String>,
+    /// In a window without --mission, skip the main menu and play the first mission.
+    #[arg(long)]
+    pub no_menu: bool,
     /// Renderer at start (switchable while running): vulkan, soft, capture, or any render
     /// plugin as LIBRARY[:FACTORY] (registry library name or path). Default: the
     /// registry's render slot when it names a renderer, else vulkan; without a Vulkan
@@ -806,10 +813,30 @@ fn play_command(mut a: PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode
     if let Some(h) = &loading {
         a.seed = h.seed;
     }
+    // The main menu: a window with no mission, save or frame budget (automation keeps
+    // playing the first mission at once).
+    let menu = !a.offscreen
+        && !a.no_menu
+        && !a.no_hud
+        && a.mission.is_none()
+        && loading.is_none()
+        && a.frames.is_none();
     let (game_dir, mission) = match (a.game_dir, a.mission, &loading) {
         (Some(d), Some(m), _) => (d, m),
         (Some(d), None, Some(h)) => (d, h.mission.clone()),
-        (Some(_), None, None) => anyhow::bail!("--game-dir needs --mission (or --load)"),
+        (Some(d), None, None) if menu => {
+            // The scene behind the menu: the campaign's first mission, else the first
+            // mission of the directory.
+            let first = iron3d_save::Campaign::read(&d)
+                .ok()
+                .and_then(|c| c.missions().first().cloned())
+                .or_else(|| front_menu::missions_of(&d).into_iter().next())
+                .ok_or_else(|| anyhow::anyhow!("{}: no mission under MISSIONS/", d.display()))?;
+            (d, first)
+        }
+        (Some(_), None, None) => {
+            anyhow::bail!("--game-dir needs --mission (or --load) outside a window's menu")
+        }
         _ => {
             let (dir, first) =
                 demo_cli::cached(&demo_cache_root(), a.seed, iron3d_demo::Profile::Demo, out)?;
@@ -856,9 +883,12 @@ fn play_command(mut a: PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode
         data_profile: a.data_profile.into(),
         params: plugins::param_map(&a.params)?,
         hud: !a.no_hud,
-        // Automation (offscreen, or a frame budget) plays at once unless asked.
+        // Automation (offscreen, or a frame budget) plays at once unless asked; the
+        // main menu comes before any briefing.
         briefing: loading.is_none()
+            && !menu
             && (a.briefing || (!a.no_briefing && !a.offscreen && a.frames.is_none())),
+        menu,
         settings,
         settings_file: (!a.offscreen).then_some(settings_file).flatten(),
         trace: a.trace,

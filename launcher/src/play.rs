@@ -4,11 +4,12 @@
 //! switched while the mission runs. `--offscreen --frames N --screenshot FILE` is the
 //! automation path: a PNG (pixel renderers) or the frame's JSON command list (capture).
 
+use crate::front_menu::{FrontAction, FrontMenu, Page};
 use crate::plugins;
 use anyhow::{Context, bail};
 use glam::Vec3;
 use iron3d_abi::{RenderTarget, SlotKind};
-use iron3d_hud::{MENU, MenuItem, Screen};
+use iron3d_hud::{MENU, MenuItem, Screen, menu_index};
 use iron3d_kernel::{Kernel, KernelConfig, ManualTimeSource, StateHash};
 use iron3d_plugin_host::{Capture, CaptureKind, HostEvent, PluginHost};
 use iron3d_render_frame::{
@@ -120,6 +121,10 @@ pub struct PlayOptions {
     /// Where the quick save (`game.quick_save`, F5) and its slot list go (`None`: no
     /// quick saves, as in automation).
     pub save_dir: Option<PathBuf>,
+    /// Open on the main menu ([`crate::front_menu`]) over the held mission.
+    pub menu: bool,
+    /// The mission is played as the campaign's (a win is recorded in its progress).
+    pub campaign: bool,
 }
 
 impl PlayOptions {
@@ -160,6 +165,8 @@ impl PlayOptions {
             checkpoint_every: 30,
             load: None,
             save_dir: None,
+            menu: false,
+            campaign: false,
         }
     }
 }
@@ -308,12 +315,21 @@ pub enum MenuKey {
 }
 
 /// What the launcher does after a menu key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MenuAction {
     /// Nothing more (the menu moved, or the game went on).
     None,
     /// Start the mission again from its beginning.
     Restart,
+    /// Start `mission` on its briefing (a new session).
+    Start {
+        /// The mission.
+        mission: String,
+        /// Played as the campaign's mission.
+        campaign: bool,
+    },
+    /// Start from this save (a new session: the save's mission and seed).
+    Load(PathBuf),
     /// Leave the game.
     Quit,
     /// A setting changed (already saved and in [`PlaySession::settings`]); the window
@@ -369,6 +385,17 @@ pub struct PlaySession {
     next_autosave_ns: Option<u64>,
     /// Autosaves written so far (the slot rotates with it).
     autosaves: u64,
+    /// The main menu, the mission list and the slot screens (`None` without a HUD).
+    front: Option<FrontMenu>,
+    /// The mission is played as the campaign's.
+    campaign: bool,
+    /// The mission's name (what the campaign records).
+    mission: String,
+    /// The campaign's next mission once this one was won as the campaign's (`Some(None)`:
+    /// the campaign is won).
+    next_mission: Option<Option<String>>,
+    /// The screen the settings screen's Back returns to.
+    settings_back: Screen,
 }
 
 impl PlaySession {
@@ -458,9 +485,26 @@ impl PlaySession {
             recording: opts.record.is_some(),
             next_autosave_ns: None,
             autosaves: 0,
+            front: None,
+            campaign: opts.campaign,
+            mission: opts.mission.clone(),
+            next_mission: None,
+            settings_back: Screen::Paused {
+                item: menu_index(MenuItem::Settings),
+            },
         };
-        // The briefing holds the clock until the player leaves it.
-        if session.screen() == Screen::Briefing {
+        if session.hud.is_some() {
+            let front = FrontMenu::new(&opts.game_dir, opts.save_dir.clone());
+            if opts.campaign {
+                front.started(&opts.mission);
+            }
+            session.front = Some(front);
+            if opts.menu {
+                session.open_front(Page::Main, false);
+            }
+        }
+        // The briefing and the main menu hold the clock until the player leaves them.
+        if matches!(session.screen(), Screen::Briefing | Screen::List { .. }) {
             session.paused = true;
             session.run.kernel.pause();
         }
@@ -568,11 +612,19 @@ impl PlaySession {
                 };
             }
         }
-        // A decided mission puts its outcome screen up and stops the clock.
-        if let (Some(d), Some(h)) = (self.decided(), &self.hud) {
+        // A decided mission puts its outcome screen up and stops the clock; a win of the
+        // campaign's mission is recorded in its progress.
+        if let (Some(d), Some(h)) = (self.decided(), self.hud.clone()) {
             if !matches!(h.screen(), Screen::Outcome { .. }) {
+                let complete = d.outcome == iron3d_abi::MissionOutcome::COMPLETE;
+                if complete && self.campaign && self.next_mission.is_none() {
+                    if let Some(f) = &self.front {
+                        self.next_mission = Some(f.complete(&self.mission));
+                    }
+                }
                 h.set_screen(Screen::Outcome {
-                    complete: d.outcome == iron3d_abi::MissionOutcome::COMPLETE,
+                    complete,
+                    next: complete && matches!(self.next_mission, Some(Some(_))),
                 });
                 if !self.paused {
                     self.paused = true;
@@ -614,11 +666,7 @@ impl PlaySession {
         if self.screen() == Screen::Playing {
             if save {
                 let line = match self.quick_save() {
-                    Ok(path) => format!(
-                        "saved tick={} file={}",
-                        self.run.kernel.tick(),
-                        path.display()
-                    ),
+                    Ok((path, header)) => crate::saves::saved_line(&header, &path),
                     Err(e) => format!("quick save failed: {e:#}"),
                 };
                 tracing::info!(target: "Iron3D", "{line}");
@@ -740,14 +788,15 @@ impl PlaySession {
     /// Saves the game as it stands into the quick slot (`QUICK_FILE` in the save folder,
     /// written atomically, the previous one kept as its backup) and records it in the
     /// folder's slot list; returns the file.
-    pub fn quick_save(&mut self) -> anyhow::Result<PathBuf> {
+    pub fn quick_save(&mut self) -> anyhow::Result<(PathBuf, iron3d_save::SaveHeader)> {
         let dir = self
             .save_dir
             .clone()
             .context("no save folder (set XDG_DATA_HOME or HOME)")?;
-        self.run
+        let header = self
+            .run
             .save_to_slot(&dir, QUICK_SLOT, QUICK_FILE, &self.identity)?;
-        Ok(dir.join(QUICK_FILE))
+        Ok((dir.join(QUICK_FILE), header))
     }
 
     /// Loads the quick slot's save into this session, between ticks. It must be of this
@@ -818,8 +867,130 @@ impl PlaySession {
                 h.set_screen(Screen::Playing);
                 self.set_clock(true);
             }
+            // The pause key on a list opened from the game goes back to the game; the
+            // main menu at the start has no game to go back to.
+            Screen::List { .. } => {
+                if self.front.as_ref().is_some_and(FrontMenu::from_game) {
+                    h.set_screen(Screen::Playing);
+                    self.set_clock(true);
+                }
+            }
             Screen::Outcome { .. } => {}
         }
+    }
+
+    /// Puts `page` of the front menu up (built afresh), its first line that can be
+    /// chosen highlighted; `from_game`: Back returns to the pause menu.
+    fn open_front(&mut self, page: Page, from_game: bool) {
+        let (Some(h), Some(f)) = (&self.hud, &mut self.front) else {
+            return;
+        };
+        f.open(page, from_game);
+        h.set_list(f.view().clone());
+        h.set_screen(Screen::List {
+            item: f.first_enabled(),
+        });
+    }
+
+    /// A key on a list screen (line `item` highlighted).
+    fn list_key(&mut self, h: &iron3d_hud::view::HudView, item: usize, key: MenuKey) -> MenuAction {
+        let Some(f) = self.front.as_mut() else {
+            return MenuAction::None;
+        };
+        let lines = f.view().lines.len().max(1);
+        let before = f.page();
+        let action = match key {
+            MenuKey::Up => {
+                h.set_screen(Screen::List {
+                    item: (item + lines - 1) % lines,
+                });
+                return MenuAction::None;
+            }
+            MenuKey::Down => {
+                h.set_screen(Screen::List {
+                    item: (item + 1) % lines,
+                });
+                return MenuAction::None;
+            }
+            MenuKey::Click {
+                x,
+                y,
+                width,
+                height,
+            } => {
+                let Some(k) = h.hud.list_item_at(width, height, lines, x, y) else {
+                    return MenuAction::None;
+                };
+                h.set_screen(Screen::List { item: k });
+                f.choose(k)
+            }
+            MenuKey::Accept => f.choose(item),
+            MenuKey::Back => f.back(),
+            MenuKey::Left | MenuKey::Right => return MenuAction::None,
+        };
+        match action {
+            FrontAction::Stay => {
+                // A page change shows the new page.
+                if let Some(f) = self.front.as_ref().filter(|f| f.page() != before) {
+                    h.set_list(f.view().clone());
+                    h.set_screen(Screen::List {
+                        item: f.first_enabled(),
+                    });
+                }
+                MenuAction::None
+            }
+            FrontAction::Start { mission, campaign } => MenuAction::Start { mission, campaign },
+            FrontAction::Load(path) => MenuAction::Load(path),
+            FrontAction::Quit => MenuAction::Quit,
+            FrontAction::Resume => {
+                h.set_screen(Screen::Paused { item: 0 });
+                MenuAction::None
+            }
+            FrontAction::Settings => {
+                h.set_settings(&self.settings);
+                self.settings_back = Screen::List { item };
+                h.set_screen(Screen::Settings { item: 0 });
+                MenuAction::None
+            }
+            FrontAction::Save(slot) => {
+                let line = match self.save_slot(&slot) {
+                    Ok(header) => format!(
+                        "saved tick={} state_hash={} slot={slot}",
+                        header.tick, header.state_hash
+                    ),
+                    Err(e) => format!("save failed: {e:#}"),
+                };
+                tracing::info!(target: "Iron3D", "{line}");
+                self.notes.push(line);
+                self.open_front(Page::Save, true);
+                if let Some(h) = &self.hud {
+                    h.set_screen(Screen::List { item });
+                }
+                MenuAction::None
+            }
+        }
+    }
+
+    /// Saves the game into manual slot `slot` (`slot.sav` in the save folder, recorded
+    /// in the slot list).
+    pub fn save_slot(&mut self, slot: &str) -> anyhow::Result<iron3d_save::SaveHeader> {
+        let dir = self
+            .save_dir
+            .clone()
+            .context("no save folder (set XDG_DATA_HOME or HOME)")?;
+        Ok(self
+            .run
+            .save_to_slot(&dir, slot, &format!("{slot}.sav"), &self.identity)?)
+    }
+
+    /// Whether the session plays its mission as the campaign's.
+    pub fn in_campaign(&self) -> bool {
+        self.campaign
+    }
+
+    /// Whether a loaded save of `mission` plays as the campaign's (PD-CAMPAIGN-LOADED).
+    pub fn campaign_has(&self, mission: &str) -> bool {
+        self.front.as_ref().is_some_and(|f| f.in_campaign(mission))
     }
 
     /// A menu key while the briefing, the pause menu or the outcome screen is up: what
@@ -850,8 +1021,21 @@ impl PlaySession {
                     self.toggle_pause();
                     MenuAction::None
                 }
+                MenuItem::SaveGame => {
+                    self.open_front(Page::Save, true);
+                    MenuAction::None
+                }
+                MenuItem::LoadGame => {
+                    self.open_front(Page::Load, true);
+                    MenuAction::None
+                }
+                MenuItem::MainMenu => {
+                    self.open_front(Page::Main, true);
+                    MenuAction::None
+                }
                 MenuItem::Settings => {
                     h.set_settings(&self.settings);
+                    self.settings_back = Screen::Paused { item };
                     h.set_screen(Screen::Settings { item: 0 });
                     MenuAction::None
                 }
@@ -874,6 +1058,22 @@ impl PlaySession {
                 None => MenuAction::None,
             },
             (Screen::Settings { item }, key) => self.settings_key(&h, item, key),
+            (Screen::List { item }, key) => self.list_key(&h, item, key),
+            // The campaign goes on after a win of its mission; a won campaign shows the
+            // main menu.
+            (
+                Screen::Outcome {
+                    complete: true,
+                    next: true,
+                },
+                MenuKey::Accept,
+            ) => match self.next_mission.clone().flatten() {
+                Some(mission) => MenuAction::Start {
+                    mission,
+                    campaign: true,
+                },
+                None => MenuAction::Restart,
+            },
             (Screen::Outcome { .. }, MenuKey::Accept) => MenuAction::Restart,
             (Screen::Outcome { .. }, MenuKey::Back) => MenuAction::Quit,
             _ => MenuAction::None,
@@ -919,8 +1119,8 @@ impl PlaySession {
             MenuKey::Back => 0,
         };
         let Some(&changed) = ITEMS.get(item).filter(|_| step != 0) else {
-            // Back (the last line, or Escape): the pause menu again.
-            h.set_screen(Screen::Paused { item: 1 });
+            // Back (the last line, or Escape): where the settings were opened from.
+            h.set_screen(self.settings_back);
             return MenuAction::None;
         };
         let extra: Vec<String> = self.mods.renderers().into_iter().map(|r| r.0).collect();

@@ -120,7 +120,8 @@ impl App<'_> {
     }
 
     /// Carries out a menu action: a restart replaces the session with a fresh one of
-    /// the same mission; quit closes the window.
+    /// the same mission, a start with one of the chosen mission, a load with one of the
+    /// save's mission from the save; quit closes the window.
     fn act(&mut self, event_loop: &ActiveEventLoop, action: MenuAction) {
         match action {
             MenuAction::None => {}
@@ -131,21 +132,65 @@ impl App<'_> {
             }
             MenuAction::Restart => {
                 let mut opts = self.opts.clone();
+                // The mission from its beginning, even after a load.
+                opts.load = None;
                 opts.briefing = true;
-                match PlaySession::start(&opts, self.out) {
-                    Ok(fresh) => {
-                        let old = std::mem::replace(&mut self.session, fresh);
-                        old.shutdown();
-                        if let Some(p) = &self.presenter {
-                            let size = p.window.inner_size();
-                            self.session.input.viewport(size.width, size.height);
-                        }
-                        self.held.clear();
-                        tracing::info!(mission = %self.opts.mission, "mission restarted");
-                    }
-                    Err(e) => self.fail(event_loop, e.context("restarting the mission")),
-                }
+                opts.menu = false;
+                opts.campaign = self.session.in_campaign();
+                self.replace(event_loop, opts, "mission restarted");
             }
+            MenuAction::Start { mission, campaign } => {
+                let mut opts = self.opts.clone();
+                opts.mission = mission;
+                opts.load = None;
+                opts.briefing = true;
+                opts.menu = false;
+                opts.campaign = campaign;
+                self.replace(event_loop, opts, "mission started");
+            }
+            MenuAction::Load(path) => {
+                let header = match crate::saves::read_for_load(&path) {
+                    Ok(save) => save.header,
+                    Err(e) => {
+                        // A refused save changes nothing: the menu stays up.
+                        tracing::warn!(target: "Iron3D", error = %format!("{e:#}"), "load refused");
+                        return;
+                    }
+                };
+                let mut opts = self.opts.clone();
+                opts.campaign = self.session.campaign_has(&header.mission);
+                opts.mission = header.mission;
+                opts.seed = header.seed;
+                opts.load = Some(path);
+                opts.briefing = false;
+                opts.menu = false;
+                self.replace(event_loop, opts, "game loaded");
+            }
+        }
+    }
+
+    /// Replaces the session with one started from `opts` (which the window keeps for
+    /// the next restart). A session that fails to start leaves the old one running when
+    /// it is a load (the save is refused, the menu stays up); otherwise the window says
+    /// why and closes.
+    fn replace(&mut self, event_loop: &ActiveEventLoop, opts: PlayOptions, what: &str) {
+        match PlaySession::start(&opts, self.out) {
+            Ok(fresh) => {
+                let old = std::mem::replace(&mut self.session, fresh);
+                old.shutdown();
+                if let Some(p) = &self.presenter {
+                    let size = p.window.inner_size();
+                    self.session.input.viewport(size.width, size.height);
+                }
+                self.held.clear();
+                self.fps_window = (now(), 0);
+                tracing::info!(target: "Iron3D", mission = %opts.mission, campaign = opts.campaign, "{what}");
+                self.opts = opts;
+            }
+            Err(e) if opts.load.is_some() => {
+                tracing::warn!(target: "Iron3D", error = %format!("{e:#}"), "load refused");
+            }
+            Err(e) => self.fail(event_loop, e.context(format!("{what}: {}", opts.mission))),
         }
     }
 
@@ -193,7 +238,10 @@ impl App<'_> {
             KeyCode::ArrowLeft if matches!(screen, Screen::Settings { .. }) => MenuKey::Left,
             KeyCode::ArrowRight if matches!(screen, Screen::Settings { .. }) => MenuKey::Right,
             KeyCode::Escape
-                if matches!(screen, Screen::Outcome { .. } | Screen::Settings { .. }) =>
+                if matches!(
+                    screen,
+                    Screen::Outcome { .. } | Screen::Settings { .. } | Screen::List { .. }
+                ) =>
             {
                 MenuKey::Back
             }
@@ -379,7 +427,8 @@ impl App<'_> {
         let (since, frames) = self.fps_window;
         let span = t.duration_since(since);
         if span >= Duration::from_millis(500) {
-            self.fps = (self.session.frames() - frames) as f64 / span.as_secs_f64();
+            // A session replaced since (restart, start, load) counts from 0 again.
+            self.fps = self.session.frames().saturating_sub(frames) as f64 / span.as_secs_f64();
             self.fps_window = (t, self.session.frames());
             window.set_title(&format!(
                 "Iron3D-rs — {} — {} — {:.1} fps — tick {}{} — {} items",

@@ -21,91 +21,12 @@
     reason = "waits for a real-time window in wall-clock time; nothing here feeds a simulation"
 )]
 
+#[path = "common/xvfb.rs"]
+mod xvfb;
+
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
-/// A private X server on a free display (`-displayfd`), killed on drop.
-struct Xvfb {
-    child: Child,
-    display: String,
-}
-
-impl Xvfb {
-    fn start() -> Option<Self> {
-        let mut child = Command::new("Xvfb")
-            .args([
-                "-displayfd",
-                "1",
-                "-screen",
-                "0",
-                "800x600x24",
-                "-nolisten",
-                "tcp",
-            ])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .ok()?;
-        let mut line = String::new();
-        BufReader::new(child.stdout.take()?)
-            .read_line(&mut line)
-            .ok()?;
-        let n: u32 = line.trim().parse().ok()?;
-        Some(Self {
-            child,
-            display: format!(":{n}"),
-        })
-    }
-
-    /// Runs `xdotool ARGS` on this display.
-    fn xdo(&self, args: &[&str]) -> String {
-        let out = Command::new("xdotool")
-            .args(args)
-            .env("DISPLAY", &self.display)
-            .output()
-            .expect("xdotool (Debian package xdotool, installed by tools/setup.sh)");
-        assert!(
-            out.status.success(),
-            "xdotool {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).trim().to_owned()
-    }
-}
-
-impl Drop for Xvfb {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn have(tool: &str) -> bool {
-    Command::new("sh")
-        .args(["-c", &format!("command -v {tool}")])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
-
-fn sleep(seconds: f32) {
-    std::thread::sleep(Duration::from_secs_f32(seconds));
-}
-
-/// Asks `ready` every 0.2 s until it answers, for at most `seconds`.
-fn poll<T>(seconds: u64, mut ready: impl FnMut() -> Option<T>) -> Option<T> {
-    let started = Instant::now();
-    loop {
-        if let Some(v) = ready() {
-            return Some(v);
-        }
-        if started.elapsed() > Duration::from_secs(seconds) {
-            return None;
-        }
-        sleep(0.2);
-    }
-}
+use std::process::{Command, Stdio};
+use xvfb::{Xvfb, can_run, poll, sleep};
 
 /// The trace's lines of `kind`.
 fn of<'a>(lines: &'a [Value], kind: &str) -> impl Iterator<Item = &'a Value> {
@@ -120,12 +41,7 @@ fn pos(lines: &[Value], id: u64, tick: u64) -> Option<[f64; 2]> {
 
 #[test]
 fn a_player_selects_orders_possesses_and_pauses_with_synthetic_x_input() {
-    if !(have("Xvfb") && have("xdotool")) {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have Xvfb and xdotool (tools/setup.sh installs them)"
-        );
-        eprintln!("skipped: Xvfb or xdotool missing (tools/setup.sh installs them)");
+    if !can_run() {
         return;
     }
     let x = Xvfb::start().expect("Xvfb starts on a free display");
@@ -170,22 +86,7 @@ fn a_player_selects_orders_possesses_and_pauses_with_synthetic_x_input() {
         .unwrap();
 
     // The window appears.
-    let window = poll(90, || {
-        assert!(
-            play.try_wait().unwrap().is_none(),
-            "iron3d exited early: {}",
-            std::fs::read_to_string(&log).unwrap_or_default()
-        );
-        let out = Command::new("xdotool")
-            .args(["search", "--name", "Iron3D-rs"])
-            .env("DISPLAY", &x.display)
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .next()
-            .map(str::to_owned)
-    });
+    let window = x.iron3d_window(&mut play, &log, 90);
     let Some(window) = window else {
         let _ = play.kill();
         panic!("no window");

@@ -568,9 +568,13 @@ fn play_quick_saves_and_loads_in_the_running_session() {
     // Save at frame 120, play on to 240, load (back to 120), play 120 more.
     let mut s = PlaySession::start(&opts, &mut Vec::new()).unwrap();
     frames(&mut s, 1, 120);
-    let file = s.quick_save().unwrap();
+    let (file, header) = s.quick_save().unwrap();
     let (saved, saved_tick) = (s.run.kernel.state_hash(), s.run.kernel.tick());
     assert_eq!(file, saves.path().join("quick.sav"));
+    assert_eq!(
+        (header.tick, header.state_hash.clone()),
+        (saved_tick, saved.to_string())
+    );
     frames(&mut s, 121, 120);
     assert_ne!(s.run.kernel.state_hash(), saved);
     assert_eq!(s.quick_load().unwrap(), saved_tick);

@@ -1,0 +1,712 @@
+//! The player's front door: the main menu, the mission list, the load and save screens
+//! and the campaign's progress, drawn as the HUD's list screens
+//! ([`iron3d_hud::Screen::List`]) over the scene of a held mission.
+//!
+//! * **Main menu**: Continue (the newest ready save, else the campaign's next mission),
+//!   New campaign, Single mission, Load game, Settings, Quit. A line that cannot be
+//!   chosen is grey and says why.
+//! * **Single mission**: every mission of the game directory (a folder under
+//!   `MISSIONS/` holding `data.tma`, at most [`MAX_LISTED_MISSIONS`], in name order),
+//!   each with its place in the campaign; it starts on its briefing.
+//! * **Load game**: every slot of `saveslots.cfg` with what its file says (ready,
+//!   missing, damaged, stale: PD-SAVE-SLOTS); only a ready slot loads.
+//! * **Save game** (from the pause menu): the manual slots `slot1` … `slot{MANUAL_SLOTS}`,
+//!   empty or with what they hold; a save goes into `slotN.sav` and the slot list.
+//! * **The campaign** (`iron3d-save`'s PD-CAMPAIGN rules): a new campaign starts its
+//!   first mission with fresh progress; a mission won while played as the campaign's is
+//!   recorded complete (the progress file written atomically) and the outcome screen's
+//!   Enter goes on to the next one. **PD-CAMPAIGN-LOADED**: a loaded save plays as the
+//!   campaign's when its mission is in the campaign.
+//!
+//! The menu is pure state over the game and save folders: it chooses, the window
+//! carries out (a new session, a load, a save).
+
+use iron3d_hud::{ListLine, ListView};
+use iron3d_save::{Campaign, Progress, SlotList, SlotStatus};
+use std::path::{Path, PathBuf};
+
+/// The most missions the single-mission list shows.
+pub const MAX_LISTED_MISSIONS: usize = 256;
+/// Manual save slots offered by the save screen.
+pub const MANUAL_SLOTS: usize = 6;
+
+/// A page of the menu.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Page {
+    /// The main menu.
+    Main,
+    /// The single-mission list.
+    Missions,
+    /// The load screen.
+    Load,
+    /// The save screen.
+    Save,
+}
+
+/// What a line does when chosen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Choice {
+    /// Load this save.
+    LoadFile(PathBuf),
+    /// Start this mission (as the campaign's, or alone).
+    Start { mission: String, campaign: bool },
+    /// A fresh campaign from its first mission.
+    NewCampaign,
+    /// Open a page.
+    Open(Page),
+    /// The settings screen.
+    Settings,
+    /// Save into this slot.
+    SaveSlot(String),
+    /// The page before (the main menu, or the game).
+    Back,
+    /// Leave the game.
+    Quit,
+    /// Nothing (a grey line).
+    Nothing,
+}
+
+/// What the window does after a choice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FrontAction {
+    /// Nothing more: the page changed or stayed.
+    Stay,
+    /// Start `mission` on its briefing; `campaign`: played as the campaign's.
+    Start {
+        /// The mission.
+        mission: String,
+        /// Played as the campaign's mission.
+        campaign: bool,
+    },
+    /// Load this save file.
+    Load(PathBuf),
+    /// Save the game into this slot (`slotN`, file `slotN.sav`).
+    Save(String),
+    /// Open the settings screen.
+    Settings,
+    /// Back to the game (the menu was opened from the pause menu).
+    Resume,
+    /// Leave the game.
+    Quit,
+}
+
+/// The menu: its page, its lines and what they do.
+pub struct FrontMenu {
+    game_dir: PathBuf,
+    save_dir: Option<PathBuf>,
+    campaign: Campaign,
+    /// Why the campaign could not be read (shown on the main menu).
+    campaign_error: Option<String>,
+    page: Page,
+    /// The page the menu was opened at (Back from another page returns to it).
+    root: Page,
+    /// The menu was opened from the pause menu: Back returns to the game's menu.
+    from_game: bool,
+    view: ListView,
+    choices: Vec<Choice>,
+}
+
+/// The missions of `game_dir`: folders under `MISSIONS/` (any case) holding a
+/// `data.tma` (any case), as `iron3d play --mission` names them, in name order, at most
+/// [`MAX_LISTED_MISSIONS`]; two levels deep (`Campaign.00/Mission.01`).
+pub fn missions_of(game_dir: &Path) -> Vec<String> {
+    let entries = |dir: &Path| -> Vec<(String, PathBuf)> {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        let mut v: Vec<(String, PathBuf)> = rd
+            .filter_map(Result::ok)
+            .take(4096)
+            .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
+            .collect();
+        v.sort();
+        v
+    };
+    let has_tma = |dir: &Path| {
+        entries(dir)
+            .iter()
+            .any(|(n, p)| n.eq_ignore_ascii_case("data.tma") && p.is_file())
+    };
+    let Some((_, root)) = entries(game_dir)
+        .into_iter()
+        .find(|(n, p)| n.eq_ignore_ascii_case("MISSIONS") && p.is_dir())
+    else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for (name, path) in entries(&root) {
+        if !path.is_dir() {
+            continue;
+        }
+        if has_tma(&path) {
+            found.push(name);
+            continue;
+        }
+        for (inner, p) in entries(&path) {
+            if p.is_dir() && has_tma(&p) {
+                found.push(format!("{name}/{inner}"));
+            }
+        }
+    }
+    found.truncate(MAX_LISTED_MISSIONS);
+    found
+}
+
+/// Minutes and seconds of a game time in milliseconds (`12:05`).
+fn clock(ms: u64) -> String {
+    let s = ms / 1000;
+    format!("{}:{:02}", s / 60, s % 60)
+}
+
+impl FrontMenu {
+    /// The menu of the game directory `game_dir` with saves in `save_dir` (`None`: no
+    /// saves and no campaign progress). A campaign file that cannot be read is said on
+    /// the main menu; the single missions still play.
+    pub fn new(game_dir: &Path, save_dir: Option<PathBuf>) -> Self {
+        let (campaign, campaign_error) = match Campaign::read(game_dir) {
+            Ok(c) => (c, None),
+            Err(e) => {
+                tracing::warn!(target: "Iron3D", error = %iron3d_abi::error_chain(&e), "campaign not read");
+                (Campaign::default(), Some(e.to_string()))
+            }
+        };
+        Self {
+            game_dir: game_dir.to_path_buf(),
+            save_dir,
+            campaign,
+            campaign_error,
+            page: Page::Main,
+            root: Page::Main,
+            from_game: false,
+            view: ListView::default(),
+            choices: Vec::new(),
+        }
+    }
+
+    /// The campaign of the game directory.
+    pub fn campaign(&self) -> &Campaign {
+        &self.campaign
+    }
+
+    /// The player's progress (fresh when there is no save folder or no file yet).
+    pub fn progress(&self) -> Progress {
+        match &self.save_dir {
+            Some(dir) => Progress::read(dir, &self.campaign).unwrap_or_else(|e| {
+                tracing::warn!(target: "Iron3D", error = %iron3d_abi::error_chain(&e), "campaign progress not read: starting afresh");
+                Progress::new(&self.campaign)
+            }),
+            None => Progress::new(&self.campaign),
+        }
+    }
+
+    /// Records `mission` complete in the campaign's progress (written atomically); a
+    /// mission outside the campaign changes nothing. Returns the campaign's next mission
+    /// (`None`: the campaign is won, or `mission` is not in it).
+    pub fn complete(&self, mission: &str) -> Option<String> {
+        self.campaign.position(mission)?;
+        let mut p = self.progress();
+        if !p.is_complete(mission) {
+            p.complete(mission);
+            if let Some(dir) = &self.save_dir {
+                match p.write(dir) {
+                    Ok(()) => {
+                        tracing::info!(target: "Iron3D", mission, "campaign: mission complete")
+                    }
+                    Err(e) => {
+                        tracing::warn!(target: "Iron3D", error = %iron3d_abi::error_chain(&e), "campaign progress not saved")
+                    }
+                }
+            }
+        }
+        p.next(&self.campaign).map(str::to_owned)
+    }
+
+    /// Whether `mission` is played as the campaign's when loaded from a save
+    /// (PD-CAMPAIGN-LOADED).
+    pub fn in_campaign(&self, mission: &str) -> bool {
+        self.campaign.position(mission).is_some()
+    }
+
+    /// Starting `mission` as the campaign's: a mission that cannot be decided counts
+    /// complete at once (PD-CAMPAIGN-UNDECIDED).
+    pub fn started(&self, mission: &str) {
+        if !Campaign::decidable(&self.game_dir, mission) {
+            self.complete(mission);
+        }
+    }
+
+    /// Whether the menu was opened from the pause menu (Back returns there).
+    pub fn from_game(&self) -> bool {
+        self.from_game
+    }
+
+    /// The page up.
+    pub fn page(&self) -> Page {
+        self.page
+    }
+
+    /// The lines of the page up.
+    pub fn view(&self) -> &ListView {
+        &self.view
+    }
+
+    /// The first line that can be chosen (where the highlight starts).
+    pub fn first_enabled(&self) -> usize {
+        self.view.lines.iter().position(|l| l.enabled).unwrap_or(0)
+    }
+
+    /// Opens `page` (built afresh from the folders) as the menu's first page;
+    /// `from_game`: opened from the pause menu, so Back returns there.
+    pub fn open(&mut self, page: Page, from_game: bool) {
+        self.root = page;
+        self.show(page, from_game);
+    }
+
+    /// Shows `page` within the menu (Back returns to the first page).
+    fn show(&mut self, page: Page, from_game: bool) {
+        self.page = page;
+        self.from_game = from_game;
+        let (view, choices) = match page {
+            Page::Main => self.main_page(),
+            Page::Missions => self.missions_page(),
+            Page::Load => self.slots_page(false),
+            Page::Save => self.slots_page(true),
+        };
+        self.view = view;
+        self.choices = choices;
+    }
+
+    /// Chooses line `item`.
+    pub fn choose(&mut self, item: usize) -> FrontAction {
+        let enabled = self.view.lines.get(item).is_some_and(|l| l.enabled);
+        let choice = match self.choices.get(item) {
+            Some(c) if enabled => c.clone(),
+            _ => return FrontAction::Stay,
+        };
+        match choice {
+            Choice::LoadFile(path) => FrontAction::Load(path),
+            Choice::Start { mission, campaign } => FrontAction::Start { mission, campaign },
+            Choice::NewCampaign => {
+                let fresh = Progress::new(&self.campaign);
+                if let Some(dir) = &self.save_dir {
+                    if let Err(e) = fresh.write(dir) {
+                        tracing::warn!(target: "Iron3D", error = %iron3d_abi::error_chain(&e), "campaign progress not saved");
+                    }
+                }
+                match self.campaign.missions().first() {
+                    Some(m) => FrontAction::Start {
+                        mission: m.clone(),
+                        campaign: true,
+                    },
+                    None => FrontAction::Stay,
+                }
+            }
+            Choice::Open(page) => {
+                self.show(page, self.from_game);
+                FrontAction::Stay
+            }
+            Choice::Settings => FrontAction::Settings,
+            Choice::SaveSlot(slot) => FrontAction::Save(slot),
+            Choice::Back => self.back(),
+            Choice::Quit => FrontAction::Quit,
+            Choice::Nothing => FrontAction::Stay,
+        }
+    }
+
+    /// Escape: the page before — the page the menu was opened at goes back to the game
+    /// when opened from the pause menu (the main menu at the start stays); another page
+    /// goes back to that page.
+    pub fn back(&mut self) -> FrontAction {
+        if self.page != self.root {
+            self.show(self.root, self.from_game);
+            return FrontAction::Stay;
+        }
+        if self.from_game {
+            FrontAction::Resume
+        } else {
+            FrontAction::Stay
+        }
+    }
+
+    fn line(label: &str, detail: String, enabled: bool) -> ListLine {
+        ListLine {
+            label: label.to_owned(),
+            detail,
+            enabled,
+        }
+    }
+
+    /// The slots of the save folder with what their files say.
+    fn slots(&self) -> Vec<(iron3d_save::SlotMeta, SlotStatus)> {
+        let Some(dir) = &self.save_dir else {
+            return Vec::new();
+        };
+        match SlotList::read(dir) {
+            Ok(list) => list.check(dir),
+            Err(e) => {
+                tracing::warn!(target: "Iron3D", error = %iron3d_abi::error_chain(&e), "save slot list not read");
+                Vec::new()
+            }
+        }
+    }
+
+    /// The ready slot whose file was written last.
+    fn newest_ready(&self) -> Option<(iron3d_save::SlotMeta, PathBuf)> {
+        let dir = self.save_dir.as_ref()?;
+        self.slots()
+            .into_iter()
+            .filter(|(_, s)| matches!(s, SlotStatus::Ready(_)))
+            .filter_map(|(m, _)| {
+                let path = dir.join(&m.file);
+                let when = std::fs::metadata(&path).and_then(|x| x.modified()).ok()?;
+                Some((when, m, path))
+            })
+            .max_by(|a, b| a.0.cmp(&b.0).then_with(|| b.1.slot.cmp(&a.1.slot)))
+            .map(|(_, m, p)| (m, p))
+    }
+
+    fn main_page(&self) -> (ListView, Vec<Choice>) {
+        let progress = self.progress();
+        let next = progress.next(&self.campaign).map(str::to_owned);
+        let (cont_detail, cont) = match (self.newest_ready(), &next) {
+            (Some((m, path)), _) => (
+                format!("{} {} ({})", m.mission, clock(m.game_time_ms), m.slot),
+                Some(Choice::LoadFile(path)),
+            ),
+            (None, Some(n)) if self.campaign.position(n).is_some_and(|k| k > 0) => (
+                format!("campaign: {n}"),
+                Some(Choice::Start {
+                    mission: n.clone(),
+                    campaign: true,
+                }),
+            ),
+            _ => ("nothing saved yet".to_owned(), None),
+        };
+        let campaign_detail = match (&self.campaign_error, self.campaign.missions().len()) {
+            (Some(_), _) => "campaign file unreadable".to_owned(),
+            (None, 0) => "this game has no campaign".to_owned(),
+            (None, n) => format!("{n} missions"),
+        };
+        let missions = missions_of(&self.game_dir).len();
+        let lines = vec![
+            (
+                Self::line("Continue", cont_detail, cont.is_some()),
+                cont.unwrap_or(Choice::Nothing),
+            ),
+            (
+                Self::line("New campaign", campaign_detail, !self.campaign.is_empty()),
+                Choice::NewCampaign,
+            ),
+            (
+                Self::line(
+                    "Single mission",
+                    format!("{missions} missions"),
+                    missions > 0,
+                ),
+                Choice::Open(Page::Missions),
+            ),
+            (
+                Self::line(
+                    "Load game",
+                    format!("{} slots", self.slots().len()),
+                    self.save_dir.is_some(),
+                ),
+                Choice::Open(Page::Load),
+            ),
+            (
+                Self::line("Settings", String::new(), true),
+                Choice::Settings,
+            ),
+            (Self::line("Quit", String::new(), true), Choice::Quit),
+        ];
+        let keys = if self.from_game {
+            "Up/Down choose, Enter select, Esc back to the game"
+        } else {
+            "Up/Down choose, Enter select"
+        };
+        let hint = match &self.campaign_error {
+            Some(e) => format!("{e}. {keys}"),
+            None => keys.to_owned(),
+        };
+        Self::assemble("IRON3D-RS", lines, hint)
+    }
+
+    fn missions_page(&self) -> (ListView, Vec<Choice>) {
+        let progress = self.progress();
+        let open = progress.unlocked(&self.campaign);
+        let mut lines: Vec<(ListLine, Choice)> = missions_of(&self.game_dir)
+            .into_iter()
+            .map(|m| {
+                let detail = match self.campaign.position(&m) {
+                    Some(k) if progress.is_complete(&m) => format!("campaign {}: complete", k + 1),
+                    Some(k) if open.get(k).copied().unwrap_or(false) => {
+                        format!("campaign {}: open", k + 1)
+                    }
+                    Some(k) => format!("campaign {}: locked", k + 1),
+                    None => String::new(),
+                };
+                (
+                    Self::line(&m, detail, true),
+                    Choice::Start {
+                        mission: m,
+                        campaign: false,
+                    },
+                )
+            })
+            .collect();
+        lines.push((Self::line("Back", String::new(), true), Choice::Back));
+        Self::assemble(
+            "SINGLE MISSION",
+            lines,
+            "Enter: the mission's briefing. A single mission does not count for the campaign."
+                .to_owned(),
+        )
+    }
+
+    fn slots_page(&self, saving: bool) -> (ListView, Vec<Choice>) {
+        let dir = self.save_dir.clone().unwrap_or_default();
+        let slots = self.slots();
+        let describe = |m: &iron3d_save::SlotMeta, s: &SlotStatus| match s {
+            SlotStatus::Ready(_) => {
+                format!("{} {} tick {}", m.mission, clock(m.game_time_ms), m.tick)
+            }
+            other => format!("{} ({})", m.mission, other.word()),
+        };
+        let mut lines: Vec<(ListLine, Choice)> = Vec::new();
+        if saving {
+            for k in 1..=MANUAL_SLOTS {
+                let slot = format!("slot{k}");
+                let detail = slots
+                    .iter()
+                    .find(|(m, _)| m.slot == slot)
+                    .map_or_else(|| "empty".to_owned(), |(m, s)| describe(m, s));
+                lines.push((Self::line(&slot, detail, true), Choice::SaveSlot(slot)));
+            }
+        } else {
+            for (m, s) in &slots {
+                let ready = matches!(s, SlotStatus::Ready(_));
+                lines.push((
+                    Self::line(&m.slot, describe(m, s), ready),
+                    if ready {
+                        Choice::LoadFile(dir.join(&m.file))
+                    } else {
+                        Choice::Nothing
+                    },
+                ));
+            }
+        }
+        lines.push((Self::line("Back", String::new(), true), Choice::Back));
+        let (title, hint) = if saving {
+            (
+                "SAVE GAME",
+                "Enter: save into the slot (a slot in use is replaced; its last save is kept as .bak)",
+            )
+        } else if slots.is_empty() {
+            (
+                "LOAD GAME",
+                "No saves yet: F5 saves while playing, the pause menu has Save game",
+            )
+        } else {
+            (
+                "LOAD GAME",
+                "Enter: load. A missing, damaged or stale slot (the list and its file disagree) cannot load",
+            )
+        };
+        Self::assemble(title, lines, hint.to_owned())
+    }
+
+    fn assemble(
+        title: &str,
+        lines: Vec<(ListLine, Choice)>,
+        hint: String,
+    ) -> (ListView, Vec<Choice>) {
+        let (lines, choices) = lines.into_iter().unzip();
+        (
+            ListView {
+                title: title.to_owned(),
+                lines,
+                hint,
+            },
+            choices,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, reason = "test code")]
+    use super::*;
+
+    /// A game directory with three missions (one with objectives, one nested) and the
+    /// campaign DEMO1 → BATTLE.
+    fn game() -> tempfile::TempDir {
+        let g = tempfile::tempdir().unwrap();
+        for m in ["DEMO1", "BATTLE", "Campaign.00/Mission.01"] {
+            std::fs::create_dir_all(g.path().join("MISSIONS").join(m)).unwrap();
+            std::fs::write(g.path().join("MISSIONS").join(m).join("data.tma"), b"x").unwrap();
+        }
+        std::fs::create_dir_all(g.path().join("MISSIONS/NOTAMISSION")).unwrap();
+        std::fs::write(
+            g.path().join("MISSIONS/BATTLE/Objectives.txt"),
+            b"win destroy 1\n",
+        )
+        .unwrap();
+        std::fs::write(
+            g.path().join("MISSIONS/dispatcher.ini"),
+            b"[CAMPAIGN]\nMISSION1=DEMO1\nMISSION2=BATTLE\n[COMPLETE]\n",
+        )
+        .unwrap();
+        g
+    }
+
+    fn labels(m: &FrontMenu) -> Vec<(String, String, bool)> {
+        m.view()
+            .lines
+            .iter()
+            .map(|l| (l.label.clone(), l.detail.clone(), l.enabled))
+            .collect()
+    }
+
+    #[test]
+    fn the_missions_are_the_folders_with_a_mission_file() {
+        let g = game();
+        assert_eq!(
+            missions_of(g.path()),
+            ["BATTLE", "Campaign.00/Mission.01", "DEMO1"]
+        );
+        assert!(missions_of(Path::new("/nonexistent/game")).is_empty());
+    }
+
+    #[test]
+    fn a_new_campaign_runs_through_its_missions_and_continue_follows_it() {
+        let g = game();
+        let saves = tempfile::tempdir().unwrap();
+        let mut m = FrontMenu::new(g.path(), Some(saves.path().to_path_buf()));
+        m.open(Page::Main, false);
+        let l = labels(&m);
+        assert_eq!(l[0], ("Continue".into(), "nothing saved yet".into(), false));
+        assert_eq!(l[1], ("New campaign".into(), "2 missions".into(), true));
+        assert_eq!(m.first_enabled(), 1);
+        assert_eq!(
+            m.choose(1),
+            FrontAction::Start {
+                mission: "DEMO1".into(),
+                campaign: true
+            }
+        );
+        // DEMO1 has no objectives: it counts complete once started (PD-CAMPAIGN-UNDECIDED).
+        m.started("DEMO1");
+        m.open(Page::Main, false);
+        assert_eq!(labels(&m)[0].1, "campaign: BATTLE");
+        assert_eq!(
+            m.choose(0),
+            FrontAction::Start {
+                mission: "BATTLE".into(),
+                campaign: true
+            }
+        );
+        m.started("BATTLE");
+        assert!(
+            !m.progress().is_complete("BATTLE"),
+            "a battle completes by winning it"
+        );
+        assert_eq!(m.complete("BATTLE"), None, "the campaign is won");
+        assert_eq!(m.complete("NOT_IN_IT"), None);
+        m.open(Page::Main, false);
+        assert_eq!(m.choose(2), FrontAction::Stay);
+        assert_eq!(m.page(), Page::Missions);
+        let l = labels(&m);
+        assert_eq!(l[0], ("BATTLE".into(), "campaign 2: complete".into(), true));
+        assert_eq!(l[1].1, "");
+        assert_eq!(l[3], ("Back".into(), String::new(), true));
+        assert_eq!(
+            m.choose(1),
+            FrontAction::Start {
+                mission: "Campaign.00/Mission.01".into(),
+                campaign: false
+            }
+        );
+        assert_eq!(m.choose(3), FrontAction::Stay);
+        assert_eq!(m.page(), Page::Main, "Back: the page the menu opened at");
+        assert_eq!(
+            m.back(),
+            FrontAction::Stay,
+            "the main menu at the start stays"
+        );
+    }
+
+    #[test]
+    fn the_slot_screens_show_what_each_file_says_and_only_a_ready_slot_loads() {
+        let g = game();
+        let saves = tempfile::tempdir().unwrap();
+        let dir = saves.path();
+        // A ready slot needs a real save: write one with the container's writer.
+        let header = iron3d_save::SaveHeader {
+            engine: "iron3d".into(),
+            mission: "DEMO1".into(),
+            tick: 42,
+            game_time_ms: 65_000,
+            time_scale: 1.0,
+            ..iron3d_save::SaveHeader::default()
+        };
+        iron3d_save::write_atomic(
+            &dir.join("slot2.sav"),
+            &iron3d_save::SaveFile::new(header.clone()),
+        )
+        .unwrap();
+        let mut list = SlotList::new();
+        list.record("slot2", "slot2.sav", &header);
+        list.record("quick", "quick.sav", &header);
+        list.write(dir).unwrap();
+        let mut m = FrontMenu::new(g.path(), Some(dir.to_path_buf()));
+        m.open(Page::Load, false);
+        let l = labels(&m);
+        assert_eq!(l[0], ("slot2".into(), "DEMO1 1:05 tick 42".into(), true));
+        assert_eq!(l[1], ("quick".into(), "DEMO1 (missing)".into(), false));
+        assert_eq!(
+            m.choose(1),
+            FrontAction::Stay,
+            "a missing slot does not load"
+        );
+        assert_eq!(m.choose(0), FrontAction::Load(dir.join("slot2.sav")));
+        m.open(Page::Save, true);
+        let l = labels(&m);
+        assert_eq!(l.len(), MANUAL_SLOTS + 1);
+        assert_eq!(l[0].1, "empty");
+        assert_eq!(l[1].1, "DEMO1 1:05 tick 42");
+        assert_eq!(m.choose(2), FrontAction::Save("slot3".into()));
+        assert_eq!(m.back(), FrontAction::Resume, "opened from the game");
+        // The main menu's Continue is the newest ready save.
+        m.open(Page::Main, false);
+        assert_eq!(
+            labels(&m)[0],
+            ("Continue".into(), "DEMO1 1:05 (slot2)".into(), true)
+        );
+        assert_eq!(m.choose(0), FrontAction::Load(dir.join("slot2.sav")));
+    }
+
+    #[test]
+    fn a_game_without_a_campaign_or_with_a_broken_one_still_plays_single_missions() {
+        let g = game();
+        std::fs::write(
+            g.path().join("MISSIONS/dispatcher.ini"),
+            b"[CAMPAIGN]\nMISSION2=X\n",
+        )
+        .unwrap();
+        let mut m = FrontMenu::new(g.path(), None);
+        m.open(Page::Main, false);
+        let l = labels(&m);
+        assert_eq!(
+            l[1],
+            (
+                "New campaign".into(),
+                "campaign file unreadable".into(),
+                false
+            )
+        );
+        assert!(m.view().hint.contains("line 2"), "{}", m.view().hint);
+        assert!(l[2].2, "single missions");
+        assert!(!l[3].2, "no save folder: nothing to load");
+        assert_eq!(m.choose(5), FrontAction::Quit);
+    }
+}

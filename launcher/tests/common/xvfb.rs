@@ -1,0 +1,138 @@
+//! A private X server for window tests (`Xvfb -displayfd`, killed on drop) and
+//! `xdotool` on it, shared by the tests that drive the real `iron3d play` window with
+//! synthetic input. Needs the Debian packages xvfb and xdotool (`tools/setup.sh`).
+
+#![allow(dead_code, reason = "each test uses its part")]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "waits for a real-time window in wall-clock time; nothing here feeds a simulation"
+)]
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A private X server on a free display, killed on drop.
+pub struct Xvfb {
+    child: Child,
+    /// The display (`:N`).
+    pub display: String,
+}
+
+impl Xvfb {
+    /// Starts one (800 × 600, no TCP); `None` when it cannot.
+    pub fn start() -> Option<Self> {
+        let mut child = Command::new("Xvfb")
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "800x600x24",
+                "-nolisten",
+                "tcp",
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        let mut line = String::new();
+        BufReader::new(child.stdout.take()?)
+            .read_line(&mut line)
+            .ok()?;
+        let n: u32 = line.trim().parse().ok()?;
+        Some(Self {
+            child,
+            display: format!(":{n}"),
+        })
+    }
+
+    /// Runs `xdotool ARGS` on this display; panics when it fails.
+    pub fn xdo(&self, args: &[&str]) -> String {
+        let out = Command::new("xdotool")
+            .args(args)
+            .env("DISPLAY", &self.display)
+            .output()
+            .expect("xdotool (Debian package xdotool, installed by tools/setup.sh)");
+        assert!(
+            out.status.success(),
+            "xdotool {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+
+    /// The first window named `Iron3D-rs`, once it is there (`None` after `seconds`);
+    /// panics with the log when `play` exits first.
+    pub fn iron3d_window(
+        &self,
+        play: &mut Child,
+        log: &std::path::Path,
+        seconds: u64,
+    ) -> Option<String> {
+        poll(seconds, || {
+            assert!(
+                play.try_wait().unwrap_or(None).is_none(),
+                "iron3d exited early: {}",
+                std::fs::read_to_string(log).unwrap_or_default()
+            );
+            let out = Command::new("xdotool")
+                .args(["search", "--name", "Iron3D-rs"])
+                .env("DISPLAY", &self.display)
+                .output()
+                .ok()?;
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .next()
+                .map(str::to_owned)
+        })
+    }
+}
+
+impl Drop for Xvfb {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Whether `tool` is on the path.
+pub fn have(tool: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Whether a window test can run: Xvfb and xdotool are there. Without them it says so
+/// and the test passes, except in CI, which must have them.
+pub fn can_run() -> bool {
+    if have("Xvfb") && have("xdotool") {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI must have Xvfb and xdotool (tools/setup.sh installs them)"
+    );
+    eprintln!("skipped: Xvfb or xdotool missing (tools/setup.sh installs them)");
+    false
+}
+
+/// Sleeps `seconds` of wall-clock time.
+pub fn sleep(seconds: f32) {
+    std::thread::sleep(Duration::from_secs_f32(seconds));
+}
+
+/// Asks `ready` every 0.2 s until it answers, for at most `seconds`.
+pub fn poll<T>(seconds: u64, mut ready: impl FnMut() -> Option<T>) -> Option<T> {
+    let started = Instant::now();
+    loop {
+        if let Some(v) = ready() {
+            return Some(v);
+        }
+        if started.elapsed() > Duration::from_secs(seconds) {
+            return None;
+        }
+        sleep(0.2);
+    }
+}
