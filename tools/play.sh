@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Plays the demo: installs what is missing, builds the release launcher with every plugin
 # of the shipped registries, generates the embedded default game directory (cached;
-# rebuilt when the generator changes) and opens its first mission in a window
+# rebuilt when the generator changes) and opens its main menu in a window
 # (`iron3d play`: the player's seat — left click selects, right click orders, C changes
 # the camera mode, Enter possesses, Pause/F3/Esc pause, F1/F2/F4 or Tab switch renderer,
 # F10 quits; README lists every key). Without a display it says so, renders offscreen and

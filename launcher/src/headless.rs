@@ -201,6 +201,8 @@ struct Plan {
     replay: Option<ReplayLog>,
     /// The save a `--load` run starts from.
     load: Option<iron3d_save::SaveFile>,
+    /// Where a recording of a `--load` run starts (PD-REPLAY-FROM-SAVE).
+    start: Option<iron3d_replay::ReplayStart>,
     /// The game mission (`None`: the built-in scenario).
     mission: Option<String>,
     seed: u64,
@@ -227,7 +229,14 @@ impl Plan {
             None => None,
         };
         if let Some(path) = &opts.load {
-            return Self::loading(opts, path);
+            return Self::loading(opts, path, replay);
+        }
+        if let Some(st) = replay.as_ref().and_then(|l| l.header.start.as_ref()) {
+            bail!(
+                "the replay log goes on from a save (tick {}, save BLAKE3 {}…): pass that save with --load FILE",
+                st.tick,
+                st.save_blake3.get(..16).unwrap_or(&st.save_blake3)
+            );
         }
         let mission = world_of(opts, replay.as_ref())?;
         let (seed, tick_hz, params) = match &replay {
@@ -258,6 +267,7 @@ impl Plan {
             ticks: ticks_of(opts, replay.as_ref())?,
             replay,
             load: None,
+            start: None,
             mission,
             seed,
             tick_hz,
@@ -265,14 +275,36 @@ impl Plan {
         })
     }
 
-    /// A `--load` run: the save's mission, seed and tick rate; `--ticks` more ticks.
-    fn loading(opts: &HeadlessOptions, path: &std::path::Path) -> anyhow::Result<Self> {
-        if opts.replay.is_some() || opts.record.is_some() {
-            bail!(
-                "--load starts from a save; --record and --replay start from a mission's beginning (not both)"
-            );
-        }
+    /// A `--load` run: the save's mission, seed and tick rate; `--ticks` more ticks. It
+    /// may be recorded, the log going on from the save (PD-REPLAY-FROM-SAVE), or replay
+    /// such a log, which must start from this very save (by its bytes) and runs the
+    /// recorded ticks.
+    fn loading(
+        opts: &HeadlessOptions,
+        path: &std::path::Path,
+        replay: Option<ReplayLog>,
+    ) -> anyhow::Result<Self> {
         let save = crate::saves::read_for_load(path)?;
+        let start = crate::saves::replay_start(path, &save)?;
+        if let Some(log) = &replay {
+            match &log.header.start {
+                None => bail!(
+                    "the replay log starts at its mission's beginning: replay it without --load"
+                ),
+                Some(st) if *st != start => bail!(
+                    "the replay log goes on from another save (tick {}, BLAKE3 {}…) than {} (tick {}, BLAKE3 {}…)",
+                    st.tick,
+                    st.save_blake3.get(..16).unwrap_or(&st.save_blake3),
+                    path.display(),
+                    start.tick,
+                    &start.save_blake3[..16]
+                ),
+                Some(_) => {}
+            }
+            if (log.header.seed, log.header.tick_hz) != (save.header.seed, save.header.tick_hz) {
+                bail!("the replay log's seed and tick rate are not the save's");
+            }
+        }
         let h = &save.header;
         let scenario = h.extra.get(crate::saves::SCENARIO_KEY);
         let (mission, params) = match (scenario, &opts.game_dir) {
@@ -297,21 +329,28 @@ impl Plan {
                 bail!("--load: the save is of mission '{m}', this run asks for '{asked}'");
             }
         }
-        let Some(more) = opts.ticks else {
-            bail!(
+        let ticks = match (&replay, opts.ticks) {
+            // A replay runs the recorded ticks (fewer: a partial replay).
+            (Some(_), _) => ticks_of(opts, replay.as_ref())?,
+            (None, Some(more)) => h.tick.saturating_add(more),
+            (None, None) => bail!(
                 "--load needs --ticks: how many ticks to run after the saved tick {}",
                 h.tick
-            );
+            ),
         };
         Ok(Self {
-            replay: None,
             mission,
             seed: h.seed,
             tick_hz: h.tick_hz,
             params,
-            mission_params: opts.params.clone(),
-            ticks: h.tick.saturating_add(more),
+            mission_params: match &replay {
+                Some(log) => mission_parameters(opts, Some(log))?,
+                None => opts.params.clone(),
+            },
+            ticks,
+            replay,
             load: Some(save),
+            start: Some(start),
         })
     }
 }
@@ -430,13 +469,15 @@ fn run_options(
     };
     let record = opts.record.as_ref().map(|path| RecordTarget {
         path: path.clone(),
+        // PD-REPLAY-FROM-SAVE: a loaded run's log goes on from its save.
         header: match &opened.identity {
             Some(mission) => recorded.mission_header(mission.clone(), &plan.mission_params),
             None => recorded.scenario_header(
                 scenario::SCENARIO_NAME,
                 scenario::params_to_json(plan.params),
             ),
-        },
+        }
+        .with_start(plan.start.clone()),
     });
     Ok(RunOptions {
         trace: opts.trace.as_ref().map(|path| TraceTarget {

@@ -407,8 +407,9 @@ pub struct RunArgs {
     #[arg(long = "save-at", value_name = "TICK:FILE", value_parser = saves::parse_save_at)]
     pub save_at: Vec<(u64, PathBuf)>,
     /// Start from the save FILE (its mission, seed and tick rate; a mission's save needs
-    /// --game-dir) and run --ticks more ticks.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["replay", "record", "demo"])]
+    /// --game-dir) and run --ticks more ticks. With --record the log goes on from the
+    /// save; with --replay the log must go on from this very save (PD-REPLAY-FROM-SAVE).
+    #[arg(long, value_name = "FILE", conflicts_with = "demo")]
     pub load: Option<PathBuf>,
     /// Simulated presentation frames per second (does not change the simulation).
     #[arg(long, default_value_t = 60)]
@@ -536,8 +537,8 @@ pub struct PlayArgs {
     #[arg(long, value_name = "FILE")]
     pub record: Option<PathBuf>,
     /// Start from the save FILE (its mission and seed; without --game-dir the demo of
-    /// the save's seed).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["record", "mission"])]
+    /// the save's seed). With --record the log goes on from the save.
+    #[arg(long, value_name = "FILE", conflicts_with = "mission")]
     pub load: Option<PathBuf>,
     /// Where the quick save (F5, `game.quick_save`) and its slot list go (default in a
     /// window: $XDG_DATA_HOME/iron3d/SAVE; offscreen: none unless given).

@@ -447,11 +447,13 @@ impl PlaySession {
             &opts.mods.fingerprint,
         );
         let recorded_data = opts.record.as_ref().map(|_| data);
+        let mut start = None;
         if let Some(path) = &opts.load {
-            if opts.record.is_some() {
-                bail!("--load starts from a save; --record records a mission from its beginning");
-            }
             let save = crate::saves::read_for_load(path)?;
+            // A recording goes on from the save (PD-REPLAY-FROM-SAVE).
+            if opts.record.is_some() {
+                start = Some(crate::saves::replay_start(path, &save)?);
+            }
             run.restore_save(&save, &identity)
                 .with_context(|| format!("--load {}", path.display()))?;
             writeln!(
@@ -461,7 +463,7 @@ impl PlaySession {
             )?;
         }
         let (view, last_frame, hud) = install_presentation(opts, &mut run, out)?;
-        let options = run_options(opts, &run, recorded_data);
+        let options = run_options(opts, &run, recorded_data, start);
         let run = Run::start(run, options)?;
         tracing::debug!("play session ready");
         let mut session = Self {
@@ -1308,6 +1310,7 @@ fn run_options(
     opts: &PlayOptions,
     run: &iron3d_session::Session,
     recorded_data: Option<std::collections::BTreeMap<String, String>>,
+    start: Option<iron3d_replay::ReplayStart>,
 ) -> RunOptions {
     let plugin_set = iron3d_session::replay::plugin_set(&run.host);
     let record = match (&opts.record, recorded_data) {
@@ -1326,7 +1329,8 @@ fn run_options(
                     data,
                 },
                 &opts.params,
-            ),
+            )
+            .with_start(start),
         }),
         _ => None,
     };

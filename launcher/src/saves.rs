@@ -2,6 +2,7 @@
 //! `--load FILE` and `iron3d save inspect FILE` (the format is [`iron3d_save`]'s, the
 //! session's part [`iron3d_session::save`]).
 
+use anyhow::Context;
 use iron3d_save::{SaveFile, SaveHeader};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -104,4 +105,15 @@ pub fn saved_line(header: &SaveHeader, path: &Path) -> String {
         header.state_hash,
         path.display()
     )
+}
+
+/// Where a recording made from the save at `path` starts (PD-REPLAY-FROM-SAVE): the
+/// saved tick, its state hash and the BLAKE3 of the file's bytes.
+pub fn replay_start(path: &Path, save: &SaveFile) -> anyhow::Result<iron3d_replay::ReplayStart> {
+    let bytes = std::fs::read(path).with_context(|| format!("{}", path.display()))?;
+    Ok(iron3d_replay::ReplayStart {
+        tick: save.header.tick,
+        state_hash: save.header.state_hash.clone(),
+        save_blake3: blake3::hash(&bytes).to_hex().to_string(),
+    })
 }

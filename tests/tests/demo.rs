@@ -95,7 +95,7 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
             ("ctld", 1),
             ("ctpt", 2),
             ("fxid", 7),
-            ("ini", 3),
+            ("ini", 4), // with the campaign, MISSIONS/dispatcher.ini
             ("land_map", 3),
             ("land_msh", 3),
             ("mat0", 12),

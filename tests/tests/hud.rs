@@ -231,7 +231,7 @@ fn a_broken_font_file_is_an_error_naming_it() {
 #[test]
 fn the_menus_start_pause_resume_restart_change_settings_and_quit_as_their_keys_say() {
     use iron3d_config::settings::{ITEMS, Item, Settings};
-    use iron3d_hud::Screen;
+    use iron3d_hud::{MenuItem, Screen, menu_index};
     use iron3d_launcher::play::{MenuAction, MenuKey, PlayOptions, PlaySession, Renderer};
     let game = battle(Some("clan 0\nlose time 1\n"));
     let settings_dir = tempfile::tempdir().unwrap();
@@ -272,12 +272,22 @@ fn the_menus_start_pause_resume_restart_change_settings_and_quit_as_their_keys_s
     frames(&mut s, 5);
     assert_eq!(s.run.kernel.tick(), ticks, "paused");
     s.menu(MenuKey::Up);
-    assert_eq!(s.screen(), Screen::Paused { item: 3 });
+    assert_eq!(
+        s.screen(),
+        Screen::Paused {
+            item: menu_index(MenuItem::Quit)
+        }
+    );
     assert_eq!(s.menu(MenuKey::Accept), MenuAction::Quit);
-    s.menu(MenuKey::Down);
-    s.menu(MenuKey::Down);
-    s.menu(MenuKey::Down);
-    assert_eq!(s.screen(), Screen::Paused { item: 2 });
+    for _ in 0..=menu_index(MenuItem::Restart) {
+        s.menu(MenuKey::Down);
+    }
+    assert_eq!(
+        s.screen(),
+        Screen::Paused {
+            item: menu_index(MenuItem::Restart)
+        }
+    );
     assert_eq!(s.menu(MenuKey::Accept), MenuAction::Restart);
     // Settings: the lines with their values; a change is applied, shown and saved to
     // the user's file at once; Escape goes back to the pause menu.
@@ -332,10 +342,20 @@ fn the_menus_start_pause_resume_restart_change_settings_and_quit_as_their_keys_s
     assert_eq!(s.menu(click(music)), MenuAction::Setting(Item::Volume(4)));
     assert_eq!(s.settings.audio.music, 0.9);
     assert_eq!(s.menu(click(ITEMS.len())), MenuAction::None);
-    assert_eq!(s.screen(), Screen::Paused { item: 1 });
+    assert_eq!(
+        s.screen(),
+        Screen::Paused {
+            item: menu_index(MenuItem::Settings)
+        }
+    );
     s.menu(MenuKey::Accept);
     assert_eq!(s.menu(MenuKey::Back), MenuAction::None);
-    assert_eq!(s.screen(), Screen::Paused { item: 1 });
+    assert_eq!(
+        s.screen(),
+        Screen::Paused {
+            item: menu_index(MenuItem::Settings)
+        }
+    );
     assert_eq!(Settings::load(&settings_file).unwrap().audio.music, 0.9);
     s.menu(MenuKey::Up);
     // A click on the first entry resumes.
@@ -356,14 +376,23 @@ fn the_menus_start_pause_resume_restart_change_settings_and_quit_as_their_keys_s
     // The mission is lost at 1 s: the outcome screen stops the clock; Enter plays again,
     // Escape quits.
     frames(&mut s, 40);
-    assert_eq!(s.screen(), Screen::Outcome { complete: false });
+    assert_eq!(
+        s.screen(),
+        Screen::Outcome {
+            complete: false,
+            next: false
+        }
+    );
     let at = s.run.kernel.tick();
     frames(&mut s, 5);
     assert_eq!(s.run.kernel.tick(), at, "the decided mission stands");
     s.toggle_pause();
     assert_eq!(
         s.screen(),
-        Screen::Outcome { complete: false },
+        Screen::Outcome {
+            complete: false,
+            next: false
+        },
         "no pause menu now"
     );
     assert_eq!(s.menu(MenuKey::Accept), MenuAction::Restart);

@@ -254,12 +254,72 @@ fn refusals_name_the_difference_and_run_nothing() {
     // Another mission asked for than the save's.
     let e = refused_load(&file, &["--mission", "DEMO1"]);
     assert!(e.contains("the save is of mission 'BATTLE'"), "{e}");
-    // --load with --record: refused before anything runs.
-    let e = refused_load(
-        &file,
-        &["--record", dir.path().join("r.log").to_str().unwrap()],
+}
+
+/// PD-REPLAY-FROM-SAVE: a run loaded from a save and recorded gives a log that goes on
+/// from that save; replayed from the same save it matches every checkpoint and the end
+/// (which is the uninterrupted run's); without the save, or from another one, it is
+/// refused before anything runs.
+#[test]
+fn a_recording_made_from_a_save_replays_from_that_save_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let (at100, at130) = (dir.path().join("t100.sav"), dir.path().join("t130.sav"));
+    let saves = [
+        format!("--save-at=100:{}", at100.display()),
+        format!("--save-at=130:{}", at130.display()),
+    ];
+    let end = last_state_hash(&battle(&["--ticks", "400", &saves[0], &saves[1]]));
+    let log = dir.path().join("from100.jsonl");
+    let log_s = log.to_str().unwrap();
+    let out = load(
+        &at100,
+        "300",
+        &["--record", log_s, "--checkpoint-every", "30"],
     );
-    assert!(e.contains("--record"), "{e}");
+    assert_eq!(
+        last_state_hash(&out),
+        end,
+        "the loaded run goes on as the full one"
+    );
+    let header: serde_json::Value = serde_json::from_str(
+        std::fs::read_to_string(&log)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(header["start"]["tick"], 100, "{header}");
+    let g = game();
+    let replay = |save: &Path| {
+        vec![
+            "run".to_owned(),
+            "--headless".to_owned(),
+            "--game-dir".to_owned(),
+            g.clone(),
+            "--replay".to_owned(),
+            log_s.to_owned(),
+            "--load".to_owned(),
+            save.to_str().unwrap().to_owned(),
+        ]
+    };
+    let args = replay(&at100);
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run_ok(&refs);
+    // Checkpoints at 120, 150, …, 390 (the multiples of 30 after tick 100): 10.
+    assert!(out.contains("replay: 10 checkpoints match"), "{out}");
+    assert_eq!(last_state_hash(&out), end);
+    // From another save: refused, naming both.
+    let args = replay(&at130);
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let e = refused(&refs);
+    assert!(
+        e.contains("another save (tick 100") && e.contains("tick 130"),
+        "{e}"
+    );
+    // Without a save: refused, saying what to pass.
+    let e = refused(&["run", "--headless", "--game-dir", &g, "--replay", log_s]);
+    assert!(e.contains("pass that save with --load"), "{e}");
 }
 
 #[test]
@@ -621,6 +681,40 @@ fn play_quick_saves_and_loads_in_the_running_session() {
         "30",
     ]);
     assert!(out.contains("loaded tick=90"), "{out}");
+    // `play --load --record` (PD-REPLAY-FROM-SAVE): the played log replays headless from
+    // the same save to the played end.
+    let log = saves.path().join("played-from-save.jsonl");
+    let played = run_ok(&[
+        "play",
+        "--offscreen",
+        "--renderer",
+        "capture",
+        "--game-dir",
+        &game(),
+        "--load",
+        headless.to_str().unwrap(),
+        "--frames",
+        "30",
+        "--record",
+        log.to_str().unwrap(),
+        "--checkpoint-every",
+        "10",
+    ]);
+    let replayed = run_ok(&[
+        "run",
+        "--headless",
+        "--game-dir",
+        &game(),
+        "--replay",
+        log.to_str().unwrap(),
+        "--load",
+        headless.to_str().unwrap(),
+    ]);
+    assert!(
+        replayed.contains("replay: 3 checkpoints match"),
+        "{replayed}"
+    );
+    assert_eq!(last_state_hash(&replayed), last_state_hash(&played));
 }
 
 /// PD-SAVE-AUTOSAVE: `play` saves itself every `[saves] autosave_minutes` of game time

@@ -114,6 +114,7 @@ impl Recorded<'_> {
             params,
             checkpoint_every: self.checkpoint_every.max(1),
             mission,
+            start: None,
         }
     }
 

@@ -386,7 +386,10 @@ impl Run {
         let ticks = kernel.tick();
         let hash = kernel.state_hash();
         let record = match self.recording.take() {
-            Some(r) if ticks == 0 => Some(RecordEnd::NoTick(r.path)),
+            // No tick after the recording's start (PD-REPLAY-FROM-SAVE): nothing to log.
+            Some(r) if ticks <= iron3d_replay::ReplayStart::tick_of(&r.log.header) => {
+                Some(RecordEnd::NoTick(r.path))
+            }
             Some(mut r) => {
                 r.log.end = Some((ticks, unpaused_hash(kernel)));
                 r.log.write(&r.path)?;

@@ -17,6 +17,13 @@
 //! compared with `end`, [`ReplayLog::check_end`]). The recorders write exactly that: a
 //! checkpoint after each tick `t` with `t % checkpoint_every == 0`, `end` when the run
 //! stops (at its last tick, or at the tick of the frame that decided the mission).
+//!
+//! **PD-REPLAY-FROM-SAVE**: a recording made from a loaded save says so in its header
+//! ([`ReplayStart`]: the saved tick, its state hash and the BLAKE3 of the save file). Its
+//! inputs and checkpoints are of the ticks after the start (the checkpoints at the
+//! multiples of the interval above the start tick), its end is after the start, and it
+//! plays back only from that very save (the player hands it over; a file of other bytes
+//! is refused). A reader that predates the rule refuses such a log by its unknown key.
 
 use iron3d_kernel::{InputEvent, InputSource, StateHash};
 use serde::{Deserialize, Serialize};
@@ -102,6 +109,36 @@ pub struct ReplayHeader {
     /// scenario).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mission: Option<ReplayMission>,
+    /// The save the recording went on from (absent: the mission's beginning;
+    /// PD-REPLAY-FROM-SAVE).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<ReplayStart>,
+}
+
+/// Where a recording made from a loaded save starts (PD-REPLAY-FROM-SAVE).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayStart {
+    /// The saved tick: the recording holds the ticks after it.
+    pub tick: u64,
+    /// The state hash at that tick (hex, as the save's header has it).
+    pub state_hash: String,
+    /// BLAKE3 (hex) of the save file's bytes: the one save the log plays back from.
+    pub save_blake3: String,
+}
+
+impl ReplayHeader {
+    /// This header going on from `start` (PD-REPLAY-FROM-SAVE; `None`: from the
+    /// mission's beginning).
+    pub fn with_start(self, start: Option<ReplayStart>) -> Self {
+        Self { start, ..self }
+    }
+}
+
+impl ReplayStart {
+    /// The tick the recording starts after (0 for a log without a start).
+    pub fn tick_of(header: &ReplayHeader) -> u64 {
+        header.start.as_ref().map_or(0, |s| s.tick)
+    }
 }
 
 /// The identity of a recorded mission: its name and a fingerprint of every game file the
@@ -360,6 +397,31 @@ impl ReplayLog {
                             ),
                         ));
                     }
+                    if let Some(st) = &h.start {
+                        if StateHash::from_hex(&st.state_hash).is_none() {
+                            return Err(err(
+                                n,
+                                format!(
+                                    "header: start.state_hash {} is not a state hash",
+                                    shown(&st.state_hash)
+                                ),
+                            ));
+                        }
+                        if st.save_blake3.len() != 64
+                            || !st.save_blake3.bytes().all(|b| b.is_ascii_hexdigit())
+                        {
+                            return Err(err(
+                                n,
+                                format!(
+                                    "header: start.save_blake3 {} is not a BLAKE3 hex digest",
+                                    shown(&st.save_blake3)
+                                ),
+                            ));
+                        }
+                        // PD-REPLAY-FROM-SAVE: records of the ticks after the start only.
+                        last_input = st.tick;
+                        last_checkpoint = st.tick - st.tick % h.checkpoint_every;
+                    }
                     log = Some(ReplayLog::new(h));
                 }
                 (Record::Header(_), Some(_)) => return Err(err(n, "second header".into())),
@@ -420,6 +482,15 @@ impl ReplayLog {
                         .ok_or_else(|| err(n, format!("bad hash {}", shown(&hash))))?;
                     if ticks == 0 {
                         return Err(err(n, "end.ticks is 0: the log records no run".into()));
+                    }
+                    let start = ReplayStart::tick_of(&l.header);
+                    if ticks <= start {
+                        return Err(err(
+                            n,
+                            format!(
+                                "end.ticks is {ticks}: the log starts after tick {start} and records no tick"
+                            ),
+                        ));
                     }
                     if let Some(t) = l.inputs.range(ticks + 1..).next().map(|(t, _)| *t) {
                         return Err(err(
@@ -527,8 +598,10 @@ const HEADER_KEYS: &[&str] = &[
     "params",
     "checkpoint_every",
     "mission",
+    "start",
 ];
 const MISSION_KEYS: &[&str] = &["name", "data"];
+const START_KEYS: &[&str] = &["tick", "state_hash", "save_blake3"];
 const INPUT_KEYS: &[&str] = &["kind", "tick", "events"];
 const CHECKPOINT_KEYS: &[&str] = &["kind", "tick", "hash"];
 const END_KEYS: &[&str] = &["kind", "ticks", "hash"];
@@ -604,6 +677,9 @@ fn check_keys(v: &serde_json::Value) -> Result<(), String> {
     unknown_key(obj, known, kind)?;
     if let Some(Value::Object(m)) = obj.get("mission") {
         unknown_key(m, MISSION_KEYS, "header mission")?;
+    }
+    if let Some(Value::Object(m)) = obj.get("start") {
+        unknown_key(m, START_KEYS, "header start")?;
     }
     if let Some(Value::Array(events)) = obj.get("events") {
         for (k, e) in events.iter().enumerate() {
@@ -705,7 +781,66 @@ mod tests {
             params: BTreeMap::from([("objects".to_owned(), serde_json::json!(10))]),
             checkpoint_every: 1,
             mission: None,
+            start: None,
         }
+    }
+
+    /// PD-REPLAY-FROM-SAVE: a log going on from tick 7 with a checkpoint every 5 ticks
+    /// has its records after tick 7 (checkpoints at 10, 15) and reads back; records at
+    /// or before the start, a missing first checkpoint, an end at the start and a bad
+    /// start are refused by line.
+    #[test]
+    fn a_log_from_a_save_holds_the_ticks_after_its_start() {
+        let mut h = header();
+        h.checkpoint_every = 5;
+        h.start = Some(ReplayStart {
+            tick: 7,
+            state_hash: StateHash([3; 32]).to_hex(),
+            save_blake3: "ab".repeat(32),
+        });
+        let mut log = ReplayLog::new(h);
+        log.record_inputs(
+            8,
+            &[InputEvent::Key {
+                code: 1,
+                down: true,
+            }],
+        );
+        log.record_checkpoint(10, StateHash([10; 32]));
+        log.record_checkpoint(15, StateHash([15; 32]));
+        log.end = Some((17, StateHash([0xee; 32])));
+        let text = log.to_text();
+        let back = ReplayLog::parse(&text, "x.jsonl").unwrap();
+        assert_eq!(back, log);
+        assert_eq!(ReplayStart::tick_of(&back.header), 7);
+        let input7 = r#"{"kind":"input","tick":7,"events":[{"type":"key","code":1,"down":true}]}"#;
+        assert!(
+            refusal(&edit(&text, 1, Some(input7))).contains("input tick 7 is not after tick 7")
+        );
+        assert!(refusal(&edit(&text, 2, None)).contains("checkpoint at tick 10 is missing"));
+        let cp5 = format!(
+            r#"{{"kind":"checkpoint","tick":5,"hash":"{}"}}"#,
+            StateHash([5; 32]).to_hex()
+        );
+        assert!(refusal(&edit(&text, 2, Some(&cp5))).contains("not after tick 5"));
+        let mut at_start = log.clone();
+        at_start.checkpoints.clear();
+        at_start.inputs.clear();
+        at_start.end = Some((7, StateHash([0xee; 32])));
+        assert!(refusal(&at_start.to_text()).contains("records no tick"));
+        for (field, bad) in [("state_hash", "\"zz\""), ("save_blake3", "\"12\"")] {
+            let mut v: serde_json::Value =
+                serde_json::from_str(text.lines().next().unwrap()).unwrap();
+            v["start"][field] = serde_json::from_str(bad).unwrap();
+            let e = refusal(&edit(&text, 0, Some(&v.to_string())));
+            assert!(
+                e.contains(&format!("start.{field}")) && e.contains("line 1"),
+                "{e}"
+            );
+        }
+        let mut v: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+        v["start"]["extra"] = serde_json::json!(1);
+        assert!(refusal(&edit(&text, 0, Some(&v.to_string()))).contains("extra"));
     }
 
     /// A finished recording of `ticks` ticks with a checkpoint every `every` ticks and
