@@ -1061,8 +1061,8 @@ impl PlaySession {
             },
             (Screen::Settings { item }, key) => self.settings_key(&h, item, key),
             (Screen::List { item }, key) => self.list_key(&h, item, key),
-            // The campaign goes on after a win of its mission; a won campaign shows the
-            // main menu.
+            // The campaign goes on after a win of its mission (`next` is set only when
+            // there is a next one).
             (
                 Screen::Outcome {
                     complete: true,
