@@ -10,6 +10,8 @@
 //!   each with its place in the campaign; it starts on its briefing.
 //! * **Load game**: every slot of `saveslots.cfg` with what its file says (ready,
 //!   missing, damaged, stale: PD-SAVE-SLOTS); only a ready slot loads.
+//! * **Controls**: every action of the bindings in effect (`config/bindings.ini` with
+//!   the user's file over it, as `iron3d bindings list` shows them) with its inputs.
 //! * **Save game** (from the pause menu): the manual slots `slot1` … `slot{MANUAL_SLOTS}`,
 //!   empty or with what they hold; a save goes into `slotN.sav` and the slot list.
 //! * **The campaign** (`iron3d-save`'s PD-CAMPAIGN rules): a new campaign starts its
@@ -41,6 +43,8 @@ pub enum Page {
     Load,
     /// The save screen.
     Save,
+    /// The controls: every action with the inputs bound to it (read only).
+    Controls,
 }
 
 /// What a line does when chosen.
@@ -188,7 +192,8 @@ impl FrontMenu {
         &self.campaign
     }
 
-    /// The player's progress (fresh when there is no save folder or no file yet).
+    /// The player's progress (fresh when there is no save folder, no file yet, or a file
+    /// that cannot be read — said in the log; the next write keeps it as `.bak`).
     pub fn progress(&self) -> Progress {
         match &self.save_dir {
             Some(dir) => Progress::read(dir, &self.campaign).unwrap_or_else(|e| {
@@ -271,6 +276,7 @@ impl FrontMenu {
             Page::Missions => self.missions_page(),
             Page::Load => self.slots_page(false),
             Page::Save => self.slots_page(true),
+            Page::Controls => Self::controls_page(),
         };
         self.view = view;
         self.choices = choices;
@@ -417,6 +423,10 @@ impl FrontMenu {
                 Self::line("Settings", String::new(), true),
                 Choice::Settings,
             ),
+            (
+                Self::line("Controls", "keys, mouse, gamepad".to_owned(), true),
+                Choice::Open(Page::Controls),
+            ),
             (Self::line("Quit", String::new(), true), Choice::Quit),
         ];
         let keys = if self.from_game {
@@ -461,6 +471,45 @@ impl FrontMenu {
             "Enter: the mission's briefing. A single mission does not count for the campaign."
                 .to_owned(),
         )
+    }
+
+    fn controls_page() -> (ListView, Vec<Choice>) {
+        let mut lines: Vec<(ListLine, Choice)> = Vec::new();
+        let hint = match crate::bindings_cli::load(None, None) {
+            Ok((b, _, user)) => {
+                for a in iron3d_config::bindings::ACTIONS {
+                    let inputs = b.get(a.name).map_or_else(String::new, |bd| {
+                        bd.inputs
+                            .iter()
+                            .map(|(i, _)| i.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    });
+                    let detail = if inputs.is_empty() {
+                        "-".to_owned()
+                    } else {
+                        inputs
+                    };
+                    lines.push((Self::line(a.name, detail, true), Choice::Nothing));
+                }
+                match user {
+                    Some(u) => format!(
+                        "The shipped bindings with yours ({}) over them; `iron3d bindings list` shows where each was written",
+                        u.display()
+                    ),
+                    None => "The shipped bindings (config/bindings.ini); put yours in ~/.config/iron3d/bindings.ini".to_owned(),
+                }
+            }
+            Err(e) => {
+                lines.push((
+                    Self::line("bindings not read", String::new(), false),
+                    Choice::Nothing,
+                ));
+                format!("{e:#}")
+            }
+        };
+        lines.push((Self::line("Back", String::new(), true), Choice::Back));
+        Self::assemble("CONTROLS", lines, hint)
     }
 
     fn slots_page(&self, saving: bool) -> (ListView, Vec<Choice>) {
@@ -707,6 +756,15 @@ mod tests {
         assert!(m.view().hint.contains("line 2"), "{}", m.view().hint);
         assert!(l[2].2, "single missions");
         assert!(!l[3].2, "no save folder: nothing to load");
-        assert_eq!(m.choose(5), FrontAction::Quit);
+        assert_eq!(m.choose(6), FrontAction::Quit);
+        // Controls: every action with its inputs (the shipped bindings), then Back.
+        assert_eq!(m.choose(5), FrontAction::Stay);
+        assert_eq!(m.page(), Page::Controls);
+        let l = labels(&m);
+        assert_eq!(l.len(), iron3d_config::bindings::ACTIONS.len() + 1, "{l:?}");
+        let quick = l.iter().find(|x| x.0 == "game.quick_save").unwrap();
+        assert!(quick.1.contains("Key:F5"), "{quick:?}");
+        assert_eq!(m.choose(l.len() - 1), FrontAction::Stay);
+        assert_eq!(m.page(), Page::Main);
     }
 }

@@ -920,7 +920,7 @@ impl PlaySession {
                 width,
                 height,
             } => {
-                let Some(k) = h.hud.list_item_at(width, height, lines, x, y) else {
+                let Some(k) = h.hud.list_item_at(width, height, lines, item, x, y) else {
                     return MenuAction::None;
                 };
                 h.set_screen(Screen::List { item: k });

@@ -11,7 +11,8 @@
 //! * **Outcome**: mission complete or failed, and what the keys do next.
 //! * **List**: a titled list of entries over the dimmed scene — the main menu, the
 //!   mission list, the save and load slots — whose lines the launcher gives in
-//!   [`HudState::list`] (a disabled line is drawn grey and says why in its detail).
+//!   [`HudState::list`] (a disabled line is drawn grey and says why in its detail; a
+//!   list longer than the screen scrolls with the highlight, PD-HUD-LIST-SCROLL).
 //!
 //! The layout is a pure function of the [`HudState`], the mission's text and the
 //! target size: the same state gives the same quads.
@@ -311,17 +312,44 @@ impl Hud {
         ((width as f32 - w) * 0.5, top, w, row)
     }
 
+    /// The lines a list of `lines` lines shows on a `width × height` target with line
+    /// `item` highlighted: the first one shown and how many (**PD-HUD-LIST-SCROLL**: a
+    /// list longer than the room under its title scrolls so the highlighted line stays
+    /// in the middle of what is shown, as far as the ends allow; the room keeps three
+    /// rows for the hint).
+    pub fn list_window(
+        &self,
+        width: u32,
+        height: u32,
+        lines: usize,
+        item: usize,
+    ) -> (usize, usize) {
+        let (_, top, _, row) = self.list_rows(width, height);
+        let room = if row > 0.0 {
+            ((height as f32 - top - 3.0 * row) / row).floor().max(1.0) as usize
+        } else {
+            1
+        };
+        if lines <= room {
+            return (0, lines);
+        }
+        let first = item.saturating_sub(room / 2).min(lines - room);
+        (first, room)
+    }
+
     /// The list line under the pixel `(x, y)` of a `width × height` target, for a list
-    /// of `lines` lines.
+    /// of `lines` lines with line `item` highlighted (which decides the scroll).
     pub fn list_item_at(
         &self,
         width: u32,
         height: u32,
         lines: usize,
+        item: usize,
         x: f32,
         y: f32,
     ) -> Option<usize> {
-        Self::row_at(self.list_rows(width, height), lines, x, y)
+        let (first, shown) = self.list_window(width, height, lines, item);
+        Self::row_at(self.list_rows(width, height), shown, x, y).map(|k| first + k)
     }
 
     /// The overlay of one frame for a `width × height` target.
@@ -369,8 +397,14 @@ impl Hud {
                 let (left, top, mw, row) = self.list_rows(width, height);
                 let title = cp1251(&state.list.title);
                 big.text_centred(w * 0.5, (top - 3.0 * row).max(ch), &title, YELLOW);
-                for (k, line) in state.list.lines.iter().enumerate() {
-                    let y = top + k as f32 * row;
+                let lines = &state.list.lines;
+                let (first, shown) = self.list_window(width, height, lines.len(), item);
+                if first > 0 {
+                    p.text_centred(w * 0.5, top - ch, b"(more above)", GREY);
+                }
+                for (r, line) in lines.iter().skip(first).take(shown).enumerate() {
+                    let k = first + r;
+                    let y = top + r as f32 * row;
                     if k == item {
                         p.rect(left, y, mw, row, HIGHLIGHT);
                     }
@@ -384,7 +418,11 @@ impl Hud {
                     let d = cp1251(&line.detail);
                     p.text(left + mw - cw * (d.len() as f32 + 1.0), ty, &d, detail);
                 }
-                let y = top + state.list.lines.len() as f32 * row + ch;
+                let mut y = top + shown as f32 * row;
+                if first + shown < lines.len() {
+                    p.text_centred(w * 0.5, y, b"(more below)", GREY);
+                }
+                y += ch * 1.5;
                 for (k, l) in wrap(&cp1251(&state.list.hint), columns).iter().enumerate() {
                     p.text_centred(w * 0.5, (y + k as f32 * ch).min(h - 2.0 * ch), l, GREY);
                 }
@@ -858,13 +896,51 @@ mod tests {
         let (left, top, mw, row) = hud.list_rows(w, h);
         for k in 0..2 {
             let y = top + (k as f32 + 0.5) * row;
-            assert_eq!(hud.list_item_at(w, h, 2, left + mw * 0.5, y), Some(k));
+            assert_eq!(hud.list_item_at(w, h, 2, 1, left + mw * 0.5, y), Some(k));
         }
         assert_eq!(
-            hud.list_item_at(w, h, 2, left + 1.0, top + 2.0 * row + 1.0),
+            hud.list_item_at(w, h, 2, 1, left + 1.0, top + 2.0 * row + 1.0),
             None
         );
-        assert_eq!(hud.list_item_at(w, h, 2, left - 1.0, top + 1.0), None);
+        assert_eq!(hud.list_item_at(w, h, 2, 1, left - 1.0, top + 1.0), None);
+        // PD-HUD-LIST-SCROLL: 40 lines (the original's Part 2 has 31 missions) do not fit
+        // 480 pixels; the highlighted line is always shown, mid-list as far as the ends
+        // allow, and a click hits the line drawn there.
+        let (first, shown) = hud.list_window(w, h, 40, 0);
+        assert_eq!(first, 0);
+        assert!((5..40).contains(&shown), "{shown}");
+        for item in 0..40 {
+            let (first, shown) = hud.list_window(w, h, 40, item);
+            assert!(
+                (first..first + shown).contains(&item),
+                "{item}: {first}+{shown}"
+            );
+            assert!(first + shown <= 40);
+            let r = item - first;
+            let y = top + (r as f32 + 0.5) * row;
+            assert_eq!(
+                hud.list_item_at(w, h, 40, item, left + mw * 0.5, y),
+                Some(item)
+            );
+        }
+        let long = HudState {
+            screen: Screen::List { item: 39 },
+            list: ListView {
+                title: "SINGLE MISSION".into(),
+                lines: (0..40)
+                    .map(|k| ListLine {
+                        label: format!("Mission.{k:02}"),
+                        detail: String::new(),
+                        enabled: true,
+                    })
+                    .collect(),
+                hint: "Enter".into(),
+            },
+            ..HudState::default()
+        };
+        let o = hud.overlay(&long, w, h);
+        assert!(has(&o, b"Mission.39") && has(&o, b"(more above)"));
+        assert!(!has(&o, b"Mission.00") && !has(&o, b"(more below)"));
     }
 
     #[test]
