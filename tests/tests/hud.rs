@@ -399,3 +399,119 @@ fn the_menus_start_pause_resume_restart_change_settings_and_quit_as_their_keys_s
     assert_eq!(s.menu(MenuKey::Back), MenuAction::Quit);
     s.shutdown();
 }
+
+/// The main menu and the campaign through the play session (the window's keys as menu
+/// keys): a window without a mission opens on the main menu over the held mission;
+/// "New campaign" starts the campaign's first mission; a win of it as the campaign's is
+/// recorded in the player's progress (PD-CAMPAIGN-PROGRESS) and the outcome screen's
+/// Enter goes on to the next mission; the pause menu's Save game writes a manual slot
+/// that the Load game screen then offers.
+#[test]
+fn the_main_menu_starts_a_campaign_whose_won_mission_leads_to_the_next() {
+    use iron3d_hud::{MenuItem, Screen, menu_index};
+    use iron3d_launcher::play::{MenuAction, MenuKey, PlayOptions, PlaySession, Renderer};
+    // The battle is won after a second; the campaign is BATTLE, then DEMO1.
+    let game = battle(Some("clan 0\nwin survive 1\n"));
+    std::fs::write(
+        game.path().join("MISSIONS/dispatcher.ini"),
+        "[CAMPAIGN]\nMISSION1=BATTLE\nMISSION2=DEMO1\n[COMPLETE]\n",
+    )
+    .unwrap();
+    let saves = tempfile::tempdir().unwrap();
+    let base = PlayOptions {
+        renderer: Some(Renderer::Capture),
+        seed: 1,
+        save_dir: Some(saves.path().to_owned()),
+        ..PlayOptions::new(game.path(), "BATTLE")
+    };
+    let ns = 1_000_000_000 / 30;
+    let frames = |s: &mut PlaySession, from: u64, n: u64| {
+        for f in from..from + n {
+            s.frame(f * ns).unwrap();
+        }
+    };
+    // The main menu holds the clock; Continue is grey, New campaign is highlighted.
+    let mut menu = PlaySession::start(
+        &PlayOptions {
+            menu: true,
+            ..base.clone()
+        },
+        &mut Vec::new(),
+    )
+    .unwrap();
+    frames(&mut menu, 1, 5);
+    assert_eq!(menu.run.kernel.tick(), 0, "the menu holds the clock");
+    assert_eq!(menu.screen(), Screen::List { item: 1 });
+    let list = menu.hud.clone().unwrap().state.lock().unwrap().list.clone();
+    assert_eq!(list.lines[0].label, "Continue");
+    assert!(!list.lines[0].enabled);
+    assert_eq!(
+        menu.menu(MenuKey::Accept),
+        MenuAction::Start {
+            mission: "BATTLE".into(),
+            campaign: true
+        }
+    );
+    menu.shutdown();
+    // What the window does with it: the mission as the campaign's, on its briefing.
+    let mut s = PlaySession::start(
+        &PlayOptions {
+            campaign: true,
+            briefing: true,
+            ..base.clone()
+        },
+        &mut Vec::new(),
+    )
+    .unwrap();
+    assert_eq!(s.screen(), Screen::Briefing);
+    s.menu(MenuKey::Accept);
+    frames(&mut s, 1, 10);
+    // Save game from the pause menu into the first manual slot.
+    s.toggle_pause();
+    for _ in 0..menu_index(MenuItem::SaveGame) {
+        s.menu(MenuKey::Down);
+    }
+    assert_eq!(s.menu(MenuKey::Accept), MenuAction::None);
+    assert_eq!(s.screen(), Screen::List { item: 0 });
+    assert_eq!(
+        s.menu(MenuKey::Accept),
+        MenuAction::None,
+        "saved into slot1"
+    );
+    let slot = saves.path().join("slot1.sav");
+    assert!(slot.is_file());
+    // Back to the game, and on to the win.
+    assert_eq!(s.menu(MenuKey::Back), MenuAction::None);
+    assert_eq!(s.screen(), Screen::Paused { item: 0 });
+    s.menu(MenuKey::Accept);
+    frames(&mut s, 11, 60);
+    assert_eq!(
+        s.screen(),
+        Screen::Outcome {
+            complete: true,
+            next: true
+        }
+    );
+    let progress = std::fs::read_to_string(saves.path().join("dispatcher.ini")).unwrap();
+    assert!(progress.contains("BATTLE=1"), "{progress}");
+    assert_eq!(
+        s.menu(MenuKey::Accept),
+        MenuAction::Start {
+            mission: "DEMO1".into(),
+            campaign: true
+        }
+    );
+    // The load screen offers the manual save.
+    s.toggle_pause();
+    assert!(
+        matches!(s.screen(), Screen::Outcome { .. }),
+        "no pause menu now"
+    );
+    s.shutdown();
+    let mut again =
+        PlaySession::start(&PlayOptions { menu: true, ..base }, &mut Vec::new()).unwrap();
+    // Continue is now the slot's save; the progress says BATTLE is complete.
+    assert_eq!(again.screen(), Screen::List { item: 0 });
+    assert_eq!(again.menu(MenuKey::Accept), MenuAction::Load(slot));
+    again.shutdown();
+}
