@@ -10,6 +10,11 @@
 //!   each with its place in the campaign; it starts on its briefing.
 //! * **Load game**: every slot of `saveslots.cfg` with what its file says (ready,
 //!   missing, damaged, stale: PD-SAVE-SLOTS); only a ready slot loads.
+//! * **Mods**: every mod of the mods folder with its state — on (and its place in the
+//!   load order), off, or refused with the reason — and Enter turns it on or off in the
+//!   player's mod list (`mods.toml`, as `iron3d mods enable/disable` do); the change
+//!   applies to the next mission started (a running mission keeps its mods, and a save
+//!   loads only with the mod set it was made with, PD-SAVE-COMPAT).
 //! * **Controls**: every action of the bindings in effect (`config/bindings.ini` with
 //!   the user's file over it, as `iron3d bindings list` shows them) with its inputs.
 //! * **Save game** (from the pause menu): the manual slots `slot1` … `slot{MANUAL_SLOTS}`,
@@ -45,6 +50,8 @@ pub enum Page {
     Save,
     /// The controls: every action with the inputs bound to it (read only).
     Controls,
+    /// The installed mods: on, off or refused (and why); Enter turns one on or off.
+    Mods,
 }
 
 /// What a line does when chosen.
@@ -62,6 +69,8 @@ enum Choice {
     Settings,
     /// Save into this slot.
     SaveSlot(String),
+    /// Turn this mod on or off in the player's list.
+    ToggleMod(String),
     /// The page before (the main menu, or the game).
     Back,
     /// Leave the game.
@@ -108,6 +117,8 @@ pub struct FrontMenu {
     from_game: bool,
     view: ListView,
     choices: Vec<Choice>,
+    /// The mods folder and the player's mod list (`None`: no mods page).
+    mods: Option<(PathBuf, PathBuf)>,
 }
 
 /// The missions of `game_dir`: folders under `MISSIONS/` (any case) holding a
@@ -184,7 +195,15 @@ impl FrontMenu {
             from_game: false,
             view: ListView::default(),
             choices: Vec::new(),
+            mods: None,
         }
+    }
+
+    /// The mods page lists the mods of `folder` and turns them on and off in the list
+    /// file `list` (the player's `mods.toml`).
+    pub fn with_mods(mut self, folder: PathBuf, list: PathBuf) -> Self {
+        self.mods = Some((folder, list));
+        self
     }
 
     /// The campaign of the game directory.
@@ -277,6 +296,7 @@ impl FrontMenu {
             Page::Load => self.slots_page(false),
             Page::Save => self.slots_page(true),
             Page::Controls => Self::controls_page(),
+            Page::Mods => self.mods_page(),
         };
         self.view = view;
         self.choices = choices;
@@ -313,6 +333,11 @@ impl FrontMenu {
             }
             Choice::Settings => FrontAction::Settings,
             Choice::SaveSlot(slot) => FrontAction::Save(slot),
+            Choice::ToggleMod(id) => {
+                self.toggle_mod(&id);
+                self.show(Page::Mods, self.from_game);
+                FrontAction::Stay
+            }
             Choice::Back => self.back(),
             Choice::Quit => FrontAction::Quit,
             Choice::Nothing => FrontAction::Stay,
@@ -424,6 +449,10 @@ impl FrontMenu {
                 Choice::Settings,
             ),
             (
+                Self::line("Mods", self.mods_summary(), self.mods.is_some()),
+                Choice::Open(Page::Mods),
+            ),
+            (
                 Self::line("Controls", "keys, mouse, gamepad".to_owned(), true),
                 Choice::Open(Page::Controls),
             ),
@@ -471,6 +500,106 @@ impl FrontMenu {
             "Enter: the mission's briefing. A single mission does not count for the campaign."
                 .to_owned(),
         )
+    }
+
+    /// The mods of the folder and the player's list (an unreadable list is said and
+    /// counts as empty).
+    fn mods_state(
+        &self,
+    ) -> Option<(
+        iron3d_mods::ActiveMods,
+        iron3d_mods::ModList,
+        Option<String>,
+    )> {
+        let (folder, list_path) = self.mods.as_ref()?;
+        let (list, error) = match iron3d_mods::ModList::load(list_path) {
+            Ok(l) => (l, None),
+            Err(e) => (iron3d_mods::ModList::new(), Some(format!("{e}"))),
+        };
+        let active =
+            iron3d_mods::ActiveMods::load(folder, list.enabled(), &crate::mods::environment());
+        Some((active, list, error))
+    }
+
+    fn mods_summary(&self) -> String {
+        match self.mods_state() {
+            None => "no mods folder".to_owned(),
+            Some((active, _, _)) => format!(
+                "{} installed, {} on",
+                active.discovery.mods.len(),
+                active.order.len()
+            ),
+        }
+    }
+
+    fn mods_page(&self) -> (ListView, Vec<Choice>) {
+        let mut lines: Vec<(ListLine, Choice)> = Vec::new();
+        let mut notes: Vec<String> = Vec::new();
+        if let Some((active, list, error)) = self.mods_state() {
+            notes.extend(error);
+            for m in &active.discovery.mods {
+                let id = m.manifest.id.as_str();
+                let on = list.enabled().iter().any(|e| e == id);
+                let place = active
+                    .order
+                    .iter()
+                    .position(|&k| active.discovery.mods[k].manifest.id == id);
+                let refused = active.refused.iter().find(|r| r.id == id);
+                let detail = match (on, place, refused) {
+                    (_, Some(k), _) => format!("on, loads {}", k + 1),
+                    (true, None, Some(r)) => {
+                        notes.push(r.to_string());
+                        "on, refused".to_owned()
+                    }
+                    (true, None, None) => "on".to_owned(),
+                    (false, ..) => "off".to_owned(),
+                };
+                lines.push((
+                    Self::line(id, detail, true),
+                    Choice::ToggleMod(id.to_owned()),
+                ));
+            }
+            for b in &active.discovery.broken {
+                lines.push((
+                    Self::line(&b.id, "broken".to_owned(), false),
+                    Choice::Nothing,
+                ));
+                notes.push(b.to_string());
+            }
+        }
+        lines.push((Self::line("Back", String::new(), true), Choice::Back));
+        let hint = if notes.is_empty() {
+            "Enter turns a mod on or off; it applies to the next mission you start".to_owned()
+        } else {
+            notes.join(" ")
+        };
+        Self::assemble("MODS", lines, hint)
+    }
+
+    /// Turns mod `id` on or off in the player's list (saved at once; a failure is said in
+    /// the log and changes nothing).
+    fn toggle_mod(&self, id: &str) {
+        let Some((_, list_path)) = &self.mods else {
+            return;
+        };
+        let result = iron3d_mods::ModList::load(list_path).and_then(|mut list| {
+            let on = if list.enabled().iter().any(|e| e == id) {
+                list.disable(id);
+                false
+            } else {
+                list.enable(id)?;
+                true
+            };
+            list.save(list_path).map(|()| on)
+        });
+        match result {
+            Ok(on) => {
+                tracing::info!(target: "Iron3D", mod_id = id, on, "mod list changed: applies to the next mission started")
+            }
+            Err(e) => {
+                tracing::warn!(target: "Iron3D", error = %iron3d_abi::error_chain(&e), "mod list not changed")
+            }
+        }
     }
 
     fn controls_page() -> (ListView, Vec<Choice>) {
@@ -756,9 +885,10 @@ mod tests {
         assert!(m.view().hint.contains("line 2"), "{}", m.view().hint);
         assert!(l[2].2, "single missions");
         assert!(!l[3].2, "no save folder: nothing to load");
-        assert_eq!(m.choose(6), FrontAction::Quit);
+        assert_eq!(l[5], ("Mods".into(), "no mods folder".into(), false));
+        assert_eq!(m.choose(7), FrontAction::Quit);
         // Controls: every action with its inputs (the shipped bindings), then Back.
-        assert_eq!(m.choose(5), FrontAction::Stay);
+        assert_eq!(m.choose(6), FrontAction::Stay);
         assert_eq!(m.page(), Page::Controls);
         let l = labels(&m);
         assert_eq!(l.len(), iron3d_config::bindings::ACTIONS.len() + 1, "{l:?}");
@@ -766,5 +896,52 @@ mod tests {
         assert!(quick.1.contains("Key:F5"), "{quick:?}");
         assert_eq!(m.choose(l.len() - 1), FrontAction::Stay);
         assert_eq!(m.page(), Page::Main);
+    }
+
+    /// The Mods page: each mod with its state; Enter turns it on and off in the list
+    /// file (the next session's mods); a mod that cannot load says why.
+    #[test]
+    fn the_mods_page_turns_mods_on_and_off_in_the_players_list() {
+        let g = game();
+        let mods = tempfile::tempdir().unwrap();
+        let manifest = |id: &str, extra: &str| {
+            std::fs::create_dir_all(mods.path().join(id).join("data")).unwrap();
+            std::fs::write(
+                mods.path().join(id).join("mod.toml"),
+                format!(
+                    "id = \"{id}\"\nversion = \"1.0.0\"\nname = \"{id}\"\nauthors = [\"t\"]\ndescription = \"d\"\nlicense = \"MIT\"\nengine = \">=0.1, <0.2\"\n\n[[overlay]]\npath = \"data\"\n{extra}\n"
+                ),
+            )
+            .unwrap();
+        };
+        manifest("alpha", "");
+        manifest("beta", "[dependencies]\nmissing-one = \"1\"");
+        let list = mods.path().join("mods.toml");
+        let mut m = FrontMenu::new(g.path(), None).with_mods(mods.path().to_owned(), list.clone());
+        m.open(Page::Main, false);
+        assert_eq!(
+            labels(&m)[5],
+            ("Mods".into(), "2 installed, 0 on".into(), true)
+        );
+        assert_eq!(m.choose(5), FrontAction::Stay);
+        assert_eq!(m.page(), Page::Mods);
+        assert_eq!(labels(&m)[0], ("alpha".into(), "off".into(), true));
+        // On: saved in the list, first in the load order.
+        assert_eq!(m.choose(0), FrontAction::Stay);
+        assert_eq!(labels(&m)[0], ("alpha".into(), "on, loads 1".into(), true));
+        let saved = iron3d_mods::ModList::load(&list).unwrap();
+        assert_eq!(saved.enabled(), ["alpha"]);
+        // A mod whose dependency is missing is refused, and the hint says why.
+        m.choose(1);
+        let l = labels(&m);
+        assert_eq!(l[1], ("beta".into(), "on, refused".into(), true), "{l:?}");
+        assert!(m.view().hint.contains("missing-one"), "{}", m.view().hint);
+        // Off again.
+        m.choose(0);
+        assert_eq!(labels(&m)[0].1, "off");
+        assert_eq!(
+            iron3d_mods::ModList::load(&list).unwrap().enabled(),
+            ["beta"]
+        );
     }
 }

@@ -895,6 +895,7 @@ fn play_command(mut a: PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode
         trace: a.trace,
         trace_every: a.trace_every,
         mods: std::sync::Arc::new(mods::for_run(&a.mods, a.offscreen, &[])),
+        mod_args: a.mods.clone(),
         audio: a.audio.mode(a.offscreen || a.frames.is_some()),
         announce_audio: a.audio.announces(a.offscreen || a.frames.is_some()),
         audio_trace: a.audio.audio_trace,

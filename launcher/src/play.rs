@@ -125,6 +125,9 @@ pub struct PlayOptions {
     pub menu: bool,
     /// The mission is played as the campaign's (a win is recorded in its progress).
     pub campaign: bool,
+    /// How the mods were chosen (`--mods`, `--mods-dir`): the window chooses them again
+    /// for each mission it starts, after the menu's Mods page changed the player's list.
+    pub mod_args: crate::mods::ModArgs,
 }
 
 impl PlayOptions {
@@ -167,6 +170,7 @@ impl PlayOptions {
             save_dir: None,
             menu: false,
             campaign: false,
+            mod_args: crate::mods::ModArgs::default(),
         }
     }
 }
@@ -496,7 +500,11 @@ impl PlaySession {
             },
         };
         if session.hud.is_some() {
-            let front = FrontMenu::new(&opts.game_dir, opts.save_dir.clone());
+            let mut front = FrontMenu::new(&opts.game_dir, opts.save_dir.clone());
+            if let Some(list) = crate::mods::user_list_path() {
+                let folder = crate::mods::locate_mods_dir(opts.mod_args.mods_dir.as_deref());
+                front = front.with_mods(folder, list);
+            }
             if opts.campaign {
                 front.started(&opts.mission);
             }

@@ -173,7 +173,9 @@ impl App<'_> {
     /// the next restart). A session that fails to start leaves the old one running when
     /// it is a load (the save is refused, the menu stays up); otherwise the window says
     /// why and closes.
-    fn replace(&mut self, event_loop: &ActiveEventLoop, opts: PlayOptions, what: &str) {
+    fn replace(&mut self, event_loop: &ActiveEventLoop, mut opts: PlayOptions, what: &str) {
+        // The mods are chosen again: the menu's Mods page may have changed the list.
+        opts.mods = std::sync::Arc::new(crate::mods::for_run(&opts.mod_args, false, &[]));
         match PlaySession::start(&opts, self.out) {
             Ok(fresh) => {
                 let old = std::mem::replace(&mut self.session, fresh);
