@@ -501,7 +501,7 @@ fn the_main_menu_starts_a_campaign_whose_won_mission_leads_to_the_next() {
             campaign: true
         }
     );
-    // The load screen offers the manual save.
+    // The outcome screen stands: no pause menu over it.
     s.toggle_pause();
     assert!(
         matches!(s.screen(), Screen::Outcome { .. }),
