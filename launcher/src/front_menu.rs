@@ -381,10 +381,13 @@ impl FrontMenu {
         }
     }
 
-    /// The ready slot whose file was written last.
-    fn newest_ready(&self) -> Option<(iron3d_save::SlotMeta, PathBuf)> {
+    /// The ready slot of `slots` whose file was written last.
+    fn newest_ready(
+        &self,
+        slots: Vec<(iron3d_save::SlotMeta, SlotStatus)>,
+    ) -> Option<(iron3d_save::SlotMeta, PathBuf)> {
         let dir = self.save_dir.as_ref()?;
-        self.slots()
+        slots
             .into_iter()
             .filter(|(_, s)| matches!(s, SlotStatus::Ready(_)))
             .filter_map(|(m, _)| {
@@ -399,7 +402,10 @@ impl FrontMenu {
     fn main_page(&self) -> (ListView, Vec<Choice>) {
         let progress = self.progress();
         let next = progress.next(&self.campaign).map(str::to_owned);
-        let (cont_detail, cont) = match (self.newest_ready(), &next) {
+        // Each slot's file is read and checked once.
+        let slots = self.slots();
+        let slot_count = slots.len();
+        let (cont_detail, cont) = match (self.newest_ready(slots), &next) {
             (Some((m, path)), _) => (
                 format!("{} {} ({})", m.mission, clock(m.game_time_ms), m.slot),
                 Some(Choice::LoadFile(path)),
@@ -439,7 +445,7 @@ impl FrontMenu {
             (
                 Self::line(
                     "Load game",
-                    format!("{} slots", self.slots().len()),
+                    format!("{slot_count} slots"),
                     self.save_dir.is_some(),
                 ),
                 Choice::Open(Page::Load),

@@ -318,6 +318,19 @@ pub enum MenuKey {
     },
 }
 
+impl MenuKey {
+    /// The line `item` of a menu of `lines` lines moves to with this key: Up and Down
+    /// step and wrap round; any other key leaves it.
+    pub fn moved(&self, item: usize, lines: usize) -> usize {
+        let lines = lines.max(1);
+        match self {
+            MenuKey::Up => (item + lines - 1) % lines,
+            MenuKey::Down => (item + 1) % lines,
+            _ => item,
+        }
+    }
+}
+
 /// What the launcher does after a menu key.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MenuAction {
@@ -910,15 +923,9 @@ impl PlaySession {
         let lines = f.view().lines.len().max(1);
         let before = f.page();
         let action = match key {
-            MenuKey::Up => {
+            MenuKey::Up | MenuKey::Down => {
                 h.set_screen(Screen::List {
-                    item: (item + lines - 1) % lines,
-                });
-                return MenuAction::None;
-            }
-            MenuKey::Down => {
-                h.set_screen(Screen::List {
-                    item: (item + 1) % lines,
+                    item: key.moved(item, lines),
                 });
                 return MenuAction::None;
             }
@@ -1014,15 +1021,9 @@ impl PlaySession {
                 self.toggle_pause();
                 MenuAction::None
             }
-            (Screen::Paused { item }, MenuKey::Up) => {
+            (Screen::Paused { item }, MenuKey::Up | MenuKey::Down) => {
                 h.set_screen(Screen::Paused {
-                    item: (item + MENU.len() - 1) % MENU.len(),
-                });
-                MenuAction::None
-            }
-            (Screen::Paused { item }, MenuKey::Down) => {
-                h.set_screen(Screen::Paused {
-                    item: (item + 1) % MENU.len(),
+                    item: key.moved(item, MENU.len()),
                 });
                 MenuAction::None
             }
@@ -1100,15 +1101,9 @@ impl PlaySession {
         use iron3d_config::settings::ITEMS;
         let lines = ITEMS.len() + 1;
         let step = match key {
-            MenuKey::Up => {
+            MenuKey::Up | MenuKey::Down => {
                 h.set_screen(Screen::Settings {
-                    item: (item + lines - 1) % lines,
-                });
-                return MenuAction::None;
-            }
-            MenuKey::Down => {
-                h.set_screen(Screen::Settings {
-                    item: (item + 1) % lines,
+                    item: key.moved(item, lines),
                 });
                 return MenuAction::None;
             }

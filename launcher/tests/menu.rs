@@ -19,7 +19,7 @@ mod xvfb;
 use std::io::Read;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use xvfb::{Xvfb, can_run, poll, sleep};
+use xvfb::{Xvfb, can_run, demo_game, poll, sleep};
 
 /// `iron3d play --game-dir GAME` in the X server, saves under `data` (XDG_DATA_HOME),
 /// no settings or bindings of this machine's; stdout piped, stderr into `log`.
@@ -79,17 +79,7 @@ fn a_new_campaign_saved_quit_and_continued_from_the_menu_arrives_in_the_same_sta
     }
     let x = Xvfb::start().expect("Xvfb starts on a free display");
     let tmp = tempfile::tempdir().unwrap();
-    let game = tmp.path().join("game");
-    let built = Command::new(env!("CARGO_BIN_EXE_iron3d"))
-        .args(["demo", "build", "--out"])
-        .arg(&game)
-        .output()
-        .unwrap();
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
+    let game = demo_game(tmp.path());
     let data = tmp.path().join("data");
 
     // First run: the menu (Continue is grey: nothing saved), New campaign, the

@@ -26,7 +26,7 @@ mod xvfb;
 
 use serde_json::Value;
 use std::process::{Command, Stdio};
-use xvfb::{Xvfb, can_run, poll, sleep};
+use xvfb::{Xvfb, can_run, demo_game, poll, sleep};
 
 /// The trace's lines of `kind`.
 fn of<'a>(lines: &'a [Value], kind: &str) -> impl Iterator<Item = &'a Value> {
@@ -46,18 +46,8 @@ fn a_player_selects_orders_possesses_and_pauses_with_synthetic_x_input() {
     }
     let x = Xvfb::start().expect("Xvfb starts on a free display");
     let tmp = tempfile::tempdir().unwrap();
-    let game = tmp.path().join("game");
+    let game = demo_game(tmp.path());
     let exe = env!("CARGO_BIN_EXE_iron3d");
-    let built = Command::new(exe)
-        .args(["demo", "build", "--out"])
-        .arg(&game)
-        .output()
-        .unwrap();
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
     let trace = tmp.path().join("trace.jsonl");
     let log = tmp.path().join("stderr.log");
     let mut play = Command::new(exe)

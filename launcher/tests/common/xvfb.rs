@@ -1,5 +1,5 @@
 //! A private X server for window tests (`Xvfb -displayfd`, killed on drop) and
-//! `xdotool` on it, shared by the tests that drive the real `iron3d play` window with
+//! `xdotool` on it, and the demo game directory they play, shared by the tests that drive the real `iron3d play` window with
 //! synthetic input. Needs the Debian packages xvfb and xdotool (`tools/setup.sh`).
 
 #![allow(dead_code, reason = "each test uses its part")]
@@ -94,6 +94,23 @@ impl Drop for Xvfb {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Writes the demo game directory into `dir/game` with `iron3d demo build` and
+/// returns it.
+pub fn demo_game(dir: &std::path::Path) -> std::path::PathBuf {
+    let game = dir.join("game");
+    let built = Command::new(env!("CARGO_BIN_EXE_iron3d"))
+        .args(["demo", "build", "--out"])
+        .arg(&game)
+        .output()
+        .expect("iron3d runs");
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    game
 }
 
 /// Whether `tool` is on the path.

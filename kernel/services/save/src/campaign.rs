@@ -365,12 +365,7 @@ impl Progress {
     /// Writes the progress into the save folder `dir` atomically, the previous file
     /// kept as `dispatcher.ini.bak` (the folder is made when missing).
     pub fn write(&self, dir: &Path) -> Result<(), SaveError> {
-        std::fs::create_dir_all(dir).map_err(|source| SaveError::Io {
-            op: "create the save folder",
-            path: dir.to_path_buf(),
-            source,
-        })?;
-        crate::write::stage(&dir.join(PROGRESS_FILE), &self.to_bytes())?.commit()
+        crate::write::stage_in_folder(dir, PROGRESS_FILE, &self.to_bytes())?.commit()
     }
 }
 

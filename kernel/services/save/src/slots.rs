@@ -175,12 +175,7 @@ impl SlotList {
 
     /// Writes the list into `dir` atomically (the folder is made when missing).
     pub fn write(&self, dir: &Path) -> Result<(), SaveError> {
-        std::fs::create_dir_all(dir).map_err(|source| SaveError::Io {
-            op: "create the save folder",
-            path: dir.to_path_buf(),
-            source,
-        })?;
-        crate::write::stage(&dir.join(SLOTS_FILE), &self.to_bytes())?.commit_without_backup()
+        crate::write::stage_in_folder(dir, SLOTS_FILE, &self.to_bytes())?.commit_without_backup()
     }
 
     /// Every slot with what its file says, checked independently of the list: is the

@@ -40,6 +40,13 @@ pub struct Staged {
     target: PathBuf,
 }
 
+/// Stages `bytes` as `name` in the save folder `dir`, made when missing (the slot list
+/// and the campaign progress live there).
+pub(crate) fn stage_in_folder(dir: &Path, name: &str, bytes: &[u8]) -> Result<Staged, SaveError> {
+    std::fs::create_dir_all(dir).map_err(io("create the save folder", dir))?;
+    stage(&dir.join(name), bytes)
+}
+
 /// Writes `bytes` to a temporary file `.<name>.*.tmp` in `path`'s folder, flushed and
 /// synced to disk, ready for [`Staged::commit`].
 pub fn stage(path: &Path, bytes: &[u8]) -> Result<Staged, SaveError> {
