@@ -344,6 +344,45 @@ impl FrontMenu {
         }
     }
 
+    /// Left (`step` −1) or Right (+1) on line `item`: on the Mods page a mod that is on
+    /// loads one place earlier (lower priority) or later (higher) in the player's list
+    /// (saved at once, as `iron3d mods order` does) and the page is built again; a
+    /// dependency still loads before what needs it. Returns whether the list changed.
+    pub fn shift(&mut self, item: usize, step: i32) -> bool {
+        let (Some(Choice::ToggleMod(id)), Some((_, list_path))) =
+            (self.choices.get(item), self.mods.as_ref())
+        else {
+            return false;
+        };
+        let result = iron3d_mods::ModList::load(list_path).and_then(|mut list| {
+            let Some(at) = list.enabled().iter().position(|e| e == id) else {
+                return Ok(false);
+            };
+            let to = if step < 0 {
+                at.saturating_sub(1)
+            } else {
+                (at + 1).min(list.enabled().len() - 1)
+            };
+            if to == at {
+                return Ok(false);
+            }
+            list.move_to(id, to)?;
+            list.save(list_path).map(|()| true)
+        });
+        let moved = match result {
+            Ok(moved) => moved,
+            Err(e) => {
+                tracing::warn!(target: "Iron3D", error = %iron3d_abi::error_chain(&e), "mod list not changed");
+                false
+            }
+        };
+        if moved {
+            tracing::info!(target: "Iron3D", mod_id = %id, step, "mod order changed: applies to the next mission started");
+            self.show(Page::Mods, self.from_game);
+        }
+        moved
+    }
+
     /// Escape: the page before — the page the menu was opened at goes back to the game
     /// when opened from the pause menu (the main menu at the start stays); another page
     /// goes back to that page.
@@ -575,7 +614,7 @@ impl FrontMenu {
         }
         lines.push((Self::line("Back", String::new(), true), Choice::Back));
         let hint = if notes.is_empty() {
-            "Enter turns a mod on or off; it applies to the next mission you start".to_owned()
+            "Enter turns a mod on or off, Left/Right loads it earlier or later; it applies to the next mission you start".to_owned()
         } else {
             notes.join(" ")
         };
@@ -949,5 +988,43 @@ mod tests {
             iron3d_mods::ModList::load(&list).unwrap().enabled(),
             ["beta"]
         );
+    }
+
+    /// Left and Right move a mod that is on earlier or later in the player's list (the
+    /// load order follows); at either end, off, or on another line they change nothing.
+    #[test]
+    fn left_and_right_move_a_mod_in_the_load_order() {
+        let g = game();
+        let mods = tempfile::tempdir().unwrap();
+        for id in ["alpha", "beta", "gamma"] {
+            std::fs::create_dir_all(mods.path().join(id).join("data")).unwrap();
+            std::fs::write(
+                mods.path().join(id).join("mod.toml"),
+                format!(
+                    "id = \"{id}\"\nversion = \"1.0.0\"\nname = \"{id}\"\nauthors = [\"t\"]\ndescription = \"d\"\nlicense = \"MIT\"\nengine = \">=0.1, <0.2\"\n\n[[overlay]]\npath = \"data\"\n"
+                ),
+            )
+            .unwrap();
+        }
+        let list = mods.path().join("mods.toml");
+        let mut m = FrontMenu::new(g.path(), None).with_mods(mods.path().to_owned(), list.clone());
+        m.open(Page::Mods, false);
+        m.choose(0);
+        m.choose(1);
+        let enabled = || iron3d_mods::ModList::load(&list).unwrap().enabled().to_vec();
+        assert_eq!(enabled(), ["alpha", "beta"]);
+        assert_eq!(labels(&m)[0].1, "on, loads 1");
+        assert!(m.shift(0, 1), "alpha later");
+        assert_eq!(enabled(), ["beta", "alpha"]);
+        assert_eq!(labels(&m)[0].1, "on, loads 2");
+        assert_eq!(labels(&m)[1].1, "on, loads 1");
+        assert!(!m.shift(0, 1), "already last");
+        assert!(m.shift(0, -1), "alpha earlier again");
+        assert_eq!(enabled(), ["alpha", "beta"]);
+        assert!(!m.shift(0, -1), "already first");
+        assert!(!m.shift(2, 1), "gamma is off");
+        assert!(!m.shift(3, 1), "Back is no mod");
+        assert_eq!(enabled(), ["alpha", "beta"]);
+        assert!(m.view().hint.contains("Left/Right"), "{}", m.view().hint);
     }
 }

@@ -142,6 +142,11 @@ pub struct LiveInput {
     pub mouse: MouseTuning,
     /// The "invert Y" the input plugin was last told (`None`: not yet).
     told_invert_y: Option<bool>,
+    /// A menu of the shell is up: the input plugin is told with every poll (2.13,
+    /// `DeviceInputKind::MENU`; a plugin swapped in meanwhile learns it at once).
+    menu: bool,
+    /// The `menu.*` actions the plugin answered pressed since the shell last took them.
+    menu_presses: Vec<&'static str>,
 }
 
 /// How mouse motion is passed on (the settings' `mouse_sensitivity`) and whether the
@@ -189,6 +194,25 @@ impl LiveInput {
                 self.button(SOURCE_KEYBOARD, name, down);
             }
         }
+    }
+
+    /// A menu of the shell is up (`true`) or the game is: from the next poll the input
+    /// plugin maps only the bindings' `menu.*` actions (PD-INPUT-MENU-MODE).
+    pub fn set_menu(&mut self, on: bool) {
+        self.menu = on;
+    }
+
+    /// The `menu.*` actions pressed (in order) since the last call: the shell's, never
+    /// the simulation's (they are kept out of the tick's input).
+    pub fn take_menu_presses(&mut self) -> Vec<&'static str> {
+        std::mem::take(&mut self.menu_presses)
+    }
+
+    /// Button `name` (`Pad:South`, …) of gamepad `pad` went down or up, as the input
+    /// plugin's own gamepad layer reports a real one: a virtual pad for tests and
+    /// automation (the plugin maps it through the same bindings).
+    pub fn pad_button(&mut self, pad: u32, name: &str, down: bool) {
+        self.button(iron3d_abi::SOURCE_PAD0.saturating_add(pad), name, down);
     }
 
     /// A mouse button went down or up.
@@ -275,12 +299,23 @@ impl LiveInput {
         self.pressed.clear();
         match host.poll_input(&window) {
             Ok(events) => {
-                for e in &events {
-                    if let InputEvent::Key { code, down: true } = e {
-                        self.pressed.push(*code);
+                for e in events {
+                    if let InputEvent::Key { code, down } = e {
+                        // The menus' actions are the shell's: not the tick's input.
+                        if let Some(a) = iron3d_input::action_of_code(code)
+                            .filter(|a| a.modes == iron3d_input::MENU)
+                        {
+                            if down {
+                                self.menu_presses.push(a.name);
+                            }
+                            continue;
+                        }
+                        if down {
+                            self.pressed.push(code);
+                        }
                     }
+                    self.ready.push(e);
                 }
-                self.ready.extend(events);
             }
             Err(e) => {
                 self.failures += 1;
@@ -294,10 +329,18 @@ impl LiveInput {
 }
 
 impl LiveInput {
-    /// The window events for the input plugin, oldest first: the "invert Y" setting
-    /// first when the plugin has not been told its current value yet.
+    /// The window events for the input plugin, oldest first: whether a menu is up
+    /// first, then the "invert Y" setting when the plugin has not been told its current
+    /// value yet.
     fn take_window(&mut self) -> Vec<DeviceInput> {
-        let mut window = Vec::with_capacity(self.pending.len() + 1);
+        let mut window = Vec::with_capacity(self.pending.len() + 2);
+        window.push(device(
+            DeviceInputKind::MENU,
+            SOURCE_KEYBOARD,
+            "",
+            f32::from(u8::from(self.menu)),
+            0.0,
+        ));
         if self.told_invert_y != Some(self.mouse.invert_y) {
             self.told_invert_y = Some(self.mouse.invert_y);
             window.push(device(
@@ -428,11 +471,19 @@ mod tests {
         // The plugin is told the setting before the first events, then on each change.
         let kinds = |w: &[DeviceInput]| w.iter().map(|d| (d.kind, d.x)).collect::<Vec<_>>();
         let w = l.take_window();
-        assert_eq!(kinds(&w)[0], (DeviceInputKind::INVERT_Y, 1.0));
-        assert_eq!(w.len(), 4, "the setting, the pointer, two motions");
-        assert!(l.take_window().is_empty(), "told once");
+        assert_eq!(kinds(&w)[1], (DeviceInputKind::INVERT_Y, 1.0));
+        assert_eq!(w.len(), 5, "the menu, the setting, the pointer, two motions");
+        let menu_only = [(DeviceInputKind::MENU, 0.0)];
+        assert_eq!(kinds(&l.take_window()), menu_only, "told once");
         l.mouse.invert_y = false;
-        assert_eq!(kinds(&l.take_window()), [(DeviceInputKind::INVERT_Y, 0.0)]);
+        assert_eq!(
+            kinds(&l.take_window()),
+            [(DeviceInputKind::MENU, 0.0), (DeviceInputKind::INVERT_Y, 0.0)]
+        );
+        // Whether a menu is up goes with every poll (a plugin swapped in learns it).
+        l.set_menu(true);
+        assert_eq!(kinds(&l.take_window()), [(DeviceInputKind::MENU, 1.0)]);
+        assert_eq!(kinds(&l.take_window()), [(DeviceInputKind::MENU, 1.0)]);
     }
 
     #[test]

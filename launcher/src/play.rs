@@ -329,6 +329,20 @@ impl MenuKey {
             _ => item,
         }
     }
+
+    /// The key a `menu.*` action of the bindings stands for (PD-INPUT-MENU-MODE: the
+    /// gamepad drives the menus as the keyboard's arrows, Enter and Escape do).
+    pub fn of_action(name: &str) -> Option<MenuKey> {
+        Some(match name {
+            "menu.up" => MenuKey::Up,
+            "menu.down" => MenuKey::Down,
+            "menu.left" => MenuKey::Left,
+            "menu.right" => MenuKey::Right,
+            "menu.accept" => MenuKey::Accept,
+            "menu.back" => MenuKey::Back,
+            _ => return None,
+        })
+    }
 }
 
 /// What the launcher does after a menu key.
@@ -413,6 +427,9 @@ pub struct PlaySession {
     next_mission: Option<Option<String>>,
     /// The screen the settings screen's Back returns to.
     settings_back: Screen,
+    /// What the gamepad's menu keys asked of the window this frame
+    /// ([`PlaySession::take_menu_actions`]).
+    menu_actions: Vec<MenuAction>,
 }
 
 impl PlaySession {
@@ -511,6 +528,7 @@ impl PlaySession {
             settings_back: Screen::Paused {
                 item: menu_index(MenuItem::Settings),
             },
+            menu_actions: Vec::new(),
         };
         if session.hud.is_some() {
             let mut front = FrontMenu::new(&opts.game_dir, opts.save_dir.clone());
@@ -658,7 +676,19 @@ impl PlaySession {
         if let Some(h) = &self.hud {
             h.update(&self.run.kernel, self.frame_rate);
         }
+        // PD-INPUT-MENU-MODE: while a menu is up the input plugin maps the gamepad to
+        // the menus' actions, which drive the menu here as the keyboard's keys do in the
+        // window (what they ask of the window waits in `menu_actions`).
+        self.input.set_menu(self.screen() != Screen::Playing);
         self.input.poll(&self.run.host);
+        for name in self.input.take_menu_presses() {
+            if let Some(key) = MenuKey::of_action(name) {
+                let action = self.menu(key);
+                if action != MenuAction::None {
+                    self.menu_actions.push(action);
+                }
+            }
+        }
         // The mix follows the settings; the pause menu holds the sound, the outcome
         // screen (its voice line) does not.
         let hold = self.paused && !matches!(self.screen(), Screen::Outcome { .. });
@@ -943,16 +973,24 @@ impl PlaySession {
             }
             MenuKey::Accept => f.choose(item),
             MenuKey::Back => f.back(),
-            MenuKey::Left | MenuKey::Right => return MenuAction::None,
+            MenuKey::Left | MenuKey::Right => {
+                let step = if key == MenuKey::Left { -1 } else { 1 };
+                f.shift(item, step);
+                FrontAction::Stay
+            }
         };
         match action {
             FrontAction::Stay => {
-                // A page change shows the new page.
-                if let Some(f) = self.front.as_ref().filter(|f| f.page() != before) {
+                if let Some(f) = self.front.as_ref() {
+                    // A page change shows the new page from its first line; a page built
+                    // again (a mod turned on or moved) keeps the highlight.
                     h.set_list(f.view().clone());
-                    h.set_screen(Screen::List {
-                        item: f.first_enabled(),
-                    });
+                    let item = if f.page() != before {
+                        f.first_enabled()
+                    } else {
+                        item.min(f.view().lines.len().saturating_sub(1))
+                    };
+                    h.set_screen(Screen::List { item });
                 }
                 MenuAction::None
             }
@@ -1027,6 +1065,11 @@ impl PlaySession {
                 });
                 MenuAction::None
             }
+            // The gamepad's Back (the keyboard's Escape is the game's `game.menu`).
+            (Screen::Paused { .. }, MenuKey::Back) => {
+                self.toggle_pause();
+                MenuAction::None
+            }
             (Screen::Paused { item }, MenuKey::Accept) => match MENU[item % MENU.len()].0 {
                 MenuItem::Resume => {
                     self.toggle_pause();
@@ -1089,6 +1132,12 @@ impl PlaySession {
             (Screen::Outcome { .. }, MenuKey::Back) => MenuAction::Quit,
             _ => MenuAction::None,
         }
+    }
+
+    /// What the gamepad's menu keys asked of the window since the last call (a start, a
+    /// load, a restart, quit, a changed setting), in order.
+    pub fn take_menu_actions(&mut self) -> Vec<MenuAction> {
+        std::mem::take(&mut self.menu_actions)
     }
 
     /// A key on the settings screen (line `item` highlighted; the last line is Back).

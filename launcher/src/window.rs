@@ -237,8 +237,14 @@ impl App<'_> {
             KeyCode::Enter | KeyCode::NumpadEnter => MenuKey::Accept,
             KeyCode::ArrowUp => MenuKey::Up,
             KeyCode::ArrowDown => MenuKey::Down,
-            KeyCode::ArrowLeft if matches!(screen, Screen::Settings { .. }) => MenuKey::Left,
-            KeyCode::ArrowRight if matches!(screen, Screen::Settings { .. }) => MenuKey::Right,
+            KeyCode::ArrowLeft if matches!(screen, Screen::Settings { .. } | Screen::List { .. }) => {
+                MenuKey::Left
+            }
+            KeyCode::ArrowRight
+                if matches!(screen, Screen::Settings { .. } | Screen::List { .. }) =>
+            {
+                MenuKey::Right
+            }
             KeyCode::Escape
                 if matches!(
                     screen,
@@ -441,6 +447,16 @@ impl App<'_> {
                 self.seat_status(),
                 self.session.draw_items()
             ));
+        }
+        // The gamepad's menu keys (PD-INPUT-MENU-MODE), after the frame is presented:
+        // what they asked of the window. A start, a load, a restart or quit ends this
+        // session, so what follows it was asked of the old one.
+        for action in self.session.take_menu_actions() {
+            let ends = !matches!(action, MenuAction::Setting(_));
+            self.act(event_loop, action);
+            if ends {
+                break;
+            }
         }
     }
 

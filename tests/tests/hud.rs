@@ -515,3 +515,86 @@ fn the_main_menu_starts_a_campaign_whose_won_mission_leads_to_the_next() {
     assert_eq!(again.menu(MenuKey::Accept), MenuAction::Load(slot));
     again.shutdown();
 }
+
+/// PD-INPUT-MENU-MODE through the play session and the real input plugin: with a menu
+/// up the gamepad's D-pad moves the highlight and South chooses (the main menu's New
+/// campaign asks the window to start the campaign); in the game Start opens the pause
+/// menu, the D-pad moves in it and East goes back to the game; none of the menu's
+/// presses reach the tick's input.
+#[test]
+fn the_gamepad_drives_the_menus_and_none_of_it_reaches_the_game() {
+    use iron3d_hud::Screen;
+    use iron3d_launcher::play::{MenuAction, PlayOptions, PlaySession, Renderer};
+    let game = battle(None);
+    std::fs::write(
+        game.path().join("MISSIONS/dispatcher.ini"),
+        "[CAMPAIGN]\nMISSION1=BATTLE\n",
+    )
+    .unwrap();
+    let saves = tempfile::tempdir().unwrap();
+    let base = PlayOptions {
+        renderer: Some(Renderer::Capture),
+        seed: 1,
+        save_dir: Some(saves.path().to_owned()),
+        ..PlayOptions::new(game.path(), "BATTLE")
+    };
+    // One frame, then a press and a release of a pad button, a frame each.
+    fn step(s: &mut PlaySession, frame: &mut u64) {
+        *frame += 1;
+        s.frame(*frame * (1_000_000_000 / 30)).unwrap();
+    }
+    fn press(s: &mut PlaySession, frame: &mut u64, button: &str) {
+        s.input.pad_button(0, button, true);
+        step(s, frame);
+        s.input.pad_button(0, button, false);
+        step(s, frame);
+    }
+    let mut frame = 0u64;
+    let mut menu = PlaySession::start(
+        &PlayOptions {
+            menu: true,
+            ..base.clone()
+        },
+        &mut Vec::new(),
+    )
+    .unwrap();
+    step(&mut menu, &mut frame);
+    assert_eq!(menu.screen(), Screen::List { item: 1 }, "New campaign");
+    press(&mut menu, &mut frame, "Pad:DPadDown");
+    assert_eq!(menu.screen(), Screen::List { item: 2 }, "Single mission");
+    press(&mut menu, &mut frame, "Pad:DPadUp");
+    assert_eq!(menu.screen(), Screen::List { item: 1 });
+    assert!(menu.take_menu_actions().is_empty());
+    press(&mut menu, &mut frame, "Pad:South");
+    assert_eq!(
+        menu.take_menu_actions(),
+        [MenuAction::Start {
+            mission: "BATTLE".into(),
+            campaign: true
+        }]
+    );
+    assert_eq!(menu.run.kernel.tick(), 0, "the menu held the clock");
+    menu.shutdown();
+
+    // In the game: Start opens the pause menu, Down moves, East resumes.
+    let mut s = PlaySession::start(&base, &mut Vec::new()).unwrap();
+    press(&mut s, &mut frame, "Pad:Start");
+    assert_eq!(s.screen(), Screen::Paused { item: 0 });
+    let held = s.run.kernel.tick();
+    press(&mut s, &mut frame, "Pad:DPadDown");
+    assert_eq!(s.screen(), Screen::Paused { item: 1 });
+    press(&mut s, &mut frame, "Pad:East");
+    assert_eq!(s.screen(), Screen::Playing, "Back: the game again");
+    press(&mut s, &mut frame, "Pad:DPadDown");
+    assert_eq!(s.screen(), Screen::Playing);
+    assert!(s.run.kernel.tick() > held, "the clock runs again");
+    let codes: Vec<u32> = ["menu.up", "menu.down", "menu.accept", "menu.back"]
+        .iter()
+        .filter_map(|a| iron3d_input::action_code(a))
+        .collect();
+    assert!(
+        s.input.pressed.iter().all(|c| !codes.contains(c)),
+        "the menus' actions are the shell's"
+    );
+    s.shutdown();
+}

@@ -23,8 +23,12 @@
 //!   released (with the edges) and its axes return to neutral at once — a gamepad
 //!   pulled out mid-tilt never leaves an axis deflected.
 //! * **Modes** ([`Mapper::set_mode`]): only the actions of the current mode
-//!   ([`OVERVIEW`] or [`POSSESSED`]) are driven; switching releases the others and
-//!   presses what the held inputs drive in the new mode.
+//!   ([`OVERVIEW`], [`POSSESSED`] or [`MENU`]) are driven; switching between the two
+//!   game modes releases the others and presses what the held inputs drive in the new
+//!   mode. **PD-INPUT-MENU-MODE**: a switch into or out of [`MENU`] releases every
+//!   action and presses none; an input held through it drives nothing until it is
+//!   pressed again (the button that opened a menu does not also go back in it, the one
+//!   that chose "Resume" does not also select a unit).
 //! * Output order: button edges in event order, then the changed axis actions in
 //!   [`iron3d_config::bindings::ACTIONS`] order, then the pointer's position when it
 //!   moved ([`DeviceEvent::Pointer`] → [`ActionEvent::Pointer`]; the seat picks units
@@ -34,7 +38,7 @@
 //!   the axes [`POINTER_X`] and [`POINTER_Y`].
 
 use iron3d_config::bindings::{ACTIONS, ActionKind, Bindings, Device};
-pub use iron3d_config::bindings::{Input, OVERVIEW, POSSESSED};
+pub use iron3d_config::bindings::{Input, MENU, OVERVIEW, POSSESSED};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Where a device event came from.
@@ -251,13 +255,18 @@ impl Mapper {
         }
     }
 
-    /// Switches to `mode` ([`OVERVIEW`] or [`POSSESSED`]): releases the actions the
-    /// new mode does not have, presses what the held inputs drive there, and returns
-    /// the axis actions of the old mode to 0.
+    /// Switches to `mode` ([`OVERVIEW`], [`POSSESSED`] or [`MENU`]): releases the
+    /// actions the new mode does not have, presses what the held inputs drive there
+    /// (none into or out of [`MENU`]: the held buttons are spent, PD-INPUT-MENU-MODE),
+    /// and returns the axis actions of the old mode to 0.
     pub fn set_mode(&mut self, mode: u8) -> Vec<ActionEvent> {
         let mut out = Vec::new();
         if mode == self.mode {
             return out;
+        }
+        if (mode | self.mode) & MENU != 0 {
+            // A held button's later release finds nothing held: no edge.
+            self.held.clear();
         }
         self.mode = mode;
         let keep: BTreeSet<&'static str> = self
@@ -579,6 +588,44 @@ mod tests {
                 Axis("unit.steer", 0.0)
             ]
         );
+    }
+
+    /// PD-INPUT-MENU-MODE: into and out of the menus every action is released and none
+    /// pressed; a button held through the switch drives nothing, even when released.
+    #[test]
+    fn a_switch_into_or_out_of_the_menus_spends_the_held_buttons() {
+        let b = Bindings::parse(
+            b"camera.up = Pad:DPadUp\nselect = Pad:South\ngame.menu = Pad:Start\n\
+              menu.up = Pad:DPadUp\nmenu.accept = Pad:South\nmenu.back = Pad:Start\n\
+              camera.pan_x = PadAxis:LeftStickX\n",
+            "menu.ini",
+        )
+        .unwrap();
+        let mut m = Mapper::new(b, Tuning::default());
+        let pad = Source::Pad(0);
+        m.tick(&[axis(0, "PadAxis:LeftStickX", 1.0)]);
+        assert_eq!(
+            m.tick(&[button(pad, "Pad:Start", true)]),
+            [Press("game.menu")]
+        );
+        // Start opened the menu and is still down: it does not also go back.
+        assert_eq!(
+            m.set_mode(MENU),
+            [Release("game.menu"), Axis("camera.pan_x", 0.0)]
+        );
+        assert_eq!(m.tick(&[button(pad, "Pad:Start", false)]), []);
+        assert_eq!(
+            m.tick(&[button(pad, "Pad:DPadUp", true), button(pad, "Pad:DPadUp", false)]),
+            [Press("menu.up"), Release("menu.up")]
+        );
+        assert_eq!(m.tick(&[button(pad, "Pad:South", true)]), [Press("menu.accept")]);
+        // South chose "Resume" and is still down: it selects nothing in the game.
+        assert_eq!(
+            m.set_mode(OVERVIEW),
+            [Release("menu.accept"), Axis("camera.pan_x", 1.0)]
+        );
+        assert_eq!(m.tick(&[button(pad, "Pad:South", false)]), []);
+        assert_eq!(m.tick(&[button(pad, "Pad:South", true)]), [Press("select")]);
     }
 
     #[test]

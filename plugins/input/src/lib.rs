@@ -62,7 +62,7 @@ use iron3d_gameplay::orders::{
 };
 use iron3d_gameplay::params::{DEFAULT_PLAYER_CLAN, PLAYER_CLAN, parse_player_clan};
 use iron3d_gameplay::property::BEHAVIOR_CLAN;
-use iron3d_input::{Mapper, OVERVIEW, POSSESSED, Tuning, VIEW_ASPECT};
+use iron3d_input::{MENU, Mapper, OVERVIEW, POSSESSED, Tuning, VIEW_ASPECT};
 use seat::{Actions, Intent, Order, Seat};
 
 /// State blob format name.
@@ -126,6 +126,8 @@ pub struct InputPlugin {
     pads: Option<devices::Pads>,
     pads_tried: bool,
     aspect: Option<f32>,
+    /// A menu of the shell is up (2.13, `DeviceInputKind::MENU`): only `menu.*` maps.
+    menu: bool,
     /// The property value of the player's units (PD-SEAT-CLAN).
     clan_value: u32,
     bodies: RVec<Body>,
@@ -140,6 +142,7 @@ impl InputPlugin {
             pads: None,
             pads_tried: false,
             aspect: None,
+            menu: false,
             clan_value: behavior_clan(Some(DEFAULT_PLAYER_CLAN)),
             bodies: RVec::new(),
         }
@@ -532,6 +535,8 @@ impl InputProvider for InputPlugin {
         for d in window {
             if d.kind == DeviceInputKind::INVERT_Y {
                 self.mapper.set_invert_y(d.x != 0.0);
+            } else if d.kind == DeviceInputKind::MENU {
+                self.menu = d.x != 0.0;
             } else if d.kind == DeviceInputKind::VIEWPORT {
                 if d.x.is_finite() && d.y.is_finite() && d.x >= 1.0 && d.y >= 1.0 {
                     let a = d.x / d.y;
@@ -547,7 +552,10 @@ impl InputProvider for InputPlugin {
         if let Some(p) = &mut self.pads {
             p.poll(&mut events);
         }
-        let mode = if self.seat.rig.mode == Mode::Possessed {
+        // PD-INPUT-MENU-MODE: while a menu is up the pad drives it, not the game.
+        let mode = if self.menu {
+            MENU
+        } else if self.seat.rig.mode == Mode::Possessed {
             POSSESSED
         } else {
             OVERVIEW
@@ -642,6 +650,62 @@ mod tests {
         assert_eq!(inverted, -plain);
         let straight = ev(DeviceInputKind::INVERT_Y, 0, "", 0.0);
         assert_eq!(value(p.poll(&[straight, stick(0.6)]).unwrap()), Some(plain));
+    }
+
+    /// 2.13: told that a menu is up, the plugin maps the pad's D-pad and South to the
+    /// `menu.*` actions instead of the camera and the selection; the button that chose
+    /// in the menu does nothing in the game when the menu goes (PD-INPUT-MENU-MODE).
+    #[test]
+    fn a_menu_takes_the_pad_and_the_game_gets_none_of_it() {
+        use iron3d_abi::abi_stable::std_types::RString;
+        let mut p = InputPlugin::new(Bindings::parse(DEFAULT_BINDINGS, "x").unwrap());
+        p.pads_tried = true;
+        let ev = |kind, input: &str, x| DeviceInput {
+            kind,
+            source: iron3d_abi::SOURCE_PAD0,
+            input: RString::from(input),
+            x,
+            y: 0.0,
+        };
+        let menu = |on: bool| ev(DeviceInputKind::MENU, "", f32::from(u8::from(on)));
+        let pad = |name: &str, down: bool| {
+            let kind = if down {
+                DeviceInputKind::BUTTON_DOWN
+            } else {
+                DeviceInputKind::BUTTON_UP
+            };
+            ev(kind, name, 0.0)
+        };
+        let code = |a: &str| iron3d_input::action_code(a).unwrap();
+        assert_eq!(
+            p.poll(&[pad("Pad:DPadDown", true)]).unwrap(),
+            [InputRecord::key(code("camera.down"), true)]
+        );
+        assert_eq!(
+            p.poll(&[menu(true), pad("Pad:DPadDown", false), pad("Pad:DPadDown", true)])
+                .unwrap(),
+            [
+                InputRecord::key(code("camera.down"), false),
+                InputRecord::key(code("menu.down"), true)
+            ]
+        );
+        assert_eq!(
+            p.poll(&[menu(true), pad("Pad:DPadDown", false), pad("Pad:South", true)])
+                .unwrap(),
+            [
+                InputRecord::key(code("menu.down"), false),
+                InputRecord::key(code("menu.accept"), true)
+            ]
+        );
+        // South chose; the menu goes while it is held: no release, no select.
+        assert_eq!(
+            p.poll(&[menu(false), pad("Pad:South", false)]).unwrap(),
+            [InputRecord::key(code("menu.accept"), false)]
+        );
+        assert_eq!(
+            p.poll(&[menu(false), pad("Pad:South", true)]).unwrap(),
+            [InputRecord::key(code("select"), true)]
+        );
     }
 
     #[test]

@@ -23,7 +23,9 @@
 //!   ([`OVERVIEW`]: camera, selection and orders) or drives a possessed unit
 //!   ([`POSSESSED`]: `unit.*`); `game.*` and the original's camera commands work in
 //!   both. One input may drive one action per mode: `Key:W` can pan the overview
-//!   camera and drive the possessed unit forward.
+//!   camera and drive the possessed unit forward. The third mode, [`MENU`], is the
+//!   shell's menus (`menu.*` only, **PD-INPUT-MENU-MODE**): while a menu is up the
+//!   D-pad moves its highlight instead of the camera.
 //! * An overlay replaces whole actions: what a user's file names is bound exactly as
 //!   it says; every other action keeps its default.
 
@@ -54,8 +56,11 @@ impl ActionKind {
 pub const OVERVIEW: u8 = 1;
 /// Mode bit: driving a possessed unit.
 pub const POSSESSED: u8 = 2;
-/// Both modes.
+/// Both game modes (the overview and a possessed unit; not the menus).
 pub const BOTH: u8 = OVERVIEW | POSSESSED;
+/// Mode bit: a menu of the shell is up (the main menu, the pause menu, the settings,
+/// the briefing and outcome screens); only the `menu.*` actions work in it.
+pub const MENU: u8 = 4;
 
 /// An engine action a binding can drive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,18 +69,27 @@ pub struct Action {
     pub name: &'static str,
     /// Button or axis.
     pub kind: ActionKind,
-    /// The modes it works in ([`OVERVIEW`], [`POSSESSED`]).
+    /// The modes it works in ([`OVERVIEW`], [`POSSESSED`], [`MENU`]).
     pub modes: u8,
     /// What it does.
     pub doc: &'static str,
 }
 
 /// The modes an action of this name works in (by its group: `unit.*` possessed,
-/// `game.*` and the original's camera commands both, the rest the overview).
+/// `menu.*` the menus, `game.*` and the original's camera commands both game modes,
+/// the rest the overview).
 const fn modes_of(name: &'static str) -> u8 {
     let b = name.as_bytes();
     if b.len() > 5 && b[0] == b'u' && b[1] == b'n' && b[2] == b'i' && b[3] == b't' && b[4] == b'.' {
         POSSESSED
+    } else if b.len() > 5
+        && b[0] == b'm'
+        && b[1] == b'e'
+        && b[2] == b'n'
+        && b[3] == b'u'
+        && b[4] == b'.'
+    {
+        MENU
     } else if b.len() > 5
         && b[0] == b'g'
         && b[1] == b'a'
@@ -164,6 +178,12 @@ pub const ACTIONS: &[Action] = &[
     axis("camera.drag_y", "tilt the camera while camera.drag is held"),
     button("game.quick_save", "save the game into the quick slot"),
     button("game.quick_load", "load the quick slot's save"),
+    button("menu.up", "menus: the line above"),
+    button("menu.down", "menus: the line below"),
+    button("menu.left", "menus: step the setting down, or load the mod earlier"),
+    button("menu.right", "menus: step the setting up, or load the mod later"),
+    button("menu.accept", "menus: choose the highlighted line"),
+    button("menu.back", "menus: the page before, or back to the game"),
 ];
 
 /// The file name of the bindings (`config/bindings.ini`, the user's overlay).
@@ -588,8 +608,10 @@ impl Bindings {
                         b.name,
                         if a.modes & b.modes & OVERVIEW != 0 {
                             "in the overview"
-                        } else {
+                        } else if a.modes & b.modes & POSSESSED != 0 {
                             "in a possessed unit"
+                        } else {
+                            "in the menus"
                         }
                     ),
                 ));
@@ -625,7 +647,7 @@ impl Bindings {
         self.by_action.get(name)
     }
 
-    /// The action `input` drives in mode `mode` ([`OVERVIEW`] or [`POSSESSED`]).
+    /// The action `input` drives in mode `mode` ([`OVERVIEW`], [`POSSESSED`] or [`MENU`]).
     pub fn action_of(&self, input: Input, mode: u8) -> Option<&'static Action> {
         self.by_action
             .values()
@@ -780,6 +802,23 @@ mod tests {
         assert_eq!(action("camera.left").unwrap().modes, BOTH);
         assert_eq!(action("order.move").unwrap().modes, OVERVIEW);
         assert_eq!(action("unit.aim_x").unwrap().modes, POSSESSED);
+        assert_eq!(action("menu.accept").unwrap().modes, MENU);
+    }
+
+    /// PD-INPUT-MENU-MODE: the D-pad moves the camera in the game and the highlight in
+    /// the menus; two menu actions on one input clash, named "in the menus".
+    #[test]
+    fn the_menus_are_a_mode_of_their_own() {
+        let b = parse("camera.up = Pad:DPadUp\nmenu.up = Pad:DPadUp\n").unwrap();
+        let up = Input::parse("Pad:DPadUp").unwrap();
+        assert_eq!(b.action_of(up, OVERVIEW).unwrap().name, "camera.up");
+        assert_eq!(b.action_of(up, POSSESSED).unwrap().name, "camera.up");
+        assert_eq!(b.action_of(up, MENU).unwrap().name, "menu.up");
+        let e = parse("menu.up = Pad:South\nmenu.accept = Pad:South\n").unwrap_err();
+        assert!(e.to_string().ends_with("(both work in the menus)"), "{e}");
+        for a in ACTIONS.iter().filter(|a| a.name.starts_with("menu.")) {
+            assert_eq!((a.modes, a.kind), (MENU, ActionKind::Button), "{}", a.name);
+        }
     }
 
     #[test]
