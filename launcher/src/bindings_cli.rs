@@ -4,7 +4,7 @@
 
 use crate::plugins;
 use anyhow::Context;
-use iron3d_config::bindings::{self, ActionKind, BOTH, Bindings, Device, OVERVIEW};
+use iron3d_config::bindings::{self, ActionKind, BOTH, Bindings, Device, MENU, OVERVIEW};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -60,6 +60,7 @@ pub fn list(
         let modes = match a.modes {
             BOTH => "both",
             OVERVIEW => "overview",
+            MENU => "menus",
             _ => "possessed",
         };
         let (inputs, place) = match b.get(a.name) {
@@ -133,9 +134,18 @@ mod tests {
                     || l.starts_with("unit.")
                     || l.starts_with("order.")
                     || l.starts_with("select")
-                    || l.starts_with("game."))
+                    || l.starts_with("game.")
+                    || l.starts_with("menu."))
                 .count(),
             bindings::ACTIONS.len()
+        );
+        let accept = text
+            .lines()
+            .find(|l| l.starts_with("menu.accept "))
+            .unwrap();
+        assert!(
+            accept.contains("menus") && accept.contains("Pad:South"),
+            "{accept}"
         );
         let stop = text.lines().find(|l| l.starts_with("order.stop ")).unwrap();
         assert!(

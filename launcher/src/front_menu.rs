@@ -17,6 +17,11 @@
 //!   loads only with the mod set it was made with, PD-SAVE-COMPAT).
 //! * **Controls**: every action of the bindings in effect (`config/bindings.ini` with
 //!   the user's file over it, as `iron3d bindings list` shows them) with its inputs.
+//! * **Game directory**: a folder browser (`..`, the subfolders, those holding
+//!   `MISSIONS/` marked) whose first line checks the folder shown — `iron3d corpus` on
+//!   a worker thread ([`crate::dir_check`]), its progress on the line — and then offers
+//!   it when it has a mission, with the problems the readers found; the window keeps
+//!   the choice in the settings (`[game] directory`) and opens the menu over it.
 //! * **Save game** (from the pause menu): the manual slots `slot1` … `slot{MANUAL_SLOTS}`,
 //!   empty or with what they hold; a save goes into `slotN.sav` and the slot list.
 //! * **The campaign** (`iron3d-save`'s PD-CAMPAIGN rules): a new campaign starts its
@@ -36,6 +41,8 @@ use std::path::{Path, PathBuf};
 pub const MAX_LISTED_MISSIONS: usize = 256;
 /// Manual save slots offered by the save screen.
 pub const MANUAL_SLOTS: usize = 6;
+/// The most subfolders the game-directory page lists.
+pub const MAX_LISTED_FOLDERS: usize = 512;
 
 /// A page of the menu.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +59,8 @@ pub enum Page {
     Controls,
     /// The installed mods: on, off or refused (and why); Enter turns one on or off.
     Mods,
+    /// The game-directory picker: a folder browser and the check of the folder shown.
+    GameDir,
 }
 
 /// What a line does when chosen.
@@ -71,6 +80,14 @@ enum Choice {
     SaveSlot(String),
     /// Turn this mod on or off in the player's list.
     ToggleMod(String),
+    /// Show this folder on the game-directory page.
+    Browse(PathBuf),
+    /// Check the folder shown.
+    CheckDir,
+    /// Play this (checked) game directory.
+    UseDir(PathBuf),
+    /// Play the embedded demo again.
+    UseDemo,
     /// The page before (the main menu, or the game).
     Back,
     /// Leave the game.
@@ -99,6 +116,9 @@ pub enum FrontAction {
     Settings,
     /// Back to the game (the menu was opened from the pause menu).
     Resume,
+    /// Play this game directory from now on (checked: it has a mission); `None`: the
+    /// embedded demo.
+    UseGameDir(Option<PathBuf>),
     /// Leave the game.
     Quit,
 }
@@ -119,6 +139,19 @@ pub struct FrontMenu {
     choices: Vec<Choice>,
     /// The mods folder and the player's mod list (`None`: no mods page).
     mods: Option<(PathBuf, PathBuf)>,
+    /// The folder the game-directory page shows.
+    browse: PathBuf,
+    /// The check of `browse`, once asked for.
+    check: Option<crate::dir_check::DirCheck>,
+}
+
+/// The mission `play` starts behind the menu of `game_dir`: the campaign's first, else
+/// the first of [`missions_of`] (`None`: the directory has no mission).
+pub fn first_mission(game_dir: &Path) -> Option<String> {
+    Campaign::read(game_dir)
+        .ok()
+        .and_then(|c| c.missions().first().cloned())
+        .or_else(|| missions_of(game_dir).into_iter().next())
 }
 
 /// The missions of `game_dir`: folders under `MISSIONS/` (any case) holding a
@@ -196,6 +229,8 @@ impl FrontMenu {
             view: ListView::default(),
             choices: Vec::new(),
             mods: None,
+            browse: game_dir.parent().unwrap_or(game_dir).to_path_buf(),
+            check: None,
         }
     }
 
@@ -269,6 +304,15 @@ impl FrontMenu {
         self.page
     }
 
+    /// Where the menu is: its page and, on the game-directory page, the folder shown (a
+    /// change of either is a new page whose highlight starts afresh).
+    pub fn location(&self) -> (Page, Option<&Path>) {
+        (
+            self.page,
+            (self.page == Page::GameDir).then_some(self.browse.as_path()),
+        )
+    }
+
     /// The lines of the page up.
     pub fn view(&self) -> &ListView {
         &self.view
@@ -297,6 +341,7 @@ impl FrontMenu {
             Page::Save => self.slots_page(true),
             Page::Controls => Self::controls_page(),
             Page::Mods => self.mods_page(),
+            Page::GameDir => self.game_dir_page(),
         };
         self.view = view;
         self.choices = choices;
@@ -338,6 +383,19 @@ impl FrontMenu {
                 self.show(Page::Mods, self.from_game);
                 FrontAction::Stay
             }
+            Choice::Browse(dir) => {
+                self.browse = dir;
+                self.check = None;
+                self.show(Page::GameDir, self.from_game);
+                FrontAction::Stay
+            }
+            Choice::CheckDir => {
+                self.check = Some(crate::dir_check::DirCheck::start(&self.browse));
+                self.show(Page::GameDir, self.from_game);
+                FrontAction::Stay
+            }
+            Choice::UseDir(dir) => FrontAction::UseGameDir(Some(dir)),
+            Choice::UseDemo => FrontAction::UseGameDir(None),
             Choice::Back => self.back(),
             Choice::Quit => FrontAction::Quit,
             Choice::Nothing => FrontAction::Stay,
@@ -381,6 +439,20 @@ impl FrontMenu {
             self.show(Page::Mods, self.from_game);
         }
         moved
+    }
+
+    /// Takes the game-directory check's news; `true` when the page up was built again
+    /// (the window shows it again).
+    pub fn poll(&mut self) -> bool {
+        let changed = self
+            .check
+            .as_mut()
+            .is_some_and(crate::dir_check::DirCheck::poll);
+        if changed && self.page == Page::GameDir {
+            self.show(Page::GameDir, self.from_game);
+            return true;
+        }
+        false
     }
 
     /// Escape: the page before — the page the menu was opened at goes back to the game
@@ -500,6 +572,10 @@ impl FrontMenu {
             (
                 Self::line("Controls", "keys, mouse, gamepad".to_owned(), true),
                 Choice::Open(Page::Controls),
+            ),
+            (
+                Self::line("Game directory", self.game_dir.display().to_string(), true),
+                Choice::Open(Page::GameDir),
             ),
             (Self::line("Quit", String::new(), true), Choice::Quit),
         ];
@@ -645,6 +721,126 @@ impl FrontMenu {
                 tracing::warn!(target: "Iron3D", error = %iron3d_abi::error_chain(&e), "mod list not changed")
             }
         }
+    }
+
+    /// The subfolders of `dir` in name order, hidden ones (`.wine`: a game installed
+    /// under Wine) after the others, at most [`MAX_LISTED_FOLDERS`], each with whether it
+    /// holds a `MISSIONS` folder (any case).
+    fn folders_of(dir: &Path) -> Vec<(String, PathBuf, bool)> {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(String, PathBuf, bool)> = rd
+            .filter_map(Result::ok)
+            .filter(|e| e.path().is_dir())
+            .map(|e| (e.file_name().to_string_lossy().into_owned(), e.path()))
+            .map(|(name, path)| {
+                let game = std::fs::read_dir(&path).is_ok_and(|mut rd| {
+                    rd.any(|e| {
+                        e.is_ok_and(|e| {
+                            e.file_name().eq_ignore_ascii_case("missions") && e.path().is_dir()
+                        })
+                    })
+                });
+                (name, path, game)
+            })
+            .collect();
+        out.sort_by(|a, b| {
+            (a.0.starts_with('.'), a.0.to_lowercase(), &a.0).cmp(&(
+                b.0.starts_with('.'),
+                b.0.to_lowercase(),
+                &b.0,
+            ))
+        });
+        out.truncate(MAX_LISTED_FOLDERS);
+        out
+    }
+
+    fn game_dir_page(&self) -> (ListView, Vec<Choice>) {
+        use crate::dir_check::CheckState;
+        let here = self.browse.display().to_string();
+        let mut hint = format!(
+            "Now: {}. Enter opens a folder; the first line checks the folder shown (every file through its reader) and then plays it",
+            self.game_dir.display()
+        );
+        let first = match self.check.as_ref().map(crate::dir_check::DirCheck::state) {
+            None => (
+                Self::line("Check this folder", here, true),
+                Choice::CheckDir,
+            ),
+            Some(CheckState::Running { done, total }) => {
+                hint = format!("Checking {here}: every file through its reader");
+                (
+                    Self::line("Checking", format!("{done}/{total} files"), false),
+                    Choice::Nothing,
+                )
+            }
+            Some(CheckState::Done(Ok(s))) => {
+                let found = if s.problems.is_empty() {
+                    "clean".to_owned()
+                } else {
+                    let more = s.problems.len() - 1;
+                    hint = if more > 0 {
+                        format!("{} ({more} more problems)", s.problems[0])
+                    } else {
+                        s.problems[0].clone()
+                    };
+                    format!("{} problems", s.problems.len())
+                };
+                if s.playable() {
+                    (
+                        Self::line(
+                            "Play this folder",
+                            format!("{} missions, {} files, {found}", s.missions, s.files),
+                            true,
+                        ),
+                        Choice::UseDir(self.browse.clone()),
+                    )
+                } else {
+                    hint = format!("{here}: no folder under MISSIONS/ holds a data.tma");
+                    (
+                        Self::line("Not a game directory", format!("{} files", s.files), false),
+                        Choice::Nothing,
+                    )
+                }
+            }
+            Some(CheckState::Done(Err(e))) => {
+                hint.clone_from(e);
+                (Self::line("Cannot check", here, false), Choice::Nothing)
+            }
+        };
+        let mut lines = vec![
+            first,
+            (
+                Self::line(
+                    "The embedded demo",
+                    "built by our own writers".to_owned(),
+                    true,
+                ),
+                Choice::UseDemo,
+            ),
+        ];
+        if let Some(parent) = self.browse.parent() {
+            lines.push((
+                Self::line("..", parent.display().to_string(), true),
+                Choice::Browse(parent.to_path_buf()),
+            ));
+        }
+        for (name, path, game) in Self::folders_of(&self.browse) {
+            let detail = if path == self.game_dir {
+                "playing now"
+            } else if game {
+                "has MISSIONS/"
+            } else {
+                ""
+            };
+            lines.push((
+                Self::line(&name, detail.to_owned(), true),
+                Choice::Browse(path),
+            ));
+        }
+        lines.push((Self::line("Back", String::new(), true), Choice::Back));
+        Self::assemble("GAME DIRECTORY", lines, hint)
     }
 
     fn controls_page() -> (ListView, Vec<Choice>) {
@@ -931,7 +1127,8 @@ mod tests {
         assert!(l[2].2, "single missions");
         assert!(!l[3].2, "no save folder: nothing to load");
         assert_eq!(l[5], ("Mods".into(), "no mods folder".into(), false));
-        assert_eq!(m.choose(7), FrontAction::Quit);
+        assert_eq!(l[7].0, "Game directory");
+        assert_eq!(m.choose(8), FrontAction::Quit);
         // Controls: every action with its inputs (the shipped bindings), then Back.
         assert_eq!(m.choose(6), FrontAction::Stay);
         assert_eq!(m.page(), Page::Controls);
@@ -1011,7 +1208,12 @@ mod tests {
         m.open(Page::Mods, false);
         m.choose(0);
         m.choose(1);
-        let enabled = || iron3d_mods::ModList::load(&list).unwrap().enabled().to_vec();
+        let enabled = || {
+            iron3d_mods::ModList::load(&list)
+                .unwrap()
+                .enabled()
+                .to_vec()
+        };
         assert_eq!(enabled(), ["alpha", "beta"]);
         assert_eq!(labels(&m)[0].1, "on, loads 1");
         assert!(m.shift(0, 1), "alpha later");
@@ -1026,5 +1228,107 @@ mod tests {
         assert!(!m.shift(3, 1), "Back is no mod");
         assert_eq!(enabled(), ["alpha", "beta"]);
         assert!(m.view().hint.contains("Left/Right"), "{}", m.view().hint);
+    }
+
+    /// Polls the menu until the game-directory check is done (bounded).
+    fn finish_check(m: &mut FrontMenu) {
+        for _ in 0..2000 {
+            m.poll();
+            if !labels(m)[0].0.starts_with("Checking") {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        panic!("the check did not finish: {:?}", labels(m));
+    }
+
+    /// The picker browses folders from beside the game being played, checks the folder
+    /// shown in the background (its progress on the first line) and offers it only when
+    /// it has a mission; the embedded demo is always a line.
+    #[test]
+    fn the_game_directory_page_browses_checks_and_offers_a_folder_with_missions() {
+        let root = tempfile::tempdir().unwrap();
+        let playing = root.path().join("playing");
+        let other = root.path().join("other");
+        let empty = root.path().join("empty");
+        for (dir, game) in [(&playing, true), (&other, true), (&empty, false)] {
+            std::fs::create_dir_all(dir).unwrap();
+            if game {
+                let m = dir.join("MISSIONS/ONE");
+                std::fs::create_dir_all(&m).unwrap();
+                std::fs::write(m.join("data.tma"), b"x").unwrap();
+            }
+        }
+        std::fs::create_dir_all(root.path().join(".hidden")).unwrap();
+        let mut m = FrontMenu::new(&playing, None);
+        m.open(Page::Main, false);
+        let k = labels(&m)
+            .iter()
+            .position(|l| l.0 == "Game directory")
+            .unwrap();
+        assert_eq!(labels(&m)[k].1, playing.display().to_string());
+        m.choose(k);
+        assert_eq!(m.page(), Page::GameDir);
+        let l = labels(&m);
+        let names: Vec<&str> = l.iter().map(|x| x.0.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Check this folder",
+                "The embedded demo",
+                "..",
+                "empty",
+                "other",
+                "playing",
+                ".hidden",
+                "Back"
+            ],
+            "beside the game played, hidden folders last"
+        );
+        assert_eq!(l[0].1, root.path().display().to_string());
+        assert_eq!(l[4].1, "has MISSIONS/");
+        assert_eq!(l[5].1, "playing now");
+        assert_eq!(m.choose(1), FrontAction::UseGameDir(None), "the demo");
+        // A folder without missions is checked and refused.
+        m.choose(3);
+        assert_eq!(
+            labels(&m)[0],
+            (
+                "Check this folder".into(),
+                empty.display().to_string(),
+                true
+            )
+        );
+        m.choose(0);
+        finish_check(&mut m);
+        assert_eq!(
+            labels(&m)[0],
+            ("Not a game directory".into(), "0 files".into(), false)
+        );
+        assert!(
+            m.view().hint.contains("no folder under MISSIONS/"),
+            "{}",
+            m.view().hint
+        );
+        assert_eq!(m.choose(0), FrontAction::Stay);
+        // Up and into the other game: checked, its problems counted, offered.
+        m.choose(2);
+        let at = labels(&m).iter().position(|l| l.0 == "other").unwrap();
+        m.choose(at);
+        m.choose(0);
+        finish_check(&mut m);
+        let first = labels(&m)[0].clone();
+        assert_eq!(first.0, "Play this folder");
+        assert!(
+            first.1.starts_with("1 missions, 1 files, 1 problems"),
+            "{first:?}"
+        );
+        assert!(m.view().hint.contains("data.tma"), "{}", m.view().hint);
+        assert_eq!(m.choose(0), FrontAction::UseGameDir(Some(other.clone())));
+        // Browsing elsewhere forgets the check.
+        m.choose(2);
+        assert_eq!(labels(&m)[0].0, "Check this folder");
+        assert_eq!(m.back(), FrontAction::Stay);
+        assert_eq!(m.page(), Page::Main);
     }
 }

@@ -5,6 +5,7 @@ pub mod audio;
 pub mod bench;
 pub mod bindings_cli;
 pub mod demo_cli;
+pub mod dir_check;
 pub mod front_menu;
 pub mod headless;
 pub mod live_input;
@@ -822,16 +823,34 @@ fn play_command(mut a: PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode
         && a.mission.is_none()
         && loading.is_none()
         && a.frames.is_none();
+    // Automation (offscreen) never reads the player's settings.
+    let settings_file = iron3d_config::settings::user_file();
+    let (settings, chosen) = if a.offscreen {
+        Default::default()
+    } else {
+        play::player_settings(settings_file.as_deref())
+    };
+    // The menu opens over the game directory its picker chose last (the settings'
+    // `[game] directory`) when the command line names none.
+    if menu && a.game_dir.is_none() && !settings.game.directory.is_empty() {
+        let d = PathBuf::from(&settings.game.directory);
+        if front_menu::first_mission(&d).is_some() {
+            a.game_dir = Some(d);
+        } else {
+            writeln!(
+                out,
+                "play: the game directory chosen in the menu ({}) has no mission now: the demo plays (choose another under Game directory)",
+                d.display()
+            )?;
+        }
+    }
     let (game_dir, mission) = match (a.game_dir, a.mission, &loading) {
         (Some(d), Some(m), _) => (d, m),
         (Some(d), None, Some(h)) => (d, h.mission.clone()),
         (Some(d), None, None) if menu => {
             // The scene behind the menu: the campaign's first mission, else the first
             // mission of the directory.
-            let first = iron3d_save::Campaign::read(&d)
-                .ok()
-                .and_then(|c| c.missions().first().cloned())
-                .or_else(|| front_menu::missions_of(&d).into_iter().next())
+            let first = front_menu::first_mission(&d)
                 .ok_or_else(|| anyhow::anyhow!("{}: no mission under MISSIONS/", d.display()))?;
             (d, first)
         }
@@ -843,13 +862,6 @@ fn play_command(mut a: PlayArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode
                 demo_cli::cached(&demo_cache_root(), a.seed, iron3d_demo::Profile::Demo, out)?;
             (dir, loading.as_ref().map_or(first, |h| h.mission.clone()))
         }
-    };
-    // Automation (offscreen) never reads the player's settings.
-    let settings_file = iron3d_config::settings::user_file();
-    let (settings, chosen) = if a.offscreen {
-        Default::default()
-    } else {
-        play::player_settings(settings_file.as_deref())
     };
     let window_size = if a.offscreen {
         (640, 480)

@@ -472,13 +472,20 @@ mod tests {
         let kinds = |w: &[DeviceInput]| w.iter().map(|d| (d.kind, d.x)).collect::<Vec<_>>();
         let w = l.take_window();
         assert_eq!(kinds(&w)[1], (DeviceInputKind::INVERT_Y, 1.0));
-        assert_eq!(w.len(), 5, "the menu, the setting, the pointer, two motions");
+        assert_eq!(
+            w.len(),
+            5,
+            "the menu, the setting, the pointer, two motions"
+        );
         let menu_only = [(DeviceInputKind::MENU, 0.0)];
         assert_eq!(kinds(&l.take_window()), menu_only, "told once");
         l.mouse.invert_y = false;
         assert_eq!(
             kinds(&l.take_window()),
-            [(DeviceInputKind::MENU, 0.0), (DeviceInputKind::INVERT_Y, 0.0)]
+            [
+                (DeviceInputKind::MENU, 0.0),
+                (DeviceInputKind::INVERT_Y, 0.0)
+            ]
         );
         // Whether a menu is up goes with every poll (a plugin swapped in learns it).
         l.set_menu(true);

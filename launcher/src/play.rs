@@ -361,6 +361,9 @@ pub enum MenuAction {
     },
     /// Start from this save (a new session: the save's mission and seed).
     Load(PathBuf),
+    /// Play this game directory from now on (`None`: the embedded demo): the window
+    /// keeps it in the settings and opens the main menu over it (a new session).
+    UseGameDir(Option<PathBuf>),
     /// Leave the game.
     Quit,
     /// A setting changed (already saved and in [`PlaySession::settings`]); the window
@@ -680,6 +683,12 @@ impl PlaySession {
         // the menus' actions, which drive the menu here as the keyboard's keys do in the
         // window (what they ask of the window waits in `menu_actions`).
         self.input.set_menu(self.screen() != Screen::Playing);
+        // The game-directory check runs on its own thread: its progress shows here.
+        if let (Some(h), Some(f)) = (&self.hud, &mut self.front) {
+            if matches!(h.screen(), Screen::List { .. }) && f.poll() {
+                h.set_list(f.view().clone());
+            }
+        }
         self.input.poll(&self.run.host);
         for name in self.input.take_menu_presses() {
             if let Some(key) = MenuKey::of_action(name) {
@@ -951,7 +960,7 @@ impl PlaySession {
             return MenuAction::None;
         };
         let lines = f.view().lines.len().max(1);
-        let before = f.page();
+        let before = (f.page(), f.location().1.map(Path::to_path_buf));
         let action = match key {
             MenuKey::Up | MenuKey::Down => {
                 h.set_screen(Screen::List {
@@ -982,10 +991,12 @@ impl PlaySession {
         match action {
             FrontAction::Stay => {
                 if let Some(f) = self.front.as_ref() {
-                    // A page change shows the new page from its first line; a page built
-                    // again (a mod turned on or moved) keeps the highlight.
+                    // A new page (or another folder of the game-directory page) shows
+                    // from its first line; a page built again (a mod turned on or
+                    // moved, a check begun) keeps the highlight.
                     h.set_list(f.view().clone());
-                    let item = if f.page() != before {
+                    let here = (f.page(), f.location().1.map(Path::to_path_buf));
+                    let item = if here != before {
                         f.first_enabled()
                     } else {
                         item.min(f.view().lines.len().saturating_sub(1))
@@ -996,6 +1007,7 @@ impl PlaySession {
             }
             FrontAction::Start { mission, campaign } => MenuAction::Start { mission, campaign },
             FrontAction::Load(path) => MenuAction::Load(path),
+            FrontAction::UseGameDir(dir) => MenuAction::UseGameDir(dir),
             FrontAction::Quit => MenuAction::Quit,
             FrontAction::Resume => {
                 h.set_screen(Screen::Paused { item: 0 });
@@ -1131,6 +1143,28 @@ impl PlaySession {
             (Screen::Outcome { .. }, MenuKey::Accept) => MenuAction::Restart,
             (Screen::Outcome { .. }, MenuKey::Back) => MenuAction::Quit,
             _ => MenuAction::None,
+        }
+    }
+
+    /// Keeps `dir` as the player's game directory in the settings (`[game] directory`;
+    /// `None`: the embedded demo), saved at once; a path that is not UTF-8 or a failed
+    /// save is said in the log and the choice lasts for this window only.
+    pub fn remember_game_dir(&mut self, dir: Option<&Path>) {
+        let text = match dir {
+            None => String::new(),
+            Some(d) => match d.to_str().filter(|_| d.is_absolute()) {
+                Some(t) => t.to_owned(),
+                None => {
+                    tracing::warn!(target: "Iron3D", dir = %d.display(), "the game directory is not kept in the settings: not an absolute UTF-8 path");
+                    return;
+                }
+            },
+        };
+        self.settings.game.directory = text;
+        if let Some(path) = &self.settings_file {
+            if let Err(e) = self.settings.save(path) {
+                tracing::warn!(target: "Iron3D", error = %anyhow::Error::new(e), "settings not saved");
+            }
         }
     }
 

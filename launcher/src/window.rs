@@ -148,6 +148,46 @@ impl App<'_> {
                 opts.campaign = campaign;
                 self.replace(event_loop, opts, "mission started");
             }
+            MenuAction::UseGameDir(chosen) => {
+                let found = match &chosen {
+                    Some(dir) => crate::front_menu::first_mission(dir)
+                        .map(|m| {
+                            (
+                                std::fs::canonicalize(dir).unwrap_or_else(|_| dir.clone()),
+                                m,
+                            )
+                        })
+                        .ok_or_else(|| anyhow::anyhow!("{}: no mission", dir.display())),
+                    None => crate::demo_cli::cached(
+                        &crate::demo_cache_root(),
+                        self.opts.seed,
+                        iron3d_demo::Profile::Demo,
+                        self.out,
+                    ),
+                };
+                let (dir, first) = match found {
+                    Ok(f) => f,
+                    Err(e) => {
+                        tracing::warn!(target: "Iron3D", error = %format!("{e:#}"), "game directory not chosen");
+                        return;
+                    }
+                };
+                // The menu opens over its first mission; once that session runs, the
+                // choice is kept for the next start.
+                let mut opts = self.opts.clone();
+                opts.settings = self.session.settings.clone();
+                opts.game_dir = dir.clone();
+                opts.mission = first;
+                opts.load = None;
+                opts.briefing = false;
+                opts.menu = true;
+                opts.campaign = false;
+                self.replace(event_loop, opts, "game directory chosen");
+                if self.opts.game_dir == dir {
+                    self.session
+                        .remember_game_dir(chosen.is_some().then_some(dir.as_path()));
+                }
+            }
             MenuAction::Load(path) => {
                 let header = match crate::saves::read_for_load(&path) {
                     Ok(save) => save.header,
@@ -171,8 +211,8 @@ impl App<'_> {
 
     /// Replaces the session with one started from `opts` (which the window keeps for
     /// the next restart). A session that fails to start leaves the old one running when
-    /// it is a load (the save is refused, the menu stays up); otherwise the window says
-    /// why and closes.
+    /// it is a load (the save is refused, the menu stays up) or another game directory;
+    /// otherwise the window says why and closes.
     fn replace(&mut self, event_loop: &ActiveEventLoop, mut opts: PlayOptions, what: &str) {
         // The mods are chosen again: the menu's Mods page may have changed the list.
         opts.mods = std::sync::Arc::new(crate::mods::for_run(&opts.mod_args, false, &[]));
@@ -191,6 +231,10 @@ impl App<'_> {
             }
             Err(e) if opts.load.is_some() => {
                 tracing::warn!(target: "Iron3D", error = %format!("{e:#}"), "load refused");
+            }
+            // Another game directory that does not start leaves this one playing.
+            Err(e) if opts.game_dir != self.opts.game_dir => {
+                tracing::warn!(target: "Iron3D", error = %format!("{e:#}"), dir = %opts.game_dir.display(), "game directory refused");
             }
             Err(e) => self.fail(event_loop, e.context(format!("{what}: {}", opts.mission))),
         }
@@ -237,7 +281,9 @@ impl App<'_> {
             KeyCode::Enter | KeyCode::NumpadEnter => MenuKey::Accept,
             KeyCode::ArrowUp => MenuKey::Up,
             KeyCode::ArrowDown => MenuKey::Down,
-            KeyCode::ArrowLeft if matches!(screen, Screen::Settings { .. } | Screen::List { .. }) => {
+            KeyCode::ArrowLeft
+                if matches!(screen, Screen::Settings { .. } | Screen::List { .. }) =>
+            {
                 MenuKey::Left
             }
             KeyCode::ArrowRight
@@ -264,14 +310,17 @@ impl App<'_> {
         if pressed && !self.held.contains(&code) && self.menu_key(event_loop, code) {
             return;
         }
+        // F10 quits whatever is up (a menu over a mission that has not ticked yet has
+        // no seat).
+        if pressed && code == KeyCode::F10 {
+            self.done = true;
+            event_loop.exit();
+            return;
+        }
         self.session.input.key(code, pressed);
         if self.session.seat_active() {
             if pressed && self.held.insert(code) {
                 match code {
-                    KeyCode::F10 => {
-                        self.done = true;
-                        event_loop.exit();
-                    }
                     KeyCode::F1 => self.switch_async(Renderer::Soft),
                     KeyCode::F2 => self.switch_async(Renderer::Vulkan),
                     KeyCode::F4 => self.switch_async(Renderer::Capture),

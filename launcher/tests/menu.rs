@@ -24,14 +24,22 @@ use xvfb::{Xvfb, can_run, demo_game, poll, sleep};
 /// `iron3d play --game-dir GAME` in the X server, saves under `data` (XDG_DATA_HOME),
 /// no settings or bindings of this machine's; stdout piped, stderr into `log`.
 fn play(x: &Xvfb, game: &Path, data: &Path, log: &Path) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_iron3d"))
-        .args(["--log-level", "info", "play", "--game-dir"])
-        .arg(game)
-        .args(["--renderer", "soft", "--width", "640", "--height", "480"])
+    play_in(x, Some(game), data, log)
+}
+
+/// [`play`], with `--game-dir` only when `game` is given.
+fn play_in(x: &Xvfb, game: Option<&Path>, data: &Path, log: &Path) -> Child {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_iron3d"));
+    c.args(["--log-level", "info", "play"]);
+    if let Some(g) = game {
+        c.arg("--game-dir").arg(g);
+    }
+    c.args(["--renderer", "soft", "--width", "640", "--height", "480"])
         .env("DISPLAY", &x.display)
         .env_remove("WAYLAND_DISPLAY")
         .env("XDG_CONFIG_HOME", data.join("config"))
         .env("XDG_DATA_HOME", data)
+        .env("XDG_CACHE_HOME", data.join("cache"))
         .stdout(Stdio::piped())
         .stderr(std::fs::File::create(log).unwrap())
         .spawn()
@@ -123,4 +131,71 @@ fn a_new_campaign_saved_quit_and_continued_from_the_menu_arrives_in_the_same_sta
         Some("DEMO1"),
         "{out}"
     );
+}
+
+/// The game-directory picker in the real window: Game directory → the sibling game →
+/// check it → play it. The menu opens over that game's first mission, the choice is
+/// kept in the settings, and the next `play` without `--game-dir` opens over it.
+#[test]
+fn a_game_directory_chosen_in_the_menu_is_played_and_kept_for_the_next_start() {
+    if !can_run() {
+        return;
+    }
+    let x = Xvfb::start().expect("Xvfb starts on a free display");
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let game = demo_game(&games);
+    // A second game beside it whose campaign starts with BATTLE (the demo's: DEMO1).
+    let other = games.join("other");
+    let copied = Command::new("cp")
+        .arg("-r")
+        .arg(&game)
+        .arg(&other)
+        .status()
+        .unwrap();
+    assert!(copied.success());
+    std::fs::write(
+        other.join("MISSIONS/dispatcher.ini"),
+        "[CAMPAIGN]\nMISSION1=BATTLE\n",
+    )
+    .unwrap();
+    let data = tmp.path().join("data");
+
+    let log = tmp.path().join("pick.log");
+    let mut first = play(&x, &game, &data, &log);
+    let w = x.iron3d_window(&mut first, &log, 90).expect("a window");
+    x.xdo(&["windowfocus", "--sync", &w]);
+    sleep(1.0);
+    // Main menu: New campaign is highlighted; Game directory is six lines down.
+    keys(&x, &w, &["Down"; 6], 0.3);
+    keys(&x, &w, &["Return"], 1.0);
+    // The page lists: Check, the demo, .., game, other, Back; from "Check" to "other".
+    keys(&x, &w, &["Down"; 4], 0.3);
+    keys(&x, &w, &["Return"], 1.0); // into other/
+    keys(&x, &w, &["Return"], 4.0); // check it
+    keys(&x, &w, &["Return"], 4.0); // play it
+    let title = x.xdo(&["getwindowname", &w]);
+    assert!(
+        title.contains("BATTLE"),
+        "the other game's first mission: {title}"
+    );
+    let out = quit(&x, &w, first, &log);
+    let err = std::fs::read_to_string(&log).unwrap();
+    assert!(err.contains("game directory chosen"), "{out}\n{err}");
+    let settings = std::fs::read_to_string(data.join("config/iron3d/settings.toml")).unwrap();
+    let kept = std::fs::canonicalize(&other).unwrap();
+    assert!(
+        settings.contains(&format!("directory = \"{}\"", kept.display())),
+        "{settings}"
+    );
+
+    // The next start without --game-dir opens the menu over the chosen game.
+    let log = tmp.path().join("again.log");
+    let mut again = play_in(&x, None, &data, &log);
+    let w = x.iron3d_window(&mut again, &log, 90).expect("a window");
+    x.xdo(&["windowfocus", "--sync", &w]);
+    sleep(2.0);
+    let title = x.xdo(&["getwindowname", &w]);
+    assert!(title.contains("BATTLE"), "{title}");
+    quit(&x, &w, again, &log);
 }

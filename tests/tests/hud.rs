@@ -598,3 +598,69 @@ fn the_gamepad_drives_the_menus_and_none_of_it_reaches_the_game() {
     );
     s.shutdown();
 }
+
+/// The main menu's game-directory picker through the play session: the page browses
+/// from beside the game played, the check runs while frames go on (its result shows in
+/// the drawn list) and a folder with a mission is offered to the window.
+#[test]
+fn the_game_directory_picker_checks_a_folder_while_the_menu_runs() {
+    use iron3d_hud::Screen;
+    use iron3d_launcher::play::{MenuAction, MenuKey, PlayOptions, PlaySession, Renderer};
+    let game = battle(None);
+    let mut s = PlaySession::start(
+        &PlayOptions {
+            renderer: Some(Renderer::Capture),
+            seed: 1,
+            menu: true,
+            ..PlayOptions::new(game.path(), "BATTLE")
+        },
+        &mut Vec::new(),
+    )
+    .unwrap();
+    let list = |s: &PlaySession| s.hud.clone().unwrap().state.lock().unwrap().list.clone();
+    let line = |s: &PlaySession, label: &str| {
+        list(s)
+            .lines
+            .iter()
+            .position(|l| l.label == label)
+            .unwrap_or_else(|| panic!("no line {label}: {:?}", list(s).lines))
+    };
+    // Highlight a line by name (Up/Down) and choose it.
+    let choose = |s: &mut PlaySession, label: &str| {
+        let k = line(s, label);
+        while !matches!(s.screen(), Screen::List { item } if item == k) {
+            s.menu(MenuKey::Down);
+        }
+        s.menu(MenuKey::Accept)
+    };
+    assert_eq!(choose(&mut s, "Game directory"), MenuAction::None);
+    assert_eq!(list(&s).title, "GAME DIRECTORY");
+    // The battle's own folder, shown from beside it.
+    let name = game
+        .path()
+        .file_name()
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(choose(&mut s, &name), MenuAction::None);
+    assert_eq!(choose(&mut s, "Check this folder"), MenuAction::None);
+    let mut frame = 0u64;
+    while list(&s).lines[0].label == "Checking" {
+        frame += 1;
+        assert!(frame < 3000, "the check did not finish");
+        s.frame(frame * (1_000_000_000 / 30)).unwrap();
+    }
+    let first = list(&s).lines[0].clone();
+    assert_eq!(first.label, "Play this folder", "{first:?}");
+    assert!(
+        first.detail.contains("clean"),
+        "our writers' game is clean: {first:?}"
+    );
+    assert_eq!(
+        choose(&mut s, "Play this folder"),
+        MenuAction::UseGameDir(Some(game.path().to_owned()))
+    );
+    assert_eq!(s.run.kernel.tick(), 0, "the menu held the clock");
+    s.shutdown();
+}

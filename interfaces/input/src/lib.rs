@@ -615,10 +615,16 @@ mod tests {
         );
         assert_eq!(m.tick(&[button(pad, "Pad:Start", false)]), []);
         assert_eq!(
-            m.tick(&[button(pad, "Pad:DPadUp", true), button(pad, "Pad:DPadUp", false)]),
+            m.tick(&[
+                button(pad, "Pad:DPadUp", true),
+                button(pad, "Pad:DPadUp", false)
+            ]),
             [Press("menu.up"), Release("menu.up")]
         );
-        assert_eq!(m.tick(&[button(pad, "Pad:South", true)]), [Press("menu.accept")]);
+        assert_eq!(
+            m.tick(&[button(pad, "Pad:South", true)]),
+            [Press("menu.accept")]
+        );
         // South chose "Resume" and is still down: it selects nothing in the game.
         assert_eq!(
             m.set_mode(OVERVIEW),

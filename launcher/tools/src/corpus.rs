@@ -498,8 +498,35 @@ fn rsli_file(report: &mut Report, rel: &str, name: &str, data: &[u8], rt: bool) 
     }
 }
 
-/// Builds the report as JSON (stable key order).
+/// Builds the report as JSON (stable key order), with a progress bar on the terminal
+/// for a directory of more than 200 files.
 pub fn report(game_dir: &Path, roundtrip: bool) -> anyhow::Result<Value> {
+    let mut bar: Option<indicatif::ProgressBar> = None;
+    let v = report_with(game_dir, roundtrip, &mut |done, total| {
+        let pb = bar.get_or_insert_with(|| {
+            if total > 200 {
+                indicatif::ProgressBar::new(total)
+            } else {
+                indicatif::ProgressBar::hidden()
+            }
+        });
+        pb.set_position(done);
+        true
+    });
+    if let Some(pb) = bar {
+        pb.finish_and_clear();
+    }
+    v
+}
+
+/// [`report`] telling `progress` how far it came: `(files read, files in all)` before
+/// the first file and after each one (the missions' graphs follow the last). The check
+/// stops with an error saying it was cancelled as soon as `progress` returns `false`.
+pub fn report_with(
+    game_dir: &Path,
+    roundtrip: bool,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> anyhow::Result<Value> {
     if !game_dir.is_dir() {
         anyhow::bail!("{}: not a directory", game_dir.display());
     }
@@ -513,21 +540,21 @@ pub fn report(game_dir: &Path, roundtrip: bool) -> anyhow::Result<Value> {
             .errors
             .push(format!("{rel}: cannot be listed"));
     }
-    let pb = if all.len() > 200 {
-        indicatif::ProgressBar::new(all.len() as u64)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    for p in &all {
-        if p.file_name()
-            .is_some_and(|n| n == iron3d_demo::MANIFEST_NAME)
-        {
-            continue;
-        }
-        file(&mut r, game_dir, p, roundtrip);
-        pb.inc(1);
+    let total = all.len() as u64;
+    let stop = || anyhow::anyhow!("{}: the corpus check was cancelled", game_dir.display());
+    if !progress(0, total) {
+        return Err(stop());
     }
-    pb.finish_and_clear();
+    for (k, p) in all.iter().enumerate() {
+        if p.file_name()
+            .is_none_or(|n| n != iron3d_demo::MANIFEST_NAME)
+        {
+            file(&mut r, game_dir, p, roundtrip);
+        }
+        if !progress(k as u64 + 1, total) {
+            return Err(stop());
+        }
+    }
     let vfs = Vfs::new(game_dir);
     let cache = ArchiveCache::new(ReadMode::Strict, 256 << 20);
     let data = GameData {
@@ -578,6 +605,63 @@ pub fn report(game_dir: &Path, roundtrip: bool) -> anyhow::Result<Value> {
     }))
 }
 
+/// Whether a [`report`] is clean: no family error, no mission failure, no mismatch of a
+/// checked tag (what `iron3d corpus` exits 0 on).
+pub fn is_clean(v: &Value) -> bool {
+    v["families"].as_object().is_some_and(|f| {
+        f.values()
+            .all(|x| x["errors"].as_array().is_some_and(Vec::is_empty))
+    }) && v["missions"]
+        .as_object()
+        .is_some_and(|m| m.values().all(|x| x["failures"] == 0))
+        && v["tag_mismatches"]
+            .as_array()
+            .is_some_and(|t| t.iter().all(|x| x["checked"] == false))
+}
+
+/// Every problem of a [`report`] as a line, in the report's order: the families'
+/// errors, the missions' failures, the checked tag mismatches (empty when clean).
+pub fn problems(v: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for x in v["families"]
+        .as_object()
+        .into_iter()
+        .flat_map(|f| f.values())
+    {
+        out.extend(
+            x["errors"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|e| e.as_str().map(str::to_owned)),
+        );
+    }
+    for (k, x) in v["missions"].as_object().into_iter().flatten() {
+        let details: Vec<String> = x["failures_detail"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.as_str().map(str::to_owned))
+            .collect();
+        if details.is_empty() && x["failures"] != 0 {
+            out.push(format!("mission {k}: {} failures", x["failures"]));
+        }
+        out.extend(details);
+    }
+    for t in v["tag_mismatches"].as_array().into_iter().flatten() {
+        if t["checked"] == true {
+            out.push(format!(
+                "{}: {} family expects tag {}, found {}",
+                t["entry"].as_str().unwrap_or_default(),
+                t["family"].as_str().unwrap_or_default(),
+                t["expected"].as_str().unwrap_or_default(),
+                t["found"].as_str().unwrap_or_default()
+            ));
+        }
+    }
+    out
+}
+
 /// `corpus GAME_DIR [--json] [--roundtrip]`.
 pub fn run(
     game_dir: &Path,
@@ -586,15 +670,7 @@ pub fn run(
     out: &mut dyn Write,
 ) -> anyhow::Result<bool> {
     let v = report(game_dir, roundtrip)?;
-    let clean = v["families"].as_object().is_some_and(|f| {
-        f.values()
-            .all(|x| x["errors"].as_array().is_some_and(Vec::is_empty))
-    }) && v["missions"]
-        .as_object()
-        .is_some_and(|m| m.values().all(|x| x["failures"] == 0))
-        && v["tag_mismatches"]
-            .as_array()
-            .is_some_and(|t| t.iter().all(|x| x["checked"] == false));
+    let clean = is_clean(&v);
     if json_out {
         writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
     } else {
@@ -683,5 +759,31 @@ mod tests {
             .collect();
         assert_eq!(rel, ["a.ini", "c.ini", "sub/b.ini"]);
         assert!(unreadable.is_empty());
+    }
+
+    /// The progress callback sees every file counted and may stop the check; a broken
+    /// file is a problem named with its place, a clean directory has none.
+    #[test]
+    fn progress_counts_every_file_stops_on_request_and_problems_name_the_file() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("a.ini"), b"[X]\nk=1\n").unwrap();
+        std::fs::write(d.path().join("b.ini"), b"[Y]\n").unwrap();
+        let mut seen = Vec::new();
+        let v = super::report_with(d.path(), false, &mut |done, total| {
+            seen.push((done, total));
+            true
+        })
+        .unwrap();
+        assert_eq!(seen, [(0, 2), (1, 2), (2, 2)]);
+        assert!(super::is_clean(&v), "{v}");
+        assert!(super::problems(&v).is_empty());
+        let stopped = super::report_with(d.path(), false, &mut |done, _| done < 1).unwrap_err();
+        assert!(stopped.to_string().contains("cancelled"), "{stopped}");
+        // A truncated NRes archive is a problem naming it.
+        std::fs::write(d.path().join("broken.lib"), b"NRes\x00\x01").unwrap();
+        let v = super::report_with(d.path(), false, &mut |_, _| true).unwrap();
+        assert!(!super::is_clean(&v));
+        let p = super::problems(&v);
+        assert!(p.iter().any(|l| l.contains("broken.lib")), "{p:?}");
     }
 }

@@ -682,16 +682,24 @@ mod tests {
             [InputRecord::key(code("camera.down"), true)]
         );
         assert_eq!(
-            p.poll(&[menu(true), pad("Pad:DPadDown", false), pad("Pad:DPadDown", true)])
-                .unwrap(),
+            p.poll(&[
+                menu(true),
+                pad("Pad:DPadDown", false),
+                pad("Pad:DPadDown", true)
+            ])
+            .unwrap(),
             [
                 InputRecord::key(code("camera.down"), false),
                 InputRecord::key(code("menu.down"), true)
             ]
         );
         assert_eq!(
-            p.poll(&[menu(true), pad("Pad:DPadDown", false), pad("Pad:South", true)])
-                .unwrap(),
+            p.poll(&[
+                menu(true),
+                pad("Pad:DPadDown", false),
+                pad("Pad:South", true)
+            ])
+            .unwrap(),
             [
                 InputRecord::key(code("menu.down"), false),
                 InputRecord::key(code("menu.accept"), true)

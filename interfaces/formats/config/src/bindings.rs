@@ -180,8 +180,14 @@ pub const ACTIONS: &[Action] = &[
     button("game.quick_load", "load the quick slot's save"),
     button("menu.up", "menus: the line above"),
     button("menu.down", "menus: the line below"),
-    button("menu.left", "menus: step the setting down, or load the mod earlier"),
-    button("menu.right", "menus: step the setting up, or load the mod later"),
+    button(
+        "menu.left",
+        "menus: step the setting down, or load the mod earlier",
+    ),
+    button(
+        "menu.right",
+        "menus: step the setting up, or load the mod later",
+    ),
     button("menu.accept", "menus: choose the highlighted line"),
     button("menu.back", "menus: the page before, or back to the game"),
 ];

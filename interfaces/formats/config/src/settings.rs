@@ -22,6 +22,10 @@
 //! [saves]
 //! autosave_minutes = 5      # 0..=120 minutes of game time between autosaves; 0: none
 //! autosave_slots = 3        # 1..=9 slots the autosaves rotate through
+//!
+//! [game]
+//! directory = ""            # the game directory the main menu's picker chose
+//!                           # (an absolute path); "": the embedded demo
 //! ```
 //!
 //! **Strict**: an unknown table or key, a value of the wrong type or out of its range is
@@ -52,6 +56,17 @@ pub struct Settings {
     pub input: Input,
     /// Autosaves.
     pub saves: Saves,
+    /// The game directory.
+    pub game: Game,
+}
+
+/// The game `play` opens its main menu over when no `--game-dir` is given.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Game {
+    /// The game directory chosen in the main menu (an absolute path; empty: the
+    /// embedded demo).
+    pub directory: String,
 }
 
 /// Autosave settings (`play`: the game saves itself every so many minutes of game time,
@@ -281,6 +296,14 @@ impl Settings {
                 "input",
                 "mouse_sensitivity",
                 format!("{m} is not in {}..={}", SENSITIVITY.0, SENSITIVITY.1),
+            ));
+        }
+        let g = &self.game.directory;
+        if !g.is_empty() && !Path::new(g).is_absolute() {
+            return Err((
+                "game",
+                "directory",
+                format!("{g:?} is not an absolute path"),
             ));
         }
         let s = &self.saves;
@@ -584,6 +607,13 @@ mod tests {
                 autosave_slots: 3
             }
         );
+        // The game directory: absolute, or empty for the demo.
+        let e = Settings::parse(b"[game]\ndirectory = \"parkan\"\n", "s.toml").unwrap_err();
+        assert_eq!((e.line(), e.column()), (2, 1), "{e}");
+        assert!(e.message().contains("not an absolute path"), "{e}");
+        let s = Settings::parse(b"[game]\ndirectory = \"/games/parkan\"\n", "s.toml").unwrap();
+        assert_eq!(s.game.directory, "/games/parkan");
+        assert_eq!(Settings::default().game.directory, "");
     }
 
     #[test]
