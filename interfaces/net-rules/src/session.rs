@@ -1,0 +1,647 @@
+//! The match protocol of the host and of a client over [`renet`]'s reliable ordered
+//! channel, free of I/O: a transport (UDP, the in-memory network) hands packets in and
+//! takes packets out; the caller's loop feeds the turns it runs and the hashes it takes.
+//!
+//! * **Admission**: a client's first message is [`Hello`]; the host answers
+//!   [`Refused`] with every difference ([`admit`]) and drops it, or keeps it as the next
+//!   free player. When the match's players are all there, the host sends everyone the
+//!   same [`Welcome`] (seats ascending, seed, mission, turn length and delay) and the
+//!   match starts at turn 0 (PD-NET-LOBBY: the match starts full; joining later is a
+//!   rejoin from a save, not yet built).
+//! * **Relay** (PD-NET-STAR): the host relays each player's orders, hashes and chat to
+//!   the others, after checking that the sender speaks for itself (a message in
+//!   another player's name is dropped and counted) and that the scheduler takes it.
+//! * **Bad packets**: a datagram that does not open ([`crate::frame`]) never reaches
+//!   renet; a message that does not decode, or that the scheduler refuses, is dropped;
+//!   both are counted per peer ([`Counters`]) and never stop the match.
+//! * **Transport ids are not player numbers** (FORMATS §13.15): the transport names a
+//!   peer by any number it likes (an address index); the host gives player numbers in
+//!   the order hellos arrive.
+
+use crate::identity::{PeerIdentity, admit};
+use crate::lockstep::{Config, Desync, Lockstep, Turn};
+use crate::wire::{
+    self, Chat, Hello, Left, Message, Orders, Refused, Seat, TurnHash, Welcome, WireEvent,
+};
+use renet::{ClientId, ConnectionConfig, DefaultChannel, RenetClient, RenetServer, ServerEvent};
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// The channel every message rides.
+const CHANNEL: DefaultChannel = DefaultChannel::ReliableOrdered;
+
+/// What the match set-up says (the host's choice).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Players in the match, the host included (`2..=MAX_PLAYERS`).
+    pub players: u8,
+    /// The clan each player commands, by player number (missing: clan = player + 1).
+    pub clans: Vec<u32>,
+    /// The match seed.
+    pub seed: u64,
+    /// The mission.
+    pub mission: String,
+    /// Turn length and delay.
+    pub config: Config,
+}
+
+/// Datagrams and messages dropped, per peer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// Datagrams that did not open (length, magic, version, key, checksum).
+    pub datagrams: u64,
+    /// Messages that did not decode (unknown kinds included).
+    pub malformed: u64,
+    /// Messages in another player's name, or out of place (orders before the match).
+    pub refused: u64,
+    /// Orders or hashes the scheduler refused.
+    pub rejected: u64,
+}
+
+/// What happened in a call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Event {
+    /// The host admitted a client as `player`.
+    Admitted {
+        /// Its player number.
+        player: u8,
+        /// Its name.
+        name: String,
+    },
+    /// The host refused a client (both sides see the same list).
+    Refused {
+        /// What differs.
+        differences: Vec<String>,
+    },
+    /// The match started.
+    Started(Welcome),
+    /// The first desync of the match.
+    Desync(Desync),
+    /// A chat line for this peer.
+    Chat(Chat),
+    /// A player left (the host saw the transport go, or said so).
+    Left(Left),
+    /// A message was dropped (what and why).
+    Dropped(String),
+}
+
+fn send(out: &mut dyn FnMut(Vec<u8>), m: &Message) {
+    // Our own messages pass the checks they are built to pass; one that does not is a
+    // bug caught by the tests, and is not sent.
+    if let Ok(bytes) = wire::encode(m) {
+        out(bytes);
+    }
+}
+
+/// The host: player 0, and the relay.
+pub struct Host {
+    server: RenetServer,
+    identity: PeerIdentity,
+    setup: Setup,
+    name: String,
+    /// Admitted clients by transport id (transport ids are not player numbers).
+    joined: BTreeMap<ClientId, (u8, String)>,
+    lockstep: Option<Lockstep>,
+    /// The last turn each player's orders were relayed for.
+    relayed: BTreeMap<u8, u32>,
+    /// Each connection's key (PD-NET-FRAME), learnt from its first datagram.
+    keys: BTreeMap<ClientId, u64>,
+    counters: BTreeMap<ClientId, Counters>,
+    events: Vec<Event>,
+}
+
+impl Host {
+    /// A host running `identity`, naming itself `name`, for the match `setup`.
+    pub fn new(identity: PeerIdentity, name: &str, setup: Setup) -> Self {
+        Self {
+            server: RenetServer::new(ConnectionConfig::default()),
+            identity,
+            setup,
+            name: name.to_owned(),
+            joined: BTreeMap::new(),
+            lockstep: None,
+            relayed: BTreeMap::new(),
+            keys: BTreeMap::new(),
+            counters: BTreeMap::new(),
+            events: Vec::new(),
+        }
+    }
+
+    /// The transport lost a peer (timed out, closed): see [`Host::update`]'s `Left`.
+    pub fn disconnect(&mut self, client: ClientId) {
+        self.keys.remove(&client);
+        self.server.remove_connection(client);
+    }
+
+    /// A datagram from the transport's peer `client`: a new peer's first datagram that
+    /// opens makes its connection (its key is the connection's from then on).
+    pub fn process_datagram(&mut self, client: ClientId, datagram: &[u8]) {
+        let key = match self.keys.get(&client) {
+            Some(&k) => Ok(k),
+            None => crate::frame::key_of(datagram),
+        };
+        let payload = key.and_then(|k| crate::frame::open(k, datagram).map(|p| (k, p)));
+        match payload {
+            Ok((k, p)) => {
+                if self.keys.insert(client, k).is_none() {
+                    self.server.add_connection(client);
+                }
+                let _ = self.server.process_packet_from(p, client);
+            }
+            Err(e) => {
+                self.counters.entry(client).or_default().datagrams += 1;
+                self.events
+                    .push(Event::Dropped(format!("client {client}: {e}")));
+            }
+        }
+    }
+
+    /// Datagrams to send, per peer.
+    pub fn datagrams_to_send(&mut self) -> Vec<(ClientId, Vec<u8>)> {
+        let mut out = Vec::new();
+        for c in self.server.clients_id() {
+            let Some(&key) = self.keys.get(&c) else {
+                continue;
+            };
+            if let Ok(packets) = self.server.get_packets_to_send(c) {
+                out.extend(
+                    packets
+                        .into_iter()
+                        .map(|p| (c, crate::frame::seal(key, &p))),
+                );
+            }
+        }
+        out
+    }
+
+    /// The drops counted for `client`.
+    pub fn counters(&self, client: ClientId) -> Counters {
+        self.counters.get(&client).copied().unwrap_or_default()
+    }
+
+    /// The scheduler, once the match started.
+    pub fn lockstep(&self) -> Option<&Lockstep> {
+        self.lockstep.as_ref()
+    }
+
+    /// Advances the connections by `dt`, reads every message (admission, relay) and
+    /// returns what happened.
+    pub fn update(&mut self, dt: Duration) -> Vec<Event> {
+        self.server.update(dt);
+        while let Some(e) = self.server.get_event() {
+            if let ServerEvent::ClientDisconnected { client_id, reason } = e {
+                self.on_gone(client_id, &reason.to_string());
+            }
+        }
+        for c in self.server.clients_id() {
+            while let Some(bytes) = self.server.receive_message(c, CHANNEL) {
+                self.on_message(c, &bytes);
+            }
+        }
+        std::mem::take(&mut self.events)
+    }
+
+    fn count(&mut self, c: ClientId, f: impl FnOnce(&mut Counters), why: String) {
+        f(self.counters.entry(c).or_default());
+        self.events.push(Event::Dropped(why));
+    }
+
+    fn broadcast_except(&mut self, except: Option<ClientId>, m: &Message) {
+        let targets: Vec<ClientId> = self
+            .joined
+            .keys()
+            .copied()
+            .filter(|&c| Some(c) != except)
+            .collect();
+        let mut bytes = None;
+        send(&mut |b| bytes = Some(b), m);
+        if let Some(b) = bytes {
+            for c in targets {
+                self.server.send_message(c, CHANNEL, b.clone());
+            }
+        }
+    }
+
+    fn on_message(&mut self, c: ClientId, bytes: &[u8]) {
+        let m = match wire::decode(bytes) {
+            Ok(m) => m,
+            Err(e) => {
+                return self.count(c, |k| k.malformed += 1, format!("client {c}: {e}"));
+            }
+        };
+        let player = self.joined.get(&c).map(|j| j.0);
+        match (m, player) {
+            (Message::Hello(h), None) if self.lockstep.is_none() => self.on_hello(c, &h),
+            (Message::Orders(o), Some(p)) if o.player == p => self.relay_orders(c, &o),
+            (Message::TurnHash(h), Some(p)) if h.player == p => self.relay_hash(c, &h),
+            (Message::Chat(chat), Some(p)) if chat.from == p => self.relay_chat(c, chat),
+            (m, _) => self.count(
+                c,
+                |k| k.refused += 1,
+                format!("client {c}: a {} message out of place", m.kind()),
+            ),
+        }
+    }
+
+    fn on_hello(&mut self, c: ClientId, h: &Hello) {
+        match admit(&self.identity, h) {
+            Err(differences) => {
+                let m = Message::Refused(Refused {
+                    differences: differences.clone(),
+                });
+                let mut bytes = None;
+                send(&mut |b| bytes = Some(b), &m);
+                if let Some(b) = bytes {
+                    self.server.send_message(c, CHANNEL, b);
+                }
+                self.events.push(Event::Refused { differences });
+            }
+            Ok(()) => {
+                let taken: Vec<u8> = self.joined.values().map(|j| j.0).collect();
+                let Some(player) = (1..self.setup.players).find(|p| !taken.contains(p)) else {
+                    return self.count(
+                        c,
+                        |k| k.refused += 1,
+                        format!("client {c}: the match is full"),
+                    );
+                };
+                self.joined.insert(c, (player, h.name.clone()));
+                self.events.push(Event::Admitted {
+                    player,
+                    name: h.name.clone(),
+                });
+                if self.joined.len() + 1 == usize::from(self.setup.players) {
+                    self.start();
+                }
+            }
+        }
+    }
+
+    /// A client's transport went: before the match it frees its seat; in the match its
+    /// player leaves from the turn after the last one its orders were relayed for (every
+    /// peer holds those: they run with them, and no later turn waits for them), and
+    /// everyone is told.
+    fn on_gone(&mut self, c: ClientId, reason: &str) {
+        let Some((player, _)) = self.joined.remove(&c) else {
+            return;
+        };
+        let Some(ls) = self.lockstep.as_mut() else {
+            return;
+        };
+        let turn = self
+            .relayed
+            .get(&player)
+            .map_or(ls.config().delay_turns, |t| t + 1);
+        ls.player_left(player, turn);
+        let left = Left {
+            player,
+            turn,
+            reason: reason.chars().take(wire::MAX_TEXT_BYTES / 4).collect(),
+        };
+        self.broadcast_except(None, &Message::Left(left.clone()));
+        self.events.push(Event::Left(left));
+    }
+
+    fn seats(&self) -> Vec<Seat> {
+        let clan = |p: u8| {
+            self.setup
+                .clans
+                .get(usize::from(p))
+                .copied()
+                .unwrap_or(u32::from(p) + 1)
+        };
+        let mut seats = vec![Seat {
+            player: 0,
+            name: self.name.clone(),
+            clan: clan(0),
+        }];
+        seats.extend(self.joined.values().map(|(p, n)| Seat {
+            player: *p,
+            name: n.clone(),
+            clan: clan(*p),
+        }));
+        seats.sort_by_key(|s| s.player);
+        seats
+    }
+
+    fn start(&mut self) {
+        let seats = self.seats();
+        let players: Vec<u8> = seats.iter().map(|s| s.player).collect();
+        let welcome = |player| Welcome {
+            player,
+            seats: seats.clone(),
+            seed: self.setup.seed,
+            mission: self.setup.mission.clone(),
+            turn_ticks: self.setup.config.turn_ticks,
+            delay_turns: self.setup.config.delay_turns,
+        };
+        let clients: Vec<(ClientId, u8)> = self.joined.iter().map(|(&c, j)| (c, j.0)).collect();
+        for (c, p) in clients {
+            let mut bytes = None;
+            send(&mut |b| bytes = Some(b), &Message::Welcome(welcome(p)));
+            if let Some(b) = bytes {
+                self.server.send_message(c, CHANNEL, b);
+            }
+        }
+        self.lockstep = Some(Lockstep::new(self.setup.config, 0, &players));
+        self.events.push(Event::Started(welcome(0)));
+    }
+
+    fn relay_orders(&mut self, c: ClientId, o: &Orders) {
+        let Some(ls) = self.lockstep.as_mut() else {
+            return self.count(
+                c,
+                |k| k.refused += 1,
+                format!("client {c}: orders before the match"),
+            );
+        };
+        if let Err(e) = ls.receive(o) {
+            return self.count(c, |k| k.rejected += 1, format!("client {c}: {e}"));
+        }
+        let last = self.relayed.entry(o.player).or_insert(o.turn);
+        *last = (*last).max(o.turn);
+        self.broadcast_except(Some(c), &Message::Orders(o.clone()));
+    }
+
+    fn relay_hash(&mut self, c: ClientId, h: &TurnHash) {
+        let Some(ls) = self.lockstep.as_mut() else {
+            return self.count(
+                c,
+                |k| k.refused += 1,
+                format!("client {c}: a hash before the match"),
+            );
+        };
+        match ls.receive_hash(h) {
+            Ok(Some(d)) => self.events.push(Event::Desync(d)),
+            Ok(None) => {}
+            Err(e) => return self.count(c, |k| k.rejected += 1, format!("client {c}: {e}")),
+        }
+        self.broadcast_except(Some(c), &Message::TurnHash(h.clone()));
+    }
+
+    fn relay_chat(&mut self, c: ClientId, chat: Chat) {
+        match chat.to {
+            Some(0) => self.events.push(Event::Chat(chat)),
+            Some(to) => {
+                let target = self.joined.iter().find(|(_, j)| j.0 == to).map(|(&c, _)| c);
+                if let Some(t) = target {
+                    let mut bytes = None;
+                    send(&mut |b| bytes = Some(b), &Message::Chat(chat));
+                    if let Some(b) = bytes {
+                        self.server.send_message(t, CHANNEL, b);
+                    }
+                }
+            }
+            None => {
+                self.events.push(Event::Chat(chat.clone()));
+                self.broadcast_except(Some(c), &Message::Chat(chat));
+            }
+        }
+    }
+
+    /// Runs the host's scheduler one turn on when it may (see [`Lockstep::advance`]):
+    /// the turn to simulate; the host's own orders go to every client.
+    pub fn advance(&mut self, gathered: &[(u8, WireEvent)]) -> Option<Turn> {
+        let (turn, mine) = self.lockstep.as_mut()?.advance(gathered)?;
+        self.broadcast_except(None, &Message::Orders(mine));
+        Some(turn)
+    }
+
+    /// The host's hash after a turn: to every client, and compared here.
+    pub fn hash(&mut self, turn: u32, tick: u64, hash: [u8; 32]) {
+        let Some(ls) = self.lockstep.as_mut() else {
+            return;
+        };
+        let before = ls.desync().is_some();
+        let h = ls.local_hash(turn, tick, hash);
+        if !before {
+            if let Some(d) = ls.desync().cloned() {
+                self.events.push(Event::Desync(d));
+            }
+        }
+        self.broadcast_except(None, &Message::TurnHash(h));
+    }
+
+    /// Says `text` to player `to` (`None`: everyone).
+    pub fn chat(&mut self, to: Option<u8>, text: &str) {
+        let chat = Chat {
+            from: 0,
+            to,
+            text: text.to_owned(),
+        };
+        match to {
+            None => self.broadcast_except(None, &Message::Chat(chat)),
+            Some(p) => {
+                let target = self.joined.iter().find(|(_, j)| j.0 == p).map(|(&c, _)| c);
+                if let Some(t) = target {
+                    let mut bytes = None;
+                    send(&mut |b| bytes = Some(b), &Message::Chat(chat));
+                    if let Some(b) = bytes {
+                        self.server.send_message(t, CHANNEL, b);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A client: a player who joined a host.
+pub struct Client {
+    client: RenetClient,
+    /// The connection's key (PD-NET-FRAME).
+    key: u64,
+    lockstep: Option<Lockstep>,
+    welcome: Option<Welcome>,
+    refused: Option<Vec<String>>,
+    counters: Counters,
+    events: Vec<Event>,
+}
+
+impl Client {
+    /// A client running `identity` that asks to join as `name` on a connection keyed
+    /// `key` (the caller draws it at random: PD-NET-FRAME).
+    pub fn new(identity: PeerIdentity, name: &str, key: u64) -> Self {
+        Self::with_hello(
+            Hello {
+                guid: crate::APPLICATION_GUID,
+                protocol: crate::PROTOCOL_VERSION,
+                identity,
+                name: name.to_owned(),
+            },
+            key,
+        )
+    }
+
+    /// A client whose hello says exactly `hello` (another application's GUID or
+    /// protocol version included: tools and tests of admission).
+    pub fn with_hello(hello: Hello, key: u64) -> Self {
+        let mut client = RenetClient::new(ConnectionConfig::default());
+        // The transport is the framing: the connection is up from the first datagram.
+        client.set_connected();
+        send(
+            &mut |b| client.send_message(CHANNEL, b),
+            &Message::Hello(hello),
+        );
+        Self {
+            client,
+            key,
+            lockstep: None,
+            welcome: None,
+            refused: None,
+            counters: Counters::default(),
+            events: Vec::new(),
+        }
+    }
+
+    /// A datagram from the host (one that does not open is counted and dropped).
+    pub fn process_datagram(&mut self, datagram: &[u8]) {
+        match crate::frame::open(self.key, datagram) {
+            Ok(p) => self.client.process_packet(p),
+            Err(e) => self.drop_message(|k| k.datagrams += 1, format!("host: {e}")),
+        }
+    }
+
+    /// Datagrams to send to the host.
+    pub fn datagrams_to_send(&mut self) -> Vec<Vec<u8>> {
+        self.client
+            .get_packets_to_send()
+            .into_iter()
+            .map(|p| crate::frame::seal(self.key, &p))
+            .collect()
+    }
+
+    /// Whether the connection is still up (renet gave up on it: no).
+    pub fn is_connected(&self) -> bool {
+        self.client.is_connected()
+    }
+
+    /// The match, once welcomed.
+    pub fn welcome(&self) -> Option<&Welcome> {
+        self.welcome.as_ref()
+    }
+
+    /// Why the host refused, once it did.
+    pub fn refused(&self) -> Option<&[String]> {
+        self.refused.as_deref()
+    }
+
+    /// The scheduler, once the match started.
+    pub fn lockstep(&self) -> Option<&Lockstep> {
+        self.lockstep.as_ref()
+    }
+
+    /// The drops counted.
+    pub fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    /// Advances the connection by `dt`, reads every message and returns what happened.
+    pub fn update(&mut self, dt: Duration) -> Vec<Event> {
+        self.client.update(dt);
+        while let Some(bytes) = self.client.receive_message(CHANNEL) {
+            self.on_message(&bytes);
+        }
+        std::mem::take(&mut self.events)
+    }
+
+    fn drop_message(&mut self, f: impl FnOnce(&mut Counters), why: String) {
+        f(&mut self.counters);
+        self.events.push(Event::Dropped(why));
+    }
+
+    fn on_message(&mut self, bytes: &[u8]) {
+        let m = match wire::decode(bytes) {
+            Ok(m) => m,
+            Err(e) => return self.drop_message(|k| k.malformed += 1, format!("host: {e}")),
+        };
+        match m {
+            Message::Welcome(w) if self.welcome.is_none() => {
+                let players: Vec<u8> = w.seats.iter().map(|s| s.player).collect();
+                let config = Config {
+                    turn_ticks: w.turn_ticks,
+                    delay_turns: w.delay_turns,
+                };
+                self.lockstep = Some(Lockstep::new(config, w.player, &players));
+                self.welcome = Some(w.clone());
+                self.events.push(Event::Started(w));
+            }
+            Message::Refused(r) if self.welcome.is_none() => {
+                self.refused = Some(r.differences.clone());
+                self.events.push(Event::Refused {
+                    differences: r.differences,
+                });
+            }
+            Message::Orders(o) => match self.lockstep.as_mut().map(|ls| ls.receive(&o)) {
+                Some(Ok(())) => {}
+                Some(Err(e)) => self.drop_message(|k| k.rejected += 1, format!("host: {e}")),
+                None => {
+                    self.drop_message(|k| k.refused += 1, "host: orders before the match".into())
+                }
+            },
+            Message::TurnHash(h) => match self.lockstep.as_mut().map(|ls| ls.receive_hash(&h)) {
+                Some(Ok(Some(d))) => self.events.push(Event::Desync(d)),
+                Some(Ok(None)) => {}
+                Some(Err(e)) => self.drop_message(|k| k.rejected += 1, format!("host: {e}")),
+                None => {
+                    self.drop_message(|k| k.refused += 1, "host: a hash before the match".into())
+                }
+            },
+            Message::Chat(c) => self.events.push(Event::Chat(c)),
+            Message::Left(l) => {
+                if let Some(ls) = self.lockstep.as_mut() {
+                    ls.player_left(l.player, l.turn);
+                }
+                self.events.push(Event::Left(l));
+            }
+            m => self.drop_message(
+                |k| k.refused += 1,
+                format!("host: a {} message out of place", m.kind()),
+            ),
+        }
+    }
+
+    /// Runs the scheduler one turn on when it may: the turn to simulate; this player's
+    /// orders go to the host.
+    pub fn advance(&mut self, gathered: &[(u8, WireEvent)]) -> Option<Turn> {
+        let (turn, mine) = self.lockstep.as_mut()?.advance(gathered)?;
+        send(
+            &mut |b| self.client.send_message(CHANNEL, b),
+            &Message::Orders(mine),
+        );
+        Some(turn)
+    }
+
+    /// This player's hash after a turn: to the host, and compared here.
+    pub fn hash(&mut self, turn: u32, tick: u64, hash: [u8; 32]) {
+        let Some(ls) = self.lockstep.as_mut() else {
+            return;
+        };
+        let before = ls.desync().is_some();
+        let h = ls.local_hash(turn, tick, hash);
+        if !before {
+            if let Some(d) = ls.desync().cloned() {
+                self.events.push(Event::Desync(d));
+            }
+        }
+        send(
+            &mut |b| self.client.send_message(CHANNEL, b),
+            &Message::TurnHash(h),
+        );
+    }
+
+    /// Says `text` to player `to` (`None`: everyone), through the host.
+    pub fn chat(&mut self, to: Option<u8>, text: &str) {
+        let Some(from) = self.lockstep.as_ref().map(Lockstep::local) else {
+            return;
+        };
+        let chat = Chat {
+            from,
+            to,
+            text: text.to_owned(),
+        };
+        send(
+            &mut |b| self.client.send_message(CHANNEL, b),
+            &Message::Chat(chat),
+        );
+    }
+}
