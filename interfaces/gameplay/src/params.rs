@@ -14,6 +14,28 @@ pub const DEFAULT_PLAYER_CLAN: u32 = 0;
 /// ordinary mission).
 pub const AUTO_DEMO: &str = "auto-demo";
 
+/// The seats of a match (**PD-SEAT-SEATS**): one clan slot per player, in player order,
+/// separated by commas (`0,1`: player 0 commands slot 0, player 1 slot 1; at most
+/// [`MAX_SEATS`]). Absent: one seat, player 0's, commanding [`PLAYER_CLAN`]'s slot.
+/// Every seat is simulated on every peer from its own band of the tick's input
+/// (`iron3d_input::SEAT_BAND`).
+pub const SEATS: &str = "seats";
+
+/// The most seats of a match.
+pub const MAX_SEATS: usize = 16;
+
+/// The seat this peer shows — its view, listener and selection markers — as a player
+/// number (default 0). Presentation only: the simulation is the same whichever seat a
+/// peer shows, so peers of one match differ in it.
+pub const LOCAL_SEAT: &str = "local-seat";
+
+/// The clan slots a [`SEATS`] value names, one per player; `None` when it is not 1 to
+/// [`MAX_SEATS`] slot numbers separated by commas.
+pub fn parse_seats(value: &str) -> Option<Vec<u32>> {
+    let slots: Option<Vec<u32>> = value.split(',').map(parse_player_clan).collect();
+    slots.filter(|s| (1..=MAX_SEATS).contains(&s.len()))
+}
+
 /// The clan slot a [`PLAYER_CLAN`] value names: a decimal `u32`, surrounding white space
 /// ignored; `None` when it is not one.
 pub fn parse_player_clan(value: &str) -> Option<u32> {
@@ -36,6 +58,18 @@ mod tests {
         assert_eq!(parse_player_clan("4294967295"), Some(u32::MAX));
         for bad in ["", "-1", "one", "1.0", "4294967296"] {
             assert_eq!(parse_player_clan(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn seats_are_one_clan_slot_per_player() {
+        assert_eq!(parse_seats("0"), Some(vec![0]));
+        assert_eq!(parse_seats("0, 1,3"), Some(vec![0, 1, 3]));
+        let sixteen = vec!["1"; MAX_SEATS].join(",");
+        assert_eq!(parse_seats(&sixteen).map(|s| s.len()), Some(MAX_SEATS));
+        let seventeen = vec!["1"; MAX_SEATS + 1].join(",");
+        for bad in ["", "0,", ",1", "a,b", "0;1", seventeen.as_str()] {
+            assert_eq!(parse_seats(bad), None, "{bad:?}");
         }
     }
 

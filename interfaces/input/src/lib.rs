@@ -120,6 +120,26 @@ pub const POINTER_Y: u32 = 0x0001_FF01;
 /// The snapshot axis holding the view's aspect (width / height; picking needs it).
 pub const VIEW_ASPECT: u32 = 0x0001_FF02;
 
+/// **PD-INPUT-SEAT-BANDS**: in a tick's snapshot, player `p`'s records are player 0's
+/// codes plus `p × SEAT_BAND` — key codes and axis numbers alike — so every seat of a
+/// match reads its own records from the one snapshot (and a replay holds them all).
+/// Player 0's are the codes as they are: a game of one seat is unchanged.
+pub const SEAT_BAND: u32 = 0x0010_0000;
+
+/// The most seats the bands hold (`MAX_SEATS × SEAT_BAND` stays far below `u32::MAX`).
+pub const MAX_SEATS: u32 = 16;
+
+/// Player `player`'s code for player 0's `code`: `None` when the player is not below
+/// [`MAX_SEATS`] or the code is not below [`SEAT_BAND`] (it has no band of its own).
+pub fn seat_code(player: u32, code: u32) -> Option<u32> {
+    (player < MAX_SEATS && code < SEAT_BAND).then(|| player * SEAT_BAND + code)
+}
+
+/// The player a snapshot code belongs to and player 0's code for it.
+pub fn split_seat(code: u32) -> (u32, u32) {
+    (code / SEAT_BAND, code % SEAT_BAND)
+}
+
 /// The snapshot code of action `name`.
 pub fn action_code(name: &str) -> Option<u32> {
     ACTIONS
@@ -632,6 +652,24 @@ mod tests {
         );
         assert_eq!(m.tick(&[button(pad, "Pad:South", false)]), []);
         assert_eq!(m.tick(&[button(pad, "Pad:South", true)]), [Press("select")]);
+    }
+
+    #[test]
+    fn seat_bands_keep_player_zero_and_separate_the_others() {
+        let select = action_code("select").unwrap();
+        assert_eq!(seat_code(0, select), Some(select));
+        let mine = seat_code(3, select).unwrap();
+        assert_eq!(split_seat(mine), (3, select));
+        assert_eq!(split_seat(POINTER_X), (0, POINTER_X));
+        assert_eq!(
+            split_seat(seat_code(15, VIEW_ASPECT).unwrap()),
+            (15, VIEW_ASPECT)
+        );
+        assert_eq!(seat_code(16, select), None);
+        assert_eq!(seat_code(1, SEAT_BAND), None);
+        for a in 0..ACTIONS.len() as u32 {
+            assert!(ACTION_CODE_BASE + a < SEAT_BAND, "every action fits a band");
+        }
     }
 
     #[test]

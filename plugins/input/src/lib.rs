@@ -32,6 +32,14 @@
 //! * `order.harvest`: the object under the pointer (a mine) — nothing without one;
 //! * `order.stop`: the orders are dropped.
 //!
+//! **Seats** (**PD-SEAT-SEATS**): a match of several players has one seat per player
+//! (mission parameter `seats`: the clan slot of each player, in player order), every
+//! one simulated here — on every peer — from its own band of the tick's input
+//! (**PD-INPUT-SEAT-BANDS**, `iron3d_input::SEAT_BAND`: player `p`'s codes are player
+//! 0's plus `p × SEAT_BAND`). The seat this peer shows (`local-seat`, default 0)
+//! publishes the view and drives the devices' mode; which one it is changes nothing in
+//! the simulation. Without `seats` there is one seat, player 0's.
+//!
 //! **PD-SEAT-CLAN** — the player's units are those whose `BehaviorClan` property (the
 //! AI publishes the clan's SuperAI slot + 1) equals the mission parameter
 //! `player-clan` + 1 (default: slot 0, the mission's first clan). Without that property
@@ -60,15 +68,19 @@ use iron3d_gameplay::orders::{
     ORDER_ATTACK, ORDER_CANCEL, ORDER_FIRE, ORDER_HARVEST, ORDER_MOVE, ORDER_PATROL, ORDER_POSSESS,
     ORDER_RELEASE,
 };
-use iron3d_gameplay::params::{DEFAULT_PLAYER_CLAN, PLAYER_CLAN, parse_player_clan};
+use iron3d_gameplay::params::{
+    DEFAULT_PLAYER_CLAN, LOCAL_SEAT, PLAYER_CLAN, SEATS, parse_player_clan, parse_seats,
+};
 use iron3d_gameplay::property::BEHAVIOR_CLAN;
-use iron3d_input::{MENU, Mapper, OVERVIEW, POSSESSED, Tuning, VIEW_ASPECT};
+use iron3d_input::{MENU, Mapper, OVERVIEW, POSSESSED, Tuning, VIEW_ASPECT, split_seat};
 use seat::{Actions, Intent, Order, Seat};
 
 /// State blob format name.
 pub const STATE_FORMAT: &str = "iron3d-player-input";
-/// State blob version.
+/// State blob version of a game of one seat (the seat as it is).
 pub const STATE_VERSION: u32 = 1;
+/// State blob version of a game of several seats (`(player, seat)` ascending).
+pub const STATE_VERSION_SEATS: u32 = 2;
 /// The shipped bindings (`config/bindings.ini`), compiled in.
 pub const DEFAULT_BINDINGS: &[u8] = include_bytes!("../../../config/bindings.ini");
 /// How far a pick or an order looks along the pointer's ray (world units).
@@ -119,17 +131,38 @@ pub fn load_bindings() -> Bindings {
     b
 }
 
+/// One seat of the match: whose it is, its state, the clan it commands.
+#[derive(Clone, Debug, PartialEq)]
+struct SeatSlot {
+    /// The player (its input band).
+    player: u8,
+    seat: Seat,
+    /// The property value of the player's units (PD-SEAT-CLAN).
+    clan_value: u32,
+}
+
+impl SeatSlot {
+    fn new(player: u8, clan_slot: u32) -> Self {
+        Self {
+            player,
+            seat: Seat::default(),
+            clan_value: behavior_clan(Some(clan_slot)),
+        }
+    }
+}
+
 /// The `player` instance.
 pub struct InputPlugin {
-    seat: Seat,
+    /// Ascending players; never empty.
+    seats: Vec<SeatSlot>,
+    /// The seat this peer shows (an index into `seats`).
+    local: usize,
     mapper: Mapper,
     pads: Option<devices::Pads>,
     pads_tried: bool,
     aspect: Option<f32>,
     /// A menu of the shell is up (2.13, `DeviceInputKind::MENU`): only `menu.*` maps.
     menu: bool,
-    /// The property value of the player's units (PD-SEAT-CLAN).
-    clan_value: u32,
     bodies: RVec<Body>,
 }
 
@@ -137,24 +170,37 @@ impl InputPlugin {
     /// An instance with `bindings`, the overview at rest, nothing selected.
     pub fn new(bindings: Bindings) -> Self {
         Self {
-            seat: Seat::default(),
+            seats: vec![SeatSlot::new(0, DEFAULT_PLAYER_CLAN)],
+            local: 0,
             mapper: Mapper::new(bindings, Tuning::default()),
             pads: None,
             pads_tried: false,
             aspect: None,
             menu: false,
-            clan_value: behavior_clan(Some(DEFAULT_PLAYER_CLAN)),
             bodies: RVec::new(),
         }
     }
 
-    /// The seat (for tests and tools).
+    /// The seat this peer shows (for tests and tools).
     pub fn seat(&self) -> &Seat {
-        &self.seat
+        &self.seats[self.local].seat
     }
 
-    /// Whether `id` is one of the player's vehicles.
-    fn own(&self, host: &mut Host<'_>, id: u32) -> Result<Option<ObjectRef>, PluginError> {
+    /// The seat of `player`, when the match has one.
+    pub fn seat_of(&self, player: u8) -> Option<&Seat> {
+        self.seats
+            .iter()
+            .find(|s| s.player == player)
+            .map(|s| &s.seat)
+    }
+
+    /// Whether `id` is one of seat `k`'s player's vehicles.
+    fn own(
+        &self,
+        host: &mut Host<'_>,
+        k: usize,
+        id: u32,
+    ) -> Result<Option<ObjectRef>, PluginError> {
         let Some(h) = host.find(id) else {
             return Ok(None);
         };
@@ -169,13 +215,17 @@ impl InputPlugin {
         }
         let clan = host.property(h, BEHAVIOR_CLAN.as_bytes())?;
         Ok(clan
-            .is_none_or(|v| BEHAVIOR_CLAN.value(v) == self.clan_value)
+            .is_none_or(|v| BEHAVIOR_CLAN.value(v) == self.seats[k].clan_value)
             .then_some(h))
     }
 
-    /// Position and heading of the seat's subject, `None` when it is gone.
-    fn subject_pose(&self, host: &mut Host<'_>) -> Result<Option<(Vec3, f32)>, PluginError> {
-        let Some(h) = self.seat.subject.and_then(|id| host.find(id)) else {
+    /// Position and heading of seat `k`'s subject, `None` when it is gone.
+    fn subject_pose(
+        &self,
+        host: &mut Host<'_>,
+        k: usize,
+    ) -> Result<Option<(Vec3, f32)>, PluginError> {
+        let Some(h) = self.seats[k].seat.subject.and_then(|id| host.find(id)) else {
             return Ok(None);
         };
         match host.control().state(h) {
@@ -189,28 +239,29 @@ impl InputPlugin {
         }
     }
 
-    /// The view as it is now: eye, yaw, pitch.
-    fn view(&self, pose: Option<(Vec3, f32)>) -> (Vec3, f32, f32) {
-        self.seat.rig.view(pose)
+    /// Seat `k`'s view as it is now: eye, yaw, pitch.
+    fn view(&self, k: usize, pose: Option<(Vec3, f32)>) -> (Vec3, f32, f32) {
+        self.seats[k].seat.rig.view(pose)
     }
 
-    /// Places the overview above the player's units (their mean position), once (at
-    /// the first tick; with no unit of the player's it stays where it is).
-    fn place(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
+    /// Places seat `k`'s overview above its player's units (their mean position), once
+    /// (at the first tick; with no unit of the player's it stays where it is).
+    fn place(&mut self, host: &mut Host<'_>, k: usize) -> Result<(), PluginError> {
         host.read_bodies(&mut self.bodies);
         let (mut sum, mut n) = (Vec3::ZERO, 0u32);
         let bodies = std::mem::take(&mut self.bodies);
         for b in bodies.iter().filter(|b| !b.mirror) {
-            if self.own(host, b.id)?.is_some() {
+            if self.own(host, k, b.id)?.is_some() {
                 sum += Vec3::from(b.position);
                 n += 1;
             }
         }
         self.bodies = bodies;
+        let seat = &mut self.seats[k].seat;
         if n > 0 {
-            self.seat.rig.focus = sum / n as f32;
+            seat.rig.focus = sum / n as f32;
         }
-        self.seat.placed = true;
+        seat.placed = true;
         Ok(())
     }
 
@@ -268,25 +319,26 @@ impl InputPlugin {
     fn carry_out(
         &mut self,
         host: &mut Host<'_>,
+        k: usize,
         intent: Intent,
         aspect: f32,
     ) -> Result<(), PluginError> {
-        let pose = self.subject_pose(host)?;
-        let (eye, yaw, pitch) = self.view(pose);
+        let pose = self.subject_pose(host, k)?;
+        let (eye, yaw, pitch) = self.view(k, pose);
         let ray = |at: Vec2| pointer_ray(yaw, pitch, aspect, at.x, at.y);
         match intent {
             Intent::Pick { at, add } => {
                 let hit = Self::hit(host, eye, eye + ray(at) * PICK_RANGE, None)?;
                 let mut picked = Vec::new();
                 if let Some(h) = hit {
-                    if self.own(host, h.id)?.is_some() {
+                    if self.own(host, k, h.id)?.is_some() {
                         picked.push(h.id);
                     }
                 }
                 if !picked.is_empty() || !add {
-                    self.seat.select(picked, add);
+                    self.seats[k].seat.select(picked, add);
                 }
-                tracing::debug!(target: "Input", selection = ?self.seat.selection, "pick");
+                tracing::debug!(target: "Input", selection = ?self.seats[k].seat.selection, "pick");
             }
             Intent::Box { lo, hi, add } => {
                 host.read_bodies(&mut self.bodies);
@@ -302,12 +354,12 @@ impl InputPlugin {
                     .collect();
                 let mut picked = Vec::new();
                 for id in inside {
-                    if self.own(host, id)?.is_some() {
+                    if self.own(host, k, id)?.is_some() {
                         picked.push(id);
                     }
                 }
-                self.seat.select(picked, add);
-                tracing::debug!(target: "Input", selection = ?self.seat.selection, "box");
+                self.seats[k].seat.select(picked, add);
+                tracing::debug!(target: "Input", selection = ?self.seats[k].seat.selection, "box");
             }
             Intent::Order { kind, at } => {
                 let dir = ray(at);
@@ -316,12 +368,12 @@ impl InputPlugin {
                 let object = match kind {
                     Order::Attack | Order::Harvest => Self::hit(host, eye, end, None)?
                         .map(|h| h.id)
-                        .filter(|&id| !self.seat.selection.contains(&id)),
+                        .filter(|&id| !self.seats[k].seat.selection.contains(&id)),
                     Order::Move | Order::Patrol => None,
                 };
                 let object = match (kind, object) {
                     // The player's own units are no attack targets (PD-SEAT-ORDERS).
-                    (Order::Attack, Some(id)) if self.own(host, id)?.is_some() => None,
+                    (Order::Attack, Some(id)) if self.own(host, k, id)?.is_some() => None,
                     (_, o) => o,
                 };
                 let ground = if object.is_none() {
@@ -339,14 +391,14 @@ impl InputPlugin {
                         return Ok(());
                     }
                 };
-                for id in self.seat.selection.clone() {
+                for id in self.seats[k].seat.selection.clone() {
                     Self::send_about(host, id, code, point, about)?;
                 }
                 tracing::debug!(target: "Input", order = ?kind, point = ?point, object = about,
-                    units = self.seat.selection.len(), "order");
+                    units = self.seats[k].seat.selection.len(), "order");
             }
             Intent::Fire => {
-                let Some(id) = self.seat.subject else {
+                let Some(id) = self.seats[k].seat.subject else {
                     return Ok(());
                 };
                 // Where the view's centre points: the first object or the ground, else
@@ -360,21 +412,21 @@ impl InputPlugin {
                 Self::send(host, id, ORDER_FIRE, point)?;
             }
             Intent::Stop => {
-                for id in self.seat.selection.clone() {
+                for id in self.seats[k].seat.selection.clone() {
                     Self::send(host, id, ORDER_CANCEL, Vec3::ZERO)?;
                 }
             }
             Intent::Possess(id) => {
-                if let Some(h) = self.own(host, id)? {
+                if let Some(h) = self.own(host, k, id)? {
                     Self::send(host, id, ORDER_POSSESS, Vec3::ZERO)?;
                     host.control().stop(h)?;
-                    self.seat.possessed(id);
+                    self.seats[k].seat.possessed(id);
                     tracing::debug!(target: "Input", object = id, "possessed");
                 }
             }
-            Intent::Release => self.release(host, pose)?,
+            Intent::Release => self.release(host, k, pose)?,
             Intent::Drive { speed, turn } => {
-                if let Some(h) = self.seat.subject.and_then(|id| host.find(id)) {
+                if let Some(h) = self.seats[k].seat.subject.and_then(|id| host.find(id)) {
                     host.control().drive(h, speed, turn)?;
                 }
             }
@@ -382,32 +434,81 @@ impl InputPlugin {
         Ok(())
     }
 
-    /// Leaves the possessed unit: stopped, handed back to Behavior.
+    /// One tick of seat `k`: placed at the first tick, its subject and selection kept
+    /// to units that are still there, its actions carried out, its overview resting on
+    /// the ground.
+    fn update_seat(&mut self, host: &mut Host<'_>, k: usize, dt: f32) -> Result<(), PluginError> {
+        let a = actions(host, self.seats[k].player);
+        if !self.seats[k].seat.placed {
+            self.place(host, k)?;
+        }
+        // The subject may be gone (deleted, killed): possession and following end.
+        if self.seats[k].seat.subject.is_some() && self.subject_pose(host, k)?.is_none() {
+            if self.seats[k].seat.rig.mode == Mode::Possessed {
+                self.release(host, k, None)?;
+            } else {
+                let seat = &mut self.seats[k].seat;
+                seat.subject = None;
+                seat.rig.mode = Mode::Overview;
+            }
+        }
+        let seat = &mut self.seats[k].seat;
+        let before = seat.selection.len();
+        seat.selection.retain(|&id| host.find(id).is_some());
+        if seat.selection.len() != before {
+            tracing::debug!(target: "Input", player = self.seats[k].player,
+                selection = ?self.seats[k].seat.selection, "selected units gone");
+        }
+        let aspect = a.aspect();
+        for intent in self.seats[k].seat.step(&a, dt) {
+            self.carry_out(host, k, intent, aspect)?;
+        }
+        // The overview rests on the ground under its focus.
+        let seat = &mut self.seats[k].seat;
+        if seat.rig.mode == Mode::Overview {
+            if let Ok(h) = host.terrain().height(seat.rig.focus.x, seat.rig.focus.y) {
+                seat.rig.focus.z = h;
+            }
+        }
+        Ok(())
+    }
+
+    /// Seat `k` leaves its possessed unit: stopped, handed back to Behavior.
     fn release(
         &mut self,
         host: &mut Host<'_>,
+        k: usize,
         pose: Option<(Vec3, f32)>,
     ) -> Result<(), PluginError> {
-        if let Some(id) = self.seat.subject {
+        if let Some(id) = self.seats[k].seat.subject {
             if let Some(h) = host.find(id) {
                 host.control().stop(h)?;
                 Self::send(host, id, ORDER_RELEASE, Vec3::ZERO)?;
             }
             tracing::debug!(target: "Input", object = id, "left");
         }
-        self.seat.released(pose.map(|p| p.0));
+        self.seats[k].seat.released(pose.map(|p| p.0));
         Ok(())
     }
 }
 
-/// The tick's snapshot as the seat reads it.
-fn actions(host: &Host<'_>) -> Actions {
+/// The tick's snapshot as `player`'s seat reads it: its band, as player 0's codes
+/// (PD-INPUT-SEAT-BANDS).
+fn actions(host: &Host<'_>, player: u8) -> Actions {
     let v = host.input();
+    let mine = |code: &u32| {
+        let (p, c) = split_seat(*code);
+        (p == u32::from(player)).then_some(c)
+    };
     Actions {
-        pressed: v.pressed.iter().copied().collect(),
-        released: v.released.iter().copied().collect(),
-        held: v.held.iter().copied().collect(),
-        axes: v.axes.iter().map(|a| (a.axis, a.value)).collect(),
+        pressed: v.pressed.iter().filter_map(mine).collect(),
+        released: v.released.iter().filter_map(mine).collect(),
+        held: v.held.iter().filter_map(mine).collect(),
+        axes: v
+            .axes
+            .iter()
+            .filter_map(|a| mine(&a.axis).map(|c| (c, a.value)))
+            .collect(),
     }
 }
 
@@ -417,68 +518,77 @@ impl Plugin for InputPlugin {
         host: &mut Host<'_>,
         _mission: &MissionInfo,
     ) -> Result<(), PluginError> {
-        if let Some(v) = host.mission_parameter(PLAYER_CLAN) {
-            let slot = parse_player_clan(&v).ok_or_else(|| {
-                PluginError::new(
-                    ErrorKind::INVALID,
-                    format!("mission parameter {PLAYER_CLAN}={v:?}: not a clan slot number"),
+        let invalid = |key: &str, v: &str, why: &str| {
+            PluginError::new(
+                ErrorKind::INVALID,
+                format!("mission parameter {key}={v:?}: {why}"),
+            )
+        };
+        let slots = match host.mission_parameter(SEATS) {
+            Some(v) => parse_seats(&v).ok_or_else(|| {
+                invalid(
+                    SEATS,
+                    &v,
+                    "not 1 to 16 clan slot numbers separated by commas",
                 )
-            })?;
-            self.clan_value = behavior_clan(Some(slot));
+            })?,
+            None => match host.mission_parameter(PLAYER_CLAN) {
+                Some(v) => vec![
+                    parse_player_clan(&v)
+                        .ok_or_else(|| invalid(PLAYER_CLAN, &v, "not a clan slot number"))?,
+                ],
+                None => vec![DEFAULT_PLAYER_CLAN],
+            },
+        };
+        let local = match host.mission_parameter(LOCAL_SEAT) {
+            Some(v) => v
+                .trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|&p| p < slots.len())
+                .ok_or_else(|| invalid(LOCAL_SEAT, &v, "not the player number of a seat"))?,
+            None => 0,
+        };
+        // A seat restored before the mission started keeps its state.
+        let mut seats: Vec<SeatSlot> = Vec::with_capacity(slots.len());
+        for (p, &slot) in slots.iter().enumerate() {
+            let player = p as u8;
+            let mut s = SeatSlot::new(player, slot);
+            if let Some(old) = self.seats.iter().find(|o| o.player == player) {
+                s.seat = old.seat.clone();
+            }
+            seats.push(s);
         }
+        self.seats = seats;
+        self.local = local;
         Ok(())
     }
 
     fn update(&mut self, host: &mut Host<'_>) -> Result<(), PluginError> {
-        let a = actions(host);
         let dt = host.clock().step_seconds();
-        if !self.seat.placed {
-            self.place(host)?;
+        // Every seat, in player order, from its own band of the tick's input.
+        for k in 0..self.seats.len() {
+            self.update_seat(host, k, dt)?;
         }
-        // The subject may be gone (deleted, killed): possession and following end.
-        if self.seat.subject.is_some() && self.subject_pose(host)?.is_none() {
-            if self.seat.rig.mode == Mode::Possessed {
-                self.release(host, None)?;
-            } else {
-                self.seat.subject = None;
-                self.seat.rig.mode = Mode::Overview;
-            }
-        }
-        let before = self.seat.selection.len();
-        self.seat.selection.retain(|&id| host.find(id).is_some());
-        if self.seat.selection.len() != before {
-            tracing::debug!(target: "Input", selection = ?self.seat.selection, "selected units gone");
-        }
-        let aspect = a.aspect();
-        for intent in self.seat.step(&a, dt) {
-            self.carry_out(host, intent, aspect)?;
-        }
-        // The overview rests on the ground under its focus.
-        if self.seat.rig.mode == Mode::Overview {
-            if let Ok(h) = host
-                .terrain()
-                .height(self.seat.rig.focus.x, self.seat.rig.focus.y)
-            {
-                self.seat.rig.focus.z = h;
-            }
-        }
-        let pose = self.subject_pose(host)?;
-        let (eye, yaw, pitch) = self.view(pose);
+        let k = self.local;
+        let pose = self.subject_pose(host, k)?;
+        let (eye, yaw, pitch) = self.view(k, pose);
+        let seat = &self.seats[k].seat;
         let view = PlayerView {
             eye: Vec3f::from(eye),
             yaw,
             pitch,
             fov: camera::FOV,
-            mode: match self.seat.rig.mode {
+            mode: match seat.rig.mode {
                 Mode::Overview => ViewMode::OVERVIEW,
                 Mode::Follow => ViewMode::FOLLOW,
                 Mode::Free => ViewMode::FREE,
                 Mode::Possessed => ViewMode::POSSESSED,
             },
-            subject: self.seat.subject.unwrap_or(0),
-            flags: if self.seat.infrared { VIEW_INFRARED } else { 0 },
+            subject: seat.subject.unwrap_or(0),
+            flags: if seat.infrared { VIEW_INFRARED } else { 0 },
         };
-        match host.set_player_view(&view, &self.seat.selection) {
+        match host.set_player_view(&view, &seat.selection) {
             Ok(()) => Ok(()),
             // An engine before 2.3 draws its own camera.
             Err(e) if e.kind == ErrorKind::UNSUPPORTED => Ok(()),
@@ -487,35 +597,81 @@ impl Plugin for InputPlugin {
     }
 
     fn save_state(&self) -> Result<StateBlob, PluginError> {
-        let bytes = postcard::to_allocvec(&self.seat).map_err(|e| {
-            PluginError::new(
-                ErrorKind::BAD_STATE,
-                format!("seat state does not encode: {e}"),
-            )
-        })?;
-        Ok(StateBlob::new(STATE_FORMAT, STATE_VERSION, bytes))
+        let encode = |r: Result<Vec<u8>, postcard::Error>| {
+            r.map_err(|e| {
+                PluginError::new(
+                    ErrorKind::BAD_STATE,
+                    format!("seat state does not encode: {e}"),
+                )
+            })
+        };
+        // One seat, player 0's: the blob of a game of one seat, as it always was.
+        if let [only] = self.seats.as_slice() {
+            if only.player == 0 {
+                let bytes = encode(postcard::to_allocvec(&only.seat))?;
+                return Ok(StateBlob::new(STATE_FORMAT, STATE_VERSION, bytes));
+            }
+        }
+        let all: Vec<(u8, &Seat)> = self.seats.iter().map(|s| (s.player, &s.seat)).collect();
+        let bytes = encode(postcard::to_allocvec(&all))?;
+        Ok(StateBlob::new(STATE_FORMAT, STATE_VERSION_SEATS, bytes))
     }
 
     fn restore_state(&mut self, blob: &StateBlob) -> Result<(), PluginError> {
-        let b = blob.expect(STATE_FORMAT, STATE_VERSION)?;
-        let seat: Seat = postcard::from_bytes(b).map_err(|e| {
-            PluginError::new(
-                ErrorKind::BAD_STATE,
-                format!("seat state does not decode: {e}"),
-            )
-        })?;
-        let finite = seat.rig.focus.is_finite()
-            && seat.rig.yaw.is_finite()
-            && seat.rig.pitch.is_finite()
-            && seat.rig.distance.is_finite()
-            && seat.rig.aim.is_finite();
-        if !finite || !seat.selection.is_sorted() {
-            return Err(PluginError::new(
-                ErrorKind::BAD_STATE,
-                "seat state: non-finite camera or unsorted selection",
-            ));
+        let bad = |why: String| PluginError::new(ErrorKind::BAD_STATE, why);
+        let restored: Vec<(u8, Seat)> = if blob.version == STATE_VERSION_SEATS {
+            let b = blob.expect(STATE_FORMAT, STATE_VERSION_SEATS)?;
+            let all: Vec<(u8, Seat)> = postcard::from_bytes(b)
+                .map_err(|e| bad(format!("seat state does not decode: {e}")))?;
+            let ascending = all.windows(2).all(|w| w[0].0 < w[1].0);
+            if all.is_empty() || all.len() > iron3d_gameplay::params::MAX_SEATS || !ascending {
+                return Err(bad(format!(
+                    "seat state: {} seats, players ascending expected",
+                    all.len()
+                )));
+            }
+            all
+        } else {
+            let b = blob.expect(STATE_FORMAT, STATE_VERSION)?;
+            let seat: Seat = postcard::from_bytes(b)
+                .map_err(|e| bad(format!("seat state does not decode: {e}")))?;
+            vec![(0, seat)]
+        };
+        for (player, seat) in &restored {
+            let finite = seat.rig.focus.is_finite()
+                && seat.rig.yaw.is_finite()
+                && seat.rig.pitch.is_finite()
+                && seat.rig.distance.is_finite()
+                && seat.rig.aim.is_finite();
+            if !finite || !seat.selection.is_sorted() {
+                return Err(bad(format!(
+                    "seat state of player {player}: non-finite camera or unsorted selection"
+                )));
+            }
         }
-        self.seat = seat;
+        // The seats the blob holds, with the clans the mission gave (a seat the
+        // mission does not have yet keeps the default clan until it starts).
+        let seats = restored
+            .into_iter()
+            .map(|(player, seat)| {
+                let clan_value = self
+                    .seats
+                    .iter()
+                    .find(|s| s.player == player)
+                    .map_or(behavior_clan(Some(u32::from(player))), |s| s.clan_value);
+                SeatSlot {
+                    player,
+                    seat,
+                    clan_value,
+                }
+            })
+            .collect::<Vec<_>>();
+        let local_player = self.seats.get(self.local).map_or(0, |s| s.player);
+        self.local = seats
+            .iter()
+            .position(|s| s.player == local_player)
+            .unwrap_or(0);
+        self.seats = seats;
         Ok(())
     }
 
@@ -555,7 +711,7 @@ impl InputProvider for InputPlugin {
         // PD-INPUT-MENU-MODE: while a menu is up the pad drives it, not the game.
         let mode = if self.menu {
             MENU
-        } else if self.seat.rig.mode == Mode::Possessed {
+        } else if self.seat().rig.mode == Mode::Possessed {
             POSSESSED
         } else {
             OVERVIEW
@@ -610,7 +766,7 @@ mod tests {
         // The same viewport again says nothing.
         assert_eq!(p.poll(&[viewport]).unwrap(), []);
         // Possessed: W held now drives the unit instead of panning.
-        p.seat.possessed(5);
+        p.seats[0].seat.possessed(5);
         assert_eq!(
             p.poll(&[]).unwrap(),
             [
@@ -719,13 +875,13 @@ mod tests {
     #[test]
     fn a_saved_seat_restores_and_a_bad_one_is_refused() {
         let mut p = InputPlugin::new(Bindings::default());
-        p.seat.select(vec![3, 8], false);
-        p.seat.rig.yaw = 1.25;
+        p.seats[0].seat.select(vec![3, 8], false);
+        p.seats[0].seat.rig.yaw = 1.25;
         let blob = p.save_state().unwrap();
         let mut q = InputPlugin::new(Bindings::default());
         q.restore_state(&blob).unwrap();
-        assert_eq!(q.seat, p.seat);
-        p.seat.rig.pitch = f32::NAN;
+        assert_eq!(q.seat(), p.seat());
+        p.seats[0].seat.rig.pitch = f32::NAN;
         let bad = p.save_state().unwrap();
         assert_eq!(
             q.restore_state(&bad).unwrap_err().kind,
@@ -735,16 +891,64 @@ mod tests {
         assert!(q.restore_state(&junk).is_err());
     }
 
+    /// PD-SEAT-SEATS: a game of several seats saves every seat (v2) and restores them
+    /// all, keeping the seat this peer shows; one seat of player 0 stays a v1 blob.
+    #[test]
+    fn every_seat_of_a_match_is_saved_and_restored() {
+        let mut p = InputPlugin::new(Bindings::default());
+        assert_eq!(p.save_state().unwrap().version, STATE_VERSION);
+        p.seats = vec![
+            SeatSlot::new(0, 0),
+            SeatSlot::new(1, 1),
+            SeatSlot::new(2, 2),
+        ];
+        p.local = 1;
+        p.seats[2].seat.select(vec![40], false);
+        p.seats[1].seat.rig.yaw = 0.5;
+        let blob = p.save_state().unwrap();
+        assert_eq!(blob.version, STATE_VERSION_SEATS);
+        let mut q = InputPlugin::new(Bindings::default());
+        q.seats = vec![
+            SeatSlot::new(0, 0),
+            SeatSlot::new(1, 1),
+            SeatSlot::new(2, 2),
+        ];
+        q.local = 1;
+        q.restore_state(&blob).unwrap();
+        assert_eq!(q.seats, p.seats);
+        assert_eq!(q.seat().rig.yaw, 0.5, "the seat shown is still player 1's");
+        assert_eq!(q.seat_of(2).unwrap().selection, [40]);
+        // Players out of order are refused and change nothing.
+        let unordered: Vec<(u8, Seat)> = vec![(1, Seat::default()), (0, Seat::default())];
+        let junk = StateBlob::new(
+            STATE_FORMAT,
+            STATE_VERSION_SEATS,
+            postcard::to_allocvec(&unordered).unwrap(),
+        );
+        let before = q.seats.clone();
+        assert!(
+            q.restore_state(&junk)
+                .unwrap_err()
+                .message
+                .contains("ascending")
+        );
+        assert_eq!(q.seats, before);
+    }
+
     proptest::proptest! {
         /// A saved seat is outside input (a save game, another build's blob): any bytes
         /// restore or are refused, never panic, and a refused one changes nothing.
         #[test]
-        fn any_state_bytes_restore_or_are_refused(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..256)) {
+        fn any_state_bytes_restore_or_are_refused(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..256),
+            seats in proptest::prelude::any::<bool>(),
+        ) {
             let mut p = InputPlugin::new(Bindings::default());
-            let before = p.seat.clone();
-            let blob = StateBlob::new(STATE_FORMAT, STATE_VERSION, bytes);
+            let before = p.seats.clone();
+            let version = if seats { STATE_VERSION_SEATS } else { STATE_VERSION };
+            let blob = StateBlob::new(STATE_FORMAT, version, bytes);
             if p.restore_state(&blob).is_err() {
-                proptest::prop_assert_eq!(p.seat, before);
+                proptest::prop_assert_eq!(p.seats, before);
             }
         }
     }
