@@ -36,6 +36,21 @@ pub fn parse_seats(value: &str) -> Option<Vec<u32>> {
     slots.filter(|s| (1..=MAX_SEATS).contains(&s.len()))
 }
 
+/// The clan slot of the seat a peer shows, from the mission parameters (`get` looks
+/// one up): the [`LOCAL_SEAT`]'s slot of [`SEATS`] when both make sense, else
+/// [`PLAYER_CLAN`]'s, else [`DEFAULT_PLAYER_CLAN`] (what the HUD counts as the
+/// player's).
+pub fn shown_clan(get: impl Fn(&str) -> Option<String>) -> u32 {
+    let local: usize = get(LOCAL_SEAT)
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0);
+    get(SEATS)
+        .and_then(|v| parse_seats(&v))
+        .and_then(|s| s.get(local).copied())
+        .or_else(|| get(PLAYER_CLAN).and_then(|v| parse_player_clan(&v)))
+        .unwrap_or(DEFAULT_PLAYER_CLAN)
+}
+
 /// The clan slot a [`PLAYER_CLAN`] value names: a decimal `u32`, surrounding white space
 /// ignored; `None` when it is not one.
 pub fn parse_player_clan(value: &str) -> Option<u32> {
@@ -71,6 +86,27 @@ mod tests {
         for bad in ["", "0,", ",1", "a,b", "0;1", seventeen.as_str()] {
             assert_eq!(parse_seats(bad), None, "{bad:?}");
         }
+    }
+
+    #[test]
+    fn the_shown_clan_is_the_local_seats() {
+        let of = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(key, _)| *key == k)
+                    .map(|(_, v)| (*v).to_owned())
+            }
+        };
+        assert_eq!(shown_clan(of(&[])), DEFAULT_PLAYER_CLAN);
+        assert_eq!(shown_clan(of(&[(PLAYER_CLAN, "2")])), 2);
+        assert_eq!(shown_clan(of(&[(SEATS, "3,4"), (PLAYER_CLAN, "2")])), 3);
+        assert_eq!(shown_clan(of(&[(SEATS, "3,4"), (LOCAL_SEAT, "1")])), 4);
+        assert_eq!(
+            shown_clan(of(&[(SEATS, "3,4"), (LOCAL_SEAT, "7"), (PLAYER_CLAN, "2")])),
+            2,
+            "no such seat"
+        );
     }
 
     #[test]

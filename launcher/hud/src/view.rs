@@ -6,7 +6,7 @@
 use crate::{Font, Hud, HudError, HudState, Marker, MarkerKind, MissionText, Screen};
 use glam::{Vec3, Vec4};
 use iron3d_gameplay::clan::behavior_clan;
-use iron3d_gameplay::params::{DEFAULT_PLAYER_CLAN, PLAYER_CLAN, parse_player_clan};
+use iron3d_gameplay::params::shown_clan;
 use iron3d_gameplay::property::{BEHAVIOR_CLAN, CURRENT_ORE, LIFE_STATE};
 use iron3d_kernel::{Kernel, RenderSnapshot};
 use iron3d_render_frame::FrameParams;
@@ -164,10 +164,7 @@ impl HudView {
                 MissionText::load(mission, None, None, None)?
             }
         };
-        let player_clan = params
-            .get(PLAYER_CLAN)
-            .and_then(|v| parse_player_clan(v))
-            .unwrap_or(DEFAULT_PLAYER_CLAN);
+        let player_clan = shown_clan(|k| params.get(k).cloned());
         Ok(Self {
             hud: Arc::new(Hud::new(font, text)),
             state: Arc::new(Mutex::new(HudState {
@@ -214,7 +211,7 @@ impl HudView {
 
     /// Refreshes the figures the HUD shows from the kernel: tick, game time, frames per
     /// second, and the player's clan: its units and the ore its units and buildings
-    /// hold (PD-SEAT-CLAN: `BehaviorClan` = `player-clan` + 1).
+    /// hold (PD-SEAT-CLAN: `BehaviorClan` = the shown seat's clan slot + 1, `shown_clan`).
     pub fn update(&self, kernel: &Kernel, fps: f32) {
         let clan = behavior_clan(Some(self.player_clan));
         let (mut units, mut ore) = (0i64, 0i64);
