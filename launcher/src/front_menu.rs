@@ -143,6 +143,9 @@ pub struct FrontMenu {
     browse: PathBuf,
     /// The check of `browse`, once asked for.
     check: Option<crate::dir_check::DirCheck>,
+    /// The subfolders of the folder they were listed for (listed once per folder shown,
+    /// not at each progress step of a check).
+    folders: (PathBuf, Vec<(String, PathBuf, bool)>),
 }
 
 /// The mission `play` starts behind the menu of `game_dir`: the campaign's first, else
@@ -231,6 +234,7 @@ impl FrontMenu {
             mods: None,
             browse: game_dir.parent().unwrap_or(game_dir).to_path_buf(),
             check: None,
+            folders: (PathBuf::new(), Vec::new()),
         }
     }
 
@@ -334,6 +338,9 @@ impl FrontMenu {
     fn show(&mut self, page: Page, from_game: bool) {
         self.page = page;
         self.from_game = from_game;
+        if page == Page::GameDir && self.folders.0 != self.browse {
+            self.folders = (self.browse.clone(), Self::folders_of(&self.browse));
+        }
         let (view, choices) = match page {
             Page::Main => self.main_page(),
             Page::Missions => self.missions_page(),
@@ -770,10 +777,12 @@ impl FrontMenu {
             ),
             Some(CheckState::Running { done, total }) => {
                 hint = format!("Checking {here}: every file through its reader");
-                (
-                    Self::line("Checking", format!("{done}/{total} files"), false),
-                    Choice::Nothing,
-                )
+                let detail = if *total == 0 {
+                    "listing the files".to_owned()
+                } else {
+                    format!("{done}/{total} files")
+                };
+                (Self::line("Checking", detail, false), Choice::Nothing)
             }
             Some(CheckState::Done(Ok(s))) => {
                 let found = if s.problems.is_empty() {
@@ -826,17 +835,17 @@ impl FrontMenu {
                 Choice::Browse(parent.to_path_buf()),
             ));
         }
-        for (name, path, game) in Self::folders_of(&self.browse) {
-            let detail = if path == self.game_dir {
+        for (name, path, game) in &self.folders.1 {
+            let detail = if *path == self.game_dir {
                 "playing now"
-            } else if game {
+            } else if *game {
                 "has MISSIONS/"
             } else {
                 ""
             };
             lines.push((
-                Self::line(&name, detail.to_owned(), true),
-                Choice::Browse(path),
+                Self::line(name, detail.to_owned(), true),
+                Choice::Browse(path.clone()),
             ));
         }
         lines.push((Self::line("Back", String::new(), true), Choice::Back));

@@ -127,19 +127,37 @@ impl Report {
     }
 }
 
+/// The most files a corpus check lists (the original's Part 2 has 1,302; a directory of
+/// more is not a game directory, and the check says so rather than walk a whole disk).
+pub const MAX_CORPUS_FILES: usize = 100_000;
+
 /// Every regular file under `root` (file symlinks included, directory symlinks not
 /// followed, so a link cycle cannot loop), sorted; plus the directories that could not be
-/// listed.
-fn files(root: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+/// listed. Stops (`Err` with what was listed) once more than `max` files are listed or
+/// `keep_going` says no (asked every 256 entries).
+#[allow(
+    clippy::type_complexity,
+    reason = "the listing and the unreadable folders"
+)]
+fn files_within(
+    root: &Path,
+    max: usize,
+    keep_going: &mut dyn FnMut() -> bool,
+) -> Result<(Vec<PathBuf>, Vec<PathBuf>), (Vec<PathBuf>, Vec<PathBuf>)> {
     let mut out = Vec::new();
     let mut unreadable = Vec::new();
     let mut stack = vec![root.to_path_buf()];
+    let mut seen = 0u64;
     while let Some(dir) = stack.pop() {
+        if out.len() > max || (seen % 256 == 0 && !keep_going()) {
+            return Err((out, unreadable));
+        }
         let Ok(rd) = std::fs::read_dir(&dir) else {
             unreadable.push(dir);
             continue;
         };
         for e in rd {
+            seen += 1;
             let Ok(e) = e else {
                 unreadable.push(dir.clone());
                 continue;
@@ -153,10 +171,13 @@ fn files(root: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
             }
         }
     }
+    if out.len() > max {
+        return Err((out, unreadable));
+    }
     out.sort();
     unreadable.sort();
     unreadable.dedup();
-    (out, unreadable)
+    Ok((out, unreadable))
 }
 
 fn ext(name: &str) -> String {
@@ -519,9 +540,11 @@ pub fn report(game_dir: &Path, roundtrip: bool) -> anyhow::Result<Value> {
     v
 }
 
-/// [`report`] telling `progress` how far it came: `(files read, files in all)` before
-/// the first file and after each one (the missions' graphs follow the last). The check
-/// stops with an error saying it was cancelled as soon as `progress` returns `false`.
+/// [`report`] telling `progress` how far it came: `(0, 0)` while the files are listed,
+/// then `(files read, files in all)` before the first file and after each one (the
+/// missions' graphs follow the last). The check stops with an error saying it was
+/// cancelled as soon as `progress` returns `false`, and refuses a directory of more
+/// than [`MAX_CORPUS_FILES`] files.
 pub fn report_with(
     game_dir: &Path,
     roundtrip: bool,
@@ -531,7 +554,15 @@ pub fn report_with(
         anyhow::bail!("{}: not a directory", game_dir.display());
     }
     let mut r = Report::default();
-    let (all, unlisted) = files(game_dir);
+    let stop = || anyhow::anyhow!("{}: the corpus check was cancelled", game_dir.display());
+    let (all, unlisted) = match files_within(game_dir, MAX_CORPUS_FILES, &mut || progress(0, 0)) {
+        Ok(f) => f,
+        Err((listed, _)) if listed.len() > MAX_CORPUS_FILES => anyhow::bail!(
+            "{}: more than {MAX_CORPUS_FILES} files: not a game directory (the original has about 1,300)",
+            game_dir.display()
+        ),
+        Err(_) => return Err(stop()),
+    };
     for d in unlisted {
         let rel = d.strip_prefix(game_dir).unwrap_or(&d).display().to_string();
         r.families
@@ -541,7 +572,6 @@ pub fn report_with(
             .push(format!("{rel}: cannot be listed"));
     }
     let total = all.len() as u64;
-    let stop = || anyhow::anyhow!("{}: the corpus check was cancelled", game_dir.display());
     if !progress(0, total) {
         return Err(stop());
     }
@@ -746,7 +776,7 @@ mod tests {
         std::fs::write(d.path().join("a.ini"), b"").unwrap();
         std::os::unix::fs::symlink(d.path(), d.path().join("sub/loop")).unwrap();
         std::os::unix::fs::symlink(d.path().join("a.ini"), d.path().join("c.ini")).unwrap();
-        let (files, unreadable) = super::files(d.path());
+        let (files, unreadable) = super::files_within(d.path(), 10, &mut || true).unwrap();
         let rel: Vec<_> = files
             .iter()
             .map(|p| {
@@ -774,11 +804,19 @@ mod tests {
             true
         })
         .unwrap();
-        assert_eq!(seen, [(0, 2), (1, 2), (2, 2)]);
+        assert_eq!(
+            seen,
+            [(0, 0), (0, 2), (1, 2), (2, 2)],
+            "listing, then each file"
+        );
         assert!(super::is_clean(&v), "{v}");
         assert!(super::problems(&v).is_empty());
         let stopped = super::report_with(d.path(), false, &mut |done, _| done < 1).unwrap_err();
         assert!(stopped.to_string().contains("cancelled"), "{stopped}");
+        // The listing stops past its limit, or when asked to.
+        assert!(super::files_within(d.path(), 1, &mut || true).is_err());
+        assert!(super::files_within(d.path(), 2, &mut || true).is_ok());
+        assert!(super::files_within(d.path(), 2, &mut || false).is_err());
         // A truncated NRes archive is a problem naming it.
         std::fs::write(d.path().join("broken.lib"), b"NRes\x00\x01").unwrap();
         let v = super::report_with(d.path(), false, &mut |_, _| true).unwrap();
