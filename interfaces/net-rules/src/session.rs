@@ -206,6 +206,11 @@ impl Host {
         self.events.push(Event::Dropped(why));
     }
 
+    /// Sends `m` to connection `c`.
+    fn send_to(&mut self, c: ClientId, m: &Message) {
+        send(&mut |b| self.server.send_message(c, CHANNEL, b), m);
+    }
+
     fn broadcast_except(&mut self, except: Option<ClientId>, m: &Message) {
         let targets: Vec<ClientId> = self
             .joined
@@ -249,11 +254,7 @@ impl Host {
                 let m = Message::Refused(Refused {
                     differences: differences.clone(),
                 });
-                let mut bytes = None;
-                send(&mut |b| bytes = Some(b), &m);
-                if let Some(b) = bytes {
-                    self.server.send_message(c, CHANNEL, b);
-                }
+                self.send_to(c, &m);
                 self.events.push(Event::Refused { differences });
             }
             Ok(()) => {
@@ -327,24 +328,24 @@ impl Host {
     fn start(&mut self) {
         let seats = self.seats();
         let players: Vec<u8> = seats.iter().map(|s| s.player).collect();
-        let welcome = |player| Welcome {
-            player,
-            seats: seats.clone(),
+        let base = Welcome {
+            player: 0,
+            seats,
             seed: self.setup.seed,
             mission: self.setup.mission.clone(),
             turn_ticks: self.setup.config.turn_ticks,
             delay_turns: self.setup.config.delay_turns,
         };
         let clients: Vec<(ClientId, u8)> = self.joined.iter().map(|(&c, j)| (c, j.0)).collect();
-        for (c, p) in clients {
-            let mut bytes = None;
-            send(&mut |b| bytes = Some(b), &Message::Welcome(welcome(p)));
-            if let Some(b) = bytes {
-                self.server.send_message(c, CHANNEL, b);
-            }
+        for (c, player) in clients {
+            let w = Welcome {
+                player,
+                ..base.clone()
+            };
+            self.send_to(c, &Message::Welcome(w));
         }
         self.lockstep = Some(Lockstep::new(self.setup.config, 0, &players));
-        self.events.push(Event::Started(welcome(0)));
+        self.events.push(Event::Started(base));
     }
 
     fn relay_orders(&mut self, c: ClientId, o: &Orders) {
@@ -385,11 +386,7 @@ impl Host {
             Some(to) => {
                 let target = self.joined.iter().find(|(_, j)| j.0 == to).map(|(&c, _)| c);
                 if let Some(t) = target {
-                    let mut bytes = None;
-                    send(&mut |b| bytes = Some(b), &Message::Chat(chat));
-                    if let Some(b) = bytes {
-                        self.server.send_message(t, CHANNEL, b);
-                    }
+                    self.send_to(t, &Message::Chat(chat));
                 }
             }
             None => {
@@ -422,26 +419,25 @@ impl Host {
         self.broadcast_except(None, &Message::TurnHash(h));
     }
 
-    /// Says `text` to player `to` (`None`: everyone).
-    pub fn chat(&mut self, to: Option<u8>, text: &str) {
+    /// Says `text` to player `to` (`None`: everyone); a text the wire refuses (longer
+    /// than [`wire::MAX_CHAT_BYTES`], a player out of range) is the error, nothing sent.
+    pub fn chat(&mut self, to: Option<u8>, text: &str) -> Result<(), wire::WireError> {
         let chat = Chat {
             from: 0,
             to,
             text: text.to_owned(),
         };
+        Message::Chat(chat.clone()).check()?;
         match to {
             None => self.broadcast_except(None, &Message::Chat(chat)),
             Some(p) => {
                 let target = self.joined.iter().find(|(_, j)| j.0 == p).map(|(&c, _)| c);
                 if let Some(t) = target {
-                    let mut bytes = None;
-                    send(&mut |b| bytes = Some(b), &Message::Chat(chat));
-                    if let Some(b) = bytes {
-                        self.server.send_message(t, CHANNEL, b);
-                    }
+                    self.send_to(t, &Message::Chat(chat));
                 }
             }
         }
+        Ok(())
     }
 }
 
@@ -629,19 +625,19 @@ impl Client {
         );
     }
 
-    /// Says `text` to player `to` (`None`: everyone), through the host.
-    pub fn chat(&mut self, to: Option<u8>, text: &str) {
+    /// Says `text` to player `to` (`None`: everyone), through the host, once the match
+    /// started (before: nothing, `Ok(false)`); a text the wire refuses is the error.
+    pub fn chat(&mut self, to: Option<u8>, text: &str) -> Result<bool, wire::WireError> {
         let Some(from) = self.lockstep.as_ref().map(Lockstep::local) else {
-            return;
+            return Ok(false);
         };
-        let chat = Chat {
+        let m = Message::Chat(Chat {
             from,
             to,
             text: text.to_owned(),
-        };
-        send(
-            &mut |b| self.client.send_message(CHANNEL, b),
-            &Message::Chat(chat),
-        );
+        });
+        m.check()?;
+        send(&mut |b| self.client.send_message(CHANNEL, b), &m);
+        Ok(true)
     }
 }

@@ -429,3 +429,41 @@ fn malformed_datagrams_and_messages_are_counted_and_dropped() {
     assert_eq!(h.counters(1).datagrams, 2);
     assert_eq!(m.hashes[1][..40], m.hashes[0][..40]);
 }
+
+/// Chat (`GMSG_TEXT_FOR_PLAYER`): to everyone or to one player, relayed by the host; a
+/// line the wire refuses is an error to the sender and nothing is sent.
+#[test]
+fn chat_reaches_everyone_or_one_player() {
+    let mut m = Match::new(3, bad_link(), 11);
+    m.run(5);
+    let to = m.player_of(2);
+    let Peer::Host(h) = &mut m.peers[0] else {
+        unreachable!()
+    };
+    h.chat(None, "gl hf").unwrap();
+    assert!(h.chat(None, &"x".repeat(600)).is_err());
+    let Peer::Client(c) = &mut m.peers[1] else {
+        unreachable!()
+    };
+    assert_eq!(c.chat(Some(to), "flank left"), Ok(true));
+    let from = m.player_of(1);
+    m.run(30);
+    let chats = |k: usize| -> Vec<(u8, Option<u8>, String)> {
+        m.events[k]
+            .iter()
+            .filter_map(|e| match e {
+                Event::Chat(c) => Some((c.from, c.to, c.text.clone())),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(chats(1), [(0, None, "gl hf".to_owned())]);
+    assert_eq!(
+        chats(2),
+        [
+            (0, None, "gl hf".to_owned()),
+            (from, Some(to), "flank left".to_owned())
+        ]
+    );
+    assert!(chats(0).is_empty(), "no chat was for the host");
+}
