@@ -12,16 +12,28 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// A private X server on a free display, killed on drop.
+/// One private X server at a time in a test process: two started together can end up
+/// behind one socket (Xvfb here keeps no lock files, and a server takes over a display
+/// socket it believes stale), and a window then opens on the wrong server or on none.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// A private X server on a free display, killed on drop; the tests of one process that
+/// use one run one after the other ([`ONE_AT_A_TIME`]).
 pub struct Xvfb {
     child: Child,
     /// The display (`:N`).
     pub display: String,
+    /// Held until the server is gone (dropped after `child` is killed).
+    _turn: std::sync::MutexGuard<'static, ()>,
 }
 
 impl Xvfb {
-    /// Starts one (800 × 600, no TCP); `None` when it cannot.
+    /// Starts one (800 × 600, no TCP) once no other test of this process holds one;
+    /// `None` when it cannot.
     pub fn start() -> Option<Self> {
+        let turn = ONE_AT_A_TIME
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let mut child = Command::new("Xvfb")
             .args([
                 "-displayfd",
@@ -44,6 +56,7 @@ impl Xvfb {
         Some(Self {
             child,
             display: format!(":{n}"),
+            _turn: turn,
         })
     }
 
@@ -71,11 +84,16 @@ impl Xvfb {
         seconds: u64,
     ) -> Option<String> {
         poll(seconds, || {
-            assert!(
-                play.try_wait().unwrap_or(None).is_none(),
-                "iron3d exited early: {}",
-                std::fs::read_to_string(log).unwrap_or_default()
-            );
+            if let Some(status) = play.try_wait().unwrap_or(None) {
+                let mut out = String::new();
+                if let Some(mut o) = play.stdout.take() {
+                    let _ = std::io::Read::read_to_string(&mut o, &mut out);
+                }
+                panic!(
+                    "iron3d exited early ({status}): stdout:\n{out}\nlog:\n{}",
+                    std::fs::read_to_string(log).unwrap_or_default()
+                );
+            }
             let out = Command::new("xdotool")
                 .args(["search", "--name", "Iron3D-rs"])
                 .env("DISPLAY", &self.display)
