@@ -5,8 +5,10 @@ pub mod audio;
 pub mod bench;
 pub mod bindings_cli;
 pub mod demo_cli;
-pub mod dir_check;
-pub mod front_menu;
+/// The main menu and its pages (the crate `iron3d-menu`).
+pub use iron3d_menu as front_menu;
+/// The game-directory picker's check (`iron3d_menu::dir_check`).
+pub use iron3d_menu::dir_check;
 pub mod headless;
 pub mod live_input;
 pub mod mods;

@@ -534,10 +534,14 @@ impl PlaySession {
             menu_actions: Vec::new(),
         };
         if session.hud.is_some() {
-            let mut front = FrontMenu::new(&opts.game_dir, opts.save_dir.clone());
+            let controls = crate::bindings_cli::load(None, None)
+                .map(|(b, _, user)| (b, user))
+                .map_err(|e| format!("{e:#}"));
+            let mut front =
+                FrontMenu::new(&opts.game_dir, opts.save_dir.clone()).with_controls(controls);
             if let Some(list) = crate::mods::user_list_path() {
                 let folder = crate::mods::locate_mods_dir(opts.mod_args.mods_dir.as_deref());
-                front = front.with_mods(folder, list);
+                front = front.with_mods(folder, list, crate::mods::environment());
             }
             if opts.campaign {
                 front.started(&opts.mission);

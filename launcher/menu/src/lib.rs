@@ -33,6 +33,8 @@
 //! The menu is pure state over the game and save folders: it chooses, the window
 //! carries out (a new session, a load, a save).
 
+pub mod dir_check;
+
 use iron3d_hud::{ListLine, ListView};
 use iron3d_save::{Campaign, Progress, SlotList, SlotStatus};
 use std::path::{Path, PathBuf};
@@ -137,8 +139,12 @@ pub struct FrontMenu {
     from_game: bool,
     view: ListView,
     choices: Vec<Choice>,
-    /// The mods folder and the player's mod list (`None`: no mods page).
-    mods: Option<(PathBuf, PathBuf)>,
+    /// The mods folder, the player's mod list and the engine as mods see it (`None`: no
+    /// mods page).
+    mods: Option<(PathBuf, PathBuf, iron3d_mods::Environment)>,
+    /// The bindings in effect and the files they came from, or why they could not be
+    /// read (the Controls page).
+    controls: Result<(iron3d_config::bindings::Bindings, Option<PathBuf>), String>,
     /// The folder the game-directory page shows.
     browse: PathBuf,
     /// The check of `browse`, once asked for.
@@ -232,6 +238,7 @@ impl FrontMenu {
             view: ListView::default(),
             choices: Vec::new(),
             mods: None,
+            controls: Err("no bindings given".to_owned()),
             browse: game_dir.parent().unwrap_or(game_dir).to_path_buf(),
             check: None,
             folders: (PathBuf::new(), Vec::new()),
@@ -239,9 +246,24 @@ impl FrontMenu {
     }
 
     /// The mods page lists the mods of `folder` and turns them on and off in the list
-    /// file `list` (the player's `mods.toml`).
-    pub fn with_mods(mut self, folder: PathBuf, list: PathBuf) -> Self {
-        self.mods = Some((folder, list));
+    /// file `list` (the player's `mods.toml`), resolving them for the engine `env`.
+    pub fn with_mods(
+        mut self,
+        folder: PathBuf,
+        list: PathBuf,
+        env: iron3d_mods::Environment,
+    ) -> Self {
+        self.mods = Some((folder, list, env));
+        self
+    }
+
+    /// The Controls page lists `bindings` (the shipped ones with the user's file, named
+    /// by `user`, laid over them), or says why they could not be read.
+    pub fn with_controls(
+        mut self,
+        bindings: Result<(iron3d_config::bindings::Bindings, Option<PathBuf>), String>,
+    ) -> Self {
+        self.controls = bindings;
         self
     }
 
@@ -346,7 +368,7 @@ impl FrontMenu {
             Page::Missions => self.missions_page(),
             Page::Load => self.slots_page(false),
             Page::Save => self.slots_page(true),
-            Page::Controls => Self::controls_page(),
+            Page::Controls => self.controls_page(),
             Page::Mods => self.mods_page(),
             Page::GameDir => self.game_dir_page(),
         };
@@ -414,7 +436,7 @@ impl FrontMenu {
     /// (saved at once, as `iron3d mods order` does) and the page is built again; a
     /// dependency still loads before what needs it. Returns whether the list changed.
     pub fn shift(&mut self, item: usize, step: i32) -> bool {
-        let (Some(Choice::ToggleMod(id)), Some((_, list_path))) =
+        let (Some(Choice::ToggleMod(id)), Some((_, list_path, _))) =
             (self.choices.get(item), self.mods.as_ref())
         else {
             return false;
@@ -639,13 +661,12 @@ impl FrontMenu {
         iron3d_mods::ModList,
         Option<String>,
     )> {
-        let (folder, list_path) = self.mods.as_ref()?;
+        let (folder, list_path, env) = self.mods.as_ref()?;
         let (list, error) = match iron3d_mods::ModList::load(list_path) {
             Ok(l) => (l, None),
             Err(e) => (iron3d_mods::ModList::new(), Some(format!("{e}"))),
         };
-        let active =
-            iron3d_mods::ActiveMods::load(folder, list.enabled(), &crate::mods::environment());
+        let active = iron3d_mods::ActiveMods::load(folder, list.enabled(), env);
         Some((active, list, error))
     }
 
@@ -707,7 +728,7 @@ impl FrontMenu {
     /// Turns mod `id` on or off in the player's list (saved at once; a failure is said in
     /// the log and changes nothing).
     fn toggle_mod(&self, id: &str) {
-        let Some((_, list_path)) = &self.mods else {
+        let Some((_, list_path, _)) = &self.mods else {
             return;
         };
         let result = iron3d_mods::ModList::load(list_path).and_then(|mut list| {
@@ -852,10 +873,10 @@ impl FrontMenu {
         Self::assemble("GAME DIRECTORY", lines, hint)
     }
 
-    fn controls_page() -> (ListView, Vec<Choice>) {
+    fn controls_page(&self) -> (ListView, Vec<Choice>) {
         let mut lines: Vec<(ListLine, Choice)> = Vec::new();
-        let hint = match crate::bindings_cli::load(None, None) {
-            Ok((b, _, user)) => {
+        let hint = match &self.controls {
+            Ok((b, user)) => {
                 for a in iron3d_config::bindings::ACTIONS {
                     let inputs = b.get(a.name).map_or_else(String::new, |bd| {
                         bd.inputs
@@ -884,7 +905,7 @@ impl FrontMenu {
                     Self::line("bindings not read", String::new(), false),
                     Choice::Nothing,
                 ));
-                format!("{e:#}")
+                e.clone()
             }
         };
         lines.push((Self::line("Back", String::new(), true), Choice::Back));
@@ -985,6 +1006,24 @@ mod tests {
         )
         .unwrap();
         g
+    }
+
+    /// This build as mods see it.
+    fn env() -> iron3d_mods::Environment {
+        iron3d_mods::Environment::current(
+            semver::Version::parse(env!("CARGO_PKG_VERSION")).unwrap(),
+            iron3d_abi::ABI_MAJOR,
+            iron3d_abi::ABI_MINOR,
+        )
+    }
+
+    /// The shipped bindings (`config/bindings.ini`).
+    fn shipped() -> Result<(iron3d_config::bindings::Bindings, Option<PathBuf>), String> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../config/bindings.ini");
+        let bytes = std::fs::read(&path).map_err(|e| e.to_string())?;
+        iron3d_config::bindings::Bindings::parse(&bytes, "config/bindings.ini")
+            .map(|b| (b, None))
+            .map_err(|e| e.to_string())
     }
 
     fn labels(m: &FrontMenu) -> Vec<(String, String, bool)> {
@@ -1121,7 +1160,7 @@ mod tests {
             b"[CAMPAIGN]\nMISSION2=X\n",
         )
         .unwrap();
-        let mut m = FrontMenu::new(g.path(), None);
+        let mut m = FrontMenu::new(g.path(), None).with_controls(shipped());
         m.open(Page::Main, false);
         let l = labels(&m);
         assert_eq!(
@@ -1168,7 +1207,8 @@ mod tests {
         manifest("alpha", "");
         manifest("beta", "[dependencies]\nmissing-one = \"1\"");
         let list = mods.path().join("mods.toml");
-        let mut m = FrontMenu::new(g.path(), None).with_mods(mods.path().to_owned(), list.clone());
+        let mut m =
+            FrontMenu::new(g.path(), None).with_mods(mods.path().to_owned(), list.clone(), env());
         m.open(Page::Main, false);
         assert_eq!(
             labels(&m)[5],
@@ -1213,7 +1253,8 @@ mod tests {
             .unwrap();
         }
         let list = mods.path().join("mods.toml");
-        let mut m = FrontMenu::new(g.path(), None).with_mods(mods.path().to_owned(), list.clone());
+        let mut m =
+            FrontMenu::new(g.path(), None).with_mods(mods.path().to_owned(), list.clone(), env());
         m.open(Page::Mods, false);
         m.choose(0);
         m.choose(1);

@@ -13,7 +13,7 @@ pub struct DirSummary {
     /// Files read.
     pub files: u64,
     /// Missions the directory offers (`MISSIONS/…/data.tma`,
-    /// [`crate::front_menu::missions_of`]).
+    /// [`crate::missions_of`]).
     pub missions: usize,
     /// Every problem the readers found, in the report's order (empty: clean).
     pub problems: Vec<String>,
@@ -73,7 +73,7 @@ impl DirCheck {
                 let result = report
                     .map(|v| DirSummary {
                         files: v["files"].as_u64().unwrap_or(0),
-                        missions: crate::front_menu::missions_of(&path).len(),
+                        missions: crate::missions_of(&path).len(),
                         problems: iron3d_tools::corpus::problems(&v),
                     })
                     .map_err(|e| format!("{e:#}"));
