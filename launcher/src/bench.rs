@@ -40,6 +40,7 @@ fn driver_args(args: &BenchArgs, log_level: &str) -> Vec<String> {
         no_input,
         no_mods,
         no_saves,
+        no_net,
     } = *args;
     let mut v = vec![
         format!("--log-level={log_level}"),
@@ -59,6 +60,7 @@ fn driver_args(args: &BenchArgs, log_level: &str) -> Vec<String> {
         (no_input, "--no-input"),
         (no_mods, "--no-mods"),
         (no_saves, "--no-saves"),
+        (no_net, "--no-net"),
     ] {
         if skip {
             v.push(flag.to_owned());

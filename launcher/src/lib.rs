@@ -640,6 +640,10 @@ pub struct BenchArgs {
     /// stress mission: bytes, ms).
     #[arg(long)]
     pub no_saves: bool,
+    /// Skip the netcode figures (bytes per peer at 5 orders/s, order-to-turn latency,
+    /// the netcode's processor time per turn with 2 and 8 peers, in-memory network).
+    #[arg(long)]
+    pub no_net: bool,
 }
 
 fn init_logging(filter: &str) {

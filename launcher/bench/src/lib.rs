@@ -11,6 +11,7 @@ pub mod effects;
 pub mod input;
 pub mod kernel;
 pub mod mods;
+pub mod net;
 pub mod plugins;
 pub mod render;
 pub mod saves;
@@ -21,7 +22,7 @@ use std::io::Write;
 
 /// Runs every figure group `args` does not skip, in the order `iron3d bench` always
 /// printed them: kernel, plugins, archives, assets, terrain, render, control, AI,
-/// effects, input, demo, mods, saves.
+/// effects, input, demo, mods, saves, net.
 pub fn run(args: &BenchArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     kernel::run(
         kernel::BenchOptions {
@@ -65,6 +66,9 @@ pub fn run(args: &BenchArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     }
     if !args.no_saves {
         saves::run(out)?;
+    }
+    if !args.no_net {
+        net::run(out)?;
     }
     Ok(())
 }
