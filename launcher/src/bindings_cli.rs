@@ -4,7 +4,7 @@
 
 use crate::plugins;
 use anyhow::Context;
-use iron3d_config::bindings::{self, ActionKind, BOTH, Bindings, Device, MENU, OVERVIEW};
+use iron3d_config::bindings::{self, ALL, ActionKind, BOTH, Bindings, Device, MENU, OVERVIEW};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -58,6 +58,7 @@ pub fn list(
     }
     for a in bindings::ACTIONS {
         let modes = match a.modes {
+            ALL => "all",
             BOTH => "both",
             OVERVIEW => "overview",
             MENU => "menus",

@@ -197,7 +197,7 @@ impl LiveInput {
     }
 
     /// A menu of the shell is up (`true`) or the game is: from the next poll the input
-    /// plugin maps only the bindings' `menu.*` actions (PD-INPUT-MENU-MODE).
+    /// plugin maps only the bindings' `menu.*` and `game.*` actions (PD-INPUT-MENU-MODE).
     pub fn set_menu(&mut self, on: bool) {
         self.menu = on;
     }

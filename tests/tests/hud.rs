@@ -519,8 +519,8 @@ fn the_main_menu_starts_a_campaign_whose_won_mission_leads_to_the_next() {
 /// PD-INPUT-MENU-MODE through the play session and the real input plugin: with a menu
 /// up the gamepad's D-pad moves the highlight and South chooses (the main menu's New
 /// campaign asks the window to start the campaign); in the game Start opens the pause
-/// menu, the D-pad moves in it and East goes back to the game; none of the menu's
-/// presses reach the tick's input.
+/// menu, the D-pad moves in it and East goes back to the game, and Start closes the
+/// pause menu it opened; none of the menu's own presses reach the tick's input.
 #[test]
 fn the_gamepad_drives_the_menus_and_none_of_it_reaches_the_game() {
     use iron3d_hud::Screen;
@@ -585,6 +585,11 @@ fn the_gamepad_drives_the_menus_and_none_of_it_reaches_the_game() {
     assert_eq!(s.screen(), Screen::Paused { item: 1 });
     press(&mut s, &mut frame, "Pad:East");
     assert_eq!(s.screen(), Screen::Playing, "Back: the game again");
+    // Start (game.menu) opens the pause menu and, in it, closes it again.
+    press(&mut s, &mut frame, "Pad:Start");
+    assert_eq!(s.screen(), Screen::Paused { item: 0 });
+    press(&mut s, &mut frame, "Pad:Start");
+    assert_eq!(s.screen(), Screen::Playing, "Start again: the game");
     press(&mut s, &mut frame, "Pad:DPadDown");
     assert_eq!(s.screen(), Screen::Playing);
     assert!(s.run.kernel.tick() > held, "the clock runs again");

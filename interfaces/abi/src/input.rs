@@ -49,7 +49,8 @@ impl DeviceInputKind {
     /// (2.13) A menu of the shell is up (`x` not 0: the main menu, the pause menu, the
     /// settings, a briefing or an outcome screen) or the game is (`x` = 0). The window
     /// sends it before its first events and whenever it changes. An input plugin that
-    /// knows it maps only the bindings' `menu.*` actions while a menu is up and spends
+    /// knows it maps only the bindings' `menu.*` and `game.*` actions while a menu is up
+    /// (the pause keys close the pause menu) and spends
     /// the buttons held across the change (PD-INPUT-MENU-MODE), so the gamepad drives
     /// the menus and nothing pressed there reaches the game; one that does not ignores
     /// it.

@@ -616,7 +616,7 @@ mod tests {
     fn a_switch_into_or_out_of_the_menus_spends_the_held_buttons() {
         let b = Bindings::parse(
             b"camera.up = Pad:DPadUp\nselect = Pad:South\ngame.menu = Pad:Start\n\
-              menu.up = Pad:DPadUp\nmenu.accept = Pad:South\nmenu.back = Pad:Start\n\
+              menu.up = Pad:DPadUp\nmenu.accept = Pad:South\nmenu.back = Pad:East\n\
               camera.pan_x = PadAxis:LeftStickX\n",
             "menu.ini",
         )
@@ -628,7 +628,7 @@ mod tests {
             m.tick(&[button(pad, "Pad:Start", true)]),
             [Press("game.menu")]
         );
-        // Start opened the menu and is still down: it does not also go back.
+        // Start opened the menu and is still down: it does not also close it.
         assert_eq!(
             m.set_mode(MENU),
             [Release("game.menu"), Axis("camera.pan_x", 0.0)]

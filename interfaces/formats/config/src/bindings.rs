@@ -24,8 +24,9 @@
 //!   ([`POSSESSED`]: `unit.*`); `game.*` and the original's camera commands work in
 //!   both. One input may drive one action per mode: `Key:W` can pan the overview
 //!   camera and drive the possessed unit forward. The third mode, [`MENU`], is the
-//!   shell's menus (`menu.*` only, **PD-INPUT-MENU-MODE**): while a menu is up the
-//!   D-pad moves its highlight instead of the camera.
+//!   shell's menus (`menu.*` and `game.*`, **PD-INPUT-MENU-MODE**): while a menu is up
+//!   the D-pad moves its highlight instead of the camera, and the pause keys still
+//!   close the pause menu.
 //! * An overlay replaces whole actions: what a user's file names is bound exactly as
 //!   it says; every other action keeps its default.
 
@@ -59,8 +60,11 @@ pub const POSSESSED: u8 = 2;
 /// Both game modes (the overview and a possessed unit; not the menus).
 pub const BOTH: u8 = OVERVIEW | POSSESSED;
 /// Mode bit: a menu of the shell is up (the main menu, the pause menu, the settings,
-/// the briefing and outcome screens); only the `menu.*` actions work in it.
+/// the briefing and outcome screens); the `menu.*` actions and the `game.*` ones (the
+/// pause and the pause menu open and close from inside it) work in it.
 pub const MENU: u8 = 4;
+/// Every mode: the game's actions (`game.*`).
+pub const ALL: u8 = OVERVIEW | POSSESSED | MENU;
 
 /// An engine action a binding can drive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,8 +80,8 @@ pub struct Action {
 }
 
 /// The modes an action of this name works in (by its group: `unit.*` possessed,
-/// `menu.*` the menus, `game.*` and the original's camera commands both game modes,
-/// the rest the overview).
+/// `menu.*` the menus, `game.*` all three, the original's camera commands both game
+/// modes, the rest the overview).
 const fn modes_of(name: &'static str) -> u8 {
     let b = name.as_bytes();
     if b.len() > 5 && b[0] == b'u' && b[1] == b'n' && b[2] == b'i' && b[3] == b't' && b[4] == b'.' {
@@ -97,7 +101,7 @@ const fn modes_of(name: &'static str) -> u8 {
         && b[3] == b'e'
         && b[4] == b'.'
     {
-        BOTH
+        ALL
     } else {
         OVERVIEW
     }
@@ -804,7 +808,7 @@ mod tests {
         let w = Input::parse("Key:W").unwrap();
         assert_eq!(b.action_of(w, OVERVIEW).unwrap().name, "camera.pan_forward");
         assert_eq!(b.action_of(w, POSSESSED).unwrap().name, "unit.forward");
-        assert_eq!(action("game.pause").unwrap().modes, BOTH);
+        assert_eq!(action("game.pause").unwrap().modes, ALL);
         assert_eq!(action("camera.left").unwrap().modes, BOTH);
         assert_eq!(action("order.move").unwrap().modes, OVERVIEW);
         assert_eq!(action("unit.aim_x").unwrap().modes, POSSESSED);
@@ -825,6 +829,12 @@ mod tests {
         for a in ACTIONS.iter().filter(|a| a.name.starts_with("menu.")) {
             assert_eq!((a.modes, a.kind), (MENU, ActionKind::Button), "{}", a.name);
         }
+        // The pause keys work in the menus too: Escape closes the pause menu it opened.
+        let esc = Input::parse("Key:Escape").unwrap();
+        let b = parse("game.menu = Key:Escape\n").unwrap();
+        assert_eq!(b.action_of(esc, MENU).unwrap().name, "game.menu");
+        let e = parse("game.menu = Pad:Start\nmenu.back = Pad:Start\n").unwrap_err();
+        assert!(e.to_string().ends_with("(both work in the menus)"), "{e}");
     }
 
     #[test]
