@@ -964,7 +964,7 @@ impl PlaySession {
             return MenuAction::None;
         };
         let lines = f.view().lines.len().max(1);
-        let before = (f.page(), f.location().1.map(Path::to_path_buf));
+        let before = f.location_owned();
         let action = match key {
             MenuKey::Up | MenuKey::Down => {
                 h.set_screen(Screen::List {
@@ -999,7 +999,7 @@ impl PlaySession {
                     // from its first line; a page built again (a mod turned on or
                     // moved, a check begun) keeps the highlight.
                     h.set_list(f.view().clone());
-                    let here = (f.page(), f.location().1.map(Path::to_path_buf));
+                    let here = f.location_owned();
                     let item = if here != before {
                         f.first_enabled()
                     } else {

@@ -300,15 +300,24 @@ impl Lockstep {
 
     /// The local player's hash after running `turn` (the message to send); compared
     /// with the others' hashes of that turn already here.
-    pub fn local_hash(&mut self, turn: u32, tick: u64, hash: [u8; 32]) -> TurnHash {
+    /// The second value is the match's first desync when this hash shows it (as
+    /// [`Lockstep::receive_hash`] does for another player's).
+    pub fn local_hash(
+        &mut self,
+        turn: u32,
+        tick: u64,
+        hash: [u8; 32],
+    ) -> (TurnHash, Option<Desync>) {
         let h = TurnHash {
             turn,
             player: self.local,
             tick,
             hash,
         };
+        let before = self.desync.is_some();
         self.note_hash(&h);
-        h
+        let seen = if before { None } else { self.desync.clone() };
+        (h, seen)
     }
 
     /// Takes another player's hash; returns the first desync of the match when this
@@ -461,7 +470,7 @@ mod tests {
     #[test]
     fn the_first_differing_hash_is_the_desync() {
         let mut a = Lockstep::new(cfg(), 0, &[0, 1, 2]);
-        a.local_hash(0, 2, [1; 32]);
+        assert_eq!(a.local_hash(0, 2, [1; 32]).1, None);
         let h = |player, turn, hash| TurnHash {
             turn,
             player,

@@ -409,13 +409,8 @@ impl Host {
         let Some(ls) = self.lockstep.as_mut() else {
             return;
         };
-        let before = ls.desync().is_some();
-        let h = ls.local_hash(turn, tick, hash);
-        if !before {
-            if let Some(d) = ls.desync().cloned() {
-                self.events.push(Event::Desync(d));
-            }
-        }
+        let (h, desync) = ls.local_hash(turn, tick, hash);
+        self.events.extend(desync.map(Event::Desync));
         self.broadcast_except(None, &Message::TurnHash(h));
     }
 
@@ -612,13 +607,8 @@ impl Client {
         let Some(ls) = self.lockstep.as_mut() else {
             return;
         };
-        let before = ls.desync().is_some();
-        let h = ls.local_hash(turn, tick, hash);
-        if !before {
-            if let Some(d) = ls.desync().cloned() {
-                self.events.push(Event::Desync(d));
-            }
-        }
+        let (h, desync) = ls.local_hash(turn, tick, hash);
+        self.events.extend(desync.map(Event::Desync));
         send(
             &mut |b| self.client.send_message(CHANNEL, b),
             &Message::TurnHash(h),

@@ -339,6 +339,12 @@ impl FrontMenu {
         )
     }
 
+    /// [`FrontMenu::location`], owned (to compare before and after a key).
+    pub fn location_owned(&self) -> (Page, Option<PathBuf>) {
+        let (page, dir) = self.location();
+        (page, dir.map(Path::to_path_buf))
+    }
+
     /// The lines of the page up.
     pub fn view(&self) -> &ListView {
         &self.view
