@@ -162,6 +162,7 @@ mod tests {
             protocol: PROTOCOL_VERSION,
             identity,
             name: "p".into(),
+            reserve: false,
         }
     }
 

@@ -4,7 +4,13 @@
 //!
 //! * **Admission**: a client's first message is [`Hello`]; the host answers
 //!   [`Refused`] with every difference ([`admit`]) and drops it, or keeps it as the next
-//!   free player. When the match's players are all there, the host sends everyone the
+//!   free player.
+//! * **The lobby** (**PD-NET-RESERVE**): a client that does not know the match yet says
+//!   hello with `reserve` set; the host answers [`Reserved`] (its player number, every
+//!   player's clan, the seed, the mission, the turn length and delay) and keeps that
+//!   seat for the connection's key (PD-NET-FRAME) for [`RESERVE_TIMEOUT`]. The client
+//!   opens the mission, then connects again with the same key to play and gets that
+//!   seat. A reserved seat counts as taken; one not claimed in time is freed. When the match's players are all there, the host sends everyone the
 //!   same [`Welcome`] (seats ascending, seed, mission, turn length and delay) and the
 //!   match starts at turn 0 (PD-NET-LOBBY: the match starts full; joining later is a
 //!   rejoin from a save, not yet built).
@@ -21,11 +27,16 @@
 use crate::identity::{PeerIdentity, admit};
 use crate::lockstep::{Config, Desync, Lockstep, Turn};
 use crate::wire::{
-    self, Chat, Hello, Left, Message, Orders, Refused, Seat, TurnHash, Welcome, WireEvent,
+    self, Chat, Hello, Left, Message, Orders, Refused, Reserved, Seat, TurnHash, Welcome,
+    WireEvent,
 };
 use renet::{ClientId, ConnectionConfig, DefaultChannel, RenetClient, RenetServer, ServerEvent};
 use std::collections::BTreeMap;
 use std::time::Duration;
+
+/// PD-NET-RESERVE: how long a seat reserved in the lobby waits for its player to connect
+/// to play (the time to open the mission).
+pub const RESERVE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The channel every message rides.
 const CHANNEL: DefaultChannel = DefaultChannel::ReliableOrdered;
@@ -68,6 +79,15 @@ pub enum Event {
         /// Its name.
         name: String,
     },
+    /// The host reserved a seat for a client in the lobby (PD-NET-RESERVE).
+    SeatReserved {
+        /// The player number kept for it.
+        player: u8,
+        /// Its name.
+        name: String,
+    },
+    /// The host answered this client's lobby hello: the seat and the match.
+    Reserved(Reserved),
     /// The host refused a client (both sides see the same list).
     Refused {
         /// What differs.
@@ -108,6 +128,10 @@ pub struct Host {
     keys: BTreeMap<ClientId, u64>,
     counters: BTreeMap<ClientId, Counters>,
     events: Vec<Event>,
+    /// Seats reserved in the lobby, by connection key: `(player, name, since)`.
+    reservations: BTreeMap<u64, (u8, String, Duration)>,
+    /// The host's clock (the sum of `update`'s `dt`).
+    now: Duration,
 }
 
 impl Host {
@@ -124,6 +148,8 @@ impl Host {
             keys: BTreeMap::new(),
             counters: BTreeMap::new(),
             events: Vec::new(),
+            reservations: BTreeMap::new(),
+            now: Duration::ZERO,
         }
     }
 
@@ -188,6 +214,22 @@ impl Host {
     /// returns what happened.
     pub fn update(&mut self, dt: Duration) -> Vec<Event> {
         self.server.update(dt);
+        self.now += dt;
+        let now = self.now;
+        let expired: Vec<u64> = self
+            .reservations
+            .iter()
+            .filter(|(_, r)| now.saturating_sub(r.2) > RESERVE_TIMEOUT)
+            .map(|(&k, _)| k)
+            .collect();
+        for k in expired {
+            if let Some((player, name, _)) = self.reservations.remove(&k) {
+                self.events.push(Event::Dropped(format!(
+                    "the seat of player {player} ({name}) was not claimed within {} s: freed",
+                    RESERVE_TIMEOUT.as_secs()
+                )));
+            }
+        }
         while let Some(e) = self.server.get_event() {
             if let ServerEvent::ClientDisconnected { client_id, reason } = e {
                 self.on_gone(client_id, &reason.to_string());
@@ -258,14 +300,38 @@ impl Host {
                 self.events.push(Event::Refused { differences });
             }
             Ok(()) => {
-                let taken: Vec<u8> = self.joined.values().map(|j| j.0).collect();
-                let Some(player) = (1..self.setup.players).find(|p| !taken.contains(p)) else {
+                let key = self.keys.get(&c).copied();
+                let reserved = key
+                    .and_then(|k| self.reservations.get(&k))
+                    .map(|r| r.0);
+                let taken: Vec<u8> = self
+                    .joined
+                    .values()
+                    .map(|j| j.0)
+                    .chain(self.reservations.values().map(|r| r.0))
+                    .collect();
+                let free = (1..self.setup.players).find(|p| !taken.contains(p));
+                let Some(player) = reserved.or(free) else {
                     return self.count(
                         c,
                         |k| k.refused += 1,
                         format!("client {c}: the match is full"),
                     );
                 };
+                if let Some(k) = key {
+                    if h.reserve {
+                        self.reservations
+                            .insert(k, (player, h.name.clone(), self.now));
+                        let r = Message::Reserved(self.reservation(player));
+                        self.send_to(c, &r);
+                        self.events.push(Event::SeatReserved {
+                            player,
+                            name: h.name.clone(),
+                        });
+                        return;
+                    }
+                    self.reservations.remove(&k);
+                }
                 self.joined.insert(c, (player, h.name.clone()));
                 self.events.push(Event::Admitted {
                     player,
@@ -283,6 +349,7 @@ impl Host {
     /// peer holds those: they run with them, and no later turn waits for them), and
     /// everyone is told.
     fn on_gone(&mut self, c: ClientId, reason: &str) {
+        self.keys.remove(&c);
         let Some((player, _)) = self.joined.remove(&c) else {
             return;
         };
@@ -303,14 +370,29 @@ impl Host {
         self.events.push(Event::Left(left));
     }
 
+    /// The clan player `p` commands.
+    fn clan(&self, p: u8) -> u32 {
+        self.setup
+            .clans
+            .get(usize::from(p))
+            .copied()
+            .unwrap_or(u32::from(p) + 1)
+    }
+
+    /// What a lobby client is told.
+    fn reservation(&self, player: u8) -> Reserved {
+        Reserved {
+            player,
+            clans: (0..self.setup.players).map(|p| self.clan(p)).collect(),
+            seed: self.setup.seed,
+            mission: self.setup.mission.clone(),
+            turn_ticks: self.setup.config.turn_ticks,
+            delay_turns: self.setup.config.delay_turns,
+        }
+    }
+
     fn seats(&self) -> Vec<Seat> {
-        let clan = |p: u8| {
-            self.setup
-                .clans
-                .get(usize::from(p))
-                .copied()
-                .unwrap_or(u32::from(p) + 1)
-        };
+        let clan = |p: u8| self.clan(p);
         let mut seats = vec![Seat {
             player: 0,
             name: self.name.clone(),
@@ -443,6 +525,7 @@ pub struct Client {
     key: u64,
     lockstep: Option<Lockstep>,
     welcome: Option<Welcome>,
+    reserved: Option<Reserved>,
     refused: Option<Vec<String>>,
     counters: Counters,
     events: Vec<Event>,
@@ -458,6 +541,23 @@ impl Client {
                 protocol: crate::PROTOCOL_VERSION,
                 identity,
                 name: name.to_owned(),
+                reserve: false,
+            },
+            key,
+        )
+    }
+
+    /// A client in the lobby (PD-NET-RESERVE): it asks the host to keep a seat for
+    /// `key` and learns the match ([`Client::reserved`]); it then disconnects, opens
+    /// the mission and joins with [`Client::new`] and the same key.
+    pub fn reserve(identity: PeerIdentity, name: &str, key: u64) -> Self {
+        Self::with_hello(
+            Hello {
+                guid: crate::APPLICATION_GUID,
+                protocol: crate::PROTOCOL_VERSION,
+                identity,
+                name: name.to_owned(),
+                reserve: true,
             },
             key,
         )
@@ -478,6 +578,7 @@ impl Client {
             key,
             lockstep: None,
             welcome: None,
+            reserved: None,
             refused: None,
             counters: Counters::default(),
             events: Vec::new(),
@@ -509,6 +610,16 @@ impl Client {
     /// The match, once welcomed.
     pub fn welcome(&self) -> Option<&Welcome> {
         self.welcome.as_ref()
+    }
+
+    /// The seat the host reserved, once a lobby hello was answered.
+    pub fn reserved(&self) -> Option<&Reserved> {
+        self.reserved.as_ref()
+    }
+
+    /// Closes the connection (the host sees it go at once).
+    pub fn disconnect(&mut self) {
+        self.client.disconnect();
     }
 
     /// Why the host refused, once it did.
@@ -555,6 +666,10 @@ impl Client {
                 self.lockstep = Some(Lockstep::new(config, w.player, &players));
                 self.welcome = Some(w.clone());
                 self.events.push(Event::Started(w));
+            }
+            Message::Reserved(r) if self.welcome.is_none() && self.reserved.is_none() => {
+                self.reserved = Some(r.clone());
+                self.events.push(Event::Reserved(r));
             }
             Message::Refused(r) if self.welcome.is_none() => {
                 self.refused = Some(r.differences.clone());

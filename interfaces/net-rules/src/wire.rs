@@ -25,7 +25,7 @@ pub const MAX_EVENTS_PER_TURN: usize = 4096;
 /// The most differences a refusal lists.
 pub const MAX_DIFFERENCES: usize = 64;
 /// The number of message kinds this protocol version knows.
-pub const KINDS: u32 = 7;
+pub const KINDS: u32 = 8;
 
 /// One input record of a player's seat (the kernel's `InputEvent`, on the wire).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -71,6 +71,10 @@ pub struct Hello {
     pub identity: PeerIdentity,
     /// The player's name.
     pub name: String,
+    /// `true`: only reserve a seat (the lobby, PD-NET-RESERVE) — the host answers
+    /// [`Reserved`] and keeps the seat for this connection's key while the client opens
+    /// the mission; `false`: play (the seat reserved for this key, else the next free).
+    pub reserve: bool,
 }
 
 /// The host refuses a client: every difference, in words ([`PeerIdentity::differences`]).
@@ -98,6 +102,25 @@ pub struct Welcome {
     pub player: u8,
     /// Every seat of the match, ascending players.
     pub seats: Vec<Seat>,
+    /// The match seed.
+    pub seed: u64,
+    /// The mission.
+    pub mission: String,
+    /// Ticks per turn (PD-NET-TURN).
+    pub turn_ticks: u32,
+    /// Turns between an order and its turn (PD-NET-DELAY).
+    pub delay_turns: u32,
+}
+
+/// The host reserved a seat (PD-NET-RESERVE): what the client needs to open the mission
+/// before it connects again, with the same key, to play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reserved {
+    /// The client's player number.
+    pub player: u8,
+    /// The clan slot each player commands, by player number (`players` of them; the
+    /// mission parameter `seats` of every peer).
+    pub clans: Vec<u32>,
     /// The match seed.
     pub seed: u64,
     /// The mission.
@@ -171,6 +194,8 @@ pub enum Message {
     Chat(Chat),
     /// Host → everyone: a player left.
     Left(Left),
+    /// Host → client: a seat is reserved (the lobby's answer).
+    Reserved(Reserved),
 }
 
 /// Why bytes are not a message.
@@ -234,6 +259,7 @@ impl Message {
             Message::TurnHash(_) => 4,
             Message::Chat(_) => 5,
             Message::Left(_) => 6,
+            Message::Reserved(_) => 7,
         }
     }
 
@@ -301,12 +327,24 @@ impl Message {
                 if !w.seats.iter().any(|s| s.player == w.player) {
                     return Err(field("player", format!("player {} has no seat", w.player)));
                 }
-                if !(1..=60).contains(&w.turn_ticks) {
-                    return Err(field("turn_ticks", format!("{}: 1..=60", w.turn_ticks)));
+                turns(w.turn_ticks, w.delay_turns).map_err(|(f, why)| field(f, why))?;
+            }
+            Message::Reserved(r) => {
+                player("player", r.player)?;
+                text("mission", &r.mission, MAX_TEXT_BYTES)?;
+                if r.clans.is_empty() || r.clans.len() > MAX_PLAYERS {
+                    return Err(field(
+                        "clans",
+                        format!("{} players: 1..={MAX_PLAYERS}", r.clans.len()),
+                    ));
                 }
-                if w.delay_turns > 30 {
-                    return Err(field("delay_turns", format!("{}: 0..=30", w.delay_turns)));
+                if usize::from(r.player) >= r.clans.len() {
+                    return Err(field(
+                        "player",
+                        format!("player {} of {}", r.player, r.clans.len()),
+                    ));
                 }
+                turns(r.turn_ticks, r.delay_turns).map_err(|(f, why)| field(f, why))?;
             }
             Message::Orders(o) => {
                 player("player", o.player)?;
@@ -353,6 +391,17 @@ impl Message {
     }
 }
 
+/// The turn length and delay within their limits (`1..=60` ticks, `0..=30` turns).
+fn turns(turn_ticks: u32, delay_turns: u32) -> Result<(), (&'static str, String)> {
+    if !(1..=60).contains(&turn_ticks) {
+        return Err(("turn_ticks", format!("{turn_ticks}: 1..=60")));
+    }
+    if delay_turns > 30 {
+        return Err(("delay_turns", format!("{delay_turns}: 0..=30")));
+    }
+    Ok(())
+}
+
 const KIND_NAMES: [&str; KINDS as usize] = [
     "hello",
     "refused",
@@ -361,6 +410,7 @@ const KIND_NAMES: [&str; KINDS as usize] = [
     "turn-hash",
     "chat",
     "left",
+    "reserved",
 ];
 
 /// Encodes `m` (checked first: what [`decode`] refuses is never sent).

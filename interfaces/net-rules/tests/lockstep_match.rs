@@ -328,6 +328,7 @@ fn a_peer_that_differs_is_refused_with_the_differences() {
             protocol: 1,
             identity: identity(),
             name: "alien".into(),
+            reserve: false,
         },
         12,
     );
@@ -466,4 +467,144 @@ fn chat_reaches_everyone_or_one_player() {
         ]
     );
     assert!(chats(0).is_empty(), "no chat was for the host");
+}
+
+/// One step of a host and its clients on `net` (endpoint 0 the host, client `k` at
+/// endpoint `k + 1`; a `None` client is not running).
+fn pump(
+    net: &mut MemoryNet,
+    host: &mut Host,
+    clients: &mut [Option<Client>],
+    host_events: &mut Vec<Event>,
+) {
+    net.advance(STEP_MS);
+    for (from, b) in net.receive(0) {
+        host.process_datagram(from as u64, &b);
+    }
+    for (k, c) in clients.iter_mut().enumerate() {
+        for (_, b) in net.receive(k + 1) {
+            if let Some(c) = c {
+                c.process_datagram(&b);
+            }
+        }
+    }
+    host_events.extend(host.update(Duration::from_millis(STEP_MS)));
+    for c in clients.iter_mut().flatten() {
+        c.update(Duration::from_millis(STEP_MS));
+    }
+    for (c, p) in host.datagrams_to_send() {
+        net.send(0, c as usize, &p);
+    }
+    for (k, c) in clients.iter_mut().enumerate() {
+        if let Some(c) = c {
+            for p in c.datagrams_to_send() {
+                net.send(k + 1, 0, &p);
+            }
+        }
+    }
+}
+
+/// PD-NET-RESERVE: a lobby hello reserves a seat and tells the match; the seat is the
+/// player's when it connects again with the same key (from another endpoint), it
+/// counts as taken meanwhile, and the match starts only once it is claimed.
+#[test]
+fn a_lobby_reserves_a_seat_for_the_key_that_claims_it() {
+    let mut host = Host::new(
+        identity(),
+        "server",
+        Setup {
+            players: 3,
+            clans: vec![u32::MAX, 0, 1],
+            seed: 77,
+            mission: "BATTLE".into(),
+            config: Config::default(),
+        },
+    );
+    let mut net = MemoryNet::new(5, Conditions::PERFECT, 1);
+    let mut events = Vec::new();
+    // Endpoint 1: Anna's lobby (key 21); endpoint 2: Bo plays at once (key 22).
+    let mut clients = vec![
+        Some(Client::reserve(identity(), "Anna", 21)),
+        Some(Client::new(identity(), "Bo", 22)),
+        None,
+        None,
+    ];
+    for _ in 0..20 {
+        pump(&mut net, &mut host, &mut clients, &mut events);
+    }
+    let r = clients[0].as_ref().unwrap().reserved().unwrap().clone();
+    assert_eq!(r.player, 1, "the lobby hello came first");
+    assert_eq!((r.clans.clone(), r.seed), (vec![u32::MAX, 0, 1], 77));
+    assert_eq!(r.mission, "BATTLE");
+    assert!(events.contains(&Event::SeatReserved {
+        player: 1,
+        name: "Anna".into()
+    }));
+    assert!(events.contains(&Event::Admitted {
+        player: 2,
+        name: "Bo".into()
+    }));
+    assert!(host.lockstep().is_none(), "Anna's seat is not claimed yet");
+    // A third player finds the match full: Anna's seat is taken while she loads.
+    clients[2] = Some(Client::new(identity(), "Cy", 23));
+    // Anna's lobby goes; she comes back from another endpoint with her key.
+    clients[0].as_mut().unwrap().disconnect();
+    for _ in 0..5 {
+        pump(&mut net, &mut host, &mut clients, &mut events);
+    }
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Dropped(w) if w.ends_with("the match is full"))),
+        "{events:?}"
+    );
+    clients[0] = None;
+    clients[3] = Some(Client::new(identity(), "Anna", 21));
+    for _ in 0..20 {
+        pump(&mut net, &mut host, &mut clients, &mut events);
+    }
+    let w = clients[3].as_ref().unwrap().welcome().unwrap().clone();
+    assert_eq!(w.player, 1);
+    assert_eq!(clients[1].as_ref().unwrap().welcome().unwrap().player, 2);
+    assert!(clients[2].as_ref().unwrap().welcome().is_none());
+    assert!(host.lockstep().is_some(), "the match started full");
+}
+
+/// PD-NET-RESERVE: a seat not claimed within the timeout is freed for someone else.
+#[test]
+fn an_unclaimed_reservation_expires() {
+    let mut host = Host::new(
+        identity(),
+        "host",
+        Setup {
+            players: 2,
+            clans: vec![],
+            seed: 1,
+            mission: "BATTLE".into(),
+            config: Config::default(),
+        },
+    );
+    let mut net = MemoryNet::new(3, Conditions::PERFECT, 1);
+    let mut events = Vec::new();
+    let mut clients = vec![Some(Client::reserve(identity(), "Anna", 31)), None];
+    for _ in 0..10 {
+        pump(&mut net, &mut host, &mut clients, &mut events);
+    }
+    assert_eq!(clients[0].as_ref().unwrap().reserved().unwrap().player, 1);
+    clients[0].as_mut().unwrap().disconnect();
+    pump(&mut net, &mut host, &mut clients, &mut events);
+    clients[0] = None;
+    events.extend(host.update(iron3d_net_rules::session::RESERVE_TIMEOUT));
+    events.extend(host.update(Duration::from_millis(STEP_MS)));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Dropped(w) if w.contains("was not claimed"))),
+        "{events:?}"
+    );
+    clients[1] = Some(Client::new(identity(), "Bo", 32));
+    for _ in 0..20 {
+        pump(&mut net, &mut host, &mut clients, &mut events);
+    }
+    assert_eq!(clients[1].as_ref().unwrap().welcome().unwrap().player, 1);
 }

@@ -21,6 +21,7 @@ fn hello() -> Message {
             }],
         },
         name: "Anna".into(),
+        reserve: false,
     })
 }
 
@@ -97,6 +98,14 @@ fn samples() -> Vec<Message> {
             turn: 30,
             reason: "timed out".into(),
         }),
+        Message::Reserved(Reserved {
+            player: 1,
+            clans: vec![0, 1],
+            seed: 42,
+            mission: "BATTLE".into(),
+            turn_ticks: 3,
+            delay_turns: 2,
+        }),
     ]
 }
 
@@ -127,7 +136,7 @@ fn bad_bytes_are_named_errors() {
             len: MAX_MESSAGE_BYTES + 1
         })
     );
-    assert_eq!(decode(&[7, 0]), Err(WireError::UnknownKind { kind: 7 }));
+    assert_eq!(decode(&[8, 0]), Err(WireError::UnknownKind { kind: 8 }));
     assert_eq!(
         decode(&[0x85, 0x01]),
         Err(WireError::UnknownKind { kind: 133 })
@@ -150,6 +159,19 @@ fn bad_bytes_are_named_errors() {
     // A count larger than the bytes that follow is refused without allocating it.
     let huge = [3u8, 7, 2, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F];
     assert!(matches!(decode(&huge), Err(WireError::Malformed { .. })));
+    // A reservation names a player of the match.
+    let r = Reserved {
+        player: 2,
+        clans: vec![0, 1],
+        seed: 1,
+        mission: "M".into(),
+        turn_ticks: 3,
+        delay_turns: 2,
+    };
+    assert_eq!(
+        encode(&Message::Reserved(r)).unwrap_err().to_string(),
+        "reserved message: player: player 2 of 2"
+    );
     // Fields.
     let Message::Orders(mut o) = orders() else {
         unreachable!()
