@@ -59,6 +59,7 @@ pub mod input;
 pub mod log;
 pub mod math;
 pub mod message;
+pub mod net;
 pub mod overlay;
 pub mod plugin;
 pub mod render;
@@ -92,6 +93,10 @@ pub use input::{
 pub use log::{ForwardingSubscriber, LogLevel, LogSink, LogSink_TO, LogSinkBox};
 pub use math::{Mat4f, Quatf, Vec3f};
 pub use message::{MAX_MESSAGE_PAYLOAD, Message, MessageCode, MessageTarget};
+pub use net::{
+    NetEvent, NetEventKind, NetFrame, NetHash, NetIdentity, NetPluginId, NetProvider, NetReport,
+    NetReservation, NetRole, NetStart, NetState, NetTick,
+};
 pub use overlay::{FrameWithOverlay, Overlay, OverlayQuad};
 pub use plugin::{
     Control, ControlProvider, Host, InputProvider, Plugin, Renderer, RendererPlugin, Terrain,
@@ -108,6 +113,7 @@ pub use weather::{WEATHER_PAYLOAD, WeatherEvent};
 pub mod ffi {
     pub use crate::audio::{AudioService, AudioService_TO};
     pub use crate::effects::{EffectsService, EffectsService_TO};
+    pub use crate::net::{NetService, NetService_TO};
     pub use crate::plugin::{
         ControlService, ControlService_TO, InputService, InputService_TO, PluginInstance,
         PluginInstance_TO, PluginInstanceBox, RenderBackend, RenderBackend_TO, TerrainService,

@@ -17,6 +17,7 @@ use crate::host::{HostRef, ObjectRef};
 use crate::input::{DeviceInput, InputRecord};
 use crate::math::Vec3f;
 use crate::message::Message;
+use crate::net::{NetFrame, NetProvider, NetReport, NetService, NetService_TO, NetStart};
 use crate::overlay::Overlay;
 use crate::render::{RenderFrame, RenderWorld};
 use crate::service::{NamedService, NamedService_TO, ServiceProvider};
@@ -156,6 +157,11 @@ pub trait Plugin: Send {
 
     /// (2.11) The effects service, for effects plugins (see [`crate::effects`]).
     fn effects(&mut self) -> Option<&mut dyn EffectsProvider> {
+        None
+    }
+
+    /// (2.14) The net service, for net plugins (see [`crate::net`]).
+    fn net(&mut self) -> Option<&mut dyn NetProvider> {
         None
     }
 }
@@ -432,6 +438,11 @@ pub trait PluginInstance: Send {
     /// (2.11) The effects service, when the plugin provides one (an older plugin: none).
     #[allow(clippy::type_complexity)]
     fn effects(&mut self) -> RResult<ROption<EffectsService_TO<'_, RMut<'_, ()>>>, PluginError> {
+        ROk(ROption::RNone)
+    }
+    /// (2.14) The net service, when the plugin provides one (an older plugin: none).
+    #[allow(clippy::type_complexity)]
+    fn net(&mut self) -> RResult<ROption<NetService_TO<'_, RMut<'_, ()>>>, PluginError> {
         ROk(ROption::RNone)
     }
 }
@@ -763,6 +774,14 @@ impl PluginInstance for Adapter {
             |a| EffectsService_TO::from_ptr(RMut::new(a), TD_Opaque),
         )
     }
+
+    fn net(&mut self) -> RResult<ROption<NetService_TO<'_, RMut<'_, ()>>>, PluginError> {
+        self.offer(
+            "net",
+            |p| p.net().is_some(),
+            |a| NetService_TO::from_ptr(RMut::new(a), TD_Opaque),
+        )
+    }
 }
 
 impl Adapter {
@@ -943,6 +962,32 @@ impl EffectsService for Adapter {
             match inner.effects() {
                 Some(e) => e.frame(view),
                 None => unsupported("the effects service"),
+            }
+            .into()
+        })
+    }
+}
+
+impl NetService for Adapter {
+    fn start(&mut self, start: &NetStart) -> RResult<(), PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call("net start", || {
+            match inner.net() {
+                Some(n) => n.start(start),
+                None => unsupported("the net service"),
+            }
+            .into()
+        })
+    }
+
+    fn exchange(&mut self, frame: &NetFrame) -> RResult<NetReport, PluginError> {
+        let runtime = self.runtime.clone();
+        let inner = &mut self.inner;
+        runtime.call("net exchange", || {
+            match inner.net() {
+                Some(n) => n.exchange(frame),
+                None => unsupported("the net service"),
             }
             .into()
         })

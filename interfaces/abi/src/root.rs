@@ -11,7 +11,7 @@ use abi_stable::std_types::{RResult, RStr, RString};
 /// Interface major version: plugins of another major are refused.
 pub const ABI_MAJOR: u32 = 2;
 /// Interface minor version: additive changes only (see the crate's versioning policy).
-pub const ABI_MINOR: u32 = 13;
+pub const ABI_MINOR: u32 = 14;
 
 /// The version string of the root module, checked by the host before anything else is
 /// touched (a 1.x library is refused by name, not by a layout report).

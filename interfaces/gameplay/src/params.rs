@@ -16,7 +16,8 @@ pub const AUTO_DEMO: &str = "auto-demo";
 
 /// The seats of a match (**PD-SEAT-SEATS**): one clan slot per player, in player order,
 /// separated by commas (`0,1`: player 0 commands slot 0, player 1 slot 1; at most
-/// [`MAX_SEATS`]). Absent: one seat, player 0's, commanding [`PLAYER_CLAN`]'s slot.
+/// [`MAX_SEATS`]); `-` is a spectator's seat ([`SPECTATOR_SLOT`]: it commands no unit —
+/// a dedicated server's, PD-NET-SERVE). Absent: one seat, player 0's, commanding [`PLAYER_CLAN`]'s slot.
 /// Every seat is simulated on every peer from its own band of the tick's input
 /// (`iron3d_input::SEAT_BAND`).
 pub const SEATS: &str = "seats";
@@ -29,10 +30,20 @@ pub const MAX_SEATS: usize = 16;
 /// peer shows, so peers of one match differ in it.
 pub const LOCAL_SEAT: &str = "local-seat";
 
-/// The clan slots a [`SEATS`] value names, one per player; `None` when it is not 1 to
-/// [`MAX_SEATS`] slot numbers separated by commas.
+/// The clan slot of a spectator's seat (`-` in [`SEATS`]): no mission has that many
+/// clans, so no unit is the seat's.
+pub const SPECTATOR_SLOT: u32 = u32::MAX;
+
+/// The clan slots a [`SEATS`] value names, one per player ([`SPECTATOR_SLOT`] for `-`);
+/// `None` when it is not 1 to [`MAX_SEATS`] slot numbers or `-` separated by commas.
 pub fn parse_seats(value: &str) -> Option<Vec<u32>> {
-    let slots: Option<Vec<u32>> = value.split(',').map(parse_player_clan).collect();
+    let slots: Option<Vec<u32>> = value
+        .split(',')
+        .map(|v| match v.trim() {
+            "-" => Some(SPECTATOR_SLOT),
+            v => parse_player_clan(v),
+        })
+        .collect();
     slots.filter(|s| (1..=MAX_SEATS).contains(&s.len()))
 }
 
@@ -80,10 +91,11 @@ mod tests {
     fn seats_are_one_clan_slot_per_player() {
         assert_eq!(parse_seats("0"), Some(vec![0]));
         assert_eq!(parse_seats("0, 1,3"), Some(vec![0, 1, 3]));
+        assert_eq!(parse_seats("-,0,1"), Some(vec![SPECTATOR_SLOT, 0, 1]));
         let sixteen = vec!["1"; MAX_SEATS].join(",");
         assert_eq!(parse_seats(&sixteen).map(|s| s.len()), Some(MAX_SEATS));
         let seventeen = vec!["1"; MAX_SEATS + 1].join(",");
-        for bad in ["", "0,", ",1", "a,b", "0;1", seventeen.as_str()] {
+        for bad in ["", "0,", ",1", "a,b", "0;1", "--", seventeen.as_str()] {
             assert_eq!(parse_seats(bad), None, "{bad:?}");
         }
     }

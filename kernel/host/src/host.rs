@@ -310,6 +310,67 @@ impl PluginHost {
         r
     }
 
+    /// (2.14) Starts the net slot's plugin for this peer's part in a match (see
+    /// [`iron3d_abi::net`]). A vacant slot or a plugin without the net service is
+    /// [`iron3d_abi::ErrorKind::NO_PROVIDER`] (a match needs a net plugin).
+    pub fn net_start(&self, start: &iron3d_abi::NetStart) -> Result<(), iron3d_abi::PluginError> {
+        self.with_net("net start", |n| n.start(start).into_result())
+    }
+
+    /// (2.14) Once per presented frame, outside the phases: hands the net plugin the
+    /// local seat's records and the hashes it asked for, and returns its report (the
+    /// ticks whose input is final). Errors as [`PluginHost::net_start`]; a panic rolls
+    /// the slot back at its next boundary.
+    pub fn net_exchange(
+        &self,
+        frame: &iron3d_abi::NetFrame,
+    ) -> Result<iron3d_abi::NetReport, iron3d_abi::PluginError> {
+        self.with_net("net exchange", |n| n.exchange(frame).into_result())
+    }
+
+    fn with_net<T>(
+        &self,
+        what: &str,
+        call: impl FnOnce(
+            &mut iron3d_abi::ffi::NetService_TO<'_, abi_stable::RMut<'_, ()>>,
+        ) -> Result<T, iron3d_abi::PluginError>,
+    ) -> Result<T, iron3d_abi::PluginError> {
+        use abi_stable::std_types::{ROption, RResult};
+        use iron3d_abi::{ErrorKind, PluginError};
+        let none = || {
+            PluginError::new(
+                ErrorKind::NO_PROVIDER,
+                "the net slot has no net plugin (config/plugins.ini: `net iron3d_net net`)",
+            )
+        };
+        let Some(cell) = self.shared.cell_of(SlotKind::Net) else {
+            return Err(none());
+        };
+        let mut guard = cell
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let Some(instance) = guard.as_mut() else {
+            return Err(none());
+        };
+        let r = match instance.object.net() {
+            RResult::RErr(e) => Err(e),
+            RResult::ROk(ROption::RNone) => Err(none()),
+            RResult::ROk(ROption::RSome(mut service)) => call(&mut service),
+        };
+        drop(guard);
+        if let Err(e) = &r {
+            if e.kind == ErrorKind::PANICKED {
+                self.shared
+                    .provider_faults
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .entry(SlotKind::Net)
+                    .or_insert((iron3d_kernel::Phase::CollectEvents, format!("{what}: {e}")));
+            }
+        }
+        r
+    }
+
     /// Library images mapped so far (they are never unloaded).
     pub fn loaded_images(&self) -> usize {
         self.libraries

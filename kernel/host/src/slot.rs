@@ -702,6 +702,7 @@ impl System for PluginSlot {
             // `callbacks::RENDER` is asked for a render backend too, and drawn when it
             // offers one (no swap activates here; captures are the render slot's).
             SlotRole::Simulation(_) => self.draw(snapshot),
+            SlotRole::Net => Ok(()),
         }
     }
 

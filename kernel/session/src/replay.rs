@@ -58,14 +58,17 @@ pub enum ReplayRefusal {
 /// per simulation slot, in slot order (no machine paths). Plugins are part of the
 /// simulation; the render and audio slots are presentation (never in the state hash,
 /// unable to change the world) and are left out, so a replay may draw or sound
-/// differently from its recording.
+/// differently from its recording; so is the net slot (PD-NET-ROLE: a match's replay
+/// is its merged input, played alone).
 pub fn plugin_set(host: &PluginHost) -> Vec<String> {
     host.report()
         .iter()
         .filter(|r| {
             !matches!(
                 r.slot,
-                iron3d_abi::SlotKind::Render | iron3d_abi::SlotKind::Audio
+                iron3d_abi::SlotKind::Render
+                    | iron3d_abi::SlotKind::Audio
+                    | iron3d_abi::SlotKind::Net
             )
         })
         .map(|r| {

@@ -20,7 +20,9 @@
 //! **PD-SAVE-PRESENTATION**: the presentation slots (render, audio, effects) are saved
 //! too, so a loaded game goes on with the effects and music it had; they are not part of
 //! the compatibility check, and a presentation plugin that refuses its blob (another
-//! renderer, another effects plugin) keeps its own state, with a warning.
+//! renderer, another effects plugin) keeps its own state, with a warning. The net slot
+//! (PD-NET-ROLE: its state is the peer's connection, not the simulation) is treated the
+//! same way.
 
 use crate::{Session, SessionError};
 use iron3d_abi::SlotKind;
@@ -101,12 +103,18 @@ pub fn decode_blob(payload: &[u8]) -> Option<SavedState> {
     })
 }
 
-/// Whether the slot a system serves is presentation (PD-SAVE-PRESENTATION).
+/// Whether the slot a system serves is presentation (PD-SAVE-PRESENTATION) or the net
+/// slot (PD-NET-ROLE): outside the simulation, so outside the compatibility check.
 fn presentation(system: &str) -> bool {
     system
         .strip_prefix(SLOT_PREFIX)
         .and_then(SlotKind::from_name)
-        .is_some_and(|s| matches!(s, SlotKind::Render | SlotKind::Audio | SlotKind::Effects))
+        .is_some_and(|s| {
+            matches!(
+                s,
+                SlotKind::Render | SlotKind::Audio | SlotKind::Effects | SlotKind::Net
+            )
+        })
 }
 
 fn refused(what: impl Into<String>) -> SessionError {

@@ -529,7 +529,7 @@ impl Plugin for InputPlugin {
                 invalid(
                     SEATS,
                     &v,
-                    "not 1 to 16 clan slot numbers separated by commas",
+                    "not 1 to 16 clan slot numbers (or - for a spectator) separated by commas",
                 )
             })?,
             None => match host.mission_parameter(PLAYER_CLAN) {

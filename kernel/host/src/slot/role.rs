@@ -8,7 +8,7 @@ use iron3d_kernel::CalcSlot;
 /// audio, effects) that read the world, never change it and stay out of the state hash.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SlotRole {
-    /// Terrain, AI, control, net and input: the plugin's state is in the state
+    /// Terrain, AI, control and input: the plugin's state is in the state
     /// hash; the AI and control slots run in their calculation slot. In the render phase
     /// a plugin that offers a renderer is drawn like the render slot's (there is no
     /// capture request for it, and no swap activates there).
@@ -25,6 +25,12 @@ pub enum SlotRole {
     /// render slot draws, hands the plugin the frame's `EffectView` and keeps the
     /// primitives it answers for the renderer (see `slot/effects.rs`).
     Effects,
+    /// The net slot (2.14, **PD-NET-ROLE**): carries the players' input between peers
+    /// (`PluginHost::net_exchange`, outside the phases); its state — connections, the
+    /// local player's number — differs between the peers of one match, so it stays out
+    /// of the state hash, and it never changes the world: what it carries enters the
+    /// simulation only as the ticks' input.
+    Net,
 }
 
 impl SlotRole {
@@ -34,9 +40,10 @@ impl SlotRole {
             SlotKind::Render => Self::Render,
             SlotKind::Audio => Self::Audio,
             SlotKind::Effects => Self::Effects,
+            SlotKind::Net => Self::Net,
             SlotKind::Ai => Self::Simulation(Some(CalcSlot::Ai)),
             SlotKind::Control => Self::Simulation(Some(CalcSlot::Control)),
-            SlotKind::Terrain | SlotKind::Net | SlotKind::Input => Self::Simulation(None),
+            SlotKind::Terrain | SlotKind::Input => Self::Simulation(None),
         }
     }
 
@@ -44,7 +51,7 @@ impl SlotRole {
     pub fn calc_slot(self) -> Option<CalcSlot> {
         match self {
             Self::Simulation(calc) => calc,
-            Self::Render | Self::Audio | Self::Effects => None,
+            Self::Render | Self::Audio | Self::Effects | Self::Net => None,
         }
     }
 
@@ -75,8 +82,10 @@ mod tests {
             let (calc, hashed) = match slot {
                 SlotKind::Ai => (Some(CalcSlot::Ai), true),
                 SlotKind::Control => (Some(CalcSlot::Control), true),
-                SlotKind::Render | SlotKind::Audio | SlotKind::Effects => (None, false),
-                SlotKind::Terrain | SlotKind::Net | SlotKind::Input => (None, true),
+                SlotKind::Render | SlotKind::Audio | SlotKind::Effects | SlotKind::Net => {
+                    (None, false)
+                }
+                SlotKind::Terrain | SlotKind::Input => (None, true),
             };
             assert_eq!(role.calc_slot(), calc, "{slot}");
             assert_eq!(role.hashed(), hashed, "{slot}");
