@@ -17,6 +17,10 @@
 //! * **Relay** (PD-NET-STAR): the host relays each player's orders, hashes and chat to
 //!   the others, after checking that the sender speaks for itself (a message in
 //!   another player's name is dropped and counted) and that the scheduler takes it.
+//! * **The end** (**PD-NET-END**): the host ends the match by leaving: its `Left` names
+//!   the first turn it sent no orders for (its next turn + the delay: a client may
+//!   already run every turn before it), and every peer — the host too — runs the turns
+//!   before it and no more, so all stop at the same tick with the same state.
 //! * **Bad packets**: a datagram that does not open ([`crate::frame`]) never reaches
 //!   renet; a message that does not decode, or that the scheduler refuses, is dropped;
 //!   both are counted per peer ([`Counters`]) and never stop the match.
@@ -132,6 +136,8 @@ pub struct Host {
     reservations: BTreeMap<u64, (u8, String, Duration)>,
     /// The host's clock (the sum of `update`'s `dt`).
     now: Duration,
+    /// The turn the match ends at, once ended (PD-NET-END).
+    ended: Option<u32>,
 }
 
 impl Host {
@@ -150,6 +156,7 @@ impl Host {
             events: Vec::new(),
             reservations: BTreeMap::new(),
             now: Duration::ZERO,
+            ended: None,
         }
     }
 
@@ -478,9 +485,52 @@ impl Host {
         }
     }
 
+    /// Ends the match (PD-NET-END): every client is told that the turns from the first
+    /// one the host sent no orders for (its next turn + the delay) do not run; returns
+    /// that turn (`None`: the match has not started). The host still runs the turns
+    /// before it ([`Host::finished`]). Ending twice keeps the first end.
+    pub fn end(&mut self, reason: &str) -> Option<u32> {
+        if let Some(t) = self.ended {
+            return Some(t);
+        }
+        let ls = self.lockstep.as_ref()?;
+        let turn = ls.next_turn() + ls.config().delay_turns;
+        self.ended = Some(turn);
+        let left = Left {
+            player: 0,
+            turn,
+            reason: reason.chars().take(wire::MAX_TEXT_BYTES / 4).collect(),
+        };
+        self.broadcast_except(None, &Message::Left(left));
+        Some(turn)
+    }
+
+    /// The turn the match ends at, once [`Host::end`] was called.
+    pub fn ended(&self) -> Option<u32> {
+        self.ended
+    }
+
+    /// Whether the match is over for the host: it ended it and ran every turn before
+    /// the end.
+    pub fn finished(&self) -> bool {
+        match (self.ended, self.lockstep.as_ref()) {
+            (Some(end), Some(ls)) => ls.next_turn() >= end,
+            _ => false,
+        }
+    }
+
+    /// Players connected now (the host not counted).
+    pub fn connected(&self) -> usize {
+        self.joined.len()
+    }
+
     /// Runs the host's scheduler one turn on when it may (see [`Lockstep::advance`]):
-    /// the turn to simulate; the host's own orders go to every client.
+    /// the turn to simulate; the host's own orders go to every client. Nothing once the
+    /// match ended.
     pub fn advance(&mut self, gathered: &[(u8, WireEvent)]) -> Option<Turn> {
+        if self.finished() {
+            return None;
+        }
         let (turn, mine) = self.lockstep.as_mut()?.advance(gathered)?;
         self.broadcast_except(None, &Message::Orders(mine));
         Some(turn)
@@ -529,6 +579,8 @@ pub struct Client {
     refused: Option<Vec<String>>,
     counters: Counters,
     events: Vec<Event>,
+    /// The turn the match ends at, once the host said so (PD-NET-END).
+    ended: Option<u32>,
 }
 
 impl Client {
@@ -582,6 +634,7 @@ impl Client {
             refused: None,
             counters: Counters::default(),
             events: Vec::new(),
+            ended: None,
         }
     }
 
@@ -694,7 +747,9 @@ impl Client {
             },
             Message::Chat(c) => self.events.push(Event::Chat(c)),
             Message::Left(l) => {
-                if let Some(ls) = self.lockstep.as_mut() {
+                if l.player == 0 {
+                    self.ended = Some(self.ended.map_or(l.turn, |t| t.min(l.turn)));
+                } else if let Some(ls) = self.lockstep.as_mut() {
                     ls.player_left(l.player, l.turn);
                 }
                 self.events.push(Event::Left(l));
@@ -706,9 +761,27 @@ impl Client {
         }
     }
 
+    /// The turn the match ends at, once the host said so (PD-NET-END).
+    pub fn ended(&self) -> Option<u32> {
+        self.ended
+    }
+
+    /// Whether the match is over for this client: the host ended it and every turn
+    /// before the end ran.
+    pub fn finished(&self) -> bool {
+        match (self.ended, self.lockstep.as_ref()) {
+            (Some(end), Some(ls)) => ls.next_turn() >= end,
+            (Some(_), None) => true,
+            _ => false,
+        }
+    }
+
     /// Runs the scheduler one turn on when it may: the turn to simulate; this player's
-    /// orders go to the host.
+    /// orders go to the host. Nothing from the turn the host ended the match at.
     pub fn advance(&mut self, gathered: &[(u8, WireEvent)]) -> Option<Turn> {
+        if self.finished() {
+            return None;
+        }
         let (turn, mine) = self.lockstep.as_mut()?.advance(gathered)?;
         send(
             &mut |b| self.client.send_message(CHANNEL, b),

@@ -533,15 +533,16 @@ fn a_lobby_reserves_a_seat_for_the_key_that_claims_it() {
         pump(&mut net, &mut host, &mut clients, &mut events);
     }
     let r = clients[0].as_ref().unwrap().reserved().unwrap().clone();
-    assert_eq!(r.player, 1, "the lobby hello came first");
+    assert!([1, 2].contains(&r.player));
+    let anna = r.player;
     assert_eq!((r.clans.clone(), r.seed), (vec![u32::MAX, 0, 1], 77));
     assert_eq!(r.mission, "BATTLE");
     assert!(events.contains(&Event::SeatReserved {
-        player: 1,
+        player: anna,
         name: "Anna".into()
     }));
     assert!(events.contains(&Event::Admitted {
-        player: 2,
+        player: 3 - anna,
         name: "Bo".into()
     }));
     assert!(host.lockstep().is_none(), "Anna's seat is not claimed yet");
@@ -564,8 +565,11 @@ fn a_lobby_reserves_a_seat_for_the_key_that_claims_it() {
         pump(&mut net, &mut host, &mut clients, &mut events);
     }
     let w = clients[3].as_ref().unwrap().welcome().unwrap().clone();
-    assert_eq!(w.player, 1);
-    assert_eq!(clients[1].as_ref().unwrap().welcome().unwrap().player, 2);
+    assert_eq!(w.player, anna, "her reserved seat");
+    assert_eq!(
+        clients[1].as_ref().unwrap().welcome().unwrap().player,
+        3 - anna
+    );
     assert!(clients[2].as_ref().unwrap().welcome().is_none());
     assert!(host.lockstep().is_some(), "the match started full");
 }
@@ -607,4 +611,35 @@ fn an_unclaimed_reservation_expires() {
         pump(&mut net, &mut host, &mut clients, &mut events);
     }
     assert_eq!(clients[1].as_ref().unwrap().welcome().unwrap().player, 1);
+}
+
+/// PD-NET-END: the host ends the match at its next turn; every client runs exactly the
+/// turns before it (over the bad link), then no more, and all agree.
+#[test]
+fn the_host_ends_the_match_at_one_turn_for_everyone() {
+    let mut m = Match::new(3, bad_link(), 9);
+    m.run(50);
+    let end = match &mut m.peers[0] {
+        Peer::Host(h) => h.end("the match is over").unwrap(),
+        Peer::Client(_) => unreachable!(),
+    };
+    assert_eq!(
+        end as usize,
+        m.hashes[0].len() + 2,
+        "the first turn without the host's orders"
+    );
+    for _ in 0..400 {
+        m.step(true);
+    }
+    for k in 0..3 {
+        assert_eq!(m.hashes[k].len(), end as usize, "peer {k} ran up to the end");
+        assert_eq!(m.hashes[k], m.hashes[0], "peer {k}");
+        match &m.peers[k] {
+            Peer::Client(c) => {
+                assert_eq!(c.ended(), Some(end));
+                assert!(c.finished());
+            }
+            Peer::Host(h) => assert!(h.finished()),
+        }
+    }
 }
