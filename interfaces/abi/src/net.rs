@@ -124,6 +124,13 @@ pub struct NetHash {
 pub struct NetFrame {
     /// The engine's platform clock in nanoseconds (monotonic; the transport's timers).
     pub now_ns: u64,
+    /// The last tick the engine ran (the plugin runs the next turn when the engine is
+    /// within a turn of the ticks handed: turns follow the engine's clock).
+    pub tick: u64,
+    /// Host and server: end the match (PD-NET-END) — every peer runs the ticks up to
+    /// the first turn the host sent no orders for, and no more; the report's state is
+    /// [`NetState::ENDED`] once they are handed and the clients were told.
+    pub end: bool,
     /// The local seat's records polled since the last exchange, in order (player 0's
     /// codes; empty for a server).
     pub local: RVec<InputRecord>,
@@ -190,6 +197,9 @@ impl NetEventKind {
     pub const DROPPED: Self = Self(7);
     /// The match ended: `text` says why.
     pub const ENDED: Self = Self(8);
+    /// Host and server: listening; `text` is the address bound (a port 0 asked for
+    /// shows the port the system gave). Reported with the first exchange.
+    pub const LISTENING: Self = Self(9);
 }
 
 /// Something that happened in the match.

@@ -31,8 +31,7 @@
 use crate::identity::{PeerIdentity, admit};
 use crate::lockstep::{Config, Desync, Lockstep, Turn};
 use crate::wire::{
-    self, Chat, Hello, Left, Message, Orders, Refused, Reserved, Seat, TurnHash, Welcome,
-    WireEvent,
+    self, Chat, Hello, Left, Message, Orders, Refused, Reserved, Seat, TurnHash, Welcome, WireEvent,
 };
 use renet::{ClientId, ConnectionConfig, DefaultChannel, RenetClient, RenetServer, ServerEvent};
 use std::collections::BTreeMap;
@@ -308,9 +307,7 @@ impl Host {
             }
             Ok(()) => {
                 let key = self.keys.get(&c).copied();
-                let reserved = key
-                    .and_then(|k| self.reservations.get(&k))
-                    .map(|r| r.0);
+                let reserved = key.and_then(|k| self.reservations.get(&k)).map(|r| r.0);
                 let taken: Vec<u8> = self
                     .joined
                     .values()

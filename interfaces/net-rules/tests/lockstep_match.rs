@@ -632,7 +632,11 @@ fn the_host_ends_the_match_at_one_turn_for_everyone() {
         m.step(true);
     }
     for k in 0..3 {
-        assert_eq!(m.hashes[k].len(), end as usize, "peer {k} ran up to the end");
+        assert_eq!(
+            m.hashes[k].len(),
+            end as usize,
+            "peer {k} ran up to the end"
+        );
         assert_eq!(m.hashes[k], m.hashes[0], "peer {k}");
         match &m.peers[k] {
             Peer::Client(c) => {
