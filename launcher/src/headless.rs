@@ -76,6 +76,9 @@ pub struct HeadlessOptions {
     pub save_at: Vec<(u64, PathBuf)>,
     /// Start from this save (`--load`): its mission, seed and tick rate; `--ticks` more.
     pub load: Option<PathBuf>,
+    /// A peer of a match (`iron3d serve`, `host --bot`, `join --bot`): the frame loop
+    /// is the match's (`crate::net_cli::drive`).
+    pub net: Option<crate::net_cli::NetPlan>,
 }
 
 /// What a save of this run needs besides the session: its identity and, for the
@@ -96,6 +99,8 @@ pub struct HeadlessOutcome {
     pub divergence: Option<Divergence>,
     /// Checkpoints compared while replaying.
     pub checkpoints_compared: u64,
+    /// The process's exit code for a match (0, or `net_cli::EXIT_DESYNC`); 0 otherwise.
+    pub exit: u8,
 }
 
 /// The mission parameters of the run: `--param`, or a replay's recorded ones;
@@ -640,14 +645,20 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
     let options = run_options(opts, &mut plan, &opened)?;
     let (world, start_objects) = opened.world;
     let mut run = Run::start(opened.session, options)?;
-    drive(
-        opts,
-        &mut run,
-        &ctx,
-        plan.ticks,
-        (!realtime).then_some(&manual),
-        out,
-    )?;
+    let exit = match &opts.net {
+        Some(net) => crate::net_cli::drive(&mut run, net, &ctx.identity, out)?,
+        None => {
+            drive(
+                opts,
+                &mut run,
+                &ctx,
+                plan.ticks,
+                (!realtime).then_some(&manual),
+                out,
+            )?;
+            0
+        }
+    };
     let end = run.finish()?;
     run.report(&end, out)?;
     if let Some(RecordEnd::NoTick(path)) = &end.record {
@@ -681,6 +692,7 @@ pub fn run(opts: &HeadlessOptions, out: &mut dyn Write) -> anyhow::Result<Headle
         hash: end.hash,
         ticks: end.ticks,
         checkpoints_compared: end.replay.as_ref().map_or(0, |v| v.compared),
+        exit,
         divergence: end.replay.and_then(|v| v.divergence),
     })
 }

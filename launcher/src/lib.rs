@@ -13,6 +13,7 @@ pub mod headless;
 pub mod live_input;
 pub mod mods;
 pub mod mods_cli;
+pub mod net_cli;
 pub mod play;
 pub mod plugins;
 pub mod renderer;
@@ -48,6 +49,13 @@ pub enum Command {
     Run(RunArgs),
     /// Play a mission through a renderer plugin (the demo by default).
     Play(PlayArgs),
+    /// A dedicated server for one match (headless; prints status lines, exits when the
+    /// match ends): `serve --players N [--mission M] [--port P] [--ticks T]`.
+    Serve(net_cli::HostArgs),
+    /// Host a match as a player (`--bot`: the seat driven by the bot, headless).
+    Host(net_cli::HostArgs),
+    /// Join the match at ADDR as a player (`--bot`: the seat driven by the bot, headless).
+    Join(net_cli::JoinArgs),
     /// Measure the engine: kernel, plugins, archives, assets, terrain, demo, render, control, AI, input, mods.
     Bench(BenchArgs),
     /// Inspect, check, extract, rewrite and build NRes / RsLi archives.
@@ -698,6 +706,9 @@ fn run(command: Command, log_level: &str, out: &mut dyn Write) -> anyhow::Result
     match command {
         Command::Play(a) => play_command(a, out),
         Command::Run(a) => run_command(a, out),
+        Command::Serve(a) => Ok(ExitCode::from(net_cli::host_command(a, true, out)?)),
+        Command::Host(a) => Ok(ExitCode::from(net_cli::host_command(a, false, out)?)),
+        Command::Join(a) => Ok(ExitCode::from(net_cli::join_command(a, out)?)),
         Command::Inspect {
             kind,
             archive,
@@ -991,6 +1002,7 @@ fn run_command(mut a: RunArgs, out: &mut dyn Write) -> anyhow::Result<ExitCode> 
         save: a.save,
         save_at: a.save_at,
         load: a.load,
+        net: None,
     };
     let outcome = headless::run(&opts, out)?;
     if let Some(d) = outcome.divergence {

@@ -10,7 +10,9 @@
 //!   player's clan, the seed, the mission, the turn length and delay) and keeps that
 //!   seat for the connection's key (PD-NET-FRAME) for [`RESERVE_TIMEOUT`]. The client
 //!   opens the mission, then connects again with the same key to play and gets that
-//!   seat. A reserved seat counts as taken; one not claimed in time is freed. When the match's players are all there, the host sends everyone the
+//!   seat. A reserved seat counts as taken; one not claimed in time is freed. The
+//!   lobby's hello is not admission-checked (the data fingerprint is of the mission the
+//!   client has not opened yet); the hello to play is, and its refusal frees the seat. When the match's players are all there, the host sends everyone the
 //!   same [`Welcome`] (seats ascending, seed, mission, turn length and delay) and the
 //!   match starts at turn 0 (PD-NET-LOBBY: the match starts full; joining later is a
 //!   rejoin from a save, not yet built).
@@ -297,8 +299,18 @@ impl Host {
     }
 
     fn on_hello(&mut self, c: ClientId, h: &Hello) {
-        match admit(&self.identity, h) {
+        // The lobby's hello is not checked: the client has not opened the mission its
+        // data fingerprint is of. Its hello to play is, and a refusal frees the seat.
+        let checked = if h.reserve {
+            Ok(())
+        } else {
+            admit(&self.identity, h)
+        };
+        match checked {
             Err(differences) => {
+                if let Some(k) = self.keys.get(&c) {
+                    self.reservations.remove(k);
+                }
                 let m = Message::Refused(Refused {
                     differences: differences.clone(),
                 });

@@ -38,6 +38,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub mod audio;
+pub mod net;
 pub mod replay;
 pub mod run;
 pub mod save;
@@ -101,6 +102,15 @@ pub enum SessionError {
     /// restore to the hash it was saved at).
     #[error("save refused: {0}")]
     SaveRefused(String),
+    /// The match's net plugin failed or is missing.
+    #[error("net: {what}")]
+    Net {
+        /// What was asked of it.
+        what: &'static str,
+        /// Its error.
+        #[source]
+        source: iron3d_abi::PluginError,
+    },
     /// A run cannot record while it replays.
     #[error("a run records or replays, not both")]
     RecordWhileReplaying,

@@ -1,0 +1,257 @@
+//! The engine's side of a match (interface 2.14, PD-NET-LOCKSTEP): [`NetDriver`] is the
+//! kernel's input source while a net plugin runs the match. Once per presented frame
+//! the caller hands it the local seat's records ([`NetDriver::exchange`]); the ticks the
+//! net plugin reports final wait here, in order, and the kernel runs exactly those —
+//! [`NetDriver::budget`] is the frame's tick budget, which also stops the frame right
+//! after a tick whose state hash the plugin asked for, so [`NetDriver::after_frame`]
+//! takes that hash between ticks. A tick without its input never runs.
+
+use crate::SessionError;
+use iron3d_abi::abi_stable::std_types::{RString, RVec};
+use iron3d_abi::{
+    InputRecord, InputRecordKind, NetEvent, NetFrame, NetHash, NetReport, NetReservation, NetStart,
+    NetState, NetTick,
+};
+use iron3d_kernel::{InputEvent, InputSource, Kernel, ManualCommandKind};
+use iron3d_plugin_host::PluginHost;
+use std::collections::VecDeque;
+
+/// The most ticks waiting here (a plugin that reports more is in error: the engine
+/// runs ticks as fast as its clock allows, and the plugin runs turns at that pace).
+pub const MAX_PENDING_TICKS: usize = 65_536;
+
+/// What the caller hands one exchange besides the clock.
+#[derive(Clone, Debug, Default)]
+pub struct Outgoing {
+    /// The local seat's records since the last exchange (player 0's codes).
+    pub local: Vec<InputRecord>,
+    /// Host and server: end the match (PD-NET-END).
+    pub end: bool,
+    /// A chat line and whom to (`None`: everyone).
+    pub say: Option<(Option<u8>, String)>,
+}
+
+/// The kernel's input source during a match.
+#[derive(Debug, Default)]
+pub struct NetDriver {
+    pending: VecDeque<NetTick>,
+    hashes: Vec<NetHash>,
+    state: Option<NetState>,
+    player: u32,
+    waiting_for: Vec<u32>,
+    reservation: Option<NetReservation>,
+    /// Ticks the plugin reported that did not follow the ones before (refused).
+    out_of_order: u64,
+}
+
+/// The kernel's input record for a record of the net plugin (`None`: one the kernel
+/// does not take, left out as the input plugin's would be).
+pub fn input_event(r: &InputRecord) -> Option<InputEvent> {
+    iron3d_plugin_host::input::input_events(std::slice::from_ref(r))
+        .into_iter()
+        .next()
+}
+
+/// The net plugin's form of a kernel input event (the inverse of [`input_event`]).
+pub fn input_record(e: &InputEvent) -> InputRecord {
+    match *e {
+        InputEvent::Key { code, down } => InputRecord::key(code, down),
+        InputEvent::Axis { axis, value } => InputRecord::axis(axis, value),
+        InputEvent::Manual { kind, value } => InputRecord {
+            kind: InputRecordKind::MANUAL,
+            code: match kind {
+                ManualCommandKind::State => 0,
+                ManualCommandKind::AngleX => 1,
+                ManualCommandKind::AngleY => 2,
+            },
+            value: 0.0,
+            arg: value,
+        },
+        InputEvent::Command { code, arg } => InputRecord::command(code, arg),
+    }
+}
+
+fn net_error(what: &'static str, source: iron3d_abi::PluginError) -> SessionError {
+    SessionError::Net { what, source }
+}
+
+impl NetDriver {
+    /// Starts the net plugin of `host` for this peer's part (see
+    /// [`iron3d_abi::NetStart`]).
+    ///
+    /// # Errors
+    /// No net plugin, or the plugin refused the start (an address it cannot bind).
+    pub fn start(host: &PluginHost, start: &NetStart) -> Result<Self, SessionError> {
+        host.net_start(start)
+            .map_err(|e| net_error("the net plugin did not start", e))?;
+        Ok(Self::default())
+    }
+
+    /// One exchange with the net plugin at `now_ns` (the platform clock), after the
+    /// kernel ran `tick`: the ticks it reports final join those waiting; returns its
+    /// events.
+    ///
+    /// # Errors
+    /// The plugin failed (a panic rolls it back at its next boundary).
+    pub fn exchange(
+        &mut self,
+        host: &PluginHost,
+        now_ns: u64,
+        tick: u64,
+        out: Outgoing,
+    ) -> Result<Vec<NetEvent>, SessionError> {
+        let (say_to, say) = match out.say {
+            Some((to, text)) => (to.map_or(-1, i32::from), text),
+            None => (-1, String::new()),
+        };
+        let frame = NetFrame {
+            now_ns,
+            tick,
+            end: out.end,
+            local: RVec::from(out.local),
+            hashes: RVec::from(std::mem::take(&mut self.hashes)),
+            say: RString::from(say),
+            say_to,
+        };
+        let report: NetReport = host
+            .net_exchange(&frame)
+            .map_err(|e| net_error("net exchange", e))?;
+        let mut next = self
+            .pending
+            .back()
+            .map_or(tick, |t| t.tick)
+            .saturating_add(1);
+        for t in report.ticks {
+            if t.tick != next || self.pending.len() >= MAX_PENDING_TICKS {
+                self.out_of_order += 1;
+                continue;
+            }
+            next += 1;
+            self.pending.push_back(t);
+        }
+        self.state = Some(report.state);
+        self.player = report.player;
+        self.waiting_for = report.waiting_for.to_vec();
+        if let iron3d_abi::abi_stable::std_types::ROption::RSome(r) = report.reservation {
+            self.reservation = Some(r);
+        }
+        Ok(report.events.to_vec())
+    }
+
+    /// The frame's tick budget: the ticks waiting, up to and including the next one
+    /// whose hash the plugin asked for.
+    pub fn budget(&self) -> u64 {
+        match self.pending.iter().position(|t| t.hash) {
+            Some(k) => k as u64 + 1,
+            None => self.pending.len() as u64,
+        }
+    }
+
+    /// After the kernel's frame: the hash the plugin asked for after the tick the
+    /// kernel stopped at, for the next exchange.
+    pub fn after_frame(&mut self, kernel: &Kernel, asked: Option<u64>) {
+        if asked == Some(kernel.tick()) {
+            self.hashes.push(NetHash {
+                tick: kernel.tick(),
+                hash: kernel.state_hash().0,
+            });
+        }
+    }
+
+    /// The tick after which the kernel must hand a hash, if it is the last of the
+    /// budget (call before the frame; pass to [`NetDriver::after_frame`]).
+    pub fn hash_tick(&self) -> Option<u64> {
+        self.pending.iter().find(|t| t.hash).map(|t| t.tick)
+    }
+
+    /// The match's state at the last exchange (`None`: no exchange yet).
+    pub fn state(&self) -> Option<NetState> {
+        self.state
+    }
+
+    /// This peer's player number, as the plugin reported it.
+    pub fn player(&self) -> u32 {
+        self.player
+    }
+
+    /// The players the next tick waits for.
+    pub fn waiting_for(&self) -> &[u32] {
+        &self.waiting_for
+    }
+
+    /// The lobby's answer, once in.
+    pub fn reservation(&self) -> Option<&NetReservation> {
+        self.reservation.as_ref()
+    }
+
+    /// Ticks waiting to run.
+    pub fn pending(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Ticks the plugin reported out of order (refused; a sound plugin reports none).
+    pub fn out_of_order(&self) -> u64 {
+        self.out_of_order
+    }
+}
+
+impl InputSource for NetDriver {
+    /// The records of tick `tick`, when it is the next one waiting (the kernel asks
+    /// only for ticks within [`NetDriver::budget`]).
+    fn events_for_tick(&mut self, tick: u64) -> Vec<InputEvent> {
+        match self.pending.front() {
+            Some(t) if t.tick == tick => self
+                .pending
+                .pop_front()
+                .map(|t| t.records.iter().filter_map(input_event).collect())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_and_events_convert_both_ways() {
+        for e in [
+            InputEvent::Key {
+                code: 0x1_0005,
+                down: true,
+            },
+            InputEvent::Axis {
+                axis: 0x11_0020,
+                value: -0.25,
+            },
+            InputEvent::Manual {
+                kind: ManualCommandKind::AngleY,
+                value: 7,
+            },
+            InputEvent::Command { code: 9, arg: -1 },
+        ] {
+            assert_eq!(input_event(&input_record(&e)), Some(e));
+        }
+        assert_eq!(input_event(&InputRecord::axis(1, f32::NAN)), None);
+    }
+
+    #[test]
+    fn the_budget_stops_after_the_tick_to_hash() {
+        let mut d = NetDriver::default();
+        for tick in 1..=6 {
+            d.pending.push_back(NetTick {
+                tick,
+                records: RVec::new(),
+                hash: tick % 3 == 0,
+            });
+        }
+        assert_eq!((d.budget(), d.hash_tick()), (3, Some(3)));
+        for tick in 1..=3 {
+            d.events_for_tick(tick);
+        }
+        assert_eq!((d.budget(), d.hash_tick()), (3, Some(6)));
+        assert!(d.events_for_tick(9).is_empty(), "not the next tick");
+        assert_eq!(d.pending(), 3);
+    }
+}
