@@ -107,6 +107,11 @@ pub struct JoinArgs {
     /// The bot's seed (default: drawn from the connection key).
     #[arg(long)]
     pub bot_seed: Option<u64>,
+    /// Testing: after tick TICK move one object of this peer's world (the first in the
+    /// queue, half a unit along X), so the peers' states differ and every one of them
+    /// reports the desync.
+    #[arg(long, value_name = "TICK")]
+    pub inject_desync: Option<u64>,
     /// The data and the peer.
     #[command(flatten)]
     pub data: MatchData,
@@ -124,6 +129,8 @@ pub struct NetPlan {
     pub end_after: Option<u64>,
     /// The status lines' prefix (`serve`, `host`, `join`).
     pub label: &'static str,
+    /// Testing: perturb this peer's world after this tick (`join --inject-desync`).
+    pub inject_desync: Option<u64>,
 }
 
 /// The bot of PD-NET-BOT: seat records from its own xorshift stream.
@@ -308,6 +315,7 @@ pub fn host_command(a: HostArgs, serve: bool, out: &mut dyn Write) -> anyhow::Re
         bot: (!serve).then_some(a.seed ^ 0xB07),
         end_after: a.ticks,
         label: if serve { "serve" } else { "host" },
+        inject_desync: None,
     };
     let opts = options(&a.data, game_dir, mission, a.seed, params, plan);
     let outcome = headless::run(&opts, out)?;
@@ -341,6 +349,7 @@ pub fn join_command(a: JoinArgs, out: &mut dyn Write) -> anyhow::Result<u8> {
         bot: Some(a.bot_seed.unwrap_or(key)),
         end_after: None,
         label: "join",
+        inject_desync: a.inject_desync,
     };
     let opts = options(
         &a.data,
@@ -493,6 +502,7 @@ pub fn drive(
     let mut frames: u64 = 0;
     let mut desync = false;
     let mut end = false;
+    let mut injected = false;
     loop {
         frames += 1;
         if let Some(wait) =
@@ -554,7 +564,20 @@ pub fn drive(
         }
         let hash_at = driver.hash_tick();
         let budget = driver.budget();
+        let budget = match plan.inject_desync {
+            // Stop at the tick to perturb, so the change lands right after it.
+            Some(t) if !injected && tick < t => budget.min(t - tick),
+            _ => budget,
+        };
         run.frame(&mut driver, Some(budget))?;
+        if let Some(t) = plan
+            .inject_desync
+            .filter(|&t| !injected && run.kernel.tick() >= t)
+        {
+            injected = true;
+            let what = inject_desync(&mut run.kernel)?;
+            writeln!(out, "{label}: injected a desync after tick {t}: {what}")?;
+        }
         driver.after_frame(&run.kernel, hash_at);
         if driver.state() == Some(NetState::ENDED) && driver.pending() == 0 {
             break;
@@ -568,6 +591,17 @@ pub fn drive(
         if desync { "yes" } else { "no" }
     )?;
     Ok(if desync { EXIT_DESYNC } else { 0 })
+}
+
+/// Moves the first object of the queue half a unit along X (`--inject-desync`).
+fn inject_desync(kernel: &mut iron3d_kernel::Kernel) -> anyhow::Result<String> {
+    let world = kernel.world_mut()?;
+    let handle = world
+        .queue_live_at(0)
+        .context("--inject-desync: the world has no object to move")?;
+    let object = world.get_mut(handle)?;
+    object.transform.position.x += 0.5;
+    Ok(format!("object {} moved 0.5 along X", object.id.raw()))
 }
 
 #[cfg(test)]

@@ -1,0 +1,211 @@
+//! Matches between real `iron3d` processes on the loopback interface (127.0.0.1 only;
+//! the server's port is the system's choice): `serve` and `join --bot` reach the same
+//! final state hash at the same tick, and `join --inject-desync` makes every peer name
+//! the desync's tick.
+
+#![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// A whole match must end well within this.
+const LIMIT: Duration = Duration::from_secs(240);
+
+fn iron3d(args: &[&str], game: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_iron3d"))
+        .args(args)
+        .args(["--game-dir", game.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// A peer's standard output, line by line, as it comes.
+fn lines(child: &mut Child) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    let out = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+/// Waits for every child (killing them all past [`LIMIT`]); their full output.
+fn finish(
+    peers: Vec<(Child, mpsc::Receiver<String>, Vec<String>)>,
+) -> Vec<(bool, Vec<String>, String)> {
+    let began = Instant::now();
+    let mut done = Vec::new();
+    for (mut child, rx, mut seen) in peers {
+        let status = loop {
+            seen.extend(rx.try_iter());
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if began.elapsed() > LIMIT {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("a peer ran past {LIMIT:?}: {seen:#?}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        seen.extend(rx.try_iter());
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+        done.push((status.success() || status.code() == Some(4), seen, err));
+    }
+    done
+}
+
+/// `serve` on a free port; its address once it listens.
+fn serve(game: &Path, extra: &[&str]) -> (Child, mpsc::Receiver<String>, Vec<String>, String) {
+    let mut args = vec![
+        "serve",
+        "--players",
+        "2",
+        "--port",
+        "0",
+        "--mission",
+        "BATTLE",
+    ];
+    args.extend_from_slice(extra);
+    let mut child = iron3d(&args, game);
+    let rx = lines(&mut child);
+    let mut seen = Vec::new();
+    let began = Instant::now();
+    while began.elapsed() < LIMIT {
+        if let Ok(line) = rx.recv_timeout(Duration::from_millis(100)) {
+            let at = line
+                .strip_prefix("serve: listening on ")
+                .and_then(|r| r.split_whitespace().next())
+                .map(str::to_owned);
+            seen.push(line);
+            if let Some(at) = at {
+                return (child, rx, seen, at);
+            }
+        }
+        if let Some(s) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+            panic!("serve exited ({s}) before listening: {seen:#?}\n{err}");
+        }
+    }
+    panic!("serve did not listen: {seen:#?}");
+}
+
+fn join(
+    game: &Path,
+    at: &str,
+    name: &str,
+    extra: &[&str],
+) -> (Child, mpsc::Receiver<String>, Vec<String>) {
+    let mut args = vec!["join", at, "--bot", "--name", name];
+    args.extend_from_slice(extra);
+    let mut child = iron3d(&args, game);
+    let rx = lines(&mut child);
+    (child, rx, Vec::new())
+}
+
+/// The `LABEL: match over tick=T state_hash=H desync=D` line.
+fn over(out: &[String]) -> (u64, String, String) {
+    let line = out
+        .iter()
+        .find(|l| l.contains(": match over "))
+        .unwrap_or_else(|| panic!("no end line: {out:#?}"));
+    let field = |k: &str| {
+        line.split_whitespace()
+            .find_map(|w| w.strip_prefix(k))
+            .unwrap()
+            .to_owned()
+    };
+    (
+        field("tick=").parse().unwrap(),
+        field("state_hash="),
+        field("desync="),
+    )
+}
+
+fn demo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    iron3d_demo::build(dir.path(), 1, iron3d_demo::Profile::Demo).unwrap();
+    dir
+}
+
+/// A dedicated server and two bots: every peer ends at the same tick with the same
+/// state hash, no desync, each bot's orders in its own band.
+#[test]
+fn serve_and_two_bots_end_with_the_same_hash() {
+    let game = demo();
+    let (s, srx, sseen, at) = serve(game.path(), &["--ticks", "240"]);
+    let a = join(game.path(), &at, "anna", &[]);
+    let b = join(game.path(), &at, "bo", &[]);
+    let done = finish(vec![(s, srx, sseen), a, b]);
+    let ends: Vec<(u64, String, String)> = done
+        .iter()
+        .map(|(ok, out, err)| {
+            assert!(*ok, "{out:#?}\n{err}");
+            over(out)
+        })
+        .collect();
+    assert!(ends[0].0 >= 240, "{ends:?}");
+    assert_eq!(ends[0].0 % 3, 0, "a turn's end");
+    for e in &ends {
+        assert_eq!(e, &ends[0], "every peer: {ends:?}");
+        assert_eq!(e.2, "no");
+    }
+    let server = &done[0].1;
+    assert!(
+        server.iter().any(|l| l.contains("match started")),
+        "{server:#?}"
+    );
+    assert!(
+        done[1]
+            .1
+            .iter()
+            .any(|l| l.contains("seat ") && l.contains("reserved: mission=BATTLE"))
+    );
+}
+
+/// `join --inject-desync TICK` moves one object on that peer after TICK: every peer
+/// reports the desync at the end of the turn holding TICK (the hash after it is taken
+/// after the change), and exits with code 4.
+#[test]
+fn an_injected_desync_is_reported_by_every_peer() {
+    let game = demo();
+    let (s, srx, sseen, at) = serve(game.path(), &["--ticks", "180"]);
+    let a = join(game.path(), &at, "anna", &["--inject-desync", "60"]);
+    let b = join(game.path(), &at, "bo", &[]);
+    let done = finish(vec![(s, srx, sseen), a, b]);
+    for (k, (_, out, err)) in done.iter().enumerate() {
+        let line = out
+            .iter()
+            .find(|l| l.contains("DESYNC at tick "))
+            .unwrap_or_else(|| panic!("peer {k} saw no desync: {out:#?}\n{err}"));
+        let tick: u64 = line
+            .split("DESYNC at tick ")
+            .nth(1)
+            .and_then(|r| r.split(':').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((60..=63).contains(&tick), "peer {k}: {line}");
+        assert_eq!(over(out).2, "yes", "peer {k}");
+    }
+    assert!(
+        done[1]
+            .1
+            .iter()
+            .any(|l| l.contains("injected a desync after tick 60")),
+        "{:#?}",
+        done[1].1
+    );
+}
