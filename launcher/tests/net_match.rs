@@ -4,6 +4,10 @@
 //! the desync's tick.
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "a deadline on child processes, not simulation time"
+)]
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
