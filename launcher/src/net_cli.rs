@@ -423,7 +423,10 @@ fn lobby(
     start.key = key;
     let mut driver = NetDriver::start(&session.host, &start)?;
     writeln!(out, "join: asking {address} for a seat")?;
-    #[allow(clippy::disallowed_methods, reason = "the lobby's transport timers, no simulation")]
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "the lobby's transport timers, no simulation"
+    )]
     let began = Instant::now();
     loop {
         let now = u64::try_from(began.elapsed().as_nanos()).unwrap_or(u64::MAX);

@@ -341,7 +341,11 @@ fn save_inspect_prints_the_checked_header() {
         .iter()
         .map(|p| p["slot"].as_str().unwrap())
         .collect();
-    assert_eq!(slots, ["terrain", "ai", "control", "net", "input"]);
+    assert_eq!(
+        slots,
+        ["terrain", "ai", "control", "input"],
+        "the simulation slots: not the net slot (PD-NET-ROLE)"
+    );
     let sections: Vec<&str> = json["sections"]
         .as_array()
         .unwrap()
