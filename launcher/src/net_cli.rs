@@ -58,6 +58,9 @@ pub struct MatchData {
     /// The player's name.
     #[arg(long, default_value = "player")]
     pub name: String,
+    /// Where a desync report is written (`desync-tick<T>-player<P>.txt`).
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    pub desync_dir: PathBuf,
     /// Mods for this peer (every peer must enable the same set).
     #[command(flatten)]
     pub mods: mods::ModArgs,
@@ -129,6 +132,8 @@ pub struct NetPlan {
     pub end_after: Option<u64>,
     /// The status lines' prefix (`serve`, `host`, `join`).
     pub label: &'static str,
+    /// Where desync reports go.
+    pub desync_dir: PathBuf,
     /// Testing: perturb this peer's world after this tick (`join --inject-desync`).
     pub inject_desync: Option<u64>,
 }
@@ -316,6 +321,7 @@ pub fn host_command(a: HostArgs, serve: bool, out: &mut dyn Write) -> anyhow::Re
         end_after: a.ticks,
         label: if serve { "serve" } else { "host" },
         inject_desync: None,
+        desync_dir: a.data.desync_dir.clone(),
     };
     let opts = options(&a.data, game_dir, mission, a.seed, params, plan);
     let outcome = headless::run(&opts, out)?;
@@ -350,6 +356,7 @@ pub fn join_command(a: JoinArgs, out: &mut dyn Write) -> anyhow::Result<u8> {
         end_after: None,
         label: "join",
         inject_desync: a.inject_desync,
+        desync_dir: a.data.desync_dir.clone(),
     };
     let opts = options(
         &a.data,
@@ -495,7 +502,7 @@ pub fn drive(
     let label = plan.label;
     let mut start = plan.start.clone();
     start.identity = identity(run, save);
-    let mut driver = NetDriver::start(&run.host, &start)?;
+    let mut driver = NetDriver::start(&run.host, &start)?.with_reports(&plan.desync_dir);
     let mut bot = plan.bot.map(Bot::new);
     let frame = Duration::from_nanos(1_000_000_000 / 30);
     #[allow(
@@ -565,6 +572,9 @@ pub fn drive(
             };
             writeln!(out, "{line}")?;
             out.flush()?;
+        }
+        for note in driver.take_notes() {
+            writeln!(out, "{label}: {note}")?;
         }
         let hash_at = driver.hash_tick();
         let budget = driver.budget();

@@ -185,10 +185,24 @@ fn serve_and_two_bots_end_with_the_same_hash() {
 #[test]
 fn an_injected_desync_is_reported_by_every_peer() {
     let game = demo();
-    let (s, srx, sseen, at) = serve(game.path(), &["--ticks", "180"]);
-    let a = join(game.path(), &at, "anna", &["--inject-desync", "60"]);
-    let b = join(game.path(), &at, "bo", &[]);
+    let reports = tempfile::tempdir().unwrap();
+    let dir = reports.path().to_str().unwrap();
+    let (s, srx, sseen, at) = serve(game.path(), &["--ticks", "180", "--desync-dir", dir]);
+    let a = join(
+        game.path(),
+        &at,
+        "anna",
+        &["--inject-desync", "60", "--desync-dir", dir],
+    );
+    let b = join(game.path(), &at, "bo", &["--desync-dir", dir]);
     let done = finish(vec![(s, srx, sseen), a, b]);
+    let moved = done[1]
+        .1
+        .iter()
+        .find_map(|l| l.split("injected a desync after tick 60: object ").nth(1))
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{:#?}", done[1].1))
+        .to_owned();
     for (k, (_, out, err)) in done.iter().enumerate() {
         let line = out
             .iter()
@@ -203,6 +217,29 @@ fn an_injected_desync_is_reported_by_every_peer() {
             .unwrap();
         assert!((60..=63).contains(&tick), "peer {k}: {line}");
         assert_eq!(over(out).2, "yes", "peer {k}");
+        // Its report names the object that was moved and the field.
+        let named = out
+            .iter()
+            .filter(|l| l.contains("desync report "))
+            .any(|l| l.contains(&format!("object {moved} (queue 0); position")));
+        assert!(named, "peer {k} did not name object {moved}: {out:#?}");
+    }
+    let files: Vec<_> = std::fs::read_dir(reports.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(files.len(), 3, "one report per peer: {files:?}");
+    for f in &files {
+        let text = std::fs::read_to_string(reports.path().join(f)).unwrap();
+        assert!(text.contains("first differing tick: "), "{f}: {text}");
+        assert!(
+            text.contains("the records of the ticks up to it"),
+            "{f}: {text}"
+        );
+        assert!(
+            text.contains(&format!("object {moved} (queue 0)")),
+            "{f}: {text}"
+        );
     }
     assert!(
         done[1]

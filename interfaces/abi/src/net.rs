@@ -140,6 +140,23 @@ pub struct NetFrame {
     pub say: RString,
     /// Whom to say it to: a player number, or `-1` for everyone.
     pub say_to: i32,
+    /// A summary of this peer's state after tick `report_tick`, for every other peer's
+    /// desync report (the engine's own format; at most 60 KiB; empty: none).
+    pub report: RVec<u8>,
+    /// The tick `report` summarises.
+    pub report_tick: u64,
+}
+
+/// Another peer's state summary ([`NetFrame::report`]) as it arrived.
+#[repr(C)]
+#[derive(StableAbi, Clone, Debug, PartialEq, Eq)]
+pub struct NetStateReport {
+    /// Whose.
+    pub player: u32,
+    /// The tick it summarises.
+    pub tick: u64,
+    /// The summary.
+    pub bytes: RVec<u8>,
 }
 
 /// One tick whose input is final.
@@ -247,6 +264,8 @@ pub struct NetReport {
     pub waiting_for: RVec<u32>,
     /// The lobby's answer ([`NetState::RESERVED`]).
     pub reservation: ROption<NetReservation>,
+    /// Other peers' state summaries that arrived (desync reports).
+    pub reports: RVec<NetStateReport>,
 }
 
 /// The net service (see the module docs), implemented by net plugins.

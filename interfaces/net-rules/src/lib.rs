@@ -43,6 +43,7 @@ pub mod identity;
 pub mod lockstep;
 pub mod memory;
 pub mod session;
+pub mod sync;
 pub mod wire;
 
 /// The application GUID of the original's DirectPlay session (FORMATS §13.15):

@@ -33,7 +33,8 @@
 use crate::identity::{PeerIdentity, admit};
 use crate::lockstep::{Config, Desync, Lockstep, Turn};
 use crate::wire::{
-    self, Chat, Hello, Left, Message, Orders, Refused, Reserved, Seat, TurnHash, Welcome, WireEvent,
+    self, Chat, Hello, Left, Message, Orders, Refused, Reserved, Seat, StateReport, TurnHash,
+    Welcome, WireEvent,
 };
 use renet::{ClientId, ConnectionConfig, DefaultChannel, RenetClient, RenetServer, ServerEvent};
 use std::collections::BTreeMap;
@@ -106,6 +107,8 @@ pub enum Event {
     Chat(Chat),
     /// A player left (the host saw the transport go, or said so).
     Left(Left),
+    /// Another player's state summary (for a desync report).
+    StateReport(StateReport),
     /// A message was dropped (what and why).
     Dropped(String),
 }
@@ -290,6 +293,10 @@ impl Host {
             (Message::Orders(o), Some(p)) if o.player == p => self.relay_orders(c, &o),
             (Message::TurnHash(h), Some(p)) if h.player == p => self.relay_hash(c, &h),
             (Message::Chat(chat), Some(p)) if chat.from == p => self.relay_chat(c, chat),
+            (Message::StateReport(r), Some(p)) if r.player == p => {
+                self.broadcast_except(Some(c), &Message::StateReport(r.clone()));
+                self.events.push(Event::StateReport(r));
+            }
             (m, _) => self.count(
                 c,
                 |k| k.refused += 1,
@@ -555,6 +562,19 @@ impl Host {
         self.broadcast_except(None, &Message::TurnHash(h));
     }
 
+    /// Sends the host's state summary after `tick` to every client (a desync report's);
+    /// one larger than [`wire::MAX_REPORT_BYTES`] is the error, nothing sent.
+    pub fn report(&mut self, tick: u64, bytes: Vec<u8>) -> Result<(), wire::WireError> {
+        let m = Message::StateReport(StateReport {
+            player: 0,
+            tick,
+            bytes,
+        });
+        m.check()?;
+        self.broadcast_except(None, &m);
+        Ok(())
+    }
+
     /// Says `text` to player `to` (`None`: everyone); a text the wire refuses (longer
     /// than [`wire::MAX_CHAT_BYTES`], a player out of range) is the error, nothing sent.
     pub fn chat(&mut self, to: Option<u8>, text: &str) -> Result<(), wire::WireError> {
@@ -755,6 +775,7 @@ impl Client {
                 }
             },
             Message::Chat(c) => self.events.push(Event::Chat(c)),
+            Message::StateReport(r) => self.events.push(Event::StateReport(r)),
             Message::Left(l) => {
                 if l.player == 0 {
                     self.ended = Some(self.ended.map_or(l.turn, |t| t.min(l.turn)));
@@ -810,6 +831,23 @@ impl Client {
             &mut |b| self.client.send_message(CHANNEL, b),
             &Message::TurnHash(h),
         );
+    }
+
+    /// Sends this player's state summary after `tick` to everyone, through the host,
+    /// once the match started (before: nothing, `Ok(false)`); one larger than
+    /// [`wire::MAX_REPORT_BYTES`] is the error.
+    pub fn report(&mut self, tick: u64, bytes: Vec<u8>) -> Result<bool, wire::WireError> {
+        let Some(player) = self.lockstep.as_ref().map(Lockstep::local) else {
+            return Ok(false);
+        };
+        let m = Message::StateReport(StateReport {
+            player,
+            tick,
+            bytes,
+        });
+        m.check()?;
+        send(&mut |b| self.client.send_message(CHANNEL, b), &m);
+        Ok(true)
     }
 
     /// Says `text` to player `to` (`None`: everyone), through the host, once the match

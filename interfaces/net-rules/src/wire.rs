@@ -25,7 +25,9 @@ pub const MAX_EVENTS_PER_TURN: usize = 4096;
 /// The most differences a refusal lists.
 pub const MAX_DIFFERENCES: usize = 64;
 /// The number of message kinds this protocol version knows.
-pub const KINDS: u32 = 8;
+pub const KINDS: u32 = 9;
+/// The largest state report (bytes; a message must stay under [`MAX_MESSAGE_BYTES`]).
+pub const MAX_REPORT_BYTES: usize = 60 * 1024;
 
 /// One input record of a player's seat (the kernel's `InputEvent`, on the wire).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -131,6 +133,18 @@ pub struct Reserved {
     pub delay_turns: u32,
 }
 
+/// A player's summary of its state after a tick, sent when a desync is seen so every
+/// peer can name what differs (the engine's format: the wire only carries the bytes).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StateReport {
+    /// Whose.
+    pub player: u8,
+    /// The tick it summarises.
+    pub tick: u64,
+    /// The summary (at most [`MAX_REPORT_BYTES`]).
+    pub bytes: Vec<u8>,
+}
+
 /// One player's orders for one turn: the records of each of its ticks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Orders {
@@ -196,6 +210,8 @@ pub enum Message {
     Left(Left),
     /// Host → client: a seat is reserved (the lobby's answer).
     Reserved(Reserved),
+    /// A player's state summary for a desync report (relayed by the host).
+    StateReport(StateReport),
 }
 
 /// Why bytes are not a message.
@@ -260,6 +276,7 @@ impl Message {
             Message::Chat(_) => 5,
             Message::Left(_) => 6,
             Message::Reserved(_) => 7,
+            Message::StateReport(_) => 8,
         }
     }
 
@@ -386,6 +403,15 @@ impl Message {
                 player("player", l.player)?;
                 text("reason", &l.reason, MAX_TEXT_BYTES)?;
             }
+            Message::StateReport(r) => {
+                player("player", r.player)?;
+                if r.bytes.len() > MAX_REPORT_BYTES {
+                    return Err(field(
+                        "bytes",
+                        format!("{} bytes, the limit is {MAX_REPORT_BYTES}", r.bytes.len()),
+                    ));
+                }
+            }
         }
         Ok(())
     }
@@ -411,6 +437,7 @@ const KIND_NAMES: [&str; KINDS as usize] = [
     "chat",
     "left",
     "reserved",
+    "state-report",
 ];
 
 /// Encodes `m` (checked first: what [`decode`] refuses is never sent).

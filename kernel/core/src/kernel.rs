@@ -719,6 +719,16 @@ impl Kernel {
         h.queue(&self.world);
         h.messages(&self.bus.pending_sorted(), &self.world);
         h.sequences(self.bus.sequences());
+        for (name, d) in &self.system_digests() {
+            h.system_digest(name, d);
+        }
+        h.finish()
+    }
+
+    /// The digest of each system's state that enters the state hash, by system name
+    /// ascending (systems outside the hash — presentation — are not listed). A desync
+    /// report compares them to name the system whose state differs.
+    pub fn system_digests(&self) -> Vec<(String, [u8; 32])> {
         let mut digests: Vec<(String, [u8; 32])> = self
             .systems
             .iter()
@@ -729,10 +739,7 @@ impl Kernel {
             })
             .collect();
         digests.sort();
-        for (name, d) in &digests {
-            h.system_digest(name, d);
-        }
-        h.finish()
+        digests
     }
 
     /// Ordered shutdown; safe from any state (before any system, mid-mission, after a

@@ -42,6 +42,7 @@ pub mod net;
 pub mod replay;
 pub mod run;
 pub mod save;
+pub mod sync;
 
 pub use run::{Run, RunEnd, RunOptions};
 

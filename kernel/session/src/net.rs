@@ -5,8 +5,17 @@
 //! [`NetDriver::budget`] is the frame's tick budget, which also stops the frame right
 //! after a tick whose state hash the plugin asked for, so [`NetDriver::after_frame`]
 //! takes that hash between ticks. A tick without its input never runs.
+//!
+//! **Desync reports** (PD-NET-SYNC-REPORT): with every hash the driver keeps a state
+//! summary ([`crate::sync::SyncReport`]) of the last turns, and the records of the last
+//! [`KEPT_RECORD_TICKS`] ticks it ran. When the plugin reports a desync the driver
+//! writes `desync-tick<T>-player<P>.txt` into its report folder — the tick, the
+//! players' hashes, the orders of the ticks before — sends its summary of that tick to
+//! the other peers, and adds to the file what differs from each summary that comes
+//! back: the system whose state differs, the first object and its fields.
 
 use crate::SessionError;
+use crate::sync::{KEPT_TICKS, SyncReport, summary};
 use iron3d_abi::abi_stable::std_types::{RString, RVec};
 use iron3d_abi::{
     InputRecord, InputRecordKind, NetEvent, NetFrame, NetHash, NetReport, NetReservation, NetStart,
@@ -14,7 +23,12 @@ use iron3d_abi::{
 };
 use iron3d_kernel::{InputEvent, InputSource, Kernel, ManualCommandKind};
 use iron3d_plugin_host::PluginHost;
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The ticks whose records a desync report lists.
+pub const KEPT_RECORD_TICKS: usize = 30;
 
 /// The most ticks waiting here (a plugin that reports more is in error: the engine
 /// runs ticks as fast as its clock allows, and the plugin runs turns at that pace).
@@ -42,6 +56,28 @@ pub struct NetDriver {
     reservation: Option<NetReservation>,
     /// Ticks the plugin reported that did not follow the ones before (refused).
     out_of_order: u64,
+    /// State summaries after the last turns.
+    summaries: VecDeque<SyncReport>,
+    /// The records of the last ticks run.
+    ran: VecDeque<(u64, Vec<InputRecord>)>,
+    /// Where desync reports go (`None`: none written).
+    report_dir: Option<PathBuf>,
+    /// The desync being reported.
+    desync: Option<DesyncFile>,
+    /// A summary to send with the next exchange.
+    outgoing: Option<(u64, Vec<u8>)>,
+    /// Lines for the shell to show.
+    notes: Vec<String>,
+}
+
+/// The report of the match's first desync, as far as it got.
+#[derive(Debug)]
+struct DesyncFile {
+    tick: u64,
+    path: PathBuf,
+    text: String,
+    /// The players whose summaries were compared.
+    compared: BTreeSet<u32>,
 }
 
 /// The kernel's input record for a record of the net plugin (`None`: one the kernel
@@ -87,6 +123,12 @@ impl NetDriver {
         Ok(Self::default())
     }
 
+    /// Writes desync reports into `dir` (created when the first one is written).
+    pub fn with_reports(mut self, dir: &Path) -> Self {
+        self.report_dir = Some(dir.to_owned());
+        self
+    }
+
     /// One exchange with the net plugin at `now_ns` (the platform clock), after the
     /// kernel ran `tick`: the ticks it reports final join those waiting; returns its
     /// events.
@@ -112,7 +154,15 @@ impl NetDriver {
             hashes: RVec::from(std::mem::take(&mut self.hashes)),
             say: RString::from(say),
             say_to,
+            report: RVec::from(
+                self.outgoing
+                    .as_ref()
+                    .map(|o| o.1.clone())
+                    .unwrap_or_default(),
+            ),
+            report_tick: self.outgoing.as_ref().map_or(0, |o| o.0),
         };
+        self.outgoing = None;
         let report: NetReport = host
             .net_exchange(&frame)
             .map_err(|e| net_error("net exchange", e))?;
@@ -135,7 +185,124 @@ impl NetDriver {
         if let iron3d_abi::abi_stable::std_types::ROption::RSome(r) = report.reservation {
             self.reservation = Some(r);
         }
-        Ok(report.events.to_vec())
+        let events = report.events.to_vec();
+        for e in &events {
+            if e.kind == iron3d_abi::NetEventKind::DESYNC {
+                self.begin_report(e);
+            }
+        }
+        for r in report.reports.iter() {
+            self.compare(r.player, r.tick, &r.bytes);
+        }
+        Ok(events)
+    }
+
+    /// The first desync: the report's file begins, and this peer's summary of the tick
+    /// goes to the others.
+    fn begin_report(&mut self, e: &iron3d_abi::NetEvent) {
+        if self.desync.is_some() {
+            return;
+        }
+        let tick = e.tick;
+        let mut text = String::new();
+        let _ = writeln!(text, "Iron3D-rs desync report (PD-NET-SYNC-REPORT)");
+        let _ = writeln!(text, "this peer: player {}", self.player);
+        let _ = writeln!(text, "first differing tick: {tick}");
+        let _ = writeln!(text, "seen: {}", e.text);
+        let _ = writeln!(
+            text,
+            "\nthe records of the ticks up to it (every player's, banded):"
+        );
+        for (t, records) in self.ran.iter().filter(|(t, _)| *t <= tick) {
+            let list: Vec<String> = records
+                .iter()
+                .map(|r| format!("{}:{:#x}:{}:{}", r.kind.0, r.code, r.value, r.arg))
+                .collect();
+            let _ = writeln!(text, "  tick {t}: [{}]", list.join(", "));
+        }
+        let own = self.summaries.iter().find(|s| s.tick == tick);
+        match own {
+            Some(s) => {
+                self.outgoing = Some((tick, s.encode()));
+                let _ = writeln!(
+                    text,
+                    "\nthis peer's state after tick {tick}: {} systems, {} objects{}",
+                    s.systems.len(),
+                    s.objects.len(),
+                    if s.cut { " (cut)" } else { "" }
+                );
+            }
+            None => {
+                let _ = writeln!(text, "\nthis peer no longer holds its state of tick {tick}");
+            }
+        }
+        let path = self
+            .report_dir
+            .as_ref()
+            .map(|d| d.join(format!("desync-tick{tick}-player{}.txt", self.player)))
+            .unwrap_or_default();
+        self.desync = Some(DesyncFile {
+            tick,
+            path,
+            text,
+            compared: BTreeSet::new(),
+        });
+        self.write_report();
+    }
+
+    /// Another peer's summary: what differs goes into the report.
+    fn compare(&mut self, player: u32, tick: u64, bytes: &[u8]) {
+        let Some(file) = self.desync.as_mut() else {
+            return;
+        };
+        if tick != file.tick || !file.compared.insert(player) {
+            return;
+        }
+        let own = self.summaries.iter().find(|s| s.tick == tick);
+        let line = match (SyncReport::decode(bytes), own) {
+            (Err(e), _) => format!("player {player}'s summary is unreadable: {e}"),
+            (Ok(_), None) => format!("player {player}'s summary came; this peer's is gone"),
+            (Ok(theirs), Some(mine)) => match mine.differences(&theirs) {
+                Some(d) => format!(
+                    "against player {player}: {}",
+                    d.trim_end().replace('\n', "; ")
+                ),
+                None => format!(
+                    "against player {player}: the same summary (the difference is elsewhere)"
+                ),
+            },
+        };
+        let _ = writeln!(file.text, "{line}");
+        self.notes
+            .push(format!("desync report {}: {line}", file.path.display()));
+        self.write_report();
+    }
+
+    fn write_report(&mut self) {
+        let (Some(dir), Some(file)) = (&self.report_dir, &self.desync) else {
+            return;
+        };
+        let written =
+            std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&file.path, &file.text));
+        if let Err(e) = written {
+            self.notes.push(format!(
+                "desync report {}: not written: {e}",
+                file.path.display()
+            ));
+        }
+    }
+
+    /// Lines for the shell to show (desync reports written), since the last call.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notes)
+    }
+
+    /// The desync report's file, once one began (`None` without a report folder).
+    pub fn report_path(&self) -> Option<&Path> {
+        self.desync
+            .as_ref()
+            .filter(|_| self.report_dir.is_some())
+            .map(|d| d.path.as_path())
     }
 
     /// The frame's tick budget: the ticks waiting, up to and including the next one
@@ -155,6 +322,10 @@ impl NetDriver {
                 tick: kernel.tick(),
                 hash: kernel.state_hash().0,
             });
+            if self.summaries.len() == KEPT_TICKS {
+                self.summaries.pop_front();
+            }
+            self.summaries.push_back(summary(kernel));
         }
     }
 
@@ -200,11 +371,16 @@ impl InputSource for NetDriver {
     /// only for ticks within [`NetDriver::budget`]).
     fn events_for_tick(&mut self, tick: u64) -> Vec<InputEvent> {
         match self.pending.front() {
-            Some(t) if t.tick == tick => self
-                .pending
-                .pop_front()
-                .map(|t| t.records.iter().filter_map(input_event).collect())
-                .unwrap_or_default(),
+            Some(t) if t.tick == tick => {
+                let Some(t) = self.pending.pop_front() else {
+                    return Vec::new();
+                };
+                if self.ran.len() == KEPT_RECORD_TICKS {
+                    self.ran.pop_front();
+                }
+                self.ran.push_back((t.tick, t.records.to_vec()));
+                t.records.iter().filter_map(input_event).collect()
+            }
             _ => Vec::new(),
         }
     }

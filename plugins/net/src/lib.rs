@@ -116,6 +116,7 @@ struct Peer {
     awaited: BTreeMap<u64, (u32, u64)>,
     turn_ticks: u32,
     events: Vec<NetEvent>,
+    reports: Vec<iron3d_abi::NetStateReport>,
     reservation: Option<NetReservation>,
     refused: bool,
     ended_told: bool,
@@ -397,6 +398,14 @@ impl Peer {
                     u64::from(l.turn) * tt + 1,
                     l.reason,
                 ),
+                Event::StateReport(r) => {
+                    self.reports.push(iron3d_abi::NetStateReport {
+                        player: u32::from(r.player),
+                        tick: r.tick,
+                        bytes: RVec::from(r.bytes),
+                    });
+                    continue;
+                }
                 Event::Dropped(why) => event(NetEventKind::DROPPED, 0, 0, why),
             };
             self.events.push(ev);
@@ -496,6 +505,22 @@ impl Peer {
                 }
             }
         }
+        // A state summary for the others' desync reports.
+        if !frame.report.is_empty() {
+            let bytes = frame.report.to_vec();
+            let sent = match &mut self.side {
+                Side::Host { host, .. } => host.report(frame.report_tick, bytes).map(|()| true),
+                Side::Client { client, .. } => client.report(frame.report_tick, bytes),
+            };
+            if let Err(e) = sent {
+                self.events.push(event(
+                    NetEventKind::DROPPED,
+                    0,
+                    0,
+                    format!("state report: {e}"),
+                ));
+            }
+        }
         // The end (PD-NET-END), asked for by the engine (the host's side only).
         if frame.end {
             if let Side::Host { host, ended_ns, .. } = &mut self.side {
@@ -551,6 +576,7 @@ impl Peer {
                 Some(r) => ROption::RSome(r.clone()),
                 None => ROption::RNone,
             },
+            reports: RVec::from(std::mem::take(&mut self.reports)),
         }
     }
 }
@@ -647,6 +673,7 @@ fn start_peer(s: &NetStart) -> Result<Peer, PluginError> {
         awaited: BTreeMap::new(),
         turn_ticks,
         events,
+        reports: Vec::new(),
         reservation: None,
         refused: false,
         ended_told: false,

@@ -105,6 +105,8 @@ impl Engine {
                 hashes: RVec::from(std::mem::take(&mut self.hashes)),
                 say: RString::new(),
                 say_to: -1,
+                report: RVec::new(),
+                report_tick: 0,
             })
             .unwrap();
         self.state_now = report.state;
@@ -322,6 +324,8 @@ fn bad_starts_are_named() {
             hashes: RVec::new(),
             say: RString::new(),
             say_to: -1,
+            report: RVec::new(),
+            report_tick: 0,
         })
         .unwrap_err();
     assert_eq!(e.kind, ErrorKind::FORBIDDEN);

@@ -106,6 +106,11 @@ fn samples() -> Vec<Message> {
             turn_ticks: 3,
             delay_turns: 2,
         }),
+        Message::StateReport(StateReport {
+            player: 1,
+            tick: 60,
+            bytes: vec![1, 2, 3],
+        }),
     ]
 }
 
@@ -136,7 +141,18 @@ fn bad_bytes_are_named_errors() {
             len: MAX_MESSAGE_BYTES + 1
         })
     );
-    assert_eq!(decode(&[8, 0]), Err(WireError::UnknownKind { kind: 8 }));
+    assert_eq!(decode(&[9, 0]), Err(WireError::UnknownKind { kind: 9 }));
+    let big = Message::StateReport(StateReport {
+        player: 0,
+        tick: 1,
+        bytes: vec![0; MAX_REPORT_BYTES + 1],
+    });
+    assert!(
+        encode(&big)
+            .unwrap_err()
+            .to_string()
+            .contains("bytes: 61441 bytes")
+    );
     assert_eq!(
         decode(&[0x85, 0x01]),
         Err(WireError::UnknownKind { kind: 133 })
