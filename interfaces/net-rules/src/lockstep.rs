@@ -112,13 +112,31 @@ pub enum LockstepError {
     },
 }
 
+/// The turns a player plays: from `from` on, up to but not including `until`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Span {
+    from: u32,
+    until: Option<u32>,
+}
+
+impl Span {
+    const ALWAYS: Self = Self {
+        from: 0,
+        until: None,
+    };
+
+    fn covers(self, turn: u32) -> bool {
+        self.from <= turn && self.until.is_none_or(|u| turn < u)
+    }
+}
+
 /// The scheduler of one peer.
 #[derive(Clone, Debug)]
 pub struct Lockstep {
     config: Config,
     local: u8,
-    /// Players of the match and the first turn each is gone from (`None`: playing).
-    players: BTreeMap<u8, Option<u32>>,
+    /// Players of the match and the turns each plays.
+    players: BTreeMap<u8, Span>,
     /// Orders by turn, then player.
     orders: BTreeMap<u32, BTreeMap<u8, Vec<(u8, WireEvent)>>>,
     /// The next turn to run.
@@ -133,12 +151,12 @@ impl Lockstep {
     /// The scheduler of player `local` in a match of `players` (at most
     /// [`MAX_PLAYERS`]; `local` among them), at turn 0.
     pub fn new(config: Config, local: u8, players: &[u8]) -> Self {
-        let mut map: BTreeMap<u8, Option<u32>> = players
+        let mut map: BTreeMap<u8, Span> = players
             .iter()
             .take(MAX_PLAYERS)
-            .map(|&p| (p, None))
+            .map(|&p| (p, Span::ALWAYS))
             .collect();
-        map.entry(local).or_insert(None);
+        map.entry(local).or_insert(Span::ALWAYS);
         Self {
             config,
             local,
@@ -148,6 +166,18 @@ impl Lockstep {
             hashes: BTreeMap::new(),
             desync: None,
         }
+    }
+
+    /// The scheduler of a player who rejoins a match running at turn `next`
+    /// (PD-NET-REJOIN): the others play on, this player's orders count from turn
+    /// `from` (its first advance schedules them there: `from = next + delay`).
+    pub fn rejoining(config: Config, local: u8, players: &[u8], next: u32, from: u32) -> Self {
+        let mut ls = Self::new(config, local, players);
+        ls.next = next;
+        if let Some(span) = ls.players.get_mut(&local) {
+            *span = Span { from, until: None };
+        }
+        ls
     }
 
     /// The match's configuration.
@@ -169,7 +199,7 @@ impl Lockstep {
     pub fn playing(&self) -> Vec<u8> {
         self.players
             .iter()
-            .filter(|(_, gone)| gone.is_none_or(|t| t > self.next))
+            .filter(|(_, span)| span.covers(self.next))
             .map(|(&p, _)| p)
             .collect()
     }
@@ -178,7 +208,7 @@ impl Lockstep {
     fn plays(&self, player: u8, turn: u32) -> bool {
         self.players
             .get(&player)
-            .is_some_and(|gone| gone.is_none_or(|t| turn < t))
+            .is_some_and(|span| span.covers(turn))
     }
 
     /// The players whose orders for the next turn have not arrived (empty: it may run).
@@ -365,12 +395,55 @@ impl Lockstep {
     /// (the host chooses `from_turn` past every turn it relayed orders of theirs for, so
     /// every peer runs the same turns with them). Their later orders are dropped.
     pub fn player_left(&mut self, player: u8, from_turn: u32) {
-        if let Some(gone) = self.players.get_mut(&player) {
-            *gone = Some(gone.map_or(from_turn, |t| t.min(from_turn)));
+        if let Some(span) = self.players.get_mut(&player) {
+            span.until = Some(span.until.map_or(from_turn, |t| t.min(from_turn)));
         }
         for (_, by_player) in self.orders.range_mut(from_turn..) {
             by_player.remove(&player);
         }
+    }
+
+    /// `player`, who left, plays again from `from_turn` on (PD-NET-REJOIN: the host
+    /// chooses it past every turn already scheduled); a player who never left, or who
+    /// is not of the match, is unchanged.
+    pub fn player_rejoined(&mut self, player: u8, from_turn: u32) {
+        if let Some(span) = self.players.get_mut(&player) {
+            if span.until.is_some() {
+                *span = Span {
+                    from: from_turn,
+                    until: None,
+                };
+            }
+        }
+    }
+
+    /// The players who left and are not back, ascending.
+    pub fn gone(&self) -> Vec<u8> {
+        self.players
+            .iter()
+            .filter(|(_, span)| span.until.is_some())
+            .map(|(&p, _)| p)
+            .collect()
+    }
+
+    /// The players of the match (whether or not they play now), ascending.
+    pub fn players(&self) -> Vec<u8> {
+        self.players.keys().copied().collect()
+    }
+
+    /// Every player's orders held for turns from `from` on, turns then players
+    /// ascending (what a rejoining player needs besides the snapshot).
+    pub fn held_orders(&self, from: u32) -> Vec<Orders> {
+        self.orders
+            .range(from..)
+            .flat_map(|(&turn, by_player)| {
+                by_player.iter().map(move |(&player, events)| Orders {
+                    turn,
+                    player,
+                    events: events.clone(),
+                })
+            })
+            .collect()
     }
 }
 

@@ -19,6 +19,14 @@
 //! * **Relay** (PD-NET-STAR): the host relays each player's orders, hashes and chat to
 //!   the others, after checking that the sender speaks for itself (a message in
 //!   another player's name is dropped and counted) and that the scheduler takes it.
+//! * **Rejoin** (**PD-NET-REJOIN**): in a running match a hello (or a lobby's) may take
+//!   the seat of a player who left. The match then waits (the host runs no turn) while
+//!   the host's engine saves a snapshot at the host's next turn; the host sends the
+//!   rejoining player [`Rejoin`] (the match, its next turn `n`, the turn `n + delay`
+//!   its orders count from), the snapshot in [`SnapshotChunk`]s and every order held
+//!   for turns from `n`, tells everyone else [`Rejoined`], and goes on. The rejoining
+//!   player restores the snapshot and runs from turn `n`; no peer ran turn `n + delay`
+//!   (it needs the host's orders), so all agree on it.
 //! * **The end** (**PD-NET-END**): the host ends the match by leaving: its `Left` names
 //!   the first turn it sent no orders for (its next turn + the delay: a client may
 //!   already run every turn before it), and every peer — the host too — runs the turns
@@ -33,8 +41,8 @@
 use crate::identity::{PeerIdentity, admit};
 use crate::lockstep::{Config, Desync, Lockstep, Turn};
 use crate::wire::{
-    self, Chat, Hello, Left, Message, Orders, Refused, Reserved, Seat, StateReport, TurnHash,
-    Welcome, WireEvent,
+    self, Chat, Hello, Left, Message, Orders, Refused, Rejoin, Rejoined, Reserved, Seat,
+    SnapshotChunk, StateReport, TurnHash, Welcome, WireEvent,
 };
 use renet::{ClientId, ConnectionConfig, DefaultChannel, RenetClient, RenetServer, ServerEvent};
 use std::collections::BTreeMap;
@@ -109,6 +117,23 @@ pub enum Event {
     Left(Left),
     /// Another player's state summary (for a desync report).
     StateReport(StateReport),
+    /// (Host) A player rejoins: the match waits for a snapshot
+    /// ([`Host::snapshot_wanted`], [`Host::snapshot`]).
+    SnapshotWanted {
+        /// The player.
+        player: u8,
+        /// Its name.
+        name: String,
+    },
+    /// (Client) Rejoining: the snapshot to restore — the state after `tick`.
+    Snapshot {
+        /// The tick.
+        tick: u64,
+        /// The snapshot's bytes.
+        bytes: Vec<u8>,
+    },
+    /// A player who left is back from `turn` on.
+    Rejoined(Rejoined),
     /// A message was dropped (what and why).
     Dropped(String),
 }
@@ -142,6 +167,8 @@ pub struct Host {
     now: Duration,
     /// The turn the match ends at, once ended (PD-NET-END).
     ended: Option<u32>,
+    /// A player rejoining, waiting for the snapshot (PD-NET-REJOIN).
+    pending: Option<(ClientId, u8, String)>,
 }
 
 impl Host {
@@ -161,6 +188,7 @@ impl Host {
             reservations: BTreeMap::new(),
             now: Duration::ZERO,
             ended: None,
+            pending: None,
         }
     }
 
@@ -289,7 +317,7 @@ impl Host {
         };
         let player = self.joined.get(&c).map(|j| j.0);
         match (m, player) {
-            (Message::Hello(h), None) if self.lockstep.is_none() => self.on_hello(c, &h),
+            (Message::Hello(h), None) => self.on_hello(c, &h),
             (Message::Orders(o), Some(p)) if o.player == p => self.relay_orders(c, &o),
             (Message::TurnHash(h), Some(p)) if h.player == p => self.relay_hash(c, &h),
             (Message::Chat(chat), Some(p)) if chat.from == p => self.relay_chat(c, chat),
@@ -332,8 +360,16 @@ impl Host {
                     .values()
                     .map(|j| j.0)
                     .chain(self.reservations.values().map(|r| r.0))
+                    .chain(self.pending.as_ref().map(|p| p.1))
                     .collect();
-                let free = (1..self.setup.players).find(|p| !taken.contains(p));
+                // In a running match only the seat of a player who left is free.
+                let free = match &self.lockstep {
+                    None => (1..self.setup.players).find(|p| !taken.contains(p)),
+                    Some(ls) => ls
+                        .gone()
+                        .into_iter()
+                        .find(|p| *p != 0 && !taken.contains(p)),
+                };
                 let Some(player) = reserved.or(free) else {
                     return self.count(
                         c,
@@ -355,6 +391,22 @@ impl Host {
                     }
                     self.reservations.remove(&k);
                 }
+                if self.lockstep.is_some() {
+                    // PD-NET-REJOIN: the match waits for the snapshot.
+                    if self.pending.is_some() || self.ended.is_some() {
+                        return self.count(
+                            c,
+                            |k| k.refused += 1,
+                            format!("client {c}: another player is rejoining, or the match ended"),
+                        );
+                    }
+                    self.pending = Some((c, player, h.name.clone()));
+                    self.events.push(Event::SnapshotWanted {
+                        player,
+                        name: h.name.clone(),
+                    });
+                    return;
+                }
                 self.joined.insert(c, (player, h.name.clone()));
                 self.events.push(Event::Admitted {
                     player,
@@ -373,6 +425,9 @@ impl Host {
     /// everyone is told.
     fn on_gone(&mut self, c: ClientId, reason: &str) {
         self.keys.remove(&c);
+        if self.pending.as_ref().is_some_and(|p| p.0 == c) {
+            self.pending = None;
+        }
         let Some((player, _)) = self.joined.remove(&c) else {
             return;
         };
@@ -526,6 +581,122 @@ impl Host {
         self.ended
     }
 
+    /// The player rejoining and the tick whose snapshot the host's engine must hand
+    /// [`Host::snapshot`] (the state after it: every turn before the host's next one
+    /// run). While one is pending the host runs no turn (PD-NET-REJOIN).
+    pub fn snapshot_wanted(&self) -> Option<(u8, u64)> {
+        let (_, player, _) = self.pending.as_ref()?;
+        let ls = self.lockstep.as_ref()?;
+        Some((
+            *player,
+            u64::from(ls.next_turn()) * u64::from(ls.config().turn_ticks),
+        ))
+    }
+
+    /// Hands the rejoining player the snapshot of the state after `tick` (see the
+    /// module docs); the match goes on. `Err`: no player is rejoining, the tick is not
+    /// the one wanted, or the snapshot is larger than [`wire::MAX_SNAPSHOT_BYTES`] (the
+    /// rejoin is then given up and the seat stays free).
+    pub fn snapshot(&mut self, tick: u64, bytes: &[u8]) -> Result<(), String> {
+        let Some((player, wanted)) = self.snapshot_wanted() else {
+            return Err("no player is rejoining".into());
+        };
+        if tick != wanted {
+            return Err(format!(
+                "a snapshot after tick {tick}: tick {wanted} is wanted"
+            ));
+        }
+        let Some((c, _, name)) = self.pending.take() else {
+            return Err("no player is rejoining".into());
+        };
+        let Ok(len) = u32::try_from(bytes.len()).map(|n| n.min(wire::MAX_SNAPSHOT_BYTES + 1))
+        else {
+            return Err("the snapshot is too large".into());
+        };
+        if len > wire::MAX_SNAPSHOT_BYTES {
+            return Err(format!(
+                "a snapshot of {} bytes: the limit is {}",
+                bytes.len(),
+                wire::MAX_SNAPSHOT_BYTES
+            ));
+        }
+        // Every player of the match has a seat (those gone too, named as they left).
+        let here = self.seats();
+        let all = self
+            .lockstep
+            .as_ref()
+            .map(Lockstep::players)
+            .unwrap_or_default();
+        let seats: Vec<Seat> = all
+            .iter()
+            .map(|&p| match here.iter().find(|s| s.player == p) {
+                Some(s) => s.clone(),
+                None => Seat {
+                    player: p,
+                    name: if p == player {
+                        name.clone()
+                    } else {
+                        String::new()
+                    },
+                    clan: self.clan(p),
+                },
+            })
+            .collect();
+        let Some(ls) = self.lockstep.as_mut() else {
+            return Err("the match has not started".into());
+        };
+        let gone: Vec<u8> = ls.gone().into_iter().filter(|&p| p != player).collect();
+        let next = ls.next_turn();
+        let from = next + ls.config().delay_turns;
+        let chunk = wire::MAX_REPORT_BYTES;
+        let rejoin = Rejoin {
+            player,
+            seats,
+            seed: self.setup.seed,
+            mission: self.setup.mission.clone(),
+            turn_ticks: ls.config().turn_ticks,
+            delay_turns: ls.config().delay_turns,
+            next_turn: next,
+            from_turn: from,
+            gone,
+            chunks: len.div_ceil(chunk as u32).max(1),
+            bytes: len,
+        };
+        let held = ls.held_orders(next);
+        ls.player_rejoined(player, from);
+        self.send_to(c, &Message::Rejoin(rejoin));
+        let mut index = 0;
+        for piece in bytes.chunks(chunk) {
+            self.send_to(
+                c,
+                &Message::SnapshotChunk(SnapshotChunk {
+                    index,
+                    bytes: piece.to_vec(),
+                }),
+            );
+            index += 1;
+        }
+        if bytes.is_empty() {
+            self.send_to(
+                c,
+                &Message::SnapshotChunk(SnapshotChunk {
+                    index: 0,
+                    bytes: Vec::new(),
+                }),
+            );
+        }
+        for o in held {
+            self.send_to(c, &Message::Orders(o));
+        }
+        self.relayed.insert(player, from.saturating_sub(1));
+        let back = Rejoined { player, turn: from };
+        self.broadcast_except(None, &Message::Rejoined(back.clone()));
+        self.joined.insert(c, (player, name.clone()));
+        self.events.push(Event::Admitted { player, name });
+        self.events.push(Event::Rejoined(back));
+        Ok(())
+    }
+
     /// Whether the match is over for the host: it ended it and ran every turn before
     /// the end.
     pub fn finished(&self) -> bool {
@@ -544,7 +715,7 @@ impl Host {
     /// the turn to simulate; the host's own orders go to every client. Nothing once the
     /// match ended.
     pub fn advance(&mut self, gathered: &[(u8, WireEvent)]) -> Option<Turn> {
-        if self.finished() {
+        if self.finished() || self.pending.is_some() {
             return None;
         }
         let (turn, mine) = self.lockstep.as_mut()?.advance(gathered)?;
@@ -610,6 +781,8 @@ pub struct Client {
     events: Vec<Event>,
     /// The turn the match ends at, once the host said so (PD-NET-END).
     ended: Option<u32>,
+    /// Rejoining: the snapshot so far (PD-NET-REJOIN), until it is whole.
+    snapshot: Option<(Rejoin, Vec<u8>)>,
 }
 
 impl Client {
@@ -664,6 +837,7 @@ impl Client {
             counters: Counters::default(),
             events: Vec::new(),
             ended: None,
+            snapshot: None,
         }
     }
 
@@ -749,6 +923,37 @@ impl Client {
                 self.welcome = Some(w.clone());
                 self.events.push(Event::Started(w));
             }
+            Message::Rejoin(r) if self.welcome.is_none() => {
+                let players: Vec<u8> = r.seats.iter().map(|s| s.player).collect();
+                let config = Config {
+                    turn_ticks: r.turn_ticks,
+                    delay_turns: r.delay_turns,
+                };
+                let mut ls =
+                    Lockstep::rejoining(config, r.player, &players, r.next_turn, r.from_turn);
+                for &p in &r.gone {
+                    ls.player_left(p, 0);
+                }
+                self.lockstep = Some(ls);
+                let w = Welcome {
+                    player: r.player,
+                    seats: r.seats.clone(),
+                    seed: r.seed,
+                    mission: r.mission.clone(),
+                    turn_ticks: r.turn_ticks,
+                    delay_turns: r.delay_turns,
+                };
+                self.welcome = Some(w.clone());
+                self.snapshot = Some((r, Vec::new()));
+                self.events.push(Event::Started(w));
+            }
+            Message::SnapshotChunk(c) => self.on_chunk(c),
+            Message::Rejoined(r) => {
+                if let Some(ls) = self.lockstep.as_mut() {
+                    ls.player_rejoined(r.player, r.turn);
+                }
+                self.events.push(Event::Rejoined(r));
+            }
             Message::Reserved(r) if self.welcome.is_none() && self.reserved.is_none() => {
                 self.reserved = Some(r.clone());
                 self.events.push(Event::Reserved(r));
@@ -806,10 +1011,47 @@ impl Client {
         }
     }
 
+    fn on_chunk(&mut self, c: SnapshotChunk) {
+        let Some((rejoin, bytes)) = self.snapshot.as_mut() else {
+            return self.drop_message(
+                |k| k.refused += 1,
+                "host: a snapshot chunk out of place".into(),
+            );
+        };
+        let expected = bytes.len().div_ceil(wire::MAX_REPORT_BYTES) as u32;
+        let room = (rejoin.bytes as usize).saturating_sub(bytes.len());
+        if c.index != expected || c.bytes.len() > room {
+            self.snapshot = None;
+            self.lockstep = None;
+            return self.drop_message(
+                |k| k.rejected += 1,
+                format!(
+                    "host: snapshot chunk {} of {} bytes does not follow (chunk {expected}, {room} bytes left): the rejoin is given up",
+                    c.index,
+                    c.bytes.len()
+                ),
+            );
+        }
+        bytes.extend_from_slice(&c.bytes);
+        if bytes.len() == rejoin.bytes as usize {
+            let tick = u64::from(rejoin.next_turn) * u64::from(rejoin.turn_ticks);
+            let bytes = std::mem::take(bytes);
+            self.events.push(Event::Snapshot { tick, bytes });
+            self.snapshot = None;
+        }
+    }
+
+    /// Whether a rejoin's snapshot is still coming (the scheduler runs no turn until it
+    /// is whole).
+    pub fn awaiting_snapshot(&self) -> bool {
+        self.snapshot.is_some()
+    }
+
     /// Runs the scheduler one turn on when it may: the turn to simulate; this player's
-    /// orders go to the host. Nothing from the turn the host ended the match at.
+    /// orders go to the host. Nothing from the turn the host ended the match at, nor
+    /// while a rejoin's snapshot is coming.
     pub fn advance(&mut self, gathered: &[(u8, WireEvent)]) -> Option<Turn> {
-        if self.finished() {
+        if self.finished() || self.snapshot.is_some() {
             return None;
         }
         let (turn, mine) = self.lockstep.as_mut()?.advance(gathered)?;

@@ -25,7 +25,9 @@ pub const MAX_EVENTS_PER_TURN: usize = 4096;
 /// The most differences a refusal lists.
 pub const MAX_DIFFERENCES: usize = 64;
 /// The number of message kinds this protocol version knows.
-pub const KINDS: u32 = 9;
+pub const KINDS: u32 = 12;
+/// The largest snapshot a rejoining player is sent (bytes).
+pub const MAX_SNAPSHOT_BYTES: u32 = 64 << 20;
 /// The largest state report (bytes; a message must stay under [`MAX_MESSAGE_BYTES`]).
 pub const MAX_REPORT_BYTES: usize = 60 * 1024;
 
@@ -145,6 +147,53 @@ pub struct StateReport {
     pub bytes: Vec<u8>,
 }
 
+/// Host → a player who rejoins a running match (PD-NET-REJOIN): the match, where it
+/// stands, and the snapshot that follows in [`SnapshotChunk`]s.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rejoin {
+    /// The player's number (the seat it had).
+    pub player: u8,
+    /// Every seat of the match, ascending players.
+    pub seats: Vec<Seat>,
+    /// The match seed.
+    pub seed: u64,
+    /// The mission.
+    pub mission: String,
+    /// Ticks per turn.
+    pub turn_ticks: u32,
+    /// Turns between an order and its turn.
+    pub delay_turns: u32,
+    /// The host's next turn: the snapshot is the state after tick
+    /// `next_turn × turn_ticks`.
+    pub next_turn: u32,
+    /// The first turn the player's orders count for.
+    pub from_turn: u32,
+    /// The other players who left and are not back (not waited for).
+    pub gone: Vec<u8>,
+    /// The snapshot's chunks.
+    pub chunks: u32,
+    /// The snapshot's bytes (at most [`MAX_SNAPSHOT_BYTES`]).
+    pub bytes: u32,
+}
+
+/// One piece of a rejoin's snapshot, in order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SnapshotChunk {
+    /// Its place (0-based).
+    pub index: u32,
+    /// Its bytes (at most [`MAX_REPORT_BYTES`]).
+    pub bytes: Vec<u8>,
+}
+
+/// Host → everyone else: a player who left plays again from `turn` on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rejoined {
+    /// Who.
+    pub player: u8,
+    /// The first turn their orders count for.
+    pub turn: u32,
+}
+
 /// One player's orders for one turn: the records of each of its ticks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Orders {
@@ -212,6 +261,12 @@ pub enum Message {
     Reserved(Reserved),
     /// A player's state summary for a desync report (relayed by the host).
     StateReport(StateReport),
+    /// Host → a rejoining player: the match and the snapshot to come.
+    Rejoin(Rejoin),
+    /// Host → a rejoining player: a piece of the snapshot.
+    SnapshotChunk(SnapshotChunk),
+    /// Host → everyone else: a player is back.
+    Rejoined(Rejoined),
 }
 
 /// Why bytes are not a message.
@@ -277,6 +332,9 @@ impl Message {
             Message::Left(_) => 6,
             Message::Reserved(_) => 7,
             Message::StateReport(_) => 8,
+            Message::Rejoin(_) => 9,
+            Message::SnapshotChunk(_) => 10,
+            Message::Rejoined(_) => 11,
         }
     }
 
@@ -326,24 +384,7 @@ impl Message {
             Message::Welcome(w) => {
                 player("player", w.player)?;
                 text("mission", &w.mission, MAX_TEXT_BYTES)?;
-                if w.seats.is_empty() || w.seats.len() > MAX_PLAYERS {
-                    return Err(field(
-                        "seats",
-                        format!("{} seats: 1..={MAX_PLAYERS}", w.seats.len()),
-                    ));
-                }
-                for pair in w.seats.windows(2) {
-                    if pair[0].player >= pair[1].player {
-                        return Err(field("seats", "players not ascending".into()));
-                    }
-                }
-                for s in &w.seats {
-                    player("seats", s.player)?;
-                    text("seats", &s.name, MAX_TEXT_BYTES)?;
-                }
-                if !w.seats.iter().any(|s| s.player == w.player) {
-                    return Err(field("player", format!("player {} has no seat", w.player)));
-                }
+                seats(&w.seats, w.player).map_err(|(f, why)| field(f, why))?;
                 turns(w.turn_ticks, w.delay_turns).map_err(|(f, why)| field(f, why))?;
             }
             Message::Reserved(r) => {
@@ -403,6 +444,46 @@ impl Message {
                 player("player", l.player)?;
                 text("reason", &l.reason, MAX_TEXT_BYTES)?;
             }
+            Message::Rejoin(r) => {
+                player("player", r.player)?;
+                text("mission", &r.mission, MAX_TEXT_BYTES)?;
+                seats(&r.seats, r.player).map_err(|(f, why)| field(f, why))?;
+                turns(r.turn_ticks, r.delay_turns).map_err(|(f, why)| field(f, why))?;
+                if r.gone.len() > MAX_PLAYERS {
+                    return Err(field("gone", format!("{} players", r.gone.len())));
+                }
+                for &g in &r.gone {
+                    player("gone", g)?;
+                }
+                if r.from_turn < r.next_turn {
+                    return Err(field(
+                        "from_turn",
+                        format!("{} before the next turn {}", r.from_turn, r.next_turn),
+                    ));
+                }
+                if r.bytes > MAX_SNAPSHOT_BYTES {
+                    return Err(field(
+                        "bytes",
+                        format!("{} bytes, the limit is {MAX_SNAPSHOT_BYTES}", r.bytes),
+                    ));
+                }
+                let chunks = r.bytes.div_ceil(MAX_REPORT_BYTES as u32).max(1);
+                if r.chunks != chunks {
+                    return Err(field(
+                        "chunks",
+                        format!("{} for {} bytes: {chunks} expected", r.chunks, r.bytes),
+                    ));
+                }
+            }
+            Message::SnapshotChunk(c) => {
+                if c.bytes.len() > MAX_REPORT_BYTES {
+                    return Err(field(
+                        "bytes",
+                        format!("{} bytes, the limit is {MAX_REPORT_BYTES}", c.bytes.len()),
+                    ));
+                }
+            }
+            Message::Rejoined(r) => player("player", r.player)?,
             Message::StateReport(r) => {
                 player("player", r.player)?;
                 if r.bytes.len() > MAX_REPORT_BYTES {
@@ -415,6 +496,37 @@ impl Message {
         }
         Ok(())
     }
+}
+
+/// Seats of a match: 1 to [`MAX_PLAYERS`], players ascending and in range, names
+/// within their limit, `player` among them.
+fn seats(seats: &[Seat], player: u8) -> Result<(), (&'static str, String)> {
+    if seats.is_empty() || seats.len() > MAX_PLAYERS {
+        return Err(("seats", format!("{} seats: 1..={MAX_PLAYERS}", seats.len())));
+    }
+    for pair in seats.windows(2) {
+        if pair[0].player >= pair[1].player {
+            return Err(("seats", "players not ascending".into()));
+        }
+    }
+    for s in seats {
+        if usize::from(s.player) >= MAX_PLAYERS {
+            return Err((
+                "seats",
+                format!("player {}: players are 0..{MAX_PLAYERS}", s.player),
+            ));
+        }
+        if s.name.len() > MAX_TEXT_BYTES {
+            return Err((
+                "seats",
+                format!("{} bytes, the limit is {MAX_TEXT_BYTES}", s.name.len()),
+            ));
+        }
+    }
+    if !seats.iter().any(|s| s.player == player) {
+        return Err(("player", format!("player {player} has no seat")));
+    }
+    Ok(())
 }
 
 /// The turn length and delay within their limits (`1..=60` ticks, `0..=30` turns).
@@ -438,6 +550,9 @@ const KIND_NAMES: [&str; KINDS as usize] = [
     "left",
     "reserved",
     "state-report",
+    "rejoin",
+    "snapshot-chunk",
+    "rejoined",
 ];
 
 /// Encodes `m` (checked first: what [`decode`] refuses is never sent).

@@ -106,12 +106,19 @@ struct Match {
     inject: Option<(usize, u64)>,
     /// Peers whose process stopped.
     gone: Vec<bool>,
+    /// The turn each peer's `hashes` begin at (a rejoining peer's: its snapshot's).
+    first_turn: Vec<usize>,
 }
 
 const STEP_MS: u64 = 10;
 
 impl Match {
     fn new(players: u8, conditions: Conditions, seed: u64) -> Self {
+        Self::with_spare(players, 0, conditions, seed)
+    }
+
+    /// A match of `players` with `spare` more endpoints for peers that come later.
+    fn with_spare(players: u8, spare: usize, conditions: Conditions, seed: u64) -> Self {
         let n = usize::from(players);
         let host = Host::new(
             identity(),
@@ -131,7 +138,7 @@ impl Match {
             peers.push(Peer::Client(Box::new(client)));
         }
         Self {
-            net: MemoryNet::new(n, conditions, seed),
+            net: MemoryNet::new(n + spare, conditions, seed),
             peers,
             worlds: (0..n)
                 .map(|_| World {
@@ -146,7 +153,28 @@ impl Match {
             events: vec![Vec::new(); n],
             inject: None,
             gone: vec![false; n],
+            first_turn: vec![0; n],
         }
+    }
+
+    /// A client that comes later, on the next spare endpoint.
+    fn add(&mut self, client: Client) -> usize {
+        self.peers.push(Peer::Client(Box::new(client)));
+        self.worlds.push(World {
+            state: [0; 32],
+            tick: 0,
+        });
+        self.seeds.push(0x1234_5678 ^ self.peers.len() as u64);
+        self.hashes.push(Vec::new());
+        self.events.push(Vec::new());
+        self.gone.push(false);
+        self.first_turn.push(0);
+        self.peers.len() - 1
+    }
+
+    /// The turns peer `k` ran.
+    fn turns(&self, k: usize) -> usize {
+        self.first_turn[k] + self.hashes[k].len()
     }
 
     /// One step of `STEP_MS`: deliveries, protocol, at most one turn per peer per
@@ -169,8 +197,27 @@ impl Match {
                 Peer::Host(h) => h.update(dt),
                 Peer::Client(c) => c.update(dt),
             };
+            for e in &ev {
+                // A rejoining client restores the snapshot: the host's world after tick.
+                if let Event::Snapshot { tick, bytes } = e {
+                    self.worlds[k].state.copy_from_slice(&bytes[..32]);
+                    self.worlds[k].tick = tick - 1;
+                    self.first_turn[k] = (*tick / 3) as usize;
+                }
+            }
             self.events[k].extend(ev);
-            let target = self.hashes[k].len() + usize::from(turn_due);
+            // The host's engine hands the snapshot the rejoin waits for.
+            if let Peer::Host(h) = peer {
+                if let Some((_, tick)) = h.snapshot_wanted() {
+                    assert_eq!(tick, self.hashes[0].len() as u64 * 3, "at a turn's end");
+                    let mut bytes = self.worlds[0].state.to_vec();
+                    bytes.extend_from_slice(b"and more bytes of the snapshot");
+                    h.snapshot(tick, &bytes).unwrap();
+                }
+            }
+            let done = self.first_turn[k] + self.hashes[k].len();
+            let lead = self.first_turn[0] + self.hashes[0].len();
+            let target = self.hashes[k].len() + usize::from(turn_due || done < lead);
             for _ in 0..2 {
                 if self.hashes[k].len() >= target {
                     break;
@@ -218,11 +265,11 @@ impl Match {
         for step in 0..(turns as u64 * 40) {
             let due = step % 10 == 0;
             self.step(due);
-            if (0..self.peers.len()).all(|k| self.gone[k] || self.hashes[k].len() >= turns) {
+            if (0..self.peers.len()).all(|k| self.gone[k] || self.turns(k) >= turns) {
                 return;
             }
         }
-        let done: Vec<usize> = self.hashes.iter().map(Vec::len).collect();
+        let done: Vec<usize> = (0..self.peers.len()).map(|k| self.turns(k)).collect();
         panic!("the match stalled: turns run per peer {done:?}");
     }
 
@@ -646,4 +693,43 @@ fn the_host_ends_the_match_at_one_turn_for_everyone() {
             Peer::Host(h) => assert!(h.finished()),
         }
     }
+}
+
+/// PD-NET-REJOIN: a player who dropped out comes back (another endpoint, another key,
+/// no lobby): the match waits for the host's snapshot, the rejoining peer restores it
+/// and runs from the host's next turn, and from there every peer has the same hash at
+/// every turn, over the bad link.
+#[test]
+fn a_player_who_left_rejoins_from_a_snapshot() {
+    let mut m = Match::with_spare(3, 1, bad_link(), 21);
+    m.run(100);
+    let dropped = m.player_of(2);
+    m.gone[2] = true;
+    if let Peer::Host(h) = &mut m.peers[0] {
+        h.disconnect(2);
+    }
+    let before = m.turns(0);
+    m.run(before + 60);
+    let back = m.add(Client::new(identity(), "back", 0xBAC4));
+    m.run(before + 300);
+    let Peer::Client(c) = &m.peers[back] else {
+        unreachable!()
+    };
+    assert_eq!(c.welcome().unwrap().player, dropped, "the seat it had");
+    let from = m.first_turn[back];
+    assert!(from >= before + 60, "restored at the host's turn {from}");
+    for t in from..before + 300 {
+        let here = m.hashes[back][t - from];
+        assert_eq!(here, m.hashes[0][t], "turn {t}: the rejoined peer");
+        assert_eq!(m.hashes[1][t], m.hashes[0][t], "turn {t}: the other");
+    }
+    for k in [0, 1, back] {
+        assert!(m.desyncs(k).is_empty(), "peer {k}: {:?}", m.desyncs(k));
+    }
+    // Everyone else was told.
+    assert!(
+        m.events[1]
+            .iter()
+            .any(|e| matches!(e, Event::Rejoined(r) if r.player == dropped))
+    );
 }

@@ -111,6 +111,38 @@ fn samples() -> Vec<Message> {
             tick: 60,
             bytes: vec![1, 2, 3],
         }),
+        Message::Rejoin(Rejoin {
+            player: 1,
+            seats: vec![
+                Seat {
+                    player: 0,
+                    name: "host".into(),
+                    clan: 0,
+                },
+                Seat {
+                    player: 1,
+                    name: "Anna".into(),
+                    clan: 1,
+                },
+            ],
+            seed: 42,
+            mission: "BATTLE".into(),
+            turn_ticks: 3,
+            delay_turns: 2,
+            next_turn: 100,
+            from_turn: 102,
+            gone: vec![3],
+            chunks: 2,
+            bytes: 70_000,
+        }),
+        Message::SnapshotChunk(SnapshotChunk {
+            index: 1,
+            bytes: vec![7; 10],
+        }),
+        Message::Rejoined(Rejoined {
+            player: 1,
+            turn: 102,
+        }),
     ]
 }
 
@@ -141,7 +173,23 @@ fn bad_bytes_are_named_errors() {
             len: MAX_MESSAGE_BYTES + 1
         })
     );
-    assert_eq!(decode(&[9, 0]), Err(WireError::UnknownKind { kind: 9 }));
+    assert_eq!(decode(&[12, 0]), Err(WireError::UnknownKind { kind: 12 }));
+    let Message::Rejoin(mut r) = samples()[9].clone() else {
+        unreachable!()
+    };
+    r.chunks = 5;
+    assert_eq!(
+        encode(&Message::Rejoin(r.clone())).unwrap_err().to_string(),
+        "rejoin message: chunks: 5 for 70000 bytes: 2 expected"
+    );
+    r.chunks = 2;
+    r.from_turn = 99;
+    assert!(
+        encode(&Message::Rejoin(r))
+            .unwrap_err()
+            .to_string()
+            .contains("from_turn: 99 before")
+    );
     let big = Message::StateReport(StateReport {
         player: 0,
         tick: 1,
