@@ -514,6 +514,8 @@ pub fn drive(
     let mut desync = false;
     let mut end = false;
     let mut injected = false;
+    // PD-NET-REJOIN: the tick whose snapshot a rejoining player waits for.
+    let mut wanted: Option<u64> = None;
     loop {
         frames += 1;
         if let Some(wait) =
@@ -529,6 +531,19 @@ pub fn drive(
         };
         let tick = run.kernel.tick();
         end |= plan.end_after.is_some_and(|t| tick >= t) || run.decided().is_some();
+        let snapshot = match wanted {
+            Some(t) if driver.pending() == 0 && tick == t => {
+                wanted = None;
+                let bytes = run.save_file(save)?.to_bytes()?;
+                writeln!(
+                    out,
+                    "{label}: snapshot after tick {t} for the rejoin: {} bytes",
+                    bytes.len()
+                )?;
+                Some((t, bytes))
+            }
+            _ => None,
+        };
         let events = driver
             .exchange(
                 &run.host,
@@ -538,9 +553,23 @@ pub fn drive(
                     local,
                     end,
                     say: None,
+                    snapshot,
                 },
             )
             .with_context(|| format!("{label}: the match"))?;
+        if let Some(s) = driver.take_snapshot() {
+            let file = iron3d_save::SaveFile::parse(&s.bytes)
+                .with_context(|| format!("{label}: the host's snapshot after tick {}", s.tick))?;
+            run.restore_save(&file, save)
+                .with_context(|| format!("{label}: restoring the host's snapshot"))?;
+            writeln!(
+                out,
+                "{label}: rejoined: restored the host's snapshot after tick {} ({} bytes, state_hash={})",
+                s.tick,
+                s.bytes.len(),
+                run.kernel.state_hash().to_hex()
+            )?;
+        }
         for e in &events {
             let line = match e.kind {
                 NetEventKind::LISTENING => format!(
@@ -565,6 +594,13 @@ pub fn drive(
                     bail!("{label}: refused:\n  {}", e.text.replace('\n', "\n  "))
                 }
                 NetEventKind::ENDED => format!("{label}: {}", e.text),
+                NetEventKind::SNAPSHOT_WANTED => {
+                    wanted = Some(e.tick);
+                    format!("{label}: player {} {}", e.player, e.text)
+                }
+                NetEventKind::REJOINED => {
+                    format!("{label}: player {} rejoined from tick {}", e.player, e.tick)
+                }
                 _ => {
                     tracing::debug!(target: "NetWatch", kind = e.kind.0, text = %e.text, "net event");
                     continue;

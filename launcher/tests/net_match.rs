@@ -250,3 +250,60 @@ fn an_injected_desync_is_reported_by_every_peer() {
         done[1].1
     );
 }
+
+/// Waits for a line of `rx` containing `what` (collecting into `seen`).
+fn wait_for(rx: &mpsc::Receiver<String>, seen: &mut Vec<String>, what: &str) {
+    let began = Instant::now();
+    while began.elapsed() < LIMIT {
+        if let Ok(line) = rx.recv_timeout(Duration::from_millis(100)) {
+            let hit = line.contains(what);
+            seen.push(line);
+            if hit {
+                return;
+            }
+        }
+    }
+    panic!("no line with {what:?}: {seen:#?}");
+}
+
+/// A disconnect mid-match and a rejoin (PD-NET-REJOIN): a bot's process is killed (no
+/// goodbye); the server drops it after the silence timeout and the match goes on; a
+/// new process takes the seat through the lobby, restores the server's snapshot and
+/// plays to the end: every peer still in the match ends at the same tick with the
+/// same state hash, no desync.
+#[test]
+fn a_killed_bot_is_dropped_and_a_new_one_rejoins_its_seat() {
+    let game = demo();
+    let (s, srx, mut sseen, at) = serve(game.path(), &["--ticks", "900"]);
+    let a = join(game.path(), &at, "anna", &[]);
+    let (mut b, _brx, _) = join(game.path(), &at, "bo", &[]);
+    wait_for(&srx, &mut sseen, "match started");
+    std::thread::sleep(Duration::from_secs(4));
+    b.kill().unwrap();
+    b.wait().unwrap();
+    wait_for(&srx, &mut sseen, " left from tick ");
+    let c = join(game.path(), &at, "cy", &[]);
+    let done = finish(vec![(s, srx, sseen), a, c]);
+    let ends: Vec<(u64, String, String)> = done
+        .iter()
+        .map(|(ok, out, err)| {
+            assert!(*ok, "{out:#?}\n{err}");
+            over(out)
+        })
+        .collect();
+    for e in &ends {
+        assert_eq!(e, &ends[0], "every peer: {ends:?}");
+        assert_eq!(e.2, "no");
+    }
+    let cy = &done[2].1;
+    assert!(
+        cy.iter()
+            .any(|l| l.contains("rejoined: restored the host's snapshot after tick ")),
+        "{cy:#?}"
+    );
+    let server = &done[0].1;
+    assert!(
+        server.iter().any(|l| l.contains("rejoined from tick ")),
+        "{server:#?}"
+    );
+}

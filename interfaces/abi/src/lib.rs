@@ -95,7 +95,7 @@ pub use math::{Mat4f, Quatf, Vec3f};
 pub use message::{MAX_MESSAGE_PAYLOAD, Message, MessageCode, MessageTarget};
 pub use net::{
     NetEvent, NetEventKind, NetFrame, NetHash, NetIdentity, NetPluginId, NetProvider, NetReport,
-    NetReservation, NetRole, NetStart, NetState, NetStateReport, NetTick,
+    NetReservation, NetRole, NetSnapshot, NetStart, NetState, NetStateReport, NetTick,
 };
 pub use overlay::{FrameWithOverlay, Overlay, OverlayQuad};
 pub use plugin::{

@@ -145,6 +145,23 @@ pub struct NetFrame {
     pub report: RVec<u8>,
     /// The tick `report` summarises.
     pub report_tick: u64,
+    /// Host and server: the snapshot [`NetEventKind::SNAPSHOT_WANTED`] asked for — the
+    /// engine's save of its state after `snapshot_tick` (empty: none).
+    pub snapshot: RVec<u8>,
+    /// The tick `snapshot` is the state after.
+    pub snapshot_tick: u64,
+}
+
+/// A rejoining peer's snapshot ([`NetReport::snapshot`]): the engine restores it (the
+/// state after `tick`) before the ticks that follow, which the plugin hands only once
+/// [`NetFrame::tick`] says the engine is there.
+#[repr(C)]
+#[derive(StableAbi, Clone, Debug, PartialEq, Eq)]
+pub struct NetSnapshot {
+    /// The tick it is the state after.
+    pub tick: u64,
+    /// The engine's save.
+    pub bytes: RVec<u8>,
 }
 
 /// Another peer's state summary ([`NetFrame::report`]) as it arrived.
@@ -217,6 +234,12 @@ impl NetEventKind {
     /// Host and server: listening; `text` is the address bound (a port 0 asked for
     /// shows the port the system gave). Reported with the first exchange.
     pub const LISTENING: Self = Self(9);
+    /// Host and server: player `player` rejoins (PD-NET-REJOIN): the match waits —
+    /// no tick is handed — until the engine, having run every tick handed, hands the
+    /// snapshot of its state after tick `tick` ([`NetFrame::snapshot`]).
+    pub const SNAPSHOT_WANTED: Self = Self(10);
+    /// Player `player`, who left, plays again from tick `tick`.
+    pub const REJOINED: Self = Self(11);
 }
 
 /// Something that happened in the match.
@@ -266,6 +289,8 @@ pub struct NetReport {
     pub reservation: ROption<NetReservation>,
     /// Other peers' state summaries that arrived (desync reports).
     pub reports: RVec<NetStateReport>,
+    /// Rejoining: the snapshot to restore, once whole.
+    pub snapshot: ROption<NetSnapshot>,
 }
 
 /// The net service (see the module docs), implemented by net plugins.

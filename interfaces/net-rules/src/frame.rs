@@ -76,6 +76,13 @@ pub fn seal(key: u64, payload: &[u8]) -> Vec<u8> {
     d
 }
 
+/// A keep-alive: a datagram with no payload on connection `key` (PD-NET-KEEPALIVE: a
+/// peer with nothing else to send sends one a second, so silence means gone, even in
+/// the lobby; it never reaches renet).
+pub fn keepalive(key: u64) -> Vec<u8> {
+    seal(key, &[])
+}
+
 /// The connection key a datagram names, once its length, magic and version are right
 /// (a server learns new connections' keys from their first datagram).
 pub fn key_of(datagram: &[u8]) -> Result<u64, FrameError> {

@@ -207,6 +207,8 @@ impl Host {
         };
         let payload = key.and_then(|k| crate::frame::open(k, datagram).map(|p| (k, p)));
         match payload {
+            // A keep-alive says the peer is there; it never makes a connection.
+            Ok((_, [])) => {}
             Ok((k, p)) => {
                 if self.keys.insert(client, k).is_none() {
                     self.server.add_connection(client);
@@ -219,6 +221,14 @@ impl Host {
                     .push(Event::Dropped(format!("client {client}: {e}")));
             }
         }
+    }
+
+    /// A keep-alive for every connection (PD-NET-KEEPALIVE).
+    pub fn keepalives(&self) -> Vec<(ClientId, Vec<u8>)> {
+        self.keys
+            .iter()
+            .map(|(&c, &k)| (c, crate::frame::keepalive(k)))
+            .collect()
     }
 
     /// Datagrams to send, per peer.
@@ -371,11 +381,7 @@ impl Host {
                         .find(|p| *p != 0 && !taken.contains(p)),
                 };
                 let Some(player) = reserved.or(free) else {
-                    return self.count(
-                        c,
-                        |k| k.refused += 1,
-                        format!("client {c}: the match is full"),
-                    );
+                    return self.refuse(c, "the match is full: every seat is taken");
                 };
                 if let Some(k) = key {
                     if h.reserve {
@@ -393,12 +399,11 @@ impl Host {
                 }
                 if self.lockstep.is_some() {
                     // PD-NET-REJOIN: the match waits for the snapshot.
-                    if self.pending.is_some() || self.ended.is_some() {
-                        return self.count(
-                            c,
-                            |k| k.refused += 1,
-                            format!("client {c}: another player is rejoining, or the match ended"),
-                        );
+                    if self.pending.is_some() {
+                        return self.refuse(c, "another player is rejoining: try again");
+                    }
+                    if self.ended.is_some() {
+                        return self.refuse(c, "the match is ending");
                     }
                     self.pending = Some((c, player, h.name.clone()));
                     self.events.push(Event::SnapshotWanted {
@@ -417,6 +422,22 @@ impl Host {
                 }
             }
         }
+    }
+
+    /// Refuses `c` with one reason (both sides see it); its reservation is freed.
+    fn refuse(&mut self, c: ClientId, why: &str) {
+        if let Some(k) = self.keys.get(&c) {
+            self.reservations.remove(k);
+        }
+        let differences = vec![why.to_owned()];
+        self.send_to(
+            c,
+            &Message::Refused(Refused {
+                differences: differences.clone(),
+            }),
+        );
+        self.count(c, |k| k.refused += 1, format!("client {c}: {why}"));
+        self.events.push(Event::Refused { differences });
     }
 
     /// A client's transport went: before the match it frees its seat; in the match its
@@ -665,8 +686,7 @@ impl Host {
         let held = ls.held_orders(next);
         ls.player_rejoined(player, from);
         self.send_to(c, &Message::Rejoin(rejoin));
-        let mut index = 0;
-        for piece in bytes.chunks(chunk) {
+        for (index, piece) in (0u32..).zip(bytes.chunks(chunk)) {
             self.send_to(
                 c,
                 &Message::SnapshotChunk(SnapshotChunk {
@@ -674,7 +694,6 @@ impl Host {
                     bytes: piece.to_vec(),
                 }),
             );
-            index += 1;
         }
         if bytes.is_empty() {
             self.send_to(
@@ -844,9 +863,16 @@ impl Client {
     /// A datagram from the host (one that does not open is counted and dropped).
     pub fn process_datagram(&mut self, datagram: &[u8]) {
         match crate::frame::open(self.key, datagram) {
+            // A keep-alive: the host is there.
+            Ok([]) => {}
             Ok(p) => self.client.process_packet(p),
             Err(e) => self.drop_message(|k| k.datagrams += 1, format!("host: {e}")),
         }
+    }
+
+    /// A keep-alive for the host (PD-NET-KEEPALIVE).
+    pub fn keepalive(&self) -> Vec<u8> {
+        crate::frame::keepalive(self.key)
     }
 
     /// Datagrams to send to the host.

@@ -603,8 +603,13 @@ fn a_lobby_reserves_a_seat_for_the_key_that_claims_it() {
     assert!(
         events
             .iter()
-            .any(|e| matches!(e, Event::Dropped(w) if w.ends_with("the match is full"))),
+            .any(|e| matches!(e, Event::Dropped(w) if w.ends_with("the match is full: every seat is taken"))),
         "{events:?}"
+    );
+    assert_eq!(
+        clients[2].as_ref().unwrap().refused().unwrap(),
+        ["the match is full: every seat is taken"],
+        "the client is told why"
     );
     clients[0] = None;
     clients[3] = Some(Client::new(identity(), "Anna", 21));
@@ -701,7 +706,7 @@ fn the_host_ends_the_match_at_one_turn_for_everyone() {
 /// every turn, over the bad link.
 #[test]
 fn a_player_who_left_rejoins_from_a_snapshot() {
-    let mut m = Match::with_spare(3, 1, bad_link(), 21);
+    let mut m = Match::with_spare(3, 2, bad_link(), 21);
     m.run(100);
     let dropped = m.player_of(2);
     m.gone[2] = true;
@@ -710,6 +715,23 @@ fn a_player_who_left_rejoins_from_a_snapshot() {
     }
     let before = m.turns(0);
     m.run(before + 60);
+    // The lobby first (another endpoint would do as well: the key claims the seat).
+    let lobby = m.add(Client::reserve(identity(), "back", 0xBAC4));
+    for _ in 0..30 {
+        m.step(false);
+    }
+    let Peer::Client(l) = &mut m.peers[lobby] else {
+        unreachable!()
+    };
+    assert_eq!(
+        l.reserved().map(|r| r.player),
+        Some(dropped),
+        "{:?}",
+        m.events[lobby]
+    );
+    l.disconnect();
+    m.step(false);
+    m.gone[lobby] = true;
     let back = m.add(Client::new(identity(), "back", 0xBAC4));
     m.run(before + 300);
     let Peer::Client(c) = &m.peers[back] else {

@@ -43,6 +43,9 @@ pub struct Outgoing {
     pub end: bool,
     /// A chat line and whom to (`None`: everyone).
     pub say: Option<(Option<u8>, String)>,
+    /// Host and server: the snapshot a rejoin waits for — the save of the state after
+    /// the tick ([`iron3d_abi::NetEventKind::SNAPSHOT_WANTED`]).
+    pub snapshot: Option<(u64, Vec<u8>)>,
 }
 
 /// The kernel's input source during a match.
@@ -68,6 +71,8 @@ pub struct NetDriver {
     outgoing: Option<(u64, Vec<u8>)>,
     /// Lines for the shell to show.
     notes: Vec<String>,
+    /// Rejoining: the snapshot to restore before the next tick.
+    snapshot: Option<iron3d_abi::NetSnapshot>,
 }
 
 /// The report of the match's first desync, as far as it got.
@@ -161,6 +166,8 @@ impl NetDriver {
                     .unwrap_or_default(),
             ),
             report_tick: self.outgoing.as_ref().map_or(0, |o| o.0),
+            snapshot_tick: out.snapshot.as_ref().map_or(0, |s| s.0),
+            snapshot: RVec::from(out.snapshot.map(|s| s.1).unwrap_or_default()),
         };
         self.outgoing = None;
         let report: NetReport = host
@@ -184,6 +191,9 @@ impl NetDriver {
         self.waiting_for = report.waiting_for.to_vec();
         if let iron3d_abi::abi_stable::std_types::ROption::RSome(r) = report.reservation {
             self.reservation = Some(r);
+        }
+        if let iron3d_abi::abi_stable::std_types::ROption::RSome(s) = report.snapshot {
+            self.snapshot = Some(s);
         }
         let events = report.events.to_vec();
         for e in &events {
@@ -290,6 +300,12 @@ impl NetDriver {
                 file.path.display()
             ));
         }
+    }
+
+    /// Rejoining: the snapshot the plugin handed, to restore now (the ticks that follow
+    /// come once the kernel is at its tick).
+    pub fn take_snapshot(&mut self) -> Option<iron3d_abi::NetSnapshot> {
+        self.snapshot.take()
     }
 
     /// Lines for the shell to show (desync reports written), since the last call.

@@ -46,6 +46,9 @@ pub const SILENCE_TIMEOUT_NS: u64 = 10_000_000_000;
 /// After ending a match the host keeps delivering the end this long, or until every
 /// client left (2 s).
 pub const END_GRACE_NS: u64 = 2_000_000_000;
+/// PD-NET-KEEPALIVE: every peer sends a keep-alive this often (1 s), so silence means
+/// gone in the lobby and the waiting room too.
+pub const KEEPALIVE_NS: u64 = 1_000_000_000;
 
 /// The state blob's format (PD-NET-SWAP).
 const FORMAT: &str = "iron3d-net";
@@ -117,9 +120,15 @@ struct Peer {
     turn_ticks: u32,
     events: Vec<NetEvent>,
     reports: Vec<iron3d_abi::NetStateReport>,
+    /// Rejoining: the snapshot for the engine, and the tick it restores to (no tick is
+    /// handed until the engine is there).
+    snapshot: Option<iron3d_abi::NetSnapshot>,
+    restore_at: Option<u64>,
     reservation: Option<NetReservation>,
     refused: bool,
     ended_told: bool,
+    /// When the last keep-alives went.
+    keepalive_ns: Option<u64>,
 }
 
 fn event(kind: NetEventKind, player: u32, tick: u64, text: String) -> NetEvent {
@@ -276,14 +285,11 @@ impl Peer {
     /// Drops the peers gone silent (host) or ends a connection gone silent (client).
     fn watch_silence(&mut self, now_ns: u64) {
         let started = self.started_ns.unwrap_or(now_ns);
-        let playing = self.playing();
         match &mut self.side {
             Side::Host { host, peers, .. } => {
-                if playing {
-                    for id in peers.silent(now_ns, SILENCE_TIMEOUT_NS) {
-                        host.disconnect(id);
-                        peers.forget(id);
-                    }
+                for id in peers.silent(now_ns, SILENCE_TIMEOUT_NS) {
+                    host.disconnect(id);
+                    peers.forget(id);
                 }
             }
             Side::Client {
@@ -301,9 +307,7 @@ impl Peer {
                         CONNECT_TIMEOUT_NS / 1_000_000_000
                     )),
                     Some(t)
-                        if playing
-                            && !client.finished()
-                            && now_ns.saturating_sub(t) > SILENCE_TIMEOUT_NS =>
+                        if !client.finished() && now_ns.saturating_sub(t) > SILENCE_TIMEOUT_NS =>
                     {
                         Some(format!(
                             "the host at {at} was silent for {} s",
@@ -398,6 +402,35 @@ impl Peer {
                     u64::from(l.turn) * tt + 1,
                     l.reason,
                 ),
+                Event::SnapshotWanted { player, name } => {
+                    let tick = match &self.side {
+                        Side::Host { host, .. } => host.snapshot_wanted().map_or(0, |w| w.1),
+                        Side::Client { .. } => 0,
+                    };
+                    event(
+                        NetEventKind::SNAPSHOT_WANTED,
+                        u32::from(player),
+                        tick,
+                        format!(
+                            "{name} rejoins: the match waits for the snapshot after tick {tick}"
+                        ),
+                    )
+                }
+                Event::Snapshot { tick, bytes } => {
+                    self.handed = tick;
+                    self.restore_at = Some(tick);
+                    self.snapshot = Some(iron3d_abi::NetSnapshot {
+                        tick,
+                        bytes: RVec::from(bytes),
+                    });
+                    continue;
+                }
+                Event::Rejoined(r) => event(
+                    NetEventKind::REJOINED,
+                    u32::from(r.player),
+                    u64::from(r.turn) * tt + 1,
+                    format!("player {} is back", r.player),
+                ),
                 Event::StateReport(r) => {
                     self.reports.push(iron3d_abi::NetStateReport {
                         player: u32::from(r.player),
@@ -416,6 +449,13 @@ impl Peer {
     /// every player's orders are in: its ticks, banded, for the engine.
     fn advance(&mut self, engine_tick: u64, ticks: &mut Vec<NetTick>) {
         let tt = u64::from(self.turn_ticks.max(1));
+        // Rejoining: nothing until the engine restored the snapshot.
+        if let Some(at) = self.restore_at {
+            if engine_tick < at || self.snapshot.is_some() {
+                return;
+            }
+            self.restore_at = None;
+        }
         while self.handed < engine_tick + tt {
             let gathered = std::mem::take(&mut self.gathered);
             let turn = match &mut self.side {
@@ -451,6 +491,26 @@ impl Peer {
     }
 
     fn send(&mut self) {
+        let keepalive = self.last_ns.is_some_and(|now| {
+            self.keepalive_ns
+                .is_none_or(|k| now.saturating_sub(k) >= KEEPALIVE_NS)
+        });
+        if keepalive {
+            self.keepalive_ns = self.last_ns;
+            match &self.side {
+                Side::Host { host, peers, .. } => {
+                    for (id, bytes) in host.keepalives() {
+                        if let Some(addr) = peers.addr(id) {
+                            self.udp.send(addr, &bytes);
+                        }
+                    }
+                }
+                Side::Client { client, at, .. } => {
+                    let bytes = client.keepalive();
+                    self.udp.send(*at, &bytes);
+                }
+            }
+        }
         match &mut self.side {
             Side::Host { host, peers, .. } => {
                 for (id, bytes) in host.datagrams_to_send() {
@@ -521,6 +581,19 @@ impl Peer {
                 ));
             }
         }
+        // The snapshot a rejoin waits for (the host's side only).
+        if !frame.snapshot.is_empty() {
+            if let Side::Host { host, .. } = &mut self.side {
+                if let Err(why) = host.snapshot(frame.snapshot_tick, &frame.snapshot) {
+                    self.events.push(event(
+                        NetEventKind::DROPPED,
+                        0,
+                        frame.snapshot_tick,
+                        format!("snapshot: {why}"),
+                    ));
+                }
+            }
+        }
         // The end (PD-NET-END), asked for by the engine (the host's side only).
         if frame.end {
             if let Side::Host { host, ended_ns, .. } = &mut self.side {
@@ -577,6 +650,10 @@ impl Peer {
                 None => ROption::RNone,
             },
             reports: RVec::from(std::mem::take(&mut self.reports)),
+            snapshot: match self.snapshot.take() {
+                Some(s) => ROption::RSome(s),
+                None => ROption::RNone,
+            },
         }
     }
 }
@@ -674,9 +751,12 @@ fn start_peer(s: &NetStart) -> Result<Peer, PluginError> {
         turn_ticks,
         events,
         reports: Vec::new(),
+        snapshot: None,
+        restore_at: None,
         reservation: None,
         refused: false,
         ended_told: false,
+        keepalive_ns: None,
     })
 }
 

@@ -70,6 +70,8 @@ struct Engine {
     script: Box<dyn FnMut(u64) -> Vec<InputRecord>>,
     frame: u64,
     end: bool,
+    /// The snapshot asked for (host) and not yet handed.
+    wanted: Option<u64>,
 }
 
 impl Engine {
@@ -89,12 +91,22 @@ impl Engine {
             script: Box::new(|_| Vec::new()),
             frame: 0,
             end: false,
+            wanted: None,
         }
     }
 
     /// One frame at `now_ns`.
     fn frame(&mut self, now_ns: u64) {
         self.frame += 1;
+        let snapshot = match self.wanted {
+            Some(t) if t == self.tick => {
+                self.wanted = None;
+                let mut b = self.state.to_vec();
+                b.extend_from_slice(&self.tick.to_le_bytes());
+                b
+            }
+            _ => Vec::new(),
+        };
         let report = self
             .net
             .exchange(&NetFrame {
@@ -107,9 +119,20 @@ impl Engine {
                 say_to: -1,
                 report: RVec::new(),
                 report_tick: 0,
+                snapshot_tick: if snapshot.is_empty() { 0 } else { self.tick },
+                snapshot: RVec::from(snapshot),
             })
             .unwrap();
         self.state_now = report.state;
+        for e in report.events.iter() {
+            if e.kind == NetEventKind::SNAPSHOT_WANTED {
+                self.wanted = Some(e.tick);
+            }
+        }
+        if let ROption::RSome(s) = &report.snapshot {
+            self.state.copy_from_slice(&s.bytes[..32]);
+            self.tick = s.tick;
+        }
         self.events.extend(report.events.iter().cloned());
         if let ROption::RSome(r) = &report.reservation {
             self.reservation = Some(r.clone());
@@ -326,6 +349,8 @@ fn bad_starts_are_named() {
             say_to: -1,
             report: RVec::new(),
             report_tick: 0,
+            snapshot: RVec::new(),
+            snapshot_tick: 0,
         })
         .unwrap_err();
     assert_eq!(e.kind, ErrorKind::FORBIDDEN);
@@ -347,4 +372,60 @@ fn bad_starts_are_named() {
         )
         .is_none()
     );
+}
+
+/// PD-NET-REJOIN through the plugin: a player whose process died (no goodbye) is dropped
+/// after the silence timeout; a new process reserves the seat in the lobby, joins with
+/// the key, restores the host's snapshot and plays on: every peer ends at the same tick
+/// with the same hashes for every turn after the rejoin.
+#[test]
+fn a_dead_player_is_dropped_and_a_new_process_rejoins_its_seat() {
+    let mut clock = 0u64;
+    let mut server = Engine::new(&hosting(NetRole::SERVE, 3));
+    server.frame(clock);
+    let at = server.listening();
+    let mut a = Engine::new(&joining(NetRole::JOIN, &at, 0xA));
+    let mut b = Engine::new(&joining(NetRole::JOIN, &at, 0xB));
+    frames(&mut [&mut server, &mut a, &mut b], &mut clock, 2000, |e| {
+        e.iter().all(|x| x.tick >= 90)
+    });
+    let gone = b.net.peer.as_ref().unwrap().player();
+    drop(b); // the process died: no goodbye
+    frames(&mut [&mut server, &mut a], &mut clock, 2000, |e| {
+        e[0].kinds(NetEventKind::LEFT).len() == 1
+    });
+    assert_eq!(server.kinds(NetEventKind::LEFT)[0].player, gone);
+    // The lobby, then the match with the same key.
+    let mut lobby = Engine::new(&joining(NetRole::RESERVE, &at, 0xC));
+    frames(
+        &mut [&mut server, &mut a, &mut lobby],
+        &mut clock,
+        500,
+        |e| e[2].reservation.is_some(),
+    );
+    assert_eq!(lobby.reservation.as_ref().unwrap().player, gone);
+    lobby.net.shutdown();
+    drop(lobby);
+    let mut c = Engine::new(&joining(NetRole::JOIN, &at, 0xC));
+    frames(&mut [&mut server, &mut a, &mut c], &mut clock, 3000, |e| {
+        e[2].tick >= e[0].tick.min(400) && e[2].tick >= 300
+    });
+    assert_eq!(server.kinds(NetEventKind::SNAPSHOT_WANTED).len(), 1);
+    server.end = true;
+    frames(&mut [&mut server, &mut a, &mut c], &mut clock, 3000, |e| {
+        e.iter().all(|x| x.state_now == NetState::ENDED)
+    });
+    assert_eq!((a.tick, c.tick), (server.tick, server.tick));
+    let first = c.turn_hashes[0].0;
+    let tail = |e: &Engine| -> Vec<(u64, [u8; 32])> {
+        e.turn_hashes
+            .iter()
+            .filter(|h| h.0 >= first)
+            .copied()
+            .collect()
+    };
+    assert_eq!(tail(&c), tail(&server));
+    assert_eq!(tail(&a), tail(&server));
+    assert!(server.kinds(NetEventKind::DESYNC).is_empty());
+    assert_eq!(a.kinds(NetEventKind::REJOINED)[0].player, gone);
 }
