@@ -209,6 +209,12 @@ impl Kernel {
         self.journal.as_deref().unwrap_or_default()
     }
 
+    /// The input snapshot of the last tick run (held keys and axis values persist
+    /// from tick to tick until an event changes them).
+    pub fn input(&self) -> &InputSnapshot {
+        &self.input
+    }
+
     /// Read access to the world.
     pub fn world(&self) -> &World {
         &self.world

@@ -13,6 +13,13 @@
 //! players' hashes, the orders of the ticks before — sends its summary of that tick to
 //! the other peers, and adds to the file what differs from each summary that comes
 //! back: the system whose state differs, the first object and its fields.
+//!
+//! **A player who leaves** (**PD-NET-LEFT**): their clan stays with the AI, as every
+//! clan is (the seat only adds orders), and their seat keeps its selection; from the
+//! tick they leave every key of their band the kernel holds goes up and every axis of
+//! it goes to 0 — computed from the kernel's input state, which every peer shares
+//! (a rejoined peer's comes with its snapshot), so nothing they held keeps acting and
+//! all peers release the same.
 
 use crate::SessionError;
 use crate::sync::{KEPT_TICKS, SyncReport, summary};
@@ -73,6 +80,10 @@ pub struct NetDriver {
     notes: Vec<String>,
     /// Rejoining: the snapshot to restore before the next tick.
     snapshot: Option<iron3d_abi::NetSnapshot>,
+    /// PD-NET-LEFT: the players leaving, by the first tick without them.
+    leaves: std::collections::BTreeMap<u64, Vec<u32>>,
+    /// PD-NET-LEFT: the releases to run first in a tick.
+    releases: std::collections::BTreeMap<u64, Vec<InputEvent>>,
 }
 
 /// The report of the match's first desync, as far as it got.
@@ -200,6 +211,9 @@ impl NetDriver {
             if e.kind == iron3d_abi::NetEventKind::DESYNC {
                 self.begin_report(e);
             }
+            if e.kind == iron3d_abi::NetEventKind::LEFT && e.tick > tick {
+                self.leaves.entry(e.tick).or_default().push(e.player);
+            }
         }
         for r in report.reports.iter() {
             self.compare(r.player, r.tick, &r.bytes);
@@ -324,7 +338,13 @@ impl NetDriver {
     /// The frame's tick budget: the ticks waiting, up to and including the next one
     /// whose hash the plugin asked for.
     pub fn budget(&self) -> u64 {
-        match self.pending.iter().position(|t| t.hash) {
+        // Stop after a tick to hash, and before a tick a player leaves at (its
+        // releases are computed between ticks).
+        let stop = self
+            .pending
+            .iter()
+            .position(|t| t.hash || self.leaves.contains_key(&(t.tick + 1)));
+        match stop {
             Some(k) => k as u64 + 1,
             None => self.pending.len() as u64,
         }
@@ -333,6 +353,31 @@ impl NetDriver {
     /// After the kernel's frame: the hash the plugin asked for after the tick the
     /// kernel stopped at, for the next exchange.
     pub fn after_frame(&mut self, kernel: &Kernel, asked: Option<u64>) {
+        let next = kernel.tick() + 1;
+        if let Some(players) = self.leaves.remove(&next) {
+            let input = kernel.input();
+            let band = |code: u32| iron3d_input::split_seat(code).0;
+            let mut out = Vec::new();
+            for p in players {
+                out.extend(
+                    input
+                        .held
+                        .iter()
+                        .filter(|&&c| band(c) == p)
+                        .map(|&code| InputEvent::Key { code, down: false }),
+                );
+                out.extend(
+                    input
+                        .axes
+                        .iter()
+                        .filter(|&(&a, &v)| band(a) == p && v != 0.0)
+                        .map(|(&axis, _)| InputEvent::Axis { axis, value: 0.0 }),
+                );
+            }
+            if !out.is_empty() {
+                self.releases.insert(next, out);
+            }
+        }
         if asked == Some(kernel.tick()) {
             self.hashes.push(NetHash {
                 tick: kernel.tick(),
@@ -395,7 +440,9 @@ impl InputSource for NetDriver {
                     self.ran.pop_front();
                 }
                 self.ran.push_back((t.tick, t.records.to_vec()));
-                t.records.iter().filter_map(input_event).collect()
+                let mut events = self.releases.remove(&tick).unwrap_or_default();
+                events.extend(t.records.iter().filter_map(input_event));
+                events
             }
             _ => Vec::new(),
         }
@@ -426,6 +473,59 @@ mod tests {
             assert_eq!(input_event(&input_record(&e)), Some(e));
         }
         assert_eq!(input_event(&InputRecord::axis(1, f32::NAN)), None);
+    }
+
+    /// PD-NET-LEFT: the leaving player's held keys and axes go up and to 0 at the
+    /// first tick without them; other bands are untouched; the budget stops before it.
+    #[test]
+    fn a_leaving_players_held_input_is_released() {
+        use iron3d_input::SEAT_BAND;
+        let mut k = Kernel::new(
+            iron3d_kernel::KernelConfig::default(),
+            Box::new(iron3d_kernel::ManualTimeSource::new()),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        k.step(&[
+            InputEvent::Key {
+                code: SEAT_BAND + 5,
+                down: true,
+            },
+            InputEvent::Key {
+                code: 5,
+                down: true,
+            },
+            InputEvent::Axis {
+                axis: SEAT_BAND + 7,
+                value: 0.5,
+            },
+        ])
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut d = NetDriver::default();
+        for tick in 2..=4 {
+            d.pending.push_back(NetTick {
+                tick,
+                records: RVec::new(),
+                hash: false,
+            });
+        }
+        d.leaves.insert(3, vec![1]);
+        assert_eq!(d.budget(), 1, "stops before the tick the player leaves at");
+        let e = d.events_for_tick(2);
+        k.step(&e).unwrap_or_else(|e| panic!("{e}"));
+        d.after_frame(&k, None);
+        assert_eq!(
+            d.events_for_tick(3),
+            [
+                InputEvent::Key {
+                    code: SEAT_BAND + 5,
+                    down: false
+                },
+                InputEvent::Axis {
+                    axis: SEAT_BAND + 7,
+                    value: 0.0
+                }
+            ]
+        );
     }
 
     #[test]
