@@ -19,7 +19,7 @@ pub struct BenchOptions {
 }
 
 /// Trivial behaviour: integrate position by velocity.
-struct Integrate;
+pub(crate) struct Integrate;
 
 impl System for Integrate {
     fn name(&self) -> &str {
@@ -86,7 +86,8 @@ fn timed<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     (r, start.elapsed())
 }
 
-fn world(objects: u32, config: KernelConfig) -> anyhow::Result<Kernel> {
+/// A kernel with the built-in scenario's `objects`.
+pub(crate) fn world(objects: u32, config: KernelConfig) -> anyhow::Result<Kernel> {
     let mut k = Kernel::new(config, Box::new(ManualTimeSource::new()))?;
     let serials = Serials::default();
     scenario::populate(

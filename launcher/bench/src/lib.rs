@@ -12,6 +12,7 @@ pub mod input;
 pub mod kernel;
 pub mod mods;
 pub mod net;
+pub mod net_plugin;
 pub mod plugins;
 pub mod render;
 pub mod saves;

@@ -11,7 +11,16 @@
 //!   the host, on a link of 1 ms (the loopback's order) and of 50 ms ± 25 ms with 2 %
 //!   loss;
 //! * `net.cpu` — the netcode's processor time per turn: per peer in a 2-peer match, and
-//!   for all 8 peers of an 8-peer match (one process runs them all).
+//!   for all 8 peers of an 8-peer match (one process runs them all);
+//! * `net.match` — 8 peers × 2,000 objects over the in-memory network: each peer a
+//!   kernel with the built-in scenario's objects moved by a trivial system (no AI or
+//!   control plugins), running every turn's ticks on the merged orders and hashing its
+//!   state after it; milliseconds per turn for all 8 and the state hash's share;
+//! * `net.plugin` — the net plugin itself (`plugins/net`, as a library) over the
+//!   loopback interface, a host and a joining player in real time: its processor time
+//!   per turn in the exchange, and the real time from an order to the host's turn;
+//! * `net.serve` — the memory (resident set) of `iron3d serve` processes, 16 matches
+//!   on this machine waiting for their players (needs `iron3d` beside this driver).
 
 use iron3d_net_rules::identity::PeerIdentity;
 use iron3d_net_rules::lockstep::Config;
@@ -44,6 +53,8 @@ struct Peer {
     turns: u32,
     /// The state after the last turn.
     state: [u8; 32],
+    /// The peer's world, when the match simulates one.
+    kernel: Option<iron3d_kernel::Kernel>,
 }
 
 /// What a match measured.
@@ -52,6 +63,9 @@ struct Measured {
     mean_latency_ms: f64,
     cpu_us_per_turn: f64,
     turns: u32,
+    /// Time in the kernels' ticks and in their state hashes.
+    sim: Duration,
+    hash: Duration,
 }
 
 /// Runs a match of `players` for `seconds` simulated seconds: every peer orders
@@ -61,6 +75,7 @@ fn run_match(
     conditions: Conditions,
     seconds: u64,
     orders_per_s: u64,
+    objects: Option<u32>,
 ) -> anyhow::Result<Measured> {
     let n = usize::from(players);
     let config = Config::default();
@@ -90,8 +105,22 @@ fn run_match(
             }),
             turns: 0,
             state: [0; 32],
+            kernel: None,
         })
         .collect();
+    if let Some(objects) = objects {
+        for p in &mut peers {
+            let config = iron3d_kernel::KernelConfig {
+                publish_snapshots: false,
+                ..iron3d_kernel::KernelConfig::default()
+            };
+            let mut k = crate::kernel::world(objects, config)?;
+            k.add_system(Box::new(crate::kernel::Integrate))?;
+            p.kernel = Some(k);
+        }
+    }
+    let mut sim = Duration::ZERO;
+    let mut hash = Duration::ZERO;
     // Orders waiting for their turn: (player-local order number, simulated ms given).
     let mut given: Vec<Vec<(u32, u64)>> = vec![Vec::new(); n];
     let mut latencies: Vec<u64> = Vec::new();
@@ -180,6 +209,25 @@ fn run_match(
                     }
                 }
                 p.state = *h.finalize().as_bytes();
+                if let Some(k) = p.kernel.as_mut() {
+                    let t0 = now();
+                    for records in &turn.ticks {
+                        let events: Vec<iron3d_kernel::InputEvent> = records
+                            .iter()
+                            .filter_map(|(_, e)| match *e {
+                                WireEvent::Command { code, arg } => {
+                                    Some(iron3d_kernel::InputEvent::Command { code, arg })
+                                }
+                                _ => None,
+                            })
+                            .collect();
+                        k.step(&events)?;
+                    }
+                    let t1 = now();
+                    p.state = k.state_hash().0;
+                    sim += t1 - t0;
+                    hash += t1.elapsed();
+                }
                 let t0 = now();
                 if let Some(host) = p.host.as_mut() {
                     host.hash(turn.turn, last_tick(&turn), p.state);
@@ -222,6 +270,8 @@ fn run_match(
         mean_latency_ms: mean,
         cpu_us_per_turn: cpu.as_secs_f64() * 1e6 / f64::from(turns.max(1)),
         turns,
+        sim,
+        hash,
     })
 }
 
@@ -239,7 +289,7 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
         loss: 0.02,
         duplicate: 0.0,
     };
-    let two = run_match(2, loopback, 60, 5)?;
+    let two = run_match(2, loopback, 60, 5, None)?;
     writeln!(
         out,
         "bench net.bytes peers=2 orders_per_s=5 bytes_per_peer_s={:.0} turns={}",
@@ -252,7 +302,7 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
         Config::default().turn_ticks * 1000 / 30,
         Config::default().delay_turns
     )?;
-    let far = run_match(2, wan, 60, 5)?;
+    let far = run_match(2, wan, 60, 5, None)?;
     writeln!(
         out,
         "bench net.latency link=50ms+-25ms loss=2% order_to_turn_ms={:.1}",
@@ -263,11 +313,24 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
         "bench net.cpu peers=2 netcode_us_per_turn_per_peer={:.1}",
         two.cpu_us_per_turn / 2.0
     )?;
-    let eight = run_match(8, loopback, 20, 5)?;
+    let eight = run_match(8, loopback, 20, 5, None)?;
     writeln!(
         out,
         "bench net.cpu peers=8 netcode_us_per_turn_all_peers={:.1} bytes_per_peer_s={:.0}",
         eight.cpu_us_per_turn, eight.bytes_per_peer_s
     )?;
+    let full = run_match(8, loopback, 10, 5, Some(2000))?;
+    let per_turn = |d: Duration| d.as_secs_f64() * 1e3 / f64::from(full.turns.max(1));
+    let total = per_turn(full.sim + full.hash) + full.cpu_us_per_turn / 1e3;
+    writeln!(
+        out,
+        "bench net.match peers=8 objects_per_peer=2000 turns={} ms_per_turn_all_peers={total:.2} sim_ms={:.2} hash_ms={:.2} netcode_ms={:.3} hash_share={:.3}",
+        full.turns,
+        per_turn(full.sim),
+        per_turn(full.hash),
+        full.cpu_us_per_turn / 1e3,
+        per_turn(full.hash) / total.max(1e-9)
+    )?;
+    crate::net_plugin::run(out)?;
     Ok(())
 }
