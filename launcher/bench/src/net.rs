@@ -1,8 +1,8 @@
 //! `iron3d-bench` netcode figures (issue 40): the lockstep protocol of `iron3d-net-rules`
 //! (host relay, renet's reliable channel, framing, scheduler, per-turn hashes) over the
-//! in-memory network, on a simulated clock. What runs per turn besides the netcode is a
-//! hash over the turn's records (the kernel is not wired to the netcode yet, so these
-//! are the netcode's own costs, not a match's):
+//! in-memory network, on a simulated clock. In the first three figures what runs per
+//! turn besides the netcode is a hash over the turn's records (the netcode's own costs);
+//! `net.match` runs kernels:
 //!
 //! * `net.bytes` — bytes each peer sends per second (datagrams with their headers) in
 //!   a 2-peer match whose players give 5 orders a second (a key press and release
