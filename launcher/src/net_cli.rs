@@ -590,8 +590,15 @@ pub fn drive(
                     desync = true;
                     format!("{label}: DESYNC at tick {}: {}", e.tick, e.text)
                 }
+                // A host refusing a stranger goes on; a player refused stops here.
+                NetEventKind::REFUSED if start.role == NetRole::JOIN => {
+                    bail!(
+                        "{label}: refused by the host:\n  {}",
+                        e.text.replace('\n', "\n  ")
+                    )
+                }
                 NetEventKind::REFUSED => {
-                    bail!("{label}: refused:\n  {}", e.text.replace('\n', "\n  "))
+                    format!("{label}: refused a player: {}", e.text.replace('\n', "; "))
                 }
                 NetEventKind::ENDED => format!("{label}: {}", e.text),
                 NetEventKind::SNAPSHOT_WANTED => {

@@ -72,15 +72,10 @@ fn finish(
 
 /// `serve` on a free port; its address once it listens.
 fn serve(game: &Path, extra: &[&str]) -> (Child, mpsc::Receiver<String>, Vec<String>, String) {
-    let mut args = vec![
-        "serve",
-        "--players",
-        "2",
-        "--port",
-        "0",
-        "--mission",
-        "BATTLE",
-    ];
+    let mut args = vec!["serve", "--port", "0", "--mission", "BATTLE"];
+    if !extra.contains(&"--players") {
+        args.extend_from_slice(&["--players", "2"]);
+    }
     args.extend_from_slice(extra);
     let mut child = iron3d(&args, game);
     let rx = lines(&mut child);
@@ -306,4 +301,59 @@ fn a_killed_bot_is_dropped_and_a_new_one_rejoins_its_seat() {
         server.iter().any(|l| l.contains("rejoined from tick ")),
         "{server:#?}"
     );
+}
+
+/// Admission over real processes: a player whose AI plugin differs is refused with the
+/// difference named on its side, the server says so and goes on, and a player who
+/// matches then plays the match to its end.
+#[test]
+fn a_player_who_differs_is_refused_and_the_server_goes_on() {
+    let game = demo();
+    let registry = game.path().join("other-ai.ini");
+    let ours = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../config/plugins.ini"),
+    )
+    .unwrap();
+    let theirs: String = ours
+        .lines()
+        .map(|l| {
+            if l.starts_with("ai ") {
+                "ai iron3d_ai_wanderer wanderer".to_owned()
+            } else {
+                l.to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(&registry, theirs).unwrap();
+    let (s, srx, mut sseen, at) = serve(game.path(), &["--players", "1", "--ticks", "90"]);
+    let (mut bad, brx, _) = join(
+        game.path(),
+        &at,
+        "stranger",
+        &["--registry", registry.to_str().unwrap()],
+    );
+    let status = bad.wait().unwrap();
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut bad.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(
+        !status.success(),
+        "{:#?}",
+        brx.try_iter().collect::<Vec<_>>()
+    );
+    assert!(
+        err.contains("refused by the host") && err.contains("plugin in slot ai: host iron3d-ai"),
+        "{err}"
+    );
+    wait_for(&srx, &mut sseen, "refused a player: plugin in slot ai");
+    let good = join(game.path(), &at, "anna", &[]);
+    let done = finish(vec![(s, srx, sseen), good]);
+    let ends: Vec<_> = done
+        .iter()
+        .map(|(ok, out, err)| {
+            assert!(*ok, "{out:#?}\n{err}");
+            over(out)
+        })
+        .collect();
+    assert_eq!(ends[0], ends[1]);
 }
