@@ -304,7 +304,12 @@ pub fn host_command(a: HostArgs, serve: bool, out: &mut dyn Write) -> anyhow::Re
     let players = u32::try_from(clans.len())?;
     let mut start = empty_start(
         if serve { NetRole::SERVE } else { NetRole::HOST },
-        format!("{}:{}", a.bind, a.port),
+        // An IPv6 address goes in brackets before its port.
+        if a.bind.contains(':') {
+            format!("[{}]:{}", a.bind, a.port)
+        } else {
+            format!("{}:{}", a.bind, a.port)
+        },
         &a.data.name,
     );
     start.players = players;
