@@ -8,7 +8,6 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
-use iron3d_abi::{InputRecord, InputRecordKind};
 use iron3d_e2e::plugins::library_dir;
 use iron3d_kernel::{ManualTimeSource, StateHash};
 use iron3d_launcher::net_cli::Bot;
@@ -65,21 +64,6 @@ fn session(shadow: &Path, players: u8, local: u8) -> Session {
         Box::new(ManualTimeSource::new()),
     )
     .unwrap()
-}
-
-/// A bot's record on the wire (what the net plugin sends).
-fn wire(r: &InputRecord) -> Option<WireEvent> {
-    match r.kind {
-        InputRecordKind::KEY_DOWN | InputRecordKind::KEY_UP => Some(WireEvent::Key {
-            code: r.code,
-            down: r.kind == InputRecordKind::KEY_DOWN,
-        }),
-        InputRecordKind::AXIS => Some(WireEvent::Axis {
-            axis: r.code,
-            value: r.value,
-        }),
-        _ => None,
-    }
 }
 
 enum Side {
@@ -189,7 +173,7 @@ fn play(players: u8, seed: u64) -> Vec<Vec<StateHash>> {
             if started && step % 3 == 0 {
                 let at = p.frames.min(2);
                 for r in p.bot.records() {
-                    if let Some(e) = wire(&r) {
+                    if let Some(e) = iron3d_net::wire_event(&r) {
                         p.gathered.push((at, e));
                     }
                 }

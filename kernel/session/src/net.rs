@@ -162,6 +162,8 @@ impl NetDriver {
             Some((to, text)) => (to.map_or(-1, i32::from), text),
             None => (-1, String::new()),
         };
+        let (report_tick, report) = self.outgoing.take().unwrap_or_default();
+        let (snapshot_tick, snapshot) = out.snapshot.unwrap_or_default();
         let frame = NetFrame {
             now_ns,
             tick,
@@ -170,17 +172,11 @@ impl NetDriver {
             hashes: RVec::from(std::mem::take(&mut self.hashes)),
             say: RString::from(say),
             say_to,
-            report: RVec::from(
-                self.outgoing
-                    .as_ref()
-                    .map(|o| o.1.clone())
-                    .unwrap_or_default(),
-            ),
-            report_tick: self.outgoing.as_ref().map_or(0, |o| o.0),
-            snapshot_tick: out.snapshot.as_ref().map_or(0, |s| s.0),
-            snapshot: RVec::from(out.snapshot.map(|s| s.1).unwrap_or_default()),
+            report: RVec::from(report),
+            report_tick,
+            snapshot: RVec::from(snapshot),
+            snapshot_tick,
         };
-        self.outgoing = None;
         let report: NetReport = host
             .net_exchange(&frame)
             .map_err(|e| net_error("net exchange", e))?;

@@ -163,7 +163,7 @@ fn hex(h: &[u8; 32]) -> String {
 
 /// A local record on the wire (`None`: a kind the wire does not carry, or a value it
 /// refuses).
-fn wire_event(r: &InputRecord) -> Option<WireEvent> {
+pub fn wire_event(r: &InputRecord) -> Option<WireEvent> {
     match r.kind {
         InputRecordKind::KEY_DOWN | InputRecordKind::KEY_UP => Some(WireEvent::Key {
             code: r.code,
