@@ -133,6 +133,16 @@ fn over(out: &[String]) -> (u64, String, String) {
     )
 }
 
+/// Every peer's end line, each peer having exited well (0, or 4 for a desync).
+fn ended_well(done: &[(bool, Vec<String>, String)]) -> Vec<(u64, String, String)> {
+    done.iter()
+        .map(|(ok, out, err)| {
+            assert!(*ok, "{out:#?}\n{err}");
+            over(out)
+        })
+        .collect()
+}
+
 fn demo() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     iron3d_demo::build(dir.path(), 1, iron3d_demo::Profile::Demo).unwrap();
@@ -148,13 +158,7 @@ fn serve_and_two_bots_end_with_the_same_hash() {
     let a = join(game.path(), &at, "anna", &[]);
     let b = join(game.path(), &at, "bo", &[]);
     let done = finish(vec![(s, srx, sseen), a, b]);
-    let ends: Vec<(u64, String, String)> = done
-        .iter()
-        .map(|(ok, out, err)| {
-            assert!(*ok, "{out:#?}\n{err}");
-            over(out)
-        })
-        .collect();
+    let ends = ended_well(&done);
     assert!(ends[0].0 >= 240, "{ends:?}");
     assert_eq!(ends[0].0 % 3, 0, "a turn's end");
     for e in &ends {
@@ -279,13 +283,7 @@ fn a_killed_bot_is_dropped_and_a_new_one_rejoins_its_seat() {
     wait_for(&srx, &mut sseen, " left from tick ");
     let c = join(game.path(), &at, "cy", &[]);
     let done = finish(vec![(s, srx, sseen), a, c]);
-    let ends: Vec<(u64, String, String)> = done
-        .iter()
-        .map(|(ok, out, err)| {
-            assert!(*ok, "{out:#?}\n{err}");
-            over(out)
-        })
-        .collect();
+    let ends = ended_well(&done);
     for e in &ends {
         assert_eq!(e, &ends[0], "every peer: {ends:?}");
         assert_eq!(e.2, "no");
@@ -348,12 +346,6 @@ fn a_player_who_differs_is_refused_and_the_server_goes_on() {
     wait_for(&srx, &mut sseen, "refused a player: plugin in slot ai");
     let good = join(game.path(), &at, "anna", &[]);
     let done = finish(vec![(s, srx, sseen), good]);
-    let ends: Vec<_> = done
-        .iter()
-        .map(|(ok, out, err)| {
-            assert!(*ok, "{out:#?}\n{err}");
-            over(out)
-        })
-        .collect();
+    let ends = ended_well(&done);
     assert_eq!(ends[0], ends[1]);
 }

@@ -609,3 +609,56 @@ pub mod render {
         format!("{},{},{},{yaw},{pitch}", eye.x, eye.y, eye.z)
     }
 }
+
+/// The demo's BATTLE as the seat tests play it: a session with the real terrain, AI,
+/// control and input plugins on `clock`, seeded `seed`, with the mission `parameters`.
+pub mod battle {
+    use iron3d_kernel::ManualTimeSource;
+    use iron3d_plugin_host::SearchPaths;
+    use iron3d_registry::{Dialect, Registry};
+    use iron3d_session::{MissionSpec, Session, SessionSpec};
+    use iron3d_vfs::ReadMode;
+    use std::collections::BTreeMap;
+    use std::path::Path;
+    use std::time::Duration;
+
+    /// The registry: terrain, AI, control and the player's input.
+    pub const REGISTRY: &str = "terrain iron3d_terrain terrain\nai iron3d_ai ai\n\
+control iron3d_control control\ninput iron3d_player_input player\n";
+
+    /// Opens the session (panics with the reason when it cannot).
+    pub fn session(
+        shadow: &Path,
+        clock: &ManualTimeSource,
+        seed: u64,
+        publish_snapshots: bool,
+        parameters: BTreeMap<String, String>,
+    ) -> Session {
+        let dir = crate::plugins::library_dir();
+        let spec = SessionSpec {
+            seed,
+            tick_hz: 30,
+            publish_snapshots,
+            registry: Registry::parse(REGISTRY.as_bytes(), "battle.ini", Dialect::PluginsIni)
+                .expect("the battle registry"),
+            search_paths: SearchPaths::new(vec![dir.clone(), dir.join("..")]),
+            shadow_dir: shadow.to_owned(),
+            debounce: Duration::from_millis(50),
+            services: Vec::new(),
+            strict_plugins: true,
+        };
+        Session::open(
+            &spec,
+            MissionSpec::Game {
+                game_dir: crate::render::demo().to_owned(),
+                mission: iron3d_demo::BATTLE.to_owned(),
+                mode: ReadMode::Strict,
+                relax_mesh_tag: false,
+                parameters,
+                overlays: Vec::new(),
+            },
+            Box::new(clock.clone()),
+        )
+        .unwrap_or_else(|e| panic!("the battle session: {e}"))
+    }
+}

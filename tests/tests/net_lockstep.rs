@@ -8,7 +8,6 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
-use iron3d_e2e::plugins::library_dir;
 use iron3d_kernel::{ManualTimeSource, StateHash};
 use iron3d_launcher::net_cli::Bot;
 use iron3d_net_rules::identity::PeerIdentity;
@@ -16,17 +15,11 @@ use iron3d_net_rules::lockstep::{Config, Turn};
 use iron3d_net_rules::memory::{Conditions, MemoryNet};
 use iron3d_net_rules::session::{Client, Event, Host, Setup};
 use iron3d_net_rules::wire::WireEvent;
-use iron3d_plugin_host::SearchPaths;
-use iron3d_registry::{Dialect, Registry};
+use iron3d_session::Session;
 use iron3d_session::net::input_event;
-use iron3d_session::{MissionSpec, Session, SessionSpec};
-use iron3d_vfs::ReadMode;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
-
-const REGISTRY: &str = "terrain iron3d_terrain terrain\nai iron3d_ai ai\n\
-control iron3d_control control\ninput iron3d_player_input player\n";
 
 /// Ticks per match: 3,000 (1,000 turns of 3).
 const TICKS: u64 = 3_000;
@@ -35,35 +28,12 @@ const TICKS: u64 = 3_000;
 const STEP_MS: u64 = 10;
 
 fn session(shadow: &Path, players: u8, local: u8) -> Session {
-    let spec = SessionSpec {
-        seed: 9,
-        tick_hz: 30,
-        publish_snapshots: false,
-        registry: Registry::parse(REGISTRY.as_bytes(), "net.ini", Dialect::PluginsIni).unwrap(),
-        search_paths: SearchPaths::new(vec![library_dir(), library_dir().join("..")]),
-        shadow_dir: shadow.to_owned(),
-        debounce: Duration::from_millis(50),
-        services: Vec::new(),
-        strict_plugins: true,
-    };
     let seats: Vec<String> = (0..players).map(|p| (p % 2).to_string()).collect();
     let parameters = BTreeMap::from([
         ("seats".to_owned(), seats.join(",")),
         ("local-seat".to_owned(), local.to_string()),
     ]);
-    Session::open(
-        &spec,
-        MissionSpec::Game {
-            game_dir: iron3d_e2e::render::demo().to_owned(),
-            mission: iron3d_demo::BATTLE.to_owned(),
-            mode: ReadMode::Strict,
-            relax_mesh_tag: false,
-            parameters,
-            overlays: Vec::new(),
-        },
-        Box::new(ManualTimeSource::new()),
-    )
-    .unwrap()
+    iron3d_e2e::battle::session(shadow, &ManualTimeSource::new(), 9, false, parameters)
 }
 
 enum Side {

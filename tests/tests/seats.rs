@@ -9,52 +9,22 @@
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
 use glam::{Vec3, Vec4};
-use iron3d_e2e::plugins::library_dir;
 use iron3d_input::{POINTER_X, POINTER_Y, SEAT_BAND, VIEW_ASPECT, action_code};
 use iron3d_kernel::{InputEvent, InputSource, ManualTimeSource, PlayerView, StateHash};
-use iron3d_plugin_host::SearchPaths;
-use iron3d_registry::{Dialect, Registry};
 use iron3d_render_frame::CameraState;
-use iron3d_session::{MissionSpec, Session, SessionSpec};
-use iron3d_vfs::ReadMode;
+use iron3d_session::Session;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::Duration;
 
-const REGISTRY: &str = "terrain iron3d_terrain terrain\nai iron3d_ai ai\n\
-control iron3d_control control\ninput iron3d_player_input player\n";
 const W: u32 = 640;
 const H: u32 = 480;
 
 fn session(shadow: &Path, clock: &ManualTimeSource, local_seat: u8) -> Session {
-    let spec = SessionSpec {
-        seed: 5,
-        tick_hz: 30,
-        publish_snapshots: true,
-        registry: Registry::parse(REGISTRY.as_bytes(), "seats.ini", Dialect::PluginsIni).unwrap(),
-        search_paths: SearchPaths::new(vec![library_dir(), library_dir().join("..")]),
-        shadow_dir: shadow.to_owned(),
-        debounce: Duration::from_millis(50),
-        services: Vec::new(),
-        strict_plugins: true,
-    };
     let parameters = BTreeMap::from([
         ("seats".to_owned(), "0,1".to_owned()),
         ("local-seat".to_owned(), local_seat.to_string()),
     ]);
-    Session::open(
-        &spec,
-        MissionSpec::Game {
-            game_dir: iron3d_e2e::render::demo().to_owned(),
-            mission: iron3d_demo::BATTLE.to_owned(),
-            mode: ReadMode::Strict,
-            relax_mesh_tag: false,
-            parameters,
-            overlays: Vec::new(),
-        },
-        Box::new(clock.clone()),
-    )
-    .unwrap()
+    iron3d_e2e::battle::session(shadow, clock, 5, true, parameters)
 }
 
 /// Per-tick input: given now, or replayed from a log.
