@@ -388,9 +388,17 @@ fn compact(events: &mut Vec<InputEvent>) {
     });
 }
 
+impl LiveInput {
+    /// The input plugin's answers waiting for the next tick, taken (a match hands them
+    /// to the net plugin instead of the kernel).
+    pub fn take_ready(&mut self) -> Vec<InputEvent> {
+        std::mem::take(&mut self.ready)
+    }
+}
+
 impl InputSource for LiveInput {
     fn events_for_tick(&mut self, _tick: u64) -> Vec<InputEvent> {
-        std::mem::take(&mut self.ready)
+        self.take_ready()
     }
 }
 

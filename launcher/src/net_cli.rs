@@ -1,15 +1,17 @@
 //! `iron3d serve`, `iron3d host` and `iron3d join`: a match over the net plugin
-//! (interface 2.14), headless. The shell only opens the session, hands the local
-//! seat's records to [`iron3d_session::net::NetDriver`] and prints what happens; the
-//! protocol is the net plugin's and the simulation the other plugins'.
+//! (interface 2.14). The shell only opens the session and the peer's view of it; one
+//! frame of the match is [`iron3d_session::net_match::NetMatch::frame`], shared by the
+//! headless peer ([`drive`]) and the player's window ([`crate::play::PlaySession`] with
+//! [`crate::play::PlayOptions::net`]).
 //!
 //! * **serve** (PD-NET-SERVE): a dedicated server — player 0 with a spectator's seat
-//!   (`seats=-,…`), one process per match; it ends the match after `--ticks` (or when
-//!   the mission is decided) and exits, printing status lines a supervisor reads.
-//! * **host --bot**: a player who hosts, its seat driven by the bot.
-//! * **join ADDR --bot**: the lobby first (a session with the net slot alone reserves a
-//!   seat and learns the mission, seed and seats: PD-NET-RESERVE), then the mission is
-//!   opened and joined with the same key.
+//!   (`seats=-,…`), one process per match, headless; it ends the match after `--ticks`,
+//!   when the mission is decided or when every player left (PD-NET-SERVE-IDLE), and
+//!   exits, printing status lines a supervisor reads.
+//! * **host**: a player who hosts, in a window (`--bot`: headless, the bot's seat).
+//! * **join ADDR**: the lobby first (a session with the net slot alone reserves a seat
+//!   and learns the mission, seed and seats: PD-NET-RESERVE), then the mission is opened
+//!   and joined with the same key — in a window, or headless with `--bot`.
 //!
 //! The bot (**PD-NET-BOT**) is what "orders from bots" means here: every
 //! [`BOT_PERIOD`] frames it boxes the whole view with `select` and sends the selection
@@ -21,12 +23,11 @@ use crate::{demo_cache_root, demo_cli, mods, plugins};
 use anyhow::{Context, bail};
 use clap::Args;
 use iron3d_abi::abi_stable::std_types::{RString, RVec};
-use iron3d_abi::{
-    InputRecord, NetEventKind, NetIdentity, NetPluginId, NetRole, NetStart, NetState,
-};
+use iron3d_abi::{InputRecord, NetEventKind, NetIdentity, NetRole, NetStart, NetState};
 use iron3d_input::{POINTER_X, POINTER_Y, VIEW_ASPECT, action_code};
 use iron3d_session::Run;
 use iron3d_session::net::{NetDriver, Outgoing};
+use iron3d_session::net_match::{MatchInput, NetMatch};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -66,6 +67,28 @@ pub struct MatchData {
     pub mods: mods::ModArgs,
 }
 
+/// How a player's peer shows the match (`iron3d host`, `iron3d join` without `--bot`,
+/// or with `--bot --offscreen`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct MatchView {
+    /// Render without a window (automation): frames are still paced in real time, and
+    /// the run ends when the match is over or after `--frames`.
+    #[arg(long)]
+    pub offscreen: bool,
+    /// Frames to present at most.
+    #[arg(long)]
+    pub frames: Option<u64>,
+    /// The renderer (`vulkan`, `soft`, `capture`, …; default as `iron3d play`).
+    #[arg(long, value_name = "RENDERER", value_parser = crate::play::parse_renderer)]
+    pub renderer: Option<crate::play::Renderer>,
+    /// Width of the window or target (default: the settings', 640 offscreen).
+    #[arg(long)]
+    pub width: Option<u32>,
+    /// Height of the window or target (default: the settings', 480 offscreen).
+    #[arg(long)]
+    pub height: Option<u32>,
+}
+
 /// `iron3d serve` / `iron3d host` options.
 #[derive(Debug, Args, Clone)]
 pub struct HostArgs {
@@ -91,9 +114,13 @@ pub struct HostArgs {
     /// The clan slot of each joining player, comma-separated (default: 0, 1, 2, …).
     #[arg(long, value_delimiter = ',')]
     pub clans: Vec<u32>,
-    /// The host's seat is driven by the bot (host only; a window is not built yet).
+    /// The host's seat is driven by the bot, headless (with `--offscreen`: drawn
+    /// offscreen). Host only.
     #[arg(long)]
     pub bot: bool,
+    /// How the host sees the match (host only).
+    #[command(flatten)]
+    pub view: MatchView,
     /// The data and the peer.
     #[command(flatten)]
     pub data: MatchData,
@@ -104,7 +131,7 @@ pub struct HostArgs {
 pub struct JoinArgs {
     /// The host's address, `HOST:PORT` (port 27100 when left out).
     pub address: String,
-    /// The seat is driven by the bot (a window is not built yet).
+    /// The seat is driven by the bot, headless (with `--offscreen`: drawn offscreen).
     #[arg(long)]
     pub bot: bool,
     /// The bot's seed (default: drawn from the connection key).
@@ -115,6 +142,9 @@ pub struct JoinArgs {
     /// reports the desync.
     #[arg(long, value_name = "TICK")]
     pub inject_desync: Option<u64>,
+    /// How the player sees the match.
+    #[command(flatten)]
+    pub view: MatchView,
     /// The data and the peer.
     #[command(flatten)]
     pub data: MatchData,
@@ -263,6 +293,71 @@ fn options(
     }
 }
 
+/// A player's peer in a window (or offscreen): `iron3d play`'s session with the match's
+/// ticks ([`crate::play::PlayOptions::net`]). Returns the exit code.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the match's parts as the host and join commands have them"
+)]
+fn play(
+    data: &MatchData,
+    view: &MatchView,
+    game_dir: PathBuf,
+    mission: String,
+    seed: u64,
+    params: Vec<(String, String)>,
+    plan: NetPlan,
+    out: &mut dyn Write,
+) -> anyhow::Result<u8> {
+    let (settings, _) = if view.offscreen {
+        Default::default()
+    } else {
+        crate::play::player_settings(iron3d_config::settings::user_file().as_deref())
+    };
+    let mut params_map = std::collections::BTreeMap::new();
+    params_map.extend(params);
+    let opts = crate::play::PlayOptions {
+        renderer: view.renderer,
+        offscreen: view.offscreen,
+        frames: view.frames.or(view.offscreen.then_some(u64::MAX)),
+        width: view.width.unwrap_or(if view.offscreen {
+            640
+        } else {
+            settings.video.width
+        }),
+        height: view.height.unwrap_or(if view.offscreen {
+            480
+        } else {
+            settings.video.height
+        }),
+        seed,
+        registry: data.registry.clone(),
+        plugin_dirs: data.plugin_dirs.clone(),
+        strict_plugins: true,
+        params: params_map,
+        settings,
+        trace: data.trace.clone(),
+        // Every peer enables the mods named, and only those (the handshake compares).
+        mods: std::sync::Arc::new(mods::for_run(&data.mods, true, &[])),
+        mod_args: data.mods.clone(),
+        audio: crate::audio::AudioArgs::default().mode(view.offscreen),
+        announce_audio: !view.offscreen,
+        net: Some(plan),
+        ..crate::play::PlayOptions::new(game_dir, mission)
+    };
+    let outcome = if view.offscreen {
+        crate::play::run_offscreen(&opts, out)?
+    } else {
+        match crate::window::run(&opts, out) {
+            crate::window::WindowOutcome::Ran(r) => r?,
+            crate::window::WindowOutcome::NoDisplay(reason) => bail!(
+                "no display ({reason}): a match is played in a window; pass --offscreen (or --bot for a headless bot)"
+            ),
+        }
+    };
+    Ok(outcome.exit)
+}
+
 fn empty_start(role: NetRole, address: String, name: &str) -> NetStart {
     NetStart {
         role,
@@ -281,9 +376,9 @@ fn empty_start(role: NetRole, address: String, name: &str) -> NetStart {
 
 /// `iron3d serve` (`serve: true`) or `iron3d host`.
 pub fn host_command(a: HostArgs, serve: bool, out: &mut dyn Write) -> anyhow::Result<u8> {
-    if !serve && !a.bot {
+    if serve && (a.bot || a.view.offscreen || a.view.frames.is_some()) {
         bail!(
-            "`iron3d host` plays in a window, which is not built yet: pass --bot for a headless host whose seat the bot drives"
+            "`iron3d serve` is headless and has no seat: --bot, --offscreen and --frames are for `host` and `join`"
         );
     }
     let joining = usize::from(a.players);
@@ -328,6 +423,11 @@ pub fn host_command(a: HostArgs, serve: bool, out: &mut dyn Write) -> anyhow::Re
         inject_desync: None,
         desync_dir: a.data.desync_dir.clone(),
     };
+    if !serve && (!a.bot || a.view.offscreen) {
+        return play(
+            &a.data, &a.view, game_dir, mission, a.seed, params, plan, out,
+        );
+    }
     let opts = options(&a.data, game_dir, mission, a.seed, params, plan);
     let outcome = headless::run(&opts, out)?;
     Ok(outcome.exit)
@@ -335,11 +435,6 @@ pub fn host_command(a: HostArgs, serve: bool, out: &mut dyn Write) -> anyhow::Re
 
 /// `iron3d join ADDR --bot`.
 pub fn join_command(a: JoinArgs, out: &mut dyn Write) -> anyhow::Result<u8> {
-    if !a.bot {
-        bail!(
-            "`iron3d join` plays in a window, which is not built yet: pass --bot for a headless player the bot drives"
-        );
-    }
     let address = if a.address.contains(':') {
         a.address.clone()
     } else {
@@ -357,12 +452,24 @@ pub fn join_command(a: JoinArgs, out: &mut dyn Write) -> anyhow::Result<u8> {
     start.key = key;
     let plan = NetPlan {
         start,
-        bot: Some(a.bot_seed.unwrap_or(key)),
+        bot: a.bot.then(|| a.bot_seed.unwrap_or(key)),
         end_after: None,
         label: "join",
         inject_desync: a.inject_desync,
         desync_dir: a.data.desync_dir.clone(),
     };
+    if !a.bot || a.view.offscreen {
+        return play(
+            &a.data,
+            &a.view,
+            game_dir,
+            reservation.mission.to_string(),
+            reservation.seed,
+            params,
+            plan,
+            out,
+        );
+    }
     let opts = options(
         &a.data,
         game_dir,
@@ -471,33 +578,9 @@ fn lobby(
     }
 }
 
-/// The identity the net plugin sends: this build, the mission's data and mods
-/// fingerprints (as saves record them), the simulation slots' plugins.
-fn identity(run: &Run, save: &iron3d_session::save::SaveIdentity) -> NetIdentity {
-    let mut entries = iron3d_session::replay::plugin_set(&run.host);
-    entries.sort();
-    let plugins = entries
-        .into_iter()
-        .filter_map(|entry| {
-            let (slot, rest) = entry.split_once('=')?;
-            let mut parts = rest.split_whitespace();
-            Some(NetPluginId {
-                slot: slot.into(),
-                name: parts.next()?.into(),
-                version: parts.next()?.into(),
-            })
-        })
-        .collect();
-    NetIdentity {
-        engine: RString::from(save.engine.clone()),
-        data: RString::from(save.data.clone()),
-        mods: RString::from(save.mods.clone()),
-        plugins,
-    }
-}
-
-/// The frame loop of a peer: exchange, run the ticks handed, hand back the hashes,
-/// print what happened, until the match ends. Returns the exit code.
+/// The frame loop of a headless peer: 30 frames a second of [`NetMatch::frame`], the
+/// bot's records as the local seat's, every line printed with the peer's label, until
+/// the match is over. Returns the exit code.
 pub fn drive(
     run: &mut Run,
     plan: &NetPlan,
@@ -505,9 +588,10 @@ pub fn drive(
     out: &mut dyn Write,
 ) -> anyhow::Result<u8> {
     let label = plan.label;
-    let mut start = plan.start.clone();
-    start.identity = identity(run, save);
-    let mut driver = NetDriver::start(&run.host, &start)?.with_reports(&plan.desync_dir);
+    let mut game = NetMatch::start(run, plan.start.clone(), save, &plan.desync_dir)?;
+    if let Some(t) = plan.inject_desync {
+        game = game.inject_desync_after(t);
+    }
     let mut bot = plan.bot.map(Bot::new);
     let frame = Duration::from_nanos(1_000_000_000 / 30);
     #[allow(
@@ -516,11 +600,6 @@ pub fn drive(
     )]
     let began = Instant::now();
     let mut frames: u64 = 0;
-    let mut desync = false;
-    let mut end = false;
-    let mut injected = false;
-    // PD-NET-REJOIN: the tick whose snapshot a rejoining player waits for.
-    let mut wanted: Option<u64> = None;
     loop {
         frames += 1;
         if let Some(wait) =
@@ -529,122 +608,27 @@ pub fn drive(
             std::thread::sleep(wait);
         }
         let now = u64::try_from(began.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        let playing = driver.state() == Some(NetState::PLAYING);
-        let local = match (&mut bot, playing) {
+        let local = match (&mut bot, game.state() == Some(NetState::PLAYING)) {
             (Some(b), true) => b.records(),
             _ => Vec::new(),
         };
-        let tick = run.kernel.tick();
-        end |= plan.end_after.is_some_and(|t| tick >= t) || run.decided().is_some();
-        let snapshot = match wanted {
-            Some(t) if driver.pending() == 0 && tick == t => {
-                wanted = None;
-                let bytes = run.save_file(save)?.to_bytes()?;
-                writeln!(
-                    out,
-                    "{label}: snapshot after tick {t} for the rejoin: {} bytes",
-                    bytes.len()
-                )?;
-                Some((t, bytes))
-            }
-            _ => None,
+        let input = MatchInput {
+            local,
+            end: plan.end_after.is_some_and(|t| run.kernel.tick() >= t),
+            say: None,
         };
-        let events = driver
-            .exchange(
-                &run.host,
-                now,
-                tick,
-                Outgoing {
-                    local,
-                    end,
-                    say: None,
-                    snapshot,
-                },
-            )
+        let done = game
+            .frame(run, now, input, save)
             .with_context(|| format!("{label}: the match"))?;
-        if let Some(s) = driver.take_snapshot() {
-            let file = iron3d_save::SaveFile::parse(&s.bytes)
-                .with_context(|| format!("{label}: the host's snapshot after tick {}", s.tick))?;
-            run.restore_save(&file, save)
-                .with_context(|| format!("{label}: restoring the host's snapshot"))?;
-            writeln!(
-                out,
-                "{label}: rejoined: restored the host's snapshot after tick {} ({} bytes, state_hash={})",
-                s.tick,
-                s.bytes.len(),
-                run.kernel.state_hash().to_hex()
-            )?;
+        for line in &done.lines {
+            writeln!(out, "{label}: {line}")?;
         }
-        for e in &events {
-            let line = match e.kind {
-                NetEventKind::LISTENING => format!(
-                    "{label}: listening on {} mission={} players={}",
-                    e.text, start.mission, start.players
-                ),
-                NetEventKind::JOINED => format!("{label}: player {} joined: {}", e.player, e.text),
-                NetEventKind::STARTED => format!(
-                    "{label}: match started, player {}: seats {}",
-                    e.player, e.text
-                ),
-                NetEventKind::LEFT => format!(
-                    "{label}: player {} left from tick {}: {}",
-                    e.player, e.tick, e.text
-                ),
-                NetEventKind::CHAT => format!("{label}: player {} says: {}", e.player, e.text),
-                NetEventKind::DESYNC => {
-                    desync = true;
-                    format!("{label}: DESYNC at tick {}: {}", e.tick, e.text)
-                }
-                // A host refusing a stranger goes on; a player refused stops here.
-                NetEventKind::REFUSED if start.role == NetRole::JOIN => {
-                    bail!(
-                        "{label}: refused by the host:\n  {}",
-                        e.text.replace('\n', "\n  ")
-                    )
-                }
-                NetEventKind::REFUSED => {
-                    format!("{label}: refused a player: {}", e.text.replace('\n', "; "))
-                }
-                NetEventKind::ENDED => format!("{label}: {}", e.text),
-                NetEventKind::SNAPSHOT_WANTED => {
-                    wanted = Some(e.tick);
-                    format!("{label}: player {} {}", e.player, e.text)
-                }
-                NetEventKind::REJOINED => {
-                    format!("{label}: player {} rejoined from tick {}", e.player, e.tick)
-                }
-                _ => {
-                    tracing::debug!(target: "NetWatch", kind = e.kind.0, text = %e.text, "net event");
-                    continue;
-                }
-            };
-            writeln!(out, "{line}")?;
-            out.flush()?;
-        }
-        for note in driver.take_notes() {
-            writeln!(out, "{label}: {note}")?;
-        }
-        let hash_at = driver.hash_tick();
-        let budget = driver.budget();
-        let budget = match plan.inject_desync {
-            // Stop at the tick to perturb, so the change lands right after it.
-            Some(t) if !injected && tick < t => budget.min(t - tick),
-            _ => budget,
-        };
-        run.frame(&mut driver, Some(budget))?;
-        if let Some(t) = plan
-            .inject_desync
-            .filter(|&t| !injected && run.kernel.tick() >= t)
-        {
-            injected = true;
-            let what = inject_desync(&mut run.kernel)?;
-            writeln!(out, "{label}: injected a desync after tick {t}: {what}")?;
-        }
-        driver.after_frame(&run.kernel, hash_at);
-        if driver.state() == Some(NetState::ENDED) && driver.pending() == 0 {
+        out.flush()?;
+        if done.over {
             break;
         }
     }
+    let desync = game.desynced();
     writeln!(
         out,
         "{label}: match over tick={} state_hash={} desync={}",
@@ -653,17 +637,6 @@ pub fn drive(
         if desync { "yes" } else { "no" }
     )?;
     Ok(if desync { EXIT_DESYNC } else { 0 })
-}
-
-/// Moves the first object of the queue half a unit along X (`--inject-desync`).
-fn inject_desync(kernel: &mut iron3d_kernel::Kernel) -> anyhow::Result<String> {
-    let world = kernel.world_mut()?;
-    let handle = world
-        .queue_live_at(0)
-        .context("--inject-desync: the world has no object to move")?;
-    let object = world.get_mut(handle)?;
-    object.transform.position.x += 0.5;
-    Ok(format!("object {} moved 0.5 along X", object.id.raw()))
 }
 
 #[cfg(test)]

@@ -128,6 +128,10 @@ pub struct PlayOptions {
     /// How the mods were chosen (`--mods`, `--mods-dir`): the window chooses them again
     /// for each mission it starts, after the menu's Mods page changed the player's list.
     pub mod_args: crate::mods::ModArgs,
+    /// Play this mission as a peer of a multiplayer match (`iron3d host`, `iron3d
+    /// join`): the ticks are the match's, the pause menu does not stop it, and saves are
+    /// off (PD-NET-NO-SAVES). Offscreen, frames are paced in real time.
+    pub net: Option<crate::net_cli::NetPlan>,
 }
 
 impl PlayOptions {
@@ -171,6 +175,7 @@ impl PlayOptions {
             menu: false,
             campaign: false,
             mod_args: crate::mods::ModArgs::default(),
+            net: None,
         }
     }
 }
@@ -213,6 +218,9 @@ pub struct PlayOutcome {
     /// Presented frames per second of wall time over the frame loop (simulation, frame
     /// building and drawing; mission load excluded).
     pub fps: f64,
+    /// The process's exit code: 0, or `net_cli::EXIT_DESYNC` after a match that
+    /// desynced.
+    pub exit: u8,
 }
 
 /// An overview camera: south-west of and above the object nearest to the centroid of all
@@ -345,6 +353,29 @@ impl MenuKey {
     }
 }
 
+/// The most characters of a chat line.
+pub const CHAT_CHARS: usize = 120;
+
+/// What a key does to the chat line ([`PlaySession::chat_key`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChatKey<'a> {
+    /// The chat key: open the line.
+    Open,
+    /// Typed text.
+    Text(&'a str),
+    /// Backspace.
+    Erase,
+    /// Enter: say it.
+    Send,
+    /// Escape: drop it.
+    Cancel,
+}
+
+/// `1, 2, 3`.
+fn join_numbers(n: &[u32]) -> String {
+    n.iter().map(u32::to_string).collect::<Vec<_>>().join(", ")
+}
+
 /// What the launcher does after a menu key.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MenuAction {
@@ -433,6 +464,25 @@ pub struct PlaySession {
     /// What the gamepad's menu keys asked of the window this frame
     /// ([`PlaySession::take_menu_actions`]).
     menu_actions: Vec<MenuAction>,
+    /// The match this session is a peer of (`None`: a game of one).
+    net: Option<NetSeat>,
+}
+
+/// A session's part in a multiplayer match.
+struct NetSeat {
+    game: iron3d_session::net_match::NetMatch,
+    /// The seat's bot (`--bot`): its records replace the window's.
+    bot: Option<crate::net_cli::Bot>,
+    /// Host: end the match after this tick.
+    end_after: Option<u64>,
+    /// Host: the player asked to end the match (leaving it from the menu).
+    end: bool,
+    /// The status lines' prefix (`host`, `join`).
+    label: &'static str,
+    /// A chat line to send with the next exchange.
+    say: Option<String>,
+    /// The chat line being typed (`None`: not typing).
+    typing: Option<String>,
 }
 
 impl PlaySession {
@@ -532,7 +582,28 @@ impl PlaySession {
                 item: menu_index(MenuItem::Settings),
             },
             menu_actions: Vec::new(),
+            net: None,
         };
+        if let Some(plan) = &opts.net {
+            let mut game = iron3d_session::net_match::NetMatch::start(
+                &session.run,
+                plan.start.clone(),
+                &session.identity,
+                &plan.desync_dir,
+            )?;
+            if let Some(t) = plan.inject_desync {
+                game = game.inject_desync_after(t);
+            }
+            session.net = Some(NetSeat {
+                game,
+                bot: plan.bot.map(crate::net_cli::Bot::new),
+                end_after: plan.end_after,
+                end: false,
+                label: plan.label,
+                say: None,
+                typing: None,
+            });
+        }
         if session.hud.is_some() {
             let controls = crate::bindings_cli::load(None, None)
                 .map(|(b, _, user)| (b, user))
@@ -674,10 +745,7 @@ impl PlaySession {
                     complete,
                     next: complete && matches!(self.next_mission, Some(Some(_))),
                 });
-                if !self.paused {
-                    self.paused = true;
-                    self.run.kernel.pause();
-                }
+                self.set_clock(false);
             }
         }
         if let Some(h) = &self.hud {
@@ -708,7 +776,11 @@ impl PlaySession {
         self.run
             .host
             .set_audio_mix(crate::audio::mix(&self.settings.audio, hold));
-        let frame = self.run.frame(&mut self.input, None)?;
+        let frame = if self.net.is_some() {
+            self.match_frame(now_ns)?
+        } else {
+            self.run.frame(&mut self.input, None)?
+        };
         if let Some(h) = &self.hud {
             let hz = self.run.kernel.config().tick_hz.max(1) as f32;
             for t in frame.told {
@@ -843,6 +915,11 @@ impl PlaySession {
             return;
         }
         self.paused = !run;
+        // PD-NET-PAUSE: a match's clock is every peer's; the pause menu stands over a
+        // match that goes on.
+        if self.net.is_some() {
+            return;
+        }
         if run {
             self.run.kernel.resume();
         } else {
@@ -855,6 +932,7 @@ impl PlaySession {
     /// written atomically, the previous one kept as its backup) and records it in the
     /// folder's slot list; returns the file.
     pub fn quick_save(&mut self) -> anyhow::Result<(PathBuf, iron3d_save::SaveHeader)> {
+        self.refuse_in_match()?;
         let dir = self
             .save_dir
             .clone()
@@ -869,6 +947,7 @@ impl PlaySession {
     /// mission, data, mods and plugins; a refusal changes nothing (the state before the
     /// load is put back when a restore fails half-way). Refused while recording.
     pub fn quick_load(&mut self) -> anyhow::Result<u64> {
+        self.refuse_in_match()?;
         if self.recording {
             bail!("a recording is running: a load would break it");
         }
@@ -896,7 +975,7 @@ impl PlaySession {
         let Some(dir) = self.save_dir.clone() else {
             return;
         };
-        if s.autosave_minutes == 0 || self.recording {
+        if s.autosave_minutes == 0 || self.recording || self.net.is_some() {
             return;
         }
         let period = u64::from(s.autosave_minutes) * 60 * 1_000_000_000;
@@ -1045,6 +1124,7 @@ impl PlaySession {
     /// Saves the game into manual slot `slot` (`slot.sav` in the save folder, recorded
     /// in the slot list).
     pub fn save_slot(&mut self, slot: &str) -> anyhow::Result<iron3d_save::SaveHeader> {
+        self.refuse_in_match()?;
         let dir = self
             .save_dir
             .clone()
@@ -1089,6 +1169,15 @@ impl PlaySession {
             (Screen::Paused { item }, MenuKey::Accept) => match MENU[item % MENU.len()].0 {
                 MenuItem::Resume => {
                     self.toggle_pause();
+                    MenuAction::None
+                }
+                MenuItem::SaveGame | MenuItem::LoadGame | MenuItem::Restart
+                    if self.net.is_some() =>
+                {
+                    self.notes.push(
+                        "not in a multiplayer match: its state is every player's (PD-NET-NO-SAVES)"
+                            .to_owned(),
+                    );
                     MenuAction::None
                 }
                 MenuItem::SaveGame => {
@@ -1144,6 +1233,8 @@ impl PlaySession {
                 },
                 None => MenuAction::Restart,
             },
+            // A match is played once: its outcome screen only leaves.
+            (Screen::Outcome { .. }, MenuKey::Accept) if self.net.is_some() => MenuAction::Quit,
             (Screen::Outcome { .. }, MenuKey::Accept) => MenuAction::Restart,
             (Screen::Outcome { .. }, MenuKey::Back) => MenuAction::Quit,
             _ => MenuAction::None,
@@ -1228,6 +1319,170 @@ impl PlaySession {
         MenuAction::Setting(changed)
     }
 
+    /// PD-NET-NO-SAVES: saves and loads are refused while a match runs.
+    fn refuse_in_match(&self) -> anyhow::Result<()> {
+        if self.net.is_some() {
+            bail!("not in a multiplayer match: its state is every player's (PD-NET-NO-SAVES)");
+        }
+        Ok(())
+    }
+
+    /// One frame of the match: the window's (or the bot's) seat records and the chat
+    /// line out, the match's ticks in ([`iron3d_session::net_match::NetMatch::frame`]);
+    /// what happened goes to the notes, chat to the HUD, the match's state to the HUD's
+    /// status panel.
+    fn match_frame(&mut self, now_ns: u64) -> anyhow::Result<iron3d_session::run::FrameOutput> {
+        let Some(seat) = self.net.as_mut() else {
+            return Ok(self.run.frame(&mut self.input, None)?);
+        };
+        let playing = seat.game.state() == Some(iron3d_abi::NetState::PLAYING);
+        // The window's records for the ticks go to the match instead of the kernel.
+        let window: Vec<iron3d_abi::InputRecord> = self
+            .input
+            .take_ready()
+            .iter()
+            .map(iron3d_session::net::input_record)
+            .collect();
+        let local = match &mut seat.bot {
+            Some(bot) if playing => bot.records(),
+            Some(_) => Vec::new(),
+            None => window,
+        };
+        let end = seat.end || seat.end_after.is_some_and(|t| self.run.kernel.tick() >= t);
+        let input = iron3d_session::net_match::MatchInput {
+            local,
+            end,
+            say: seat.say.take().map(|line| (None, line)),
+        };
+        let label = seat.label;
+        let done = seat
+            .game
+            .frame(&mut self.run, now_ns, input, &self.identity)
+            .with_context(|| format!("{label}: the match"))?;
+        for line in &done.lines {
+            tracing::info!(target: "NetWatch", "{line}");
+            self.notes.push(format!("{label}: {line}"));
+        }
+        if let Some(h) = &self.hud {
+            let hz = self.run.kernel.config().tick_hz.max(1) as f32;
+            let at = self.run.kernel.tick() as f32 / hz;
+            for (player, text) in &done.chat {
+                h.chat(at, *player, text);
+            }
+            h.set_status(self.match_status());
+        }
+        Ok(done.output)
+    }
+
+    /// The match's status panel: what the match waits for, whether it is over, and the
+    /// chat line being typed (empty outside a match, or while it plays undisturbed).
+    pub fn match_status(&self) -> Vec<Vec<u8>> {
+        let Some(seat) = &self.net else {
+            return Vec::new();
+        };
+        let mut lines = Vec::new();
+        let waiting = seat.game.waiting_for();
+        match seat.game.state() {
+            None | Some(iron3d_abi::NetState::WAITING) => lines.push(if waiting.is_empty() {
+                "Connecting to the match...".to_owned()
+            } else {
+                format!("Waiting for players: {}", join_numbers(waiting))
+            }),
+            Some(iron3d_abi::NetState::PLAYING) if !waiting.is_empty() => {
+                lines.push(format!("Waiting for players: {}", join_numbers(waiting)));
+            }
+            Some(iron3d_abi::NetState::ENDED) if seat.game.is_over() => {
+                lines.push(if seat.game.desynced() {
+                    "The match is over (it desynced: see the desync report)".to_owned()
+                } else {
+                    "The match is over".to_owned()
+                });
+            }
+            _ => {}
+        }
+        if let Some(t) = &seat.typing {
+            lines.push(format!("Say: {t}_"));
+        }
+        lines
+            .into_iter()
+            .map(|l| iron3d_hud::text::cp1251(&l))
+            .collect()
+    }
+
+    /// Whether this session is a peer of a match.
+    pub fn in_match(&self) -> bool {
+        self.net.is_some()
+    }
+
+    /// Whether the match is over (every tick it had has run).
+    pub fn match_over(&self) -> bool {
+        self.net.as_ref().is_some_and(|s| s.game.is_over())
+    }
+
+    /// Host: ends the match for every peer (PD-NET-END) — the window's close on a host.
+    pub fn end_match(&mut self) {
+        if let Some(seat) = &mut self.net {
+            seat.end = true;
+        }
+    }
+
+    /// The match's last line: `<label>: match over tick=… state_hash=… desync=…`
+    /// (`None` outside a match).
+    pub fn match_line(&self) -> Option<String> {
+        let seat = self.net.as_ref()?;
+        Some(format!(
+            "{}: match over tick={} state_hash={} desync={}",
+            seat.label,
+            self.run.kernel.tick(),
+            self.run.kernel.state_hash().to_hex(),
+            if seat.game.desynced() { "yes" } else { "no" }
+        ))
+    }
+
+    /// Whether the player is typing a chat line.
+    pub fn chat_typing(&self) -> bool {
+        self.net.as_ref().is_some_and(|s| s.typing.is_some())
+    }
+
+    /// PD-NET-CHAT-KEY: in a match, the chat key (`Y`) opens the chat line; while it is
+    /// open the typed text goes to it (at most [`CHAT_CHARS`] characters), Enter says it
+    /// to everyone, Escape drops it, Backspace takes the last character back. Returns
+    /// whether the key was the chat's.
+    pub fn chat_key(&mut self, key: ChatKey<'_>) -> bool {
+        let Some(seat) = self.net.as_mut() else {
+            return false;
+        };
+        match (&mut seat.typing, key) {
+            (None, ChatKey::Open) => {
+                seat.typing = Some(String::new());
+                self.input.focus_lost();
+            }
+            (None, _) => return false,
+            (Some(_), ChatKey::Open) => return false,
+            (Some(t), ChatKey::Text(text)) => {
+                for c in text.chars().filter(|c| !c.is_control()) {
+                    if t.chars().count() < CHAT_CHARS {
+                        t.push(c);
+                    }
+                }
+            }
+            (Some(t), ChatKey::Erase) => {
+                t.pop();
+            }
+            (Some(_), ChatKey::Send) => {
+                let line = seat.typing.take().unwrap_or_default();
+                if !line.trim().is_empty() {
+                    seat.say = Some(line);
+                }
+            }
+            (Some(_), ChatKey::Cancel) => seat.typing = None,
+        }
+        if let Some(h) = &self.hud {
+            h.set_status(self.match_status());
+        }
+        true
+    }
+
     /// Whether the seat (the input plugin) publishes the player's view: the camera, the
     /// keys and the mouse are the game's then, not the free camera's.
     pub fn seat_active(&self) -> bool {
@@ -1310,6 +1565,9 @@ impl PlaySession {
             writeln!(out, "{d}")?;
         }
         writeln!(out, "state_hash={}", end.hash)?;
+        if let Some(line) = self.match_line() {
+            writeln!(out, "{line}")?;
+        }
         Ok(PlayOutcome {
             hash: end.hash,
             frames: end.frames,
@@ -1317,6 +1575,10 @@ impl PlaySession {
             renderer: self.renderer_label(),
             draw_items,
             fps,
+            exit: match &self.net {
+                Some(seat) if seat.game.desynced() => crate::net_cli::EXIT_DESYNC,
+                _ => 0,
+            },
         })
     }
 }
@@ -1459,12 +1721,27 @@ pub fn run_offscreen(opts: &PlayOptions, out: &mut dyn Write) -> anyhow::Result<
     #[allow(clippy::disallowed_methods, reason = "frame-time measurement only")]
     let started = std::time::Instant::now();
     for f in 1..=frames {
-        // A decided mission ends the run: one more frame presents (and captures) it.
-        let closing = f == frames || session.decided().is_some();
+        // A decided mission ends the run: one more frame presents (and captures) it. A
+        // match ends when it is over, and its frames are paced in real time.
+        let closing = f == frames
+            || if session.in_match() {
+                session.match_over()
+            } else {
+                session.decided().is_some()
+            };
         if closing && opts.screenshot.is_some() {
             session.run.host.request_capture(session.capture_kind());
         }
-        session.frame(f * frame_ns)?;
+        let now = if session.in_match() {
+            let due = Duration::from_nanos(f * frame_ns);
+            if let Some(wait) = due.checked_sub(started.elapsed()) {
+                std::thread::sleep(wait);
+            }
+            u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX)
+        } else {
+            f * frame_ns
+        };
+        session.frame(now)?;
         session.write_notes(out)?;
         while switches.first().is_some_and(|s| s.0 <= f) {
             let (_, r) = switches.remove(0);

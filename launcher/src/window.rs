@@ -18,7 +18,7 @@
 //! button turns, C centres the view, P or Space pauses, F1 software, F2 Vulkan, F3
 //! capture, Tab cycles renderers, Escape quits.
 
-use crate::play::{MenuAction, MenuKey, PlayOptions, PlayOutcome, PlaySession, Renderer};
+use crate::play::{ChatKey, MenuAction, MenuKey, PlayOptions, PlayOutcome, PlaySession, Renderer};
 use abi_stable::std_types::ROption;
 use iron3d_abi::NativeWindow;
 use iron3d_hud::Screen;
@@ -355,6 +355,33 @@ impl App<'_> {
         }
     }
 
+    /// PD-NET-CHAT-KEY: in a match, while the game is up, `Y` opens the chat line and
+    /// the keys go to it until Enter or Escape; `true` when the key was the chat's.
+    fn chat_key(&mut self, event: &winit::event::KeyEvent) -> bool {
+        if !self.session.in_match() || self.session.screen() != Screen::Playing {
+            return false;
+        }
+        let PhysicalKey::Code(code) = event.physical_key else {
+            return false;
+        };
+        let typing = self.session.chat_typing();
+        if event.state != ElementState::Pressed {
+            // Releases while the line is open are its own.
+            return typing;
+        }
+        let key = match code {
+            KeyCode::KeyY if !typing => ChatKey::Open,
+            KeyCode::Enter | KeyCode::NumpadEnter => ChatKey::Send,
+            KeyCode::Escape => ChatKey::Cancel,
+            KeyCode::Backspace => ChatKey::Erase,
+            _ => match &event.text {
+                Some(t) => return self.session.chat_key(ChatKey::Text(t.as_str())) || typing,
+                None => return typing,
+            },
+        };
+        self.session.chat_key(key)
+    }
+
     /// Tab: the next of every switchable renderer, the enabled mods' included.
     fn cycle_renderer(&mut self) {
         if let Some(next) = crate::play::next_renderer(&self.renderers, self.session.renderer) {
@@ -418,7 +445,12 @@ impl App<'_> {
                 _ => ROption::RNone,
             };
         }
-        self.game_ns += (dt as f64 * 1e9) as u64;
+        // A match's frames follow the wall clock: it paces the transport and the turns.
+        self.game_ns = if self.session.in_match() {
+            u64::try_from(self.started.elapsed().as_nanos()).unwrap_or(u64::MAX)
+        } else {
+            self.game_ns + (dt as f64 * 1e9) as u64
+        };
         // The last frame: the frame budget is spent, or the mission was decided (one
         // more frame presents it, then the window closes and the outcome is printed).
         // With a HUD and no frame budget the outcome screen stays up for the player.
@@ -426,8 +458,11 @@ impl App<'_> {
             .opts
             .frames
             .is_some_and(|n| self.session.frames() + 1 >= n)
-            || (self.session.decided().is_some()
-                && (self.session.hud.is_none() || self.opts.frames.is_some()));
+            || (if self.session.in_match() {
+                self.session.match_over()
+            } else {
+                self.session.decided().is_some()
+            } && (self.session.hud.is_none() || self.opts.frames.is_some()));
         // Pixel renderers drawing offscreen are read back every frame and presented here.
         let present_pixels = !vulkan && self.session.renderer != Renderer::Capture;
         if present_pixels || (last && self.opts.screenshot.is_some()) {
@@ -611,6 +646,9 @@ impl ApplicationHandler for App<'_> {
             }
             WindowEvent::RedrawRequested => self.redraw(event_loop),
             WindowEvent::KeyboardInput { event, .. } => {
+                if self.chat_key(&event) {
+                    return;
+                }
                 if let PhysicalKey::Code(code) = event.physical_key {
                     self.on_key(event_loop, code, event.state == ElementState::Pressed);
                 }

@@ -149,14 +149,20 @@ fn demo() -> tempfile::TempDir {
     dir
 }
 
-/// A dedicated server and two bots: every peer ends at the same tick with the same
-/// state hash, no desync, each bot's orders in its own band.
+/// A dedicated server and two bots, one of them drawn (`--offscreen`: the player's
+/// `PlaySession` path with the match's ticks): every peer ends at the same tick with
+/// the same state hash, no desync, each bot's orders in its own band.
 #[test]
 fn serve_and_two_bots_end_with_the_same_hash() {
     let game = demo();
     let (s, srx, sseen, at) = serve(game.path(), &["--ticks", "240"]);
     let a = join(game.path(), &at, "anna", &[]);
-    let b = join(game.path(), &at, "bo", &[]);
+    let b = join(
+        game.path(),
+        &at,
+        "bo",
+        &["--offscreen", "--renderer", "capture"],
+    );
     let done = finish(vec![(s, srx, sseen), a, b]);
     let ends = ended_well(&done);
     assert!(ends[0].0 >= 240, "{ends:?}");
@@ -299,6 +305,29 @@ fn a_killed_bot_is_dropped_and_a_new_one_rejoins_its_seat() {
         server.iter().any(|l| l.contains("rejoined from tick ")),
         "{server:#?}"
     );
+}
+
+/// PD-NET-SERVE-IDLE: a dedicated server whose every player left ends the match then,
+/// not after its `--ticks` (here far away), and exits well.
+#[test]
+fn a_server_whose_players_all_left_ends_the_match() {
+    let game = demo();
+    let (s, srx, mut sseen, at) = serve(game.path(), &["--players", "1", "--ticks", "100000"]);
+    let (mut a, _arx, _) = join(game.path(), &at, "anna", &[]);
+    wait_for(&srx, &mut sseen, "match started");
+    std::thread::sleep(Duration::from_secs(2));
+    a.kill().unwrap();
+    a.wait().unwrap();
+    let done = finish(vec![(s, srx, sseen)]);
+    let (tick, _, desync) = ended_well(&done).remove(0);
+    assert_eq!(desync, "no");
+    assert!(tick < 100_000, "ended early: {tick}");
+    let server = &done[0].1;
+    let left = server.iter().position(|l| l.contains(" left from tick "));
+    let idle = server
+        .iter()
+        .position(|l| l.contains("every player left: the server ends the match"));
+    assert!(left.is_some() && idle > left, "{server:#?}");
 }
 
 /// Admission over real processes: a player whose AI plugin differs is refused with the

@@ -39,6 +39,7 @@ use std::time::Duration;
 
 pub mod audio;
 pub mod net;
+pub mod net_match;
 pub mod replay;
 pub mod run;
 pub mod save;
@@ -112,6 +113,12 @@ pub enum SessionError {
         #[source]
         source: iron3d_abi::PluginError,
     },
+    /// This joining peer was refused by the host (the refusal names the difference).
+    #[error("refused by the host:\n  {}", .0.replace('\n', "\n  "))]
+    NetRefused(String),
+    /// `--inject-desync` found no object to move.
+    #[error("--inject-desync: the world has no object to move")]
+    NothingToPerturb,
     /// A run cannot record while it replays.
     #[error("a run records or replays, not both")]
     RecordWhileReplaying,

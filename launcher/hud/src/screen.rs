@@ -159,6 +159,9 @@ pub struct HudState {
     /// (wrapped to the width): a registry slot running a fallback plugin, an empty
     /// registry. Empty: no banner.
     pub warnings: Vec<Vec<u8>>,
+    /// The match's status lines, centred in a panel over the game (a multiplayer
+    /// match: "Waiting for players", the chat line being typed). Empty: no panel.
+    pub status: Vec<Vec<u8>>,
     /// The list [`Screen::List`] shows.
     pub list: ListView,
 }
@@ -190,6 +193,7 @@ impl Default for HudState {
             settings: Vec::new(),
             triggered: Vec::new(),
             warnings: Vec::new(),
+            status: Vec::new(),
             list: ListView::default(),
         }
     }
@@ -389,6 +393,7 @@ impl Hud {
             }
             Screen::Playing | Screen::Paused { .. } | Screen::Settings { .. } => {
                 self.play_screen(&mut p, state, w, h);
+                Self::status(&mut p, &state.status, w, h, columns);
             }
             Screen::Outcome { .. } => {}
             Screen::List { item } => {
@@ -477,6 +482,7 @@ impl Hud {
                     (&b"MISSION FAILED"[..], RED)
                 };
                 big.text_centred(w * 0.5, (h * 0.35).floor(), word, color);
+                Self::status(&mut p, &state.status, w, h, columns);
                 p.text_centred(
                     w * 0.5,
                     (h * 0.35).floor() + big.cell().1 + 2.0 * ch,
@@ -516,6 +522,32 @@ impl Hud {
         p.rect(0.0, top, w, height, BANNER);
         for (k, line) in lines.iter().enumerate() {
             p.text(cw, top + pad + k as f32 * ch, line, WHITE);
+        }
+    }
+
+    /// The match's status panel: every line wrapped to `columns`, centred a fifth of
+    /// the way down.
+    fn status(p: &mut Painter<'_>, status: &[Vec<u8>], w: f32, h: f32, columns: usize) {
+        if status.is_empty() {
+            return;
+        }
+        let (cw, ch) = p.cell();
+        let pad = (ch / 6.0).floor().max(1.0);
+        let lines: Vec<Vec<u8>> = status
+            .iter()
+            .flat_map(|l| wrap(l, columns.saturating_sub(4).max(8)))
+            .collect();
+        let widest = lines.iter().map(Vec::len).max().unwrap_or(0) as f32 * cw;
+        let top = (h * 0.2).floor();
+        p.rect(
+            ((w - widest) * 0.5 - cw).max(0.0),
+            top - pad,
+            (widest + 2.0 * cw).min(w),
+            lines.len() as f32 * ch + 2.0 * pad,
+            PANEL,
+        );
+        for (k, line) in lines.iter().enumerate() {
+            p.text_centred(w * 0.5, top + k as f32 * ch, line, WHITE);
         }
     }
 

@@ -190,6 +190,18 @@ impl HudView {
         self.lock().warnings = lines;
     }
 
+    /// The match's status panel lines (empty: no panel; see [`HudState::status`]).
+    pub fn set_status(&self, lines: Vec<Vec<u8>>) {
+        self.lock().status = lines;
+    }
+
+    /// Shows a chat line of player `player` at game second `at` (`GMSG_TEXT_FOR_PLAYER`
+    /// in a match), as `Player N: text`, among the triggered messages — for every seat.
+    pub fn chat(&self, at: f32, player: u32, text: &str) {
+        let line = format!("Player {player}: {text}");
+        self.lock().trigger(at, crate::text::cp1251(&line));
+    }
+
     /// The settings screen's lines for `settings`.
     pub fn set_settings(&self, settings: &iron3d_config::settings::Settings) {
         self.lock().settings = iron3d_config::settings::ITEMS

@@ -1,0 +1,211 @@
+//! A multiplayer match with a player in a real window (Xvfb, synthetic X input from
+//! `xdotool`): `iron3d serve` on the loopback interface, a headless `join --bot`, and
+//! `iron3d join ADDR` in a window. The window's player box-selects their vehicles and
+//! possesses one with Enter — records that travel to every peer: the server's own
+//! `--trace` shows the unit handed to the player — and says `hello` in the chat (`Y`,
+//! the text, Enter): the server prints it. Every peer ends at the same tick with the
+//! same state hash.
+//!
+//! Needs `Xvfb` and `xdotool` (Debian packages xvfb and xdotool, installed by
+//! `tools/setup.sh`); without them the test says so and passes only outside CI.
+
+#![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
+#![allow(
+    clippy::disallowed_methods,
+    reason = "waits for real-time processes in wall-clock time; nothing here feeds a simulation"
+)]
+
+#[path = "common/xvfb.rs"]
+mod xvfb;
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use xvfb::{Xvfb, can_run, demo_game, sleep};
+
+/// The whole match ends well within this.
+const LIMIT: Duration = Duration::from_secs(300);
+
+/// A peer's standard output, line by line, as it comes.
+fn lines(child: &mut Child) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel();
+    let out = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
+
+/// Reads `rx` into `seen` until a line contains `what` (panics past [`LIMIT`]).
+fn wait_for(rx: &mpsc::Receiver<String>, seen: &mut Vec<String>, what: &str) -> String {
+    let began = Instant::now();
+    while began.elapsed() < LIMIT {
+        if let Ok(line) = rx.recv_timeout(Duration::from_millis(100)) {
+            seen.push(line.clone());
+            if line.contains(what) {
+                return line;
+            }
+        }
+    }
+    panic!("no line with {what:?}: {seen:#?}");
+}
+
+/// Waits for `child` to exit (killed past [`LIMIT`]); its whole output.
+fn finish(mut child: Child, rx: &mpsc::Receiver<String>, mut seen: Vec<String>) -> Vec<String> {
+    let began = Instant::now();
+    loop {
+        seen.extend(rx.try_iter());
+        if let Some(s) = child.try_wait().unwrap() {
+            std::thread::sleep(Duration::from_millis(100));
+            seen.extend(rx.try_iter());
+            assert!(s.success(), "{s}: {seen:#?}");
+            return seen;
+        }
+        if began.elapsed() > LIMIT {
+            let _ = child.kill();
+            panic!("a peer ran past {LIMIT:?}: {seen:#?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The `tick=` and `state_hash=` of the `match over` line.
+fn end(out: &[String]) -> (String, String) {
+    let line = out
+        .iter()
+        .find(|l| l.contains(": match over "))
+        .unwrap_or_else(|| panic!("no end line: {out:#?}"));
+    let field = |k: &str| {
+        line.split_whitespace()
+            .find_map(|w| w.strip_prefix(k))
+            .unwrap()
+            .to_owned()
+    };
+    (field("tick="), field("state_hash="))
+}
+
+#[test]
+fn a_player_in_a_window_orders_chats_and_ends_with_the_same_hash() {
+    if !can_run() {
+        return;
+    }
+    let x = Xvfb::start().expect("Xvfb starts on a free display");
+    let tmp = tempfile::tempdir().unwrap();
+    let game = demo_game(tmp.path());
+    let exe = env!("CARGO_BIN_EXE_iron3d");
+    let trace = tmp.path().join("server.jsonl");
+    let mut server = Command::new(exe)
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--mission",
+            "BATTLE",
+            "--players",
+            "2",
+        ])
+        .args(["--ticks", "900", "--game-dir"])
+        .arg(&game)
+        .arg("--trace")
+        .arg(&trace)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let srx = lines(&mut server);
+    let mut sseen = Vec::new();
+    let listening = wait_for(&srx, &mut sseen, "serve: listening on ");
+    let at = listening
+        .strip_prefix("serve: listening on ")
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap()
+        .to_owned();
+
+    // The window joins first: it gets seat 1 (clan 0, the player's side of BATTLE).
+    let log = tmp.path().join("window.log");
+    let mut window = Command::new(exe)
+        .args(["--log-level", "info", "join", &at, "--name", "win"])
+        .args(["--renderer", "soft", "--width", "640", "--height", "480"])
+        .args(["--frames", "100000", "--game-dir"])
+        .arg(&game)
+        .env("DISPLAY", &x.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_CONFIG_HOME", tmp.path().join("config"))
+        .env("XDG_DATA_HOME", tmp.path().join("data"))
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let wrx = lines(&mut window);
+    let mut wseen = Vec::new();
+    wait_for(&wrx, &mut wseen, "join: seat 1 reserved");
+    let mut bot = Command::new(exe)
+        .args(["join", &at, "--bot", "--name", "bot", "--game-dir"])
+        .arg(&game)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let brx = lines(&mut bot);
+
+    let Some(w) = x.iron3d_window(&mut window, &log, 90) else {
+        let _ = window.kill();
+        panic!("no window");
+    };
+    let w = w.as_str();
+    x.xdo(&["windowfocus", "--sync", w]);
+    wait_for(&wrx, &mut wseen, "join: match started");
+    sleep(1.0);
+    // Box-select the player's vehicles, then Enter: the first selected is possessed.
+    x.xdo(&["mousemove", "--window", w, "10", "40"]);
+    sleep(0.3);
+    x.xdo(&["mousedown", "1"]);
+    sleep(0.2);
+    for (px, py) in [("200", "200"), ("420", "360"), ("630", "470")] {
+        x.xdo(&["mousemove", "--window", w, px, py]);
+        sleep(0.1);
+    }
+    x.xdo(&["mouseup", "1"]);
+    sleep(1.0);
+    x.xdo(&["key", "Return"]);
+    sleep(1.5);
+    x.xdo(&["key", "Return"]);
+    sleep(0.5);
+    // The chat: Y opens the line, the text, Enter says it.
+    x.xdo(&["key", "y"]);
+    sleep(0.3);
+    x.xdo(&["type", "--delay", "60", "hello"]);
+    sleep(0.3);
+    x.xdo(&["key", "Return"]);
+
+    let said = wait_for(&srx, &mut sseen, "says: hello");
+    assert!(said.starts_with("serve: player 1 says"), "{said}");
+    let server = finish(server, &srx, sseen);
+    let bot = finish(bot, &brx, Vec::new());
+    let window_out = finish(window, &wrx, wseen);
+    let ends = [end(&server), end(&bot), end(&window_out)];
+    assert_eq!(ends[0], ends[1], "server and bot");
+    assert_eq!(ends[0], ends[2], "server and window");
+
+    // The window's records reached the server: a unit of the window's player went to
+    // Idle (0) as it was possessed (the AI never idles a unit after the start).
+    let states: Vec<Value> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|l| l["type"] == "state")
+        .collect();
+    assert!(
+        states
+            .iter()
+            .any(|s| s["to"] == 0 && s["tick"].as_u64() > Some(30)),
+        "a possession in the server's trace: {states:?}\nwindow log:\n{}",
+        std::fs::read_to_string(&log).unwrap_or_default()
+    );
+}
