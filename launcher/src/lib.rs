@@ -510,7 +510,7 @@ pub struct PlayArgs {
     #[arg(long)]
     pub no_menu: bool,
     /// Renderer at start (switchable while running): vulkan, soft, capture, or any render
-    /// plugin as LIBRARY[:FACTORY] (registry library name or path). Default: the
+    /// plugin as `LIBRARY[:FACTORY]` (registry library name or path). Default: the
     /// registry's render slot when it names a renderer, else vulkan; without a Vulkan
     /// device the software renderer takes over, with a message.
     #[arg(long, value_name = "RENDERER", value_parser = play::parse_renderer)]

@@ -1414,6 +1414,13 @@ impl PlaySession {
         self.net.is_some()
     }
 
+    /// Whether this session hosts its match (a player who hosts, `iron3d host`).
+    pub fn hosting_match(&self) -> bool {
+        self.net
+            .as_ref()
+            .is_some_and(|s| s.game.role() == iron3d_abi::NetRole::HOST)
+    }
+
     /// Whether the match is over (every tick it had has run).
     pub fn match_over(&self) -> bool {
         self.net.as_ref().is_some_and(|s| s.game.is_over())

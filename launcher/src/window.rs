@@ -92,6 +92,9 @@ struct App<'o> {
     fps: f64,
     error: Option<anyhow::Error>,
     done: bool,
+    /// A host leaving its match: the match ends for every peer first, and the window
+    /// closes once it is over or at this time.
+    leaving: Option<Instant>,
     /// `--switch-renderer` requests still to apply, in frame order.
     switches: Vec<(u64, Renderer)>,
     /// What Tab cycles through ([`crate::play::switchable_renderers`]).
@@ -126,10 +129,7 @@ impl App<'_> {
         match action {
             MenuAction::None => {}
             MenuAction::Setting(item) => self.apply_setting(item),
-            MenuAction::Quit => {
-                self.done = true;
-                event_loop.exit();
-            }
+            MenuAction::Quit => self.quit(event_loop),
             MenuAction::Restart => {
                 let mut opts = self.opts.clone();
                 // The mission from its beginning, even after a load.
@@ -313,8 +313,7 @@ impl App<'_> {
         // F10 quits whatever is up (a menu over a mission that has not ticked yet has
         // no seat).
         if pressed && code == KeyCode::F10 {
-            self.done = true;
-            event_loop.exit();
+            self.quit(event_loop);
             return;
         }
         self.session.input.key(code, pressed);
@@ -338,10 +337,7 @@ impl App<'_> {
                 return;
             }
             match code {
-                KeyCode::Escape => {
-                    self.done = true;
-                    event_loop.exit();
-                }
+                KeyCode::Escape => self.quit(event_loop),
                 KeyCode::KeyP | KeyCode::Space => self.session.toggle_pause(),
                 KeyCode::KeyC => self.with_camera(|c| c.centre()),
                 KeyCode::F1 => self.switch_async(Renderer::Soft),
@@ -353,6 +349,19 @@ impl App<'_> {
         } else {
             self.held.remove(&code);
         }
+    }
+
+    /// The player leaves (close, F10, Quit). A host of a match that is not over ends it
+    /// for every peer first (PD-NET-END) and closes once it is over, or after
+    /// [`HOST_LEAVE_WAIT`].
+    fn quit(&mut self, event_loop: &ActiveEventLoop) {
+        if self.leaving.is_none() && self.session.hosting_match() && !self.session.match_over() {
+            self.session.end_match();
+            self.leaving = Some(now() + HOST_LEAVE_WAIT);
+            return;
+        }
+        self.done = true;
+        event_loop.exit();
     }
 
     /// PD-NET-CHAT-KEY: in a match, while the game is up, `Y` opens the chat line and
@@ -476,6 +485,14 @@ impl App<'_> {
         }
         if let Err(e) = self.session.write_notes(self.out) {
             return self.fail(event_loop, e.into());
+        }
+        if self
+            .leaving
+            .is_some_and(|at| self.session.match_over() || now() >= at)
+        {
+            self.done = true;
+            event_loop.exit();
+            return;
         }
         match self.session.poll_switch(self.out) {
             Ok(Some(true)) => {
@@ -640,10 +657,7 @@ impl ApplicationHandler for App<'_> {
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
         match event {
-            WindowEvent::CloseRequested => {
-                self.done = true;
-                event_loop.exit();
-            }
+            WindowEvent::CloseRequested => self.quit(event_loop),
             WindowEvent::RedrawRequested => self.redraw(event_loop),
             WindowEvent::KeyboardInput { event, .. } => {
                 if self.chat_key(&event) {
@@ -719,6 +733,9 @@ impl ApplicationHandler for App<'_> {
     }
 }
 
+/// How long a host leaving its match waits for the match to end on every peer.
+pub const HOST_LEAVE_WAIT: Duration = Duration::from_secs(3);
+
 /// Why the window could not run.
 pub enum WindowOutcome {
     /// The window ran and closed.
@@ -755,6 +772,7 @@ pub fn run(opts: &PlayOptions, out: &mut dyn Write) -> WindowOutcome {
         fps: 0.0,
         error: None,
         done: false,
+        leaving: None,
         switches: {
             let mut s = opts.switches.clone();
             s.sort_by_key(|s| s.0);

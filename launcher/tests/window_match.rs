@@ -209,3 +209,75 @@ fn a_player_in_a_window_orders_chats_and_ends_with_the_same_hash() {
         std::fs::read_to_string(&log).unwrap_or_default()
     );
 }
+
+/// A player who hosts in a window (`iron3d host`) and leaves with F10: the match ends
+/// for every peer first (PD-NET-END), so the bot that joined ends at the same tick with
+/// the same hash instead of waiting out the silence timeout.
+#[test]
+fn a_host_in_a_window_ends_the_match_when_leaving() {
+    if !can_run() {
+        return;
+    }
+    let x = Xvfb::start().expect("Xvfb starts on a free display");
+    let tmp = tempfile::tempdir().unwrap();
+    let game = demo_game(tmp.path());
+    let exe = env!("CARGO_BIN_EXE_iron3d");
+    let log = tmp.path().join("host.log");
+    let mut host = Command::new(exe)
+        .args([
+            "--log-level",
+            "info",
+            "host",
+            "--players",
+            "2",
+            "--port",
+            "0",
+        ])
+        .args(["--mission", "BATTLE", "--renderer", "soft"])
+        .args(["--width", "640", "--height", "480", "--game-dir"])
+        .arg(&game)
+        .env("DISPLAY", &x.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_CONFIG_HOME", tmp.path().join("config"))
+        .env("XDG_DATA_HOME", tmp.path().join("data"))
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let hrx = lines(&mut host);
+    let mut hseen = Vec::new();
+    let listening = wait_for(&hrx, &mut hseen, "host: listening on ");
+    let at = listening
+        .strip_prefix("host: listening on ")
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap()
+        .to_owned();
+    let mut bot = Command::new(exe)
+        .args(["join", &at, "--bot", "--name", "bot", "--game-dir"])
+        .arg(&game)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let brx = lines(&mut bot);
+    let Some(w) = x.iron3d_window(&mut host, &log, 90) else {
+        let _ = host.kill();
+        panic!("no window");
+    };
+    x.xdo(&["windowfocus", "--sync", w.as_str()]);
+    wait_for(&hrx, &mut hseen, "host: match started");
+    sleep(2.0);
+    x.xdo(&["key", "F10"]);
+    let began = Instant::now();
+    let bot = finish(bot, &brx, Vec::new());
+    assert!(
+        began.elapsed() < Duration::from_secs(8),
+        "the bot ended with the host, not after the silence timeout"
+    );
+    let host = finish(host, &hrx, hseen);
+    assert_eq!(end(&host), end(&bot), "host and bot");
+    assert!(
+        bot.iter().any(|l| l.contains("the host ended the match")),
+        "{bot:#?}"
+    );
+}
