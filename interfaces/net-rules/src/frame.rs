@@ -152,6 +152,35 @@ mod tests {
         );
     }
 
+    /// FORMATS §13.15 "check the length before reading a payload": a datagram cut
+    /// anywhere is refused — by its length up to the header, by the checksum after it
+    /// (renet never sees a partial packet) — and so is one with a byte more.
+    #[test]
+    fn every_truncated_datagram_is_refused() {
+        let d = seal(0x1234_5678_9ABC_DEF0, b"a renet packet of some length");
+        for cut in 0..d.len() {
+            let e = open(0x1234_5678_9ABC_DEF0, &d[..cut]).unwrap_err();
+            if cut < HEADER_BYTES {
+                assert_eq!(e, FrameError::Length { len: cut });
+            } else {
+                assert_eq!(e, FrameError::Checksum, "cut at {cut}");
+            }
+        }
+        let mut long = d.clone();
+        long.push(0);
+        assert_eq!(
+            open(0x1234_5678_9ABC_DEF0, &long),
+            Err(FrameError::Checksum)
+        );
+        let huge = seal(1, &[0; MAX_DATAGRAM_BYTES]);
+        assert_eq!(
+            key_of(&huge),
+            Err(FrameError::Length {
+                len: MAX_DATAGRAM_BYTES + HEADER_BYTES
+            })
+        );
+    }
+
     proptest::proptest! {
         #[test]
         fn any_bytes_are_handled(bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64)) {

@@ -37,6 +37,12 @@
 //! original's), the protocol version, the engine build, the data fingerprint, the
 //! mod-set fingerprint and the plugin set all match the host's; a refusal lists every
 //! difference, in the same words on both sides.
+//!
+//! # The original's messages and rules
+//! `SPEC-13-15.md` beside this crate maps every message and network rule of FORMATS
+//! §13.15 (tome VI) onto this lockstep — the message kind, rule or project decision
+//! that covers it, or why it does not exist here — with the test that checks it
+//! (`tests/spec_13_15.rs` holds those that span modules).
 
 pub mod frame;
 pub mod identity;

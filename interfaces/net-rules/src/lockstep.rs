@@ -112,21 +112,56 @@ pub enum LockstepError {
     },
 }
 
-/// The turns a player plays: from `from` on, up to but not including `until`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Span {
-    from: u32,
-    until: Option<u32>,
-}
+/// The turns a player plays: ascending, disjoint spans `[from, until)` (`until` `None`:
+/// on and on). A player who left has one that ends; one who came back has a second
+/// that begins at the turn the host named — the first still covers the turns before
+/// the one they left from, which a peer behind the others may not have run yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Span(Vec<(u32, Option<u32>)>);
 
 impl Span {
-    const ALWAYS: Self = Self {
-        from: 0,
-        until: None,
-    };
+    fn always() -> Self {
+        Self(vec![(0, None)])
+    }
 
-    fn covers(self, turn: u32) -> bool {
-        self.from <= turn && self.until.is_none_or(|u| turn < u)
+    fn covers(&self, turn: u32) -> bool {
+        self.0
+            .iter()
+            .any(|&(from, until)| from <= turn && until.is_none_or(|u| turn < u))
+    }
+
+    /// Left and not back.
+    fn gone(&self) -> bool {
+        self.0.last().is_none_or(|s| s.1.is_some())
+    }
+
+    /// The turn the player left from (the end of the last span), when gone.
+    fn left_at(&self) -> Option<u32> {
+        match self.0.last() {
+            Some(&(_, until)) => until,
+            None => Some(0),
+        }
+    }
+
+    /// No turn from `turn` on.
+    fn leave(&mut self, turn: u32) {
+        for s in &mut self.0 {
+            s.1 = Some(s.1.map_or(turn, |u| u.min(turn)));
+        }
+        self.0.retain(|s| s.1.is_none_or(|u| s.0 < u));
+    }
+
+    /// Every turn from `turn` on too (a player not gone is unchanged); spans that ended
+    /// by `next` (the next turn to run) are forgotten.
+    fn rejoin(&mut self, turn: u32, next: u32) {
+        if !self.gone() {
+            return;
+        }
+        self.0.retain(|s| s.1.is_none_or(|u| u > next));
+        match self.0.last_mut() {
+            Some(last) if last.1.is_none_or(|u| u >= turn) => last.1 = None,
+            _ => self.0.push((turn, None)),
+        }
     }
 }
 
@@ -154,9 +189,9 @@ impl Lockstep {
         let mut map: BTreeMap<u8, Span> = players
             .iter()
             .take(MAX_PLAYERS)
-            .map(|&p| (p, Span::ALWAYS))
+            .map(|&p| (p, Span::always()))
             .collect();
-        map.entry(local).or_insert(Span::ALWAYS);
+        map.entry(local).or_insert_with(Span::always);
         Self {
             config,
             local,
@@ -175,7 +210,7 @@ impl Lockstep {
         let mut ls = Self::new(config, local, players);
         ls.next = next;
         if let Some(span) = ls.players.get_mut(&local) {
-            *span = Span { from, until: None };
+            *span = Span(vec![(from, None)]);
         }
         ls
     }
@@ -396,7 +431,7 @@ impl Lockstep {
     /// every peer runs the same turns with them). Their later orders are dropped.
     pub fn player_left(&mut self, player: u8, from_turn: u32) {
         if let Some(span) = self.players.get_mut(&player) {
-            span.until = Some(span.until.map_or(from_turn, |t| t.min(from_turn)));
+            span.leave(from_turn);
         }
         for (_, by_player) in self.orders.range_mut(from_turn..) {
             by_player.remove(&player);
@@ -404,24 +439,32 @@ impl Lockstep {
     }
 
     /// `player`, who left, plays again from `from_turn` on (PD-NET-REJOIN: the host
-    /// chooses it past every turn already scheduled); a player who never left, or who
-    /// is not of the match, is unchanged.
+    /// chooses it past every turn already scheduled); the turns before the one they left
+    /// from still run their orders here (a peer behind the host may not have run them
+    /// yet). A player who never left, or who is not of the match, is unchanged.
     pub fn player_rejoined(&mut self, player: u8, from_turn: u32) {
+        let next = self.next;
         if let Some(span) = self.players.get_mut(&player) {
-            if span.until.is_some() {
-                *span = Span {
-                    from: from_turn,
-                    until: None,
-                };
-            }
+            span.rejoin(from_turn, next);
         }
+    }
+
+    /// The first turn from which no player who left has orders left to run (every gone
+    /// player's last turn is before it); the next turn when nobody is gone. A host
+    /// snapshots a rejoin only from there (PD-NET-REJOIN), so the rejoining peer, which
+    /// knows only who is gone, runs the same turns as everyone else.
+    pub fn settled_from(&self) -> u32 {
+        self.players
+            .values()
+            .filter_map(Span::left_at)
+            .fold(self.next, u32::max)
     }
 
     /// The players who left and are not back, ascending.
     pub fn gone(&self) -> Vec<u8> {
         self.players
             .iter()
-            .filter(|(_, span)| span.until.is_some())
+            .filter(|(_, span)| span.gone())
             .map(|(&p, _)| p)
             .collect()
     }
@@ -555,6 +598,129 @@ mod tests {
         assert_eq!((d.turn, d.tick, d.a.0, d.b.0), (0, 2, 0, 2));
         assert_eq!(a.receive_hash(&h(1, 1, [7; 32])), Ok(None), "reported once");
         assert_eq!(a.desync().unwrap().turn, 0);
+    }
+
+    /// FORMATS §13.15 "a duplicate create-mirror never makes a second instance", in
+    /// lockstep: orders received twice (a duplicated datagram, a relay sent twice) run
+    /// once, and a copy replayed after its turn ran is refused, never run again.
+    #[test]
+    fn a_duplicated_or_replayed_order_runs_once() {
+        let mut a = Lockstep::new(cfg(), 0, &[0, 1]);
+        let o = Orders {
+            turn: 2,
+            player: 1,
+            events: vec![(1, key(7))],
+        };
+        for _ in 0..3 {
+            a.receive(&o).unwrap();
+        }
+        a.advance(&[]).unwrap();
+        a.advance(&[]).unwrap();
+        let (t2, _) = a.advance(&[]).unwrap();
+        assert_eq!(t2.ticks, [vec![], vec![(1, key(7))], vec![]]);
+        assert_eq!(
+            a.receive(&o),
+            Err(LockstepError::TooLate { player: 1, turn: 2 })
+        );
+        a.receive(&Orders {
+            turn: 3,
+            player: 1,
+            events: vec![],
+        })
+        .unwrap();
+        let (t3, _) = a.advance(&[]).unwrap();
+        assert!(t3.ticks.iter().all(Vec::is_empty), "{t3:?}");
+    }
+
+    /// FORMATS §13.15 "sequence and end markers in a stable order" (and "replaying a
+    /// message log gives the same state"): whatever order the orders arrive in — turn
+    /// by turn as they are due, or all at once backwards — the turns run in sequence,
+    /// each with the same records in the same order.
+    #[test]
+    fn turns_run_in_sequence_whatever_order_the_orders_arrive_in() {
+        let all: Vec<Orders> = (2..12u32)
+            .flat_map(|turn| {
+                (1..4u8).map(move |player| Orders {
+                    turn,
+                    player,
+                    events: vec![
+                        (0, key(turn * 10 + u32::from(player))),
+                        (2, key(turn * 100 + u32::from(player))),
+                    ],
+                })
+            })
+            .collect();
+        let run = |order: &[usize], ahead: bool| -> Vec<Turn> {
+            let mut ls = Lockstep::new(cfg(), 0, &[0, 1, 2, 3]);
+            let mut turns = Vec::new();
+            let mut fed = order.iter().peekable();
+            while turns.len() < 12 {
+                if let Some((t, _)) = ls.advance(&[(1, key(1000 + ls.next_turn()))]) {
+                    turns.push(t);
+                    continue;
+                }
+                // Not ready: the next orders arrive (all of them at once when `ahead`).
+                let n = if ahead { all.len() } else { 1 };
+                for _ in 0..n {
+                    if let Some(&&k) = fed.peek() {
+                        ls.receive(&all[k]).unwrap();
+                        fed.next();
+                    }
+                }
+            }
+            turns
+        };
+        let forward: Vec<usize> = (0..all.len()).collect();
+        let mut backward = forward.clone();
+        backward.reverse();
+        // A fixed shuffle: players of a turn interleaved with later turns.
+        let mut shuffled = forward.clone();
+        for k in 0..shuffled.len() {
+            shuffled.swap(k, (k * 7 + 3) % all.len());
+        }
+        let a = run(&forward, false);
+        assert_eq!(
+            a.iter().map(|t| t.turn).collect::<Vec<_>>(),
+            (0..12).collect::<Vec<u32>>()
+        );
+        assert_eq!(a[2].ticks[0], [(1, key(21)), (2, key(22)), (3, key(23))]);
+        assert_eq!(a[2].ticks[1], [(0, key(1000))], "the local order of turn 0");
+        assert_eq!(run(&backward, true), a);
+        assert_eq!(run(&shuffled, true), a);
+    }
+
+    /// FORMATS §13.15 "an ownership change updates routing atomically", in lockstep:
+    /// whose orders a turn runs changes at one turn for every peer — a player who left
+    /// at turn 3 and is back at turn 6 is waited for and run up to turn 2 and from turn
+    /// 6 on, never in between, whatever arrives.
+    #[test]
+    fn who_plays_changes_at_one_turn() {
+        let mut a = Lockstep::new(cfg(), 0, &[0, 1]);
+        let o = |turn| Orders {
+            turn,
+            player: 1,
+            events: vec![(0, key(turn))],
+        };
+        a.receive(&o(2)).unwrap();
+        a.player_left(1, 3);
+        a.player_rejoined(1, 6);
+        for turn in 3..6 {
+            assert_eq!(
+                a.receive(&o(turn)),
+                Err(LockstepError::NotInMatch { player: 1, turn })
+            );
+        }
+        let mut ran = Vec::new();
+        for _ in 0..6 {
+            let (t, _) = a.advance(&[]).unwrap();
+            ran.push(t.ticks[0].clone());
+        }
+        assert_eq!(ran[2], [(1, key(2))], "turn 2 still runs their orders");
+        assert!(ran[3..].iter().all(Vec::is_empty), "{ran:?}");
+        assert_eq!(a.waiting_for(), [1], "turn 6 waits for them again");
+        a.receive(&o(6)).unwrap();
+        let (t6, _) = a.advance(&[]).unwrap();
+        assert_eq!(t6.ticks[0], [(1, key(6))]);
     }
 
     /// A player who left is not waited for from the turn the host names; their orders

@@ -20,8 +20,10 @@
 //!   the others, after checking that the sender speaks for itself (a message in
 //!   another player's name is dropped and counted) and that the scheduler takes it.
 //! * **Rejoin** (**PD-NET-REJOIN**): in a running match a hello (or a lobby's) may take
-//!   the seat of a player who left. The match then waits (the host runs no turn) while
-//!   the host's engine saves a snapshot at the host's next turn; the host sends the
+//!   the seat of a player who left. Once the host's next turn is past the last turn of
+//!   every player who left (one who left a moment ago may still have orders for the
+//!   coming turns: the host runs those first), the match waits (the host runs no turn)
+//!   while the host's engine saves a snapshot at the host's next turn; the host sends the
 //!   rejoining player [`Rejoin`] (the match, its next turn `n`, the turn `n + delay`
 //!   its orders count from), the snapshot in [`SnapshotChunk`]s and every order held
 //!   for turns from `n`, tells everyone else [`Rejoined`], and goes on. The rejoining
@@ -36,7 +38,8 @@
 //!   both are counted per peer ([`Counters`]) and never stop the match.
 //! * **Transport ids are not player numbers** (FORMATS §13.15): the transport names a
 //!   peer by any number it likes (an address index); the host gives player numbers in
-//!   the order hellos arrive.
+//!   the order hellos arrive (connections are read in the order their first datagram
+//!   came, so the numbering does not depend on the transport ids).
 
 use crate::identity::{PeerIdentity, admit};
 use crate::lockstep::{Config, Desync, Lockstep, Turn};
@@ -159,6 +162,10 @@ pub struct Host {
     relayed: BTreeMap<u8, u32>,
     /// Each connection's key (PD-NET-FRAME), learnt from its first datagram.
     keys: BTreeMap<ClientId, u64>,
+    /// The connections in the order their first datagram came: their messages are
+    /// read in this order, so two hellos read in one update are numbered by arrival,
+    /// never by transport id nor by a hash map's order.
+    order: Vec<ClientId>,
     counters: BTreeMap<ClientId, Counters>,
     events: Vec<Event>,
     /// Seats reserved in the lobby, by connection key: `(player, name, since)`.
@@ -169,6 +176,8 @@ pub struct Host {
     ended: Option<u32>,
     /// A player rejoining, waiting for the snapshot (PD-NET-REJOIN).
     pending: Option<(ClientId, u8, String)>,
+    /// The snapshot tick the engine was last asked for (PD-NET-REJOIN).
+    announced: Option<u64>,
 }
 
 impl Host {
@@ -183,18 +192,21 @@ impl Host {
             lockstep: None,
             relayed: BTreeMap::new(),
             keys: BTreeMap::new(),
+            order: Vec::new(),
             counters: BTreeMap::new(),
             events: Vec::new(),
             reservations: BTreeMap::new(),
             now: Duration::ZERO,
             ended: None,
             pending: None,
+            announced: None,
         }
     }
 
     /// The transport lost a peer (timed out, closed): see [`Host::update`]'s `Left`.
     pub fn disconnect(&mut self, client: ClientId) {
         self.keys.remove(&client);
+        self.order.retain(|&c| c != client);
         self.server.remove_connection(client);
     }
 
@@ -212,6 +224,8 @@ impl Host {
             Ok((k, p)) => {
                 if self.keys.insert(client, k).is_none() {
                     self.server.add_connection(client);
+                    self.order.retain(|&c| c != client);
+                    self.order.push(client);
                 }
                 let _ = self.server.process_packet_from(p, client);
             }
@@ -234,7 +248,9 @@ impl Host {
     /// Datagrams to send, per peer.
     pub fn datagrams_to_send(&mut self) -> Vec<(ClientId, Vec<u8>)> {
         let mut out = Vec::new();
-        for c in self.server.clients_id() {
+        let mut clients = self.server.clients_id();
+        clients.sort_unstable();
+        for c in clients {
             let Some(&key) = self.keys.get(&c) else {
                 continue;
             };
@@ -284,11 +300,19 @@ impl Host {
                 self.on_gone(client_id, &reason.to_string());
             }
         }
-        for c in self.server.clients_id() {
+        let live = self.server.clients_id();
+        let order: Vec<ClientId> = self
+            .order
+            .iter()
+            .copied()
+            .filter(|c| live.contains(c))
+            .collect();
+        for c in order {
             while let Some(bytes) = self.server.receive_message(c, CHANNEL) {
                 self.on_message(c, &bytes);
             }
         }
+        self.announce_rejoin();
         std::mem::take(&mut self.events)
     }
 
@@ -406,10 +430,7 @@ impl Host {
                         return self.refuse(c, "the match is ending");
                     }
                     self.pending = Some((c, player, h.name.clone()));
-                    self.events.push(Event::SnapshotWanted {
-                        player,
-                        name: h.name.clone(),
-                    });
+                    self.announce_rejoin();
                     return;
                 }
                 self.joined.insert(c, (player, h.name.clone()));
@@ -446,8 +467,10 @@ impl Host {
     /// everyone is told.
     fn on_gone(&mut self, c: ClientId, reason: &str) {
         self.keys.remove(&c);
+        self.order.retain(|&k| k != c);
         if self.pending.as_ref().is_some_and(|p| p.0 == c) {
             self.pending = None;
+            self.announced = None;
         }
         let Some((player, _)) = self.joined.remove(&c) else {
             return;
@@ -604,14 +627,38 @@ impl Host {
 
     /// The player rejoining and the tick whose snapshot the host's engine must hand
     /// [`Host::snapshot`] (the state after it: every turn before the host's next one
-    /// run). While one is pending the host runs no turn (PD-NET-REJOIN).
+    /// run). While one is wanted the host runs no turn (PD-NET-REJOIN). A rejoin is
+    /// wanted only once the host's next turn is past the last turn of every player who
+    /// left ([`Lockstep::settled_from`]): until then the host plays on, so the
+    /// rejoining peer — which knows only who is gone, not their last turns — runs the
+    /// same turns as every other peer.
     pub fn snapshot_wanted(&self) -> Option<(u8, u64)> {
         let (_, player, _) = self.pending.as_ref()?;
         let ls = self.lockstep.as_ref()?;
+        if ls.next_turn() < ls.settled_from() {
+            return None;
+        }
         Some((
             *player,
             u64::from(ls.next_turn()) * u64::from(ls.config().turn_ticks),
         ))
+    }
+
+    /// Tells the engine, once, the snapshot a pending rejoin now waits for.
+    fn announce_rejoin(&mut self) {
+        let Some((player, tick)) = self.snapshot_wanted() else {
+            return;
+        };
+        if self.announced == Some(tick) {
+            return;
+        }
+        self.announced = Some(tick);
+        let name = self
+            .pending
+            .as_ref()
+            .map(|p| p.2.clone())
+            .unwrap_or_default();
+        self.events.push(Event::SnapshotWanted { player, name });
     }
 
     /// Hands the rejoining player the snapshot of the state after `tick` (see the
@@ -630,6 +677,7 @@ impl Host {
         let Some((c, _, name)) = self.pending.take() else {
             return Err("no player is rejoining".into());
         };
+        self.announced = None;
         let Ok(len) = u32::try_from(bytes.len()).map(|n| n.min(wire::MAX_SNAPSHOT_BYTES + 1))
         else {
             return Err("the snapshot is too large".into());
@@ -734,11 +782,12 @@ impl Host {
     /// the turn to simulate; the host's own orders go to every client. Nothing once the
     /// match ended.
     pub fn advance(&mut self, gathered: &[(u8, WireEvent)]) -> Option<Turn> {
-        if self.finished() || self.pending.is_some() {
+        if self.finished() || self.snapshot_wanted().is_some() {
             return None;
         }
         let (turn, mine) = self.lockstep.as_mut()?.advance(gathered)?;
         self.broadcast_except(None, &Message::Orders(mine));
+        self.announce_rejoin();
         Some(turn)
     }
 

@@ -377,6 +377,20 @@ mod tests {
         assert!(!d.contains("plugin:ai"), "{d}");
     }
 
+    /// FORMATS §13.15 "check the length before reading a payload": every strict prefix
+    /// of a summary is a named error that says what was cut and where.
+    #[test]
+    fn every_truncated_summary_is_an_error() {
+        let bytes = sample().encode();
+        for cut in 0..bytes.len() {
+            let e = SyncReport::decode(&bytes[..cut]).unwrap_err().to_string();
+            assert!(
+                e.contains("wanted") || e.contains(" in "),
+                "cut at {cut}: {e}"
+            );
+        }
+    }
+
     /// The fullest summary still fits one state-report message (60 KiB).
     #[test]
     fn the_fullest_summary_fits_a_message() {

@@ -755,3 +755,42 @@ fn a_player_who_left_rejoins_from_a_snapshot() {
             .any(|e| matches!(e, Event::Rejoined(r) if r.player == dropped))
     );
 }
+
+/// PD-NET-REJOIN right after a drop (FORMATS §13.15 "an ownership change updates
+/// routing atomically"): the player leaves from a turn some peers have not run yet and
+/// is back at once, before the host ran that turn. Every peer still runs the player's
+/// last orders in the turns before the one they left from, none in the turns between,
+/// and their new orders from the turn the host names: the same hash at every turn.
+#[test]
+fn a_player_who_rejoins_at_once_agrees_with_everyone() {
+    for seed in 0..6 {
+        let mut m = Match::with_spare(3, 1, bad_link(), 100 + seed);
+        m.run(60);
+        m.gone[2] = true;
+        if let Peer::Host(h) = &mut m.peers[0] {
+            h.disconnect(2);
+        }
+        let back = m.add(Client::new(identity(), "back", 0xBAC5 + seed));
+        let before = m.turns(0);
+        m.run(before + 80);
+        let from = m.first_turn[back];
+        for t in from..before + 80 {
+            assert!(
+                m.hashes[back][t - from] == m.hashes[0][t],
+                "seed {seed}, turn {t}: the rejoined peer differs"
+            );
+        }
+        let first = (0..before + 80).find(|&t| m.hashes[1][t] != m.hashes[0][t]);
+        assert_eq!(
+            first, None,
+            "seed {seed}: the other player differs from turn"
+        );
+        for k in [0, 1, back] {
+            assert!(
+                m.desyncs(k).is_empty(),
+                "seed {seed}, peer {k}: {:?}",
+                m.desyncs(k)
+            );
+        }
+    }
+}

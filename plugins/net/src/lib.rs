@@ -20,6 +20,14 @@
 //! * **Hot swap** (**PD-NET-SWAP**): a match in progress is this instance's connection;
 //!   its state blob says so and another instance refuses it, so a swap during a match
 //!   is refused and the match goes on. Before and after a match a swap is free.
+//! * **Logs** (FORMATS §13.15, tome VI: `resnet.log` and `NetWatch.log` are two
+//!   channels): everything this plugin logs goes to one of two `tracing` targets.
+//!   `resnet` is the transport and the exchange of resources — the socket bound,
+//!   datagrams and messages dropped, peers gone silent, a rejoin's snapshot asked for,
+//!   handed and received, state reports sent and received. `NetWatch` is players and
+//!   what they command — joined, refused, the seats and their clans at the start, left
+//!   (their clan stays with the AI, PD-NET-LEFT), rejoined, desyncs, chat, the end.
+//!   The engine's log shows them as the plugin's records with that target.
 
 pub mod udp;
 
@@ -49,6 +57,48 @@ pub const END_GRACE_NS: u64 = 2_000_000_000;
 /// PD-NET-KEEPALIVE: every peer sends a keep-alive this often (1 s), so silence means
 /// gone in the lobby and the waiting room too.
 pub const KEEPALIVE_NS: u64 = 1_000_000_000;
+
+/// The log target of the transport and of resource exchange (the spec's `resnet.log`).
+const RESNET: &str = "resnet";
+/// The log target of players and what they command (the spec's `NetWatch.log`).
+const NET_WATCH: &str = "NetWatch";
+
+/// Logs an event of the engine's on its channel: datagrams and messages dropped and a
+/// rejoin's snapshot on `resnet`, the rest — players — on `NetWatch`.
+fn log_event(e: &NetEvent) {
+    let (player, tick, text) = (e.player, e.tick, e.text.as_str());
+    let what = match e.kind {
+        NetEventKind::JOINED => "joined",
+        NetEventKind::STARTED => "started",
+        NetEventKind::LEFT => "left",
+        NetEventKind::CHAT => "chat",
+        NetEventKind::DESYNC => "desync",
+        NetEventKind::REFUSED => "refused",
+        NetEventKind::DROPPED => "dropped",
+        NetEventKind::ENDED => "ended",
+        NetEventKind::LISTENING => "listening",
+        NetEventKind::SNAPSHOT_WANTED => "snapshot wanted",
+        NetEventKind::REJOINED => "rejoined",
+        _ => "event",
+    };
+    match e.kind {
+        NetEventKind::DROPPED => {
+            iron3d_abi::tracing::debug!(target: RESNET, "{what}: {text}");
+        }
+        NetEventKind::LISTENING | NetEventKind::SNAPSHOT_WANTED => {
+            iron3d_abi::tracing::info!(target: RESNET, player, tick, "{what}: {text}");
+        }
+        NetEventKind::DESYNC | NetEventKind::REFUSED => {
+            iron3d_abi::tracing::warn!(target: NET_WATCH, player, tick, "{what}: {text}");
+        }
+        NetEventKind::CHAT => {
+            iron3d_abi::tracing::debug!(target: NET_WATCH, player, "{what}: {text}");
+        }
+        _ => {
+            iron3d_abi::tracing::info!(target: NET_WATCH, player, tick, "{what}: {text}");
+        }
+    }
+}
 
 /// The state blob's format (PD-NET-SWAP).
 const FORMAT: &str = "iron3d-net";
@@ -288,6 +338,15 @@ impl Peer {
         match &mut self.side {
             Side::Host { host, peers, .. } => {
                 for id in peers.silent(now_ns, SILENCE_TIMEOUT_NS) {
+                    if let Some(addr) = peers.addr(id) {
+                        iron3d_abi::tracing::info!(
+                            target: RESNET,
+                            peer = id,
+                            %addr,
+                            "silent for {} s: disconnected",
+                            SILENCE_TIMEOUT_NS / 1_000_000_000
+                        );
+                    }
                     host.disconnect(id);
                     peers.forget(id);
                 }
@@ -317,6 +376,7 @@ impl Peer {
                     _ => None,
                 };
                 if let Some(why) = why {
+                    iron3d_abi::tracing::warn!(target: RESNET, %at, "{why}");
                     self.events
                         .push(event(NetEventKind::ENDED, 0, 0, why.clone()));
                     *lost = Some(why);
@@ -364,6 +424,18 @@ impl Peer {
                     event(NetEventKind::REFUSED, 0, 0, differences.join("\n"))
                 }
                 Event::Started(w) => {
+                    let clans: Vec<String> = w
+                        .seats
+                        .iter()
+                        .map(|s| format!("player {} commands clan {}", s.player, s.clan))
+                        .collect();
+                    iron3d_abi::tracing::info!(
+                        target: NET_WATCH,
+                        player = w.player,
+                        mission = %w.mission,
+                        "seats: {}",
+                        clans.join(", ")
+                    );
                     self.turn_ticks = w.turn_ticks;
                     let names: Vec<String> = w
                         .seats
@@ -403,9 +475,14 @@ impl Peer {
                     l.reason,
                 ),
                 Event::SnapshotWanted { player, name } => {
-                    let tick = match &self.side {
-                        Side::Host { host, .. } => host.snapshot_wanted().map_or(0, |w| w.1),
-                        Side::Client { .. } => 0,
+                    // Still wanted (the host asks again, with the tick, if a player who
+                    // left since makes it wait for more turns first).
+                    let wanted = match &self.side {
+                        Side::Host { host, .. } => host.snapshot_wanted(),
+                        Side::Client { .. } => None,
+                    };
+                    let Some((_, tick)) = wanted else {
+                        continue;
                     };
                     event(
                         NetEventKind::SNAPSHOT_WANTED,
@@ -417,6 +494,12 @@ impl Peer {
                     )
                 }
                 Event::Snapshot { tick, bytes } => {
+                    iron3d_abi::tracing::info!(
+                        target: RESNET,
+                        tick,
+                        bytes = bytes.len(),
+                        "rejoin: the snapshot arrived"
+                    );
                     self.handed = tick;
                     self.restore_at = Some(tick);
                     self.snapshot = Some(iron3d_abi::NetSnapshot {
@@ -432,6 +515,13 @@ impl Peer {
                     format!("player {} is back", r.player),
                 ),
                 Event::StateReport(r) => {
+                    iron3d_abi::tracing::debug!(
+                        target: RESNET,
+                        player = r.player,
+                        tick = r.tick,
+                        bytes = r.bytes.len(),
+                        "state report received"
+                    );
                     self.reports.push(iron3d_abi::NetStateReport {
                         player: u32::from(r.player),
                         tick: r.tick,
@@ -567,6 +657,12 @@ impl Peer {
         }
         // A state summary for the others' desync reports.
         if !frame.report.is_empty() {
+            iron3d_abi::tracing::debug!(
+                target: RESNET,
+                tick = frame.report_tick,
+                bytes = frame.report.len(),
+                "state report sent"
+            );
             let bytes = frame.report.to_vec();
             let sent = match &mut self.side {
                 Side::Host { host, .. } => host.report(frame.report_tick, bytes).map(|()| true),
@@ -584,6 +680,12 @@ impl Peer {
         // The snapshot a rejoin waits for (the host's side only).
         if !frame.snapshot.is_empty() {
             if let Side::Host { host, .. } = &mut self.side {
+                iron3d_abi::tracing::info!(
+                    target: RESNET,
+                    tick = frame.snapshot_tick,
+                    bytes = frame.snapshot.len(),
+                    "rejoin: the engine's snapshot goes out"
+                );
                 if let Err(why) = host.snapshot(frame.snapshot_tick, &frame.snapshot) {
                     self.events.push(event(
                         NetEventKind::DROPPED,
@@ -633,6 +735,9 @@ impl Peer {
                 self.handed,
                 format!("the match ended after tick {}", self.handed),
             ));
+        }
+        for e in &self.events {
+            log_event(e);
         }
         let waiting_for = match &self.side {
             Side::Host { host, .. } => host.lockstep().map(|l| l.waiting_for()),
@@ -734,7 +839,7 @@ fn start_peer(s: &NetStart) -> Result<Peer, PluginError> {
     };
     let mut events = Vec::new();
     if let Some(local) = udp.local_addr() {
-        iron3d_abi::tracing::info!(role = s.role.0, %local, "net: started");
+        iron3d_abi::tracing::info!(target: RESNET, role = s.role.0, %local, "net: started");
         if matches!(side, Side::Host { .. }) {
             events.push(event(NetEventKind::LISTENING, 0, 0, local.to_string()));
         }

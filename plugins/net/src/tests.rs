@@ -429,3 +429,130 @@ fn a_dead_player_is_dropped_and_a_new_process_rejoins_its_seat() {
     assert!(server.kinds(NetEventKind::DESYNC).is_empty());
     assert_eq!(a.kinds(NetEventKind::REJOINED)[0].player, gone);
 }
+
+/// FORMATS §13.15 "session and player calls before enable/setup return errors" and "no
+/// queue with an active network and player ID 0": a second start is refused (the first
+/// match goes on), and a joining peer that has no player number yet — it reports 0,
+/// the host's, until the welcome — gathers no orders and hands the engine no tick,
+/// whatever its seat does.
+#[test]
+fn a_second_start_is_refused_and_no_orders_go_out_before_a_player_number() {
+    let mut host = Engine::new(&hosting(NetRole::HOST, 2));
+    let e = host.net.start(&hosting(NetRole::HOST, 2)).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::FORBIDDEN);
+    assert!(e.message.contains("already started"), "{}", e.message);
+    host.frame(0);
+    assert!(host.listening().starts_with("127.0.0.1:"));
+
+    let silent = udp::Udp::bind("127.0.0.1:0").unwrap();
+    let nobody = silent.local_addr().unwrap().to_string();
+    let mut early = Engine::new(&joining(NetRole::JOIN, &nobody, 3));
+    early.script = Box::new(|_| vec![key(0x1_0001, true), InputRecord::command(4, 1)]);
+    for f in 0..30 {
+        early.frame(f * 33_333_333);
+    }
+    assert_eq!(early.state_now, NetState::WAITING);
+    assert!(early.ran.is_empty(), "no tick without a match");
+    let peer = early.net.peer.as_ref().unwrap();
+    assert!(!peer.playing());
+    assert!(
+        peer.gathered.is_empty(),
+        "no orders gathered without a number"
+    );
+    assert_eq!(peer.handed, 0);
+}
+
+/// What a test subscriber saw: `(target, message)` per event.
+type Seen = std::sync::Arc<std::sync::Mutex<Vec<(String, String)>>>;
+
+/// A `tracing` subscriber that keeps every event's target and message.
+struct Channels(Seen);
+
+struct MessageOf(String);
+
+impl iron3d_abi::tracing::field::Visit for MessageOf {
+    fn record_debug(
+        &mut self,
+        field: &iron3d_abi::tracing::field::Field,
+        value: &dyn std::fmt::Debug,
+    ) {
+        if field.name() == "message" {
+            self.0 = format!("{value:?}");
+        }
+    }
+}
+
+impl iron3d_abi::tracing::Subscriber for Channels {
+    fn enabled(&self, _: &iron3d_abi::tracing::Metadata<'_>) -> bool {
+        true
+    }
+
+    fn new_span(
+        &self,
+        _: &iron3d_abi::tracing::span::Attributes<'_>,
+    ) -> iron3d_abi::tracing::span::Id {
+        iron3d_abi::tracing::span::Id::from_u64(1)
+    }
+
+    fn record(&self, _: &iron3d_abi::tracing::span::Id, _: &iron3d_abi::tracing::span::Record<'_>) {
+    }
+
+    fn record_follows_from(
+        &self,
+        _: &iron3d_abi::tracing::span::Id,
+        _: &iron3d_abi::tracing::span::Id,
+    ) {
+    }
+
+    fn event(&self, e: &iron3d_abi::tracing::Event<'_>) {
+        let mut m = MessageOf(String::new());
+        e.record(&mut m);
+        self.0
+            .lock()
+            .unwrap()
+            .push((e.metadata().target().to_owned(), m.0));
+    }
+
+    fn enter(&self, _: &iron3d_abi::tracing::span::Id) {}
+
+    fn exit(&self, _: &iron3d_abi::tracing::span::Id) {}
+}
+
+/// FORMATS §13.15 "log channels `resnet.log`, `NetWatch.log`": everything the plugin
+/// logs is on one of the two targets — the socket, a dropped datagram and silence on
+/// `resnet`; joins, the seats with their clans and the start on `NetWatch`.
+#[test]
+fn the_plugin_logs_on_the_two_channels_of_the_spec() {
+    let seen = Seen::default();
+    let sub = Channels(seen.clone());
+    iron3d_abi::tracing::subscriber::with_default(sub, || {
+        let mut clock = 0u64;
+        let mut host = Engine::new(&hosting(NetRole::HOST, 2));
+        host.frame(clock);
+        let at = host.listening();
+        let mut junk = udp::Udp::bind("127.0.0.1:0").unwrap();
+        junk.send(udp::resolve(&at).unwrap(), b"not a datagram of ours at all");
+        let mut c = Engine::new(&joining(NetRole::JOIN, &at, 5));
+        frames(&mut [&mut host, &mut c], &mut clock, 2000, |e| {
+            e.iter().all(|x| x.tick >= 9)
+        });
+        // The client stops (its last datagrams still arrive): the host drops it after
+        // the silence.
+        host.frame(clock + 1);
+        host.frame(clock + 2 + SILENCE_TIMEOUT_NS);
+        host.frame(clock + 3 + SILENCE_TIMEOUT_NS);
+    });
+    let seen = seen.lock().unwrap().clone();
+    let on = |target: &str, part: &str| seen.iter().any(|(t, m)| t == target && m.contains(part));
+    for (t, m) in &seen {
+        assert!(t == "resnet" || t == "NetWatch", "{t}: {m}");
+    }
+    assert!(on("resnet", "net: started"), "{seen:?}");
+    assert!(on("resnet", "listening: 127.0.0.1:"), "{seen:?}");
+    assert!(on("resnet", "dropped: client"), "{seen:?}");
+    assert!(on("resnet", "disconnected"), "{seen:?}");
+    assert!(on("NetWatch", "player 1 commands clan"), "{seen:?}");
+    assert!(on("NetWatch", "joined: p5"), "{seen:?}");
+    assert!(on("NetWatch", "started: 0 host, 1 p5"), "{seen:?}");
+    assert!(on("NetWatch", "left: "), "the player left: {seen:?}");
+}

@@ -281,6 +281,36 @@ fn bad_bytes_are_named_errors() {
     );
 }
 
+/// FORMATS §13.15 "check the length before reading a payload": every strict prefix
+/// of a valid message of every kind is a named error (never a panic, never a shorter
+/// message of the same kind), and so is the whole message with one byte more.
+#[test]
+fn every_truncated_message_of_every_kind_is_an_error() {
+    for m in samples() {
+        let bytes = encode(&m).unwrap();
+        assert_eq!(decode(&bytes).unwrap(), m);
+        for cut in 0..bytes.len() {
+            let e = decode(&bytes[..cut]).unwrap_err();
+            match (cut, &e) {
+                (0, WireError::Empty) => {}
+                (_, WireError::Malformed { kind, .. }) => {
+                    assert_eq!(*kind, m.kind(), "cut at {cut} of {}", bytes.len())
+                }
+                _ => panic!("{}: cut at {cut}: {e}", m.kind()),
+            }
+        }
+        let mut long = bytes.clone();
+        long.push(0);
+        assert_eq!(
+            decode(&long),
+            Err(WireError::Trailing {
+                kind: m.kind(),
+                extra: 1
+            })
+        );
+    }
+}
+
 proptest! {
     /// Any bytes decode or are refused, never panic; what decodes round-trips.
     #[test]
@@ -288,9 +318,10 @@ proptest! {
         fuzz_check(&bytes);
     }
 
-    /// Every prefix and every single-bit flip of a valid message is handled.
+    /// Every prefix and every single-bit flip of a valid message of every kind is
+    /// handled.
     #[test]
-    fn damaged_messages_are_handled(k in 0usize..7, cut in 0usize..200, bit in 0usize..2048) {
+    fn damaged_messages_are_handled(k in 0usize..KINDS as usize, cut in 0usize..200, bit in 0usize..2048) {
         let bytes = encode(&samples()[k]).unwrap();
         fuzz_check(&bytes[..cut.min(bytes.len())]);
         let mut flipped = bytes.clone();
