@@ -29,7 +29,7 @@ use iron3d_session::Run;
 use iron3d_session::net::{NetDriver, Outgoing};
 use iron3d_session::net_match::{MatchInput, NetMatch};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The port a host or server listens on by default.
@@ -381,48 +381,22 @@ pub fn host_command(a: HostArgs, serve: bool, out: &mut dyn Write) -> anyhow::Re
             "`iron3d serve` is headless and has no seat: --bot, --offscreen and --frames are for `host` and `join`"
         );
     }
-    let joining = usize::from(a.players);
-    let (min, max) = if serve { (1, 15) } else { (2, 16) };
-    if !(min..=max).contains(&joining) {
-        bail!("--players {}: {min} to {max}", a.players);
-    }
     let (game_dir, mission) = game(&a.data, a.mission.clone(), out)?;
-    // PD-NET-SERVE: the server's seat is a spectator's; the players' clans follow.
-    let mut clans: Vec<u32> = if serve {
-        vec![iron3d_gameplay::params::SPECTATOR_SLOT]
-    } else {
-        Vec::new()
-    };
-    for k in 0..joining {
-        clans.push(a.clans.get(k).copied().unwrap_or(k as u32));
-    }
-    let players = u32::try_from(clans.len())?;
-    let mut start = empty_start(
-        if serve { NetRole::SERVE } else { NetRole::HOST },
-        // An IPv6 address goes in brackets before its port.
-        if a.bind.contains(':') {
-            format!("[{}]:{}", a.bind, a.port)
-        } else {
-            format!("{}:{}", a.bind, a.port)
-        },
-        &a.data.name,
-    );
-    start.players = players;
-    start.clans = RVec::from(clans.clone());
-    start.seed = a.seed;
-    start.mission = RString::from(mission.clone());
-    let params = vec![
-        ("seats".to_owned(), seats_param(&clans)),
-        ("local-seat".to_owned(), "0".to_owned()),
-    ];
-    let plan = NetPlan {
-        start,
-        bot: (!serve).then_some(a.seed ^ 0xB07),
-        end_after: a.ticks,
-        label: if serve { "serve" } else { "host" },
-        inject_desync: None,
+    let (mut plan, params) = host_plan(&HostMatch {
+        serve,
+        bind: a.bind.clone(),
+        port: a.port,
+        players: a.players,
+        clans: a.clans.clone(),
+        seed: a.seed,
+        mission: mission.clone(),
+        name: a.data.name.clone(),
         desync_dir: a.data.desync_dir.clone(),
-    };
+    })?;
+    plan.end_after = a.ticks;
+    if !serve && a.bot {
+        plan.bot = Some(a.seed ^ 0xB07);
+    }
     if !serve && (!a.bot || a.view.offscreen) {
         return play(
             &a.data, &a.view, game_dir, mission, a.seed, params, plan, out,
@@ -433,31 +407,151 @@ pub fn host_command(a: HostArgs, serve: bool, out: &mut dyn Write) -> anyhow::Re
     Ok(outcome.exit)
 }
 
-/// `iron3d join ADDR --bot`.
-pub fn join_command(a: JoinArgs, out: &mut dyn Write) -> anyhow::Result<u8> {
-    let address = if a.address.contains(':') {
-        a.address.clone()
+/// What a host (or a dedicated server) starts: the `iron3d host` / `serve` options and
+/// the main menu's Multiplayer page ask for these.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostMatch {
+    /// A dedicated server (PD-NET-SERVE) rather than a player who hosts.
+    pub serve: bool,
+    /// The address to listen on.
+    pub bind: String,
+    /// The port to listen on.
+    pub port: u16,
+    /// Players who join (serve), or players in all, the host included (host).
+    pub players: u8,
+    /// The clan slot of each player (default: 0, 1, 2, …).
+    pub clans: Vec<u32>,
+    /// The match seed.
+    pub seed: u64,
+    /// The mission.
+    pub mission: String,
+    /// The host's name.
+    pub name: String,
+    /// Where desync reports go.
+    pub desync_dir: PathBuf,
+}
+
+/// The host's plan (no bot, no end) and the mission parameters of its seats.
+///
+/// # Errors
+/// A player count out of range (1–15 joining a server, 2–16 in all with a host).
+pub fn host_plan(h: &HostMatch) -> anyhow::Result<(NetPlan, Vec<(String, String)>)> {
+    let joining = usize::from(h.players);
+    let (min, max) = if h.serve { (1, 15) } else { (2, 16) };
+    if !(min..=max).contains(&joining) {
+        bail!("--players {}: {min} to {max}", h.players);
+    }
+    // PD-NET-SERVE: the server's seat is a spectator's; the players' clans follow.
+    let mut clans: Vec<u32> = if h.serve {
+        vec![iron3d_gameplay::params::SPECTATOR_SLOT]
     } else {
-        format!("{}:{DEFAULT_PORT}", a.address)
+        Vec::new()
     };
-    let key = fresh_key();
-    let reservation = lobby(&a.data, &address, key, out)?;
-    let (game_dir, _) = game(&a.data, Some(reservation.mission.to_string()), out)?;
+    for k in 0..joining {
+        clans.push(h.clans.get(k).copied().unwrap_or(k as u32));
+    }
+    let players = u32::try_from(clans.len())?;
+    let mut start = empty_start(
+        if h.serve {
+            NetRole::SERVE
+        } else {
+            NetRole::HOST
+        },
+        // An IPv6 address goes in brackets before its port.
+        if h.bind.contains(':') {
+            format!("[{}]:{}", h.bind, h.port)
+        } else {
+            format!("{}:{}", h.bind, h.port)
+        },
+        &h.name,
+    );
+    start.players = players;
+    start.clans = RVec::from(clans.clone());
+    start.seed = h.seed;
+    start.mission = RString::from(h.mission.clone());
+    let params = vec![
+        ("seats".to_owned(), seats_param(&clans)),
+        ("local-seat".to_owned(), "0".to_owned()),
+    ];
+    let plan = NetPlan {
+        start,
+        bot: None,
+        end_after: None,
+        label: if h.serve { "serve" } else { "host" },
+        inject_desync: None,
+        desync_dir: h.desync_dir.clone(),
+    };
+    Ok((plan, params))
+}
+
+/// `HOST:PORT` for an address given with or without its port ([`DEFAULT_PORT`]).
+pub fn with_port(address: &str) -> String {
+    // An IPv6 address has colons of its own: only `[…]:PORT` names a port.
+    let has_port = if address.starts_with('[') {
+        address.contains("]:")
+    } else {
+        address.matches(':').count() == 1
+    };
+    if has_port {
+        address.to_owned()
+    } else if address.contains(':') && !address.starts_with('[') {
+        format!("[{address}]:{DEFAULT_PORT}")
+    } else {
+        format!("{address}:{DEFAULT_PORT}")
+    }
+}
+
+/// A joining player's plan (no bot) for the seat `reservation` holds at `address`
+/// under `key`, and the mission parameters of its seats.
+pub fn join_plan(
+    address: &str,
+    key: u64,
+    reservation: &iron3d_abi::NetReservation,
+    name: &str,
+    desync_dir: &Path,
+) -> (NetPlan, Vec<(String, String)>) {
     let clans = reservation.clans.to_vec();
     let params = vec![
         ("seats".to_owned(), seats_param(&clans)),
         ("local-seat".to_owned(), reservation.player.to_string()),
     ];
-    let mut start = empty_start(NetRole::JOIN, address, &a.data.name);
+    let mut start = empty_start(NetRole::JOIN, address.to_owned(), name);
     start.key = key;
     let plan = NetPlan {
         start,
-        bot: a.bot.then(|| a.bot_seed.unwrap_or(key)),
+        bot: None,
         end_after: None,
         label: "join",
-        inject_desync: a.inject_desync,
-        desync_dir: a.data.desync_dir.clone(),
+        inject_desync: None,
+        desync_dir: desync_dir.to_owned(),
     };
+    (plan, params)
+}
+
+/// `iron3d join ADDR`.
+pub fn join_command(a: JoinArgs, out: &mut dyn Write) -> anyhow::Result<u8> {
+    let address = with_port(&a.address);
+    let key = fresh_key();
+    let reservation = reserve_seat(
+        &Lobby {
+            registry: a.data.registry.clone(),
+            plugin_dirs: a.data.plugin_dirs.clone(),
+            name: a.data.name.clone(),
+        },
+        &address,
+        key,
+        out,
+    )?;
+    let (game_dir, _) = game(&a.data, Some(reservation.mission.to_string()), out)?;
+    let (mut plan, params) = join_plan(
+        &address,
+        key,
+        &reservation,
+        &a.data.name,
+        &a.data.desync_dir,
+    );
+    plan.bot = a.bot.then(|| a.bot_seed.unwrap_or(key));
+    plan.inject_desync = a.inject_desync;
     if !a.bot || a.view.offscreen {
         return play(
             &a.data,
@@ -483,7 +577,7 @@ pub fn join_command(a: JoinArgs, out: &mut dyn Write) -> anyhow::Result<u8> {
 }
 
 /// A connection key (PD-NET-FRAME: drawn at random; the lobby and the match share it).
-fn fresh_key() -> u64 {
+pub fn fresh_key() -> u64 {
     #[allow(
         clippy::disallowed_methods,
         reason = "a random key, not simulation time"
@@ -500,10 +594,26 @@ fn fresh_key() -> u64 {
     u64::from_le_bytes(k)
 }
 
+/// What the lobby needs: the plugins (the registry's net slot alone is loaded) and the
+/// player's name.
+#[derive(Clone, Debug, Default)]
+pub struct Lobby {
+    /// Plugin registry (default: config/plugins.ini).
+    pub registry: Option<PathBuf>,
+    /// Extra directories searched first for plugin libraries.
+    pub plugin_dirs: Vec<PathBuf>,
+    /// The player's name.
+    pub name: String,
+}
+
 /// The lobby (PD-NET-RESERVE): a session with the net slot alone reserves a seat at
 /// `address` for `key` and learns the match.
-fn lobby(
-    data: &MatchData,
+///
+/// # Errors
+/// No net plugin, the host refused this player, the match ended, or the host did not
+/// answer (the net plugin's connect timeout).
+pub fn reserve_seat(
+    data: &Lobby,
     address: &str,
     key: u64,
     out: &mut dyn Write,
@@ -660,6 +770,44 @@ mod tests {
         let mut again = Bot::new(7);
         let same: Vec<Vec<InputRecord>> = (0..2 * BOT_PERIOD).map(|_| again.records()).collect();
         assert_eq!(all, same, "the same seed, the same records");
+    }
+
+    #[test]
+    fn an_address_without_its_port_gets_the_default_one() {
+        assert_eq!(with_port("10.0.0.7"), "10.0.0.7:27100");
+        assert_eq!(with_port("10.0.0.7:5"), "10.0.0.7:5");
+        assert_eq!(with_port("host.example"), "host.example:27100");
+        assert_eq!(with_port("::1"), "[::1]:27100");
+        assert_eq!(with_port("[::1]"), "[::1]:27100");
+        assert_eq!(with_port("[::1]:5"), "[::1]:5");
+    }
+
+    #[test]
+    fn a_host_plans_its_seats_and_a_server_adds_its_spectators() {
+        let mut h = HostMatch {
+            serve: false,
+            bind: "0.0.0.0".into(),
+            port: 5,
+            players: 3,
+            clans: vec![2],
+            seed: 9,
+            mission: "BATTLE".into(),
+            name: "h".into(),
+            desync_dir: PathBuf::from("."),
+        };
+        let (plan, params) = host_plan(&h).unwrap();
+        assert_eq!(plan.start.role, NetRole::HOST);
+        assert_eq!(plan.start.address.as_str(), "0.0.0.0:5");
+        assert_eq!(plan.start.players, 3);
+        assert_eq!(params[0], ("seats".to_owned(), "2,1,2".to_owned()));
+        h.serve = true;
+        h.bind = "::".into();
+        let (plan, params) = host_plan(&h).unwrap();
+        assert_eq!((plan.label, plan.start.players), ("serve", 4));
+        assert_eq!(plan.start.address.as_str(), "[::]:5");
+        assert_eq!(params[0].1, "-,2,1,2");
+        h.players = 16;
+        assert!(host_plan(&h).is_err(), "15 join a server at most");
     }
 
     #[test]

@@ -395,6 +395,20 @@ pub enum MenuAction {
     /// Play this game directory from now on (`None`: the embedded demo): the window
     /// keeps it in the settings and opens the main menu over it (a new session).
     UseGameDir(Option<PathBuf>),
+    /// Host a match of `mission` for `players` players in all (the main menu's
+    /// Multiplayer page): a new session in a match.
+    Host {
+        /// The mission.
+        mission: String,
+        /// Players in all, the host included.
+        players: u8,
+    },
+    /// Join the match at `address` (the Multiplayer page): the window reserves a seat,
+    /// then starts a new session in the match.
+    Join {
+        /// `HOST:PORT` or `HOST`.
+        address: String,
+    },
     /// Leave the game.
     Quit,
     /// A setting changed (already saved and in [`PlaySession::settings`]); the window
@@ -1091,6 +1105,8 @@ impl PlaySession {
             FrontAction::Start { mission, campaign } => MenuAction::Start { mission, campaign },
             FrontAction::Load(path) => MenuAction::Load(path),
             FrontAction::UseGameDir(dir) => MenuAction::UseGameDir(dir),
+            FrontAction::Host { mission, players } => MenuAction::Host { mission, players },
+            FrontAction::Join { address } => MenuAction::Join { address },
             FrontAction::Quit => MenuAction::Quit,
             FrontAction::Resume => {
                 h.set_screen(Screen::Paused { item: 0 });
@@ -1317,6 +1333,34 @@ impl PlaySession {
         }
         tracing::info!(target: "Iron3D", setting = changed.label(), value = %changed.value(&self.settings), "setting changed");
         MenuAction::Setting(changed)
+    }
+
+    /// Typed text while a list is up: the highlighted line takes it when it is the
+    /// Multiplayer page's address (Backspace: `None`). Returns whether it did.
+    pub fn menu_text(&mut self, text: Option<&str>) -> bool {
+        let (Some(h), Some(f)) = (&self.hud, &mut self.front) else {
+            return false;
+        };
+        let Screen::List { item } = h.screen() else {
+            return false;
+        };
+        let took = match text {
+            Some(t) => f.type_text(item, t),
+            None => f.erase(item),
+        };
+        if took {
+            h.set_list(f.view().clone());
+        }
+        took
+    }
+
+    /// What the Multiplayer page says under its lines (a join under way, or why one
+    /// failed); `None` clears it.
+    pub fn set_net_status(&mut self, status: Option<String>) {
+        if let (Some(h), Some(f)) = (&self.hud, &mut self.front) {
+            f.set_net_status(status);
+            h.set_list(f.view().clone());
+        }
     }
 
     /// PD-NET-NO-SAVES: saves and loads are refused while a match runs.

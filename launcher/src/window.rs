@@ -27,6 +27,7 @@ use raw_window_handle::{HasDisplayHandle, HasWindowHandle, RawDisplayHandle, Raw
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::num::NonZeroU32;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use winit::application::ApplicationHandler;
@@ -92,6 +93,9 @@ struct App<'o> {
     fps: f64,
     error: Option<anyhow::Error>,
     done: bool,
+    /// A join from the menu: the address, the connection key, and the lobby reserving
+    /// the seat on its own thread.
+    joining: Option<Joining>,
     /// A host leaving its match: the match ends for every peer first, and the window
     /// closes once it is over or at this time.
     leaving: Option<Instant>,
@@ -130,6 +134,8 @@ impl App<'_> {
             MenuAction::None => {}
             MenuAction::Setting(item) => self.apply_setting(item),
             MenuAction::Quit => self.quit(event_loop),
+            MenuAction::Host { mission, players } => self.host(event_loop, mission, players),
+            MenuAction::Join { address } => self.join(address),
             MenuAction::Restart => {
                 let mut opts = self.opts.clone();
                 // The mission from its beginning, even after a load.
@@ -228,6 +234,12 @@ impl App<'_> {
                 self.fps_window = (now(), 0);
                 tracing::info!(target: "Iron3D", mission = %opts.mission, campaign = opts.campaign, "{what}");
                 self.opts = opts;
+            }
+            // A match that does not start (the port is taken) leaves the menu up.
+            Err(e) if opts.net.is_some() => {
+                tracing::warn!(target: "Iron3D", error = %format!("{e:#}"), "match refused");
+                self.session
+                    .set_net_status(Some(format!("the match did not start: {e:#}")));
             }
             Err(e) if opts.load.is_some() => {
                 tracing::warn!(target: "Iron3D", error = %format!("{e:#}"), "load refused");
@@ -351,6 +363,106 @@ impl App<'_> {
         }
     }
 
+    /// Hosts a match of `mission` for `players` in all from the main menu: a new session
+    /// in the match, on [`iron3d_menu::NET_PORT`] of every interface.
+    fn host(&mut self, event_loop: &ActiveEventLoop, mission: String, players: u8) {
+        let plan = crate::net_cli::host_plan(&crate::net_cli::HostMatch {
+            serve: false,
+            bind: "0.0.0.0".to_owned(),
+            port: iron3d_menu::NET_PORT,
+            players,
+            clans: Vec::new(),
+            seed: self.opts.seed,
+            mission: mission.clone(),
+            name: "player".to_owned(),
+            desync_dir: PathBuf::from("."),
+        });
+        match plan {
+            Ok((plan, params)) => {
+                let mut opts = self.opts.clone();
+                opts.mission = mission;
+                opts.params = params.into_iter().collect();
+                self.start_match(event_loop, opts, plan, "hosting a match");
+            }
+            Err(e) => self.session.set_net_status(Some(format!("{e:#}"))),
+        }
+    }
+
+    /// Joins the match at `address` from the main menu: the lobby reserves a seat on its
+    /// own thread (the window goes on); [`App::joined`] starts the match.
+    fn join(&mut self, address: String) {
+        if self.joining.is_some() {
+            return;
+        }
+        let address = crate::net_cli::with_port(&address);
+        let key = crate::net_cli::fresh_key();
+        let lobby = crate::net_cli::Lobby {
+            registry: self.opts.registry.clone(),
+            plugin_dirs: self.opts.plugin_dirs.clone(),
+            name: "player".to_owned(),
+        };
+        let at = address.clone();
+        let job = std::thread::spawn(move || {
+            crate::net_cli::reserve_seat(&lobby, &at, key, &mut std::io::sink())
+        });
+        self.session
+            .set_net_status(Some(format!("asking {address} for a seat")));
+        self.joining = Some(Joining { address, key, job });
+    }
+
+    /// A join from the menu whose lobby finished: the match starts, or the page says why
+    /// not.
+    fn joined(&mut self, event_loop: &ActiveEventLoop) {
+        if !self.joining.as_ref().is_some_and(|j| j.job.is_finished()) {
+            return;
+        }
+        let Some(j) = self.joining.take() else {
+            return;
+        };
+        let reservation = match j.job.join() {
+            Ok(Ok(r)) => r,
+            Ok(Err(e)) => {
+                return self
+                    .session
+                    .set_net_status(Some(format!("join failed: {e:#}")));
+            }
+            Err(_) => {
+                return self
+                    .session
+                    .set_net_status(Some("join failed: the lobby's thread panicked".into()));
+            }
+        };
+        let (plan, params) = crate::net_cli::join_plan(
+            &j.address,
+            j.key,
+            &reservation,
+            "player",
+            std::path::Path::new("."),
+        );
+        let mut opts = self.opts.clone();
+        opts.mission = reservation.mission.to_string();
+        opts.seed = reservation.seed;
+        opts.params = params.into_iter().collect();
+        self.start_match(event_loop, opts, plan, "joined a match");
+    }
+
+    /// A new session in a match: no briefing, menu, save, recording or campaign.
+    fn start_match(
+        &mut self,
+        event_loop: &ActiveEventLoop,
+        mut opts: PlayOptions,
+        plan: crate::net_cli::NetPlan,
+        what: &str,
+    ) {
+        opts.net = Some(plan);
+        opts.briefing = false;
+        opts.menu = false;
+        opts.load = None;
+        opts.record = None;
+        opts.campaign = false;
+        self.replace(event_loop, opts, what);
+    }
+
     /// The player leaves (close, F10, Quit). A host of a match that is not over ends it
     /// for every peer first (PD-NET-END) and closes once it is over, or after
     /// [`HOST_LEAVE_WAIT`].
@@ -362,6 +474,24 @@ impl App<'_> {
         }
         self.done = true;
         event_loop.exit();
+    }
+
+    /// Text typed while a list is up goes to the highlighted line when it takes text
+    /// (the Multiplayer page's address); `true` when it did.
+    fn menu_text(&mut self, event: &winit::event::KeyEvent) -> bool {
+        if event.state != ElementState::Pressed
+            || !matches!(self.session.screen(), Screen::List { .. })
+        {
+            return false;
+        }
+        match (event.physical_key, &event.text) {
+            (PhysicalKey::Code(KeyCode::Backspace), _) => self.session.menu_text(None),
+            (PhysicalKey::Code(KeyCode::Enter | KeyCode::NumpadEnter | KeyCode::Escape), _) => {
+                false
+            }
+            (_, Some(t)) => self.session.menu_text(Some(t.as_str())),
+            _ => false,
+        }
     }
 
     /// PD-NET-CHAT-KEY: in a match, while the game is up, `Y` opens the chat line and
@@ -486,6 +616,7 @@ impl App<'_> {
         if let Err(e) = self.session.write_notes(self.out) {
             return self.fail(event_loop, e.into());
         }
+        self.joined(event_loop);
         if self
             .leaving
             .is_some_and(|at| self.session.match_over() || now() >= at)
@@ -660,7 +791,7 @@ impl ApplicationHandler for App<'_> {
             WindowEvent::CloseRequested => self.quit(event_loop),
             WindowEvent::RedrawRequested => self.redraw(event_loop),
             WindowEvent::KeyboardInput { event, .. } => {
-                if self.chat_key(&event) {
+                if self.chat_key(&event) || self.menu_text(&event) {
                     return;
                 }
                 if let PhysicalKey::Code(code) = event.physical_key {
@@ -733,6 +864,16 @@ impl ApplicationHandler for App<'_> {
     }
 }
 
+/// A join from the main menu under way.
+struct Joining {
+    /// `HOST:PORT`.
+    address: String,
+    /// The connection key the lobby and the match share.
+    key: u64,
+    /// The lobby, reserving the seat.
+    job: std::thread::JoinHandle<anyhow::Result<iron3d_abi::NetReservation>>,
+}
+
 /// How long a host leaving its match waits for the match to end on every peer.
 pub const HOST_LEAVE_WAIT: Duration = Duration::from_secs(3);
 
@@ -772,6 +913,7 @@ pub fn run(opts: &PlayOptions, out: &mut dyn Write) -> WindowOutcome {
         fps: 0.0,
         error: None,
         done: false,
+        joining: None,
         leaving: None,
         switches: {
             let mut s = opts.switches.clone();

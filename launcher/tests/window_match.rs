@@ -281,3 +281,88 @@ fn a_host_in_a_window_ends_the_match_when_leaving() {
         "{bot:#?}"
     );
 }
+
+/// The main menu's Multiplayer page: the player types the server's address on Join and
+/// presses Enter; the window reserves a seat (the lobby on its own thread), starts the
+/// match, and ends it with the server's tick and hash.
+#[test]
+fn a_player_joins_from_the_main_menu() {
+    if !can_run() {
+        return;
+    }
+    let x = Xvfb::start().expect("Xvfb starts on a free display");
+    let tmp = tempfile::tempdir().unwrap();
+    let game = demo_game(tmp.path());
+    let exe = env!("CARGO_BIN_EXE_iron3d");
+    let mut server = Command::new(exe)
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--mission",
+            "BATTLE",
+            "--players",
+            "1",
+        ])
+        .args(["--ticks", "240", "--game-dir"])
+        .arg(&game)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let srx = lines(&mut server);
+    let mut sseen = Vec::new();
+    let listening = wait_for(&srx, &mut sseen, "serve: listening on ");
+    let at = listening
+        .strip_prefix("serve: listening on ")
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap()
+        .to_owned();
+    let data = tmp.path().join("data");
+    let log = tmp.path().join("menu.log");
+    let mut window = Command::new(exe)
+        .args(["--log-level", "info", "play", "--game-dir"])
+        .arg(&game)
+        .args(["--renderer", "soft", "--width", "640", "--height", "480"])
+        .env("DISPLAY", &x.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_CONFIG_HOME", data.join("config"))
+        .env("XDG_DATA_HOME", &data)
+        .env("XDG_CACHE_HOME", data.join("cache"))
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let wrx = lines(&mut window);
+    let mut wseen = Vec::new();
+    let Some(w) = x.iron3d_window(&mut window, &log, 90) else {
+        let _ = window.kill();
+        panic!("no window");
+    };
+    let w = w.as_str();
+    x.xdo(&["windowfocus", "--sync", w]);
+    sleep(1.0);
+    let key = |k: &str, times: usize| {
+        for _ in 0..times {
+            x.xdo(&["key", "--window", w, k]);
+            sleep(0.2);
+        }
+    };
+    // Main menu: New campaign is highlighted; Multiplayer is seven lines down.
+    key("Down", 7);
+    key("Return", 1);
+    // Multiplayer: Mission, Players, Host, Join — the address is typed on Join.
+    key("Down", 3);
+    key("BackSpace", "127.0.0.1:27100".len());
+    x.xdo(&["type", "--window", w, "--delay", "60", &at]);
+    sleep(0.3);
+    key("Return", 1);
+    wait_for(&wrx, &mut wseen, "join: match started");
+    let server = finish(server, &srx, sseen);
+    // The window stays up on "The match is over" until the player leaves.
+    wait_for(&wrx, &mut wseen, "the host ended the match");
+    sleep(1.0);
+    x.xdo(&["key", "--window", w, "F10"]);
+    let window_out = finish(window, &wrx, wseen);
+    assert_eq!(end(&server), end(&window_out), "server and window");
+}

@@ -63,6 +63,8 @@ pub enum Page {
     Mods,
     /// The game-directory picker: a folder browser and the check of the folder shown.
     GameDir,
+    /// Multiplayer: host a match of a mission of this game, or join one at an address.
+    Multiplayer,
 }
 
 /// What a line does when chosen.
@@ -90,6 +92,14 @@ enum Choice {
     UseDir(PathBuf),
     /// Play the embedded demo again.
     UseDemo,
+    /// Multiplayer: the mission to host (Left/Right: another).
+    NetMission,
+    /// Multiplayer: the players of a hosted match (Left/Right: fewer, more).
+    NetPlayers,
+    /// Multiplayer: host the match.
+    Host,
+    /// Multiplayer: the address to join (typed), Enter joins.
+    Join,
     /// The page before (the main menu, or the game).
     Back,
     /// Leave the game.
@@ -121,9 +131,31 @@ pub enum FrontAction {
     /// Play this game directory from now on (checked: it has a mission); `None`: the
     /// embedded demo.
     UseGameDir(Option<PathBuf>),
+    /// Host a match of `mission` for `players` players in all (the host included) on
+    /// [`NET_PORT`] of every interface.
+    Host {
+        /// The mission.
+        mission: String,
+        /// Players in all.
+        players: u8,
+    },
+    /// Join the match at `address` (`HOST:PORT`, or `HOST` for [`NET_PORT`]).
+    Join {
+        /// Where.
+        address: String,
+    },
     /// Leave the game.
     Quit,
 }
+
+/// The most players the Multiplayer page hosts for.
+pub const MAX_NET_PLAYERS: u8 = 8;
+
+/// The port the Multiplayer page hosts on (`iron3d host`'s default).
+pub const NET_PORT: u16 = 27_100;
+
+/// The most characters of the Multiplayer page's address.
+pub const NET_ADDRESS_CHARS: usize = 64;
 
 /// The menu: its page, its lines and what they do.
 pub struct FrontMenu {
@@ -152,6 +184,14 @@ pub struct FrontMenu {
     /// The subfolders of the folder they were listed for (listed once per folder shown,
     /// not at each progress step of a check).
     folders: (PathBuf, Vec<(String, PathBuf, bool)>),
+    /// Multiplayer: the mission to host (an index into the game's missions).
+    net_mission: usize,
+    /// Multiplayer: the players of a hosted match, the host included.
+    net_players: u8,
+    /// Multiplayer: the address to join.
+    net_address: String,
+    /// Multiplayer: what the last join or host did (shown under the page).
+    net_status: Option<String>,
 }
 
 /// The mission `play` starts behind the menu of `game_dir`: the campaign's first, else
@@ -242,6 +282,10 @@ impl FrontMenu {
             browse: game_dir.parent().unwrap_or(game_dir).to_path_buf(),
             check: None,
             folders: (PathBuf::new(), Vec::new()),
+            net_mission: 0,
+            net_players: 2,
+            net_address: format!("127.0.0.1:{NET_PORT}"),
+            net_status: None,
         }
     }
 
@@ -377,6 +421,7 @@ impl FrontMenu {
             Page::Controls => self.controls_page(),
             Page::Mods => self.mods_page(),
             Page::GameDir => self.game_dir_page(),
+            Page::Multiplayer => self.multiplayer_page(),
         };
         self.view = view;
         self.choices = choices;
@@ -431,6 +476,17 @@ impl FrontMenu {
             }
             Choice::UseDir(dir) => FrontAction::UseGameDir(Some(dir)),
             Choice::UseDemo => FrontAction::UseGameDir(None),
+            Choice::NetMission | Choice::NetPlayers => FrontAction::Stay,
+            Choice::Host => match missions_of(&self.game_dir).get(self.net_mission) {
+                Some(m) => FrontAction::Host {
+                    mission: m.clone(),
+                    players: self.net_players,
+                },
+                None => FrontAction::Stay,
+            },
+            Choice::Join => FrontAction::Join {
+                address: self.net_address.trim().to_owned(),
+            },
             Choice::Back => self.back(),
             Choice::Quit => FrontAction::Quit,
             Choice::Nothing => FrontAction::Stay,
@@ -442,6 +498,28 @@ impl FrontMenu {
     /// (saved at once, as `iron3d mods order` does) and the page is built again; a
     /// dependency still loads before what needs it. Returns whether the list changed.
     pub fn shift(&mut self, item: usize, step: i32) -> bool {
+        match self.choices.get(item) {
+            Some(Choice::NetMission) => {
+                let n = missions_of(&self.game_dir).len().max(1);
+                self.net_mission = if step < 0 {
+                    (self.net_mission + n - 1) % n
+                } else {
+                    (self.net_mission + 1) % n
+                };
+                self.show(Page::Multiplayer, self.from_game);
+                return true;
+            }
+            Some(Choice::NetPlayers) => {
+                self.net_players = if step < 0 {
+                    self.net_players.saturating_sub(1).max(2)
+                } else {
+                    (self.net_players + 1).min(MAX_NET_PLAYERS)
+                };
+                self.show(Page::Multiplayer, self.from_game);
+                return true;
+            }
+            _ => {}
+        }
         let (Some(Choice::ToggleMod(id)), Some((_, list_path, _))) =
             (self.choices.get(item), self.mods.as_ref())
         else {
@@ -612,6 +690,10 @@ impl FrontMenu {
                 Self::line("Game directory", self.game_dir.display().to_string(), true),
                 Choice::Open(Page::GameDir),
             ),
+            (
+                Self::line("Multiplayer", "host or join a match".to_owned(), true),
+                Choice::Open(Page::Multiplayer),
+            ),
             (Self::line("Quit", String::new(), true), Choice::Quit),
         ];
         let keys = if self.from_game {
@@ -624,6 +706,87 @@ impl FrontMenu {
             None => keys.to_owned(),
         };
         Self::assemble("IRON3D-RS", lines, hint)
+    }
+
+    /// Typed text on line `item`: the Multiplayer page's address takes it (printable
+    /// characters, at most [`NET_ADDRESS_CHARS`]). Returns whether the line took it.
+    pub fn type_text(&mut self, item: usize, text: &str) -> bool {
+        if self.choices.get(item) != Some(&Choice::Join) {
+            return false;
+        }
+        for c in text.chars().filter(|c| c.is_ascii_graphic()) {
+            if self.net_address.chars().count() < NET_ADDRESS_CHARS {
+                self.net_address.push(c);
+            }
+        }
+        self.show(Page::Multiplayer, self.from_game);
+        true
+    }
+
+    /// Backspace on line `item`: the address loses its last character. Returns whether
+    /// the line took it.
+    pub fn erase(&mut self, item: usize) -> bool {
+        if self.choices.get(item) != Some(&Choice::Join) {
+            return false;
+        }
+        self.net_address.pop();
+        self.show(Page::Multiplayer, self.from_game);
+        true
+    }
+
+    /// What the Multiplayer page says under its lines (a join under way, or why the
+    /// last one failed); `None` clears it.
+    pub fn set_net_status(&mut self, status: Option<String>) {
+        self.net_status = status;
+        if self.page == Page::Multiplayer {
+            self.show(Page::Multiplayer, self.from_game);
+        }
+    }
+
+    fn multiplayer_page(&self) -> (ListView, Vec<Choice>) {
+        let missions = missions_of(&self.game_dir);
+        let mission = missions.get(self.net_mission).cloned();
+        let lines = vec![
+            (
+                Self::line(
+                    "Mission",
+                    mission
+                        .clone()
+                        .unwrap_or_else(|| "this game has no mission".to_owned()),
+                    mission.is_some(),
+                ),
+                Choice::NetMission,
+            ),
+            (
+                Self::line("Players", self.net_players.to_string(), true),
+                Choice::NetPlayers,
+            ),
+            (
+                Self::line(
+                    "Host the match",
+                    format!("port {NET_PORT}, every interface"),
+                    mission.is_some(),
+                ),
+                Choice::Host,
+            ),
+            (
+                Self::line(
+                    "Join",
+                    self.net_address.clone(),
+                    !self.net_address.trim().is_empty(),
+                ),
+                Choice::Join,
+            ),
+            (Self::line("Back", String::new(), true), Choice::Back),
+        ];
+        let keys = "Left/Right change the mission and the players; type the address to join \
+                    on Join (Backspace erases). Every player needs the same game, mods and \
+                    plugins.";
+        let hint = match &self.net_status {
+            Some(s) => format!("{s}. {keys}"),
+            None => keys.to_owned(),
+        };
+        Self::assemble("MULTIPLAYER", lines, hint)
     }
 
     fn missions_page(&self) -> (ListView, Vec<Choice>) {
@@ -1182,7 +1345,8 @@ mod tests {
         assert!(!l[3].2, "no save folder: nothing to load");
         assert_eq!(l[5], ("Mods".into(), "no mods folder".into(), false));
         assert_eq!(l[7].0, "Game directory");
-        assert_eq!(m.choose(8), FrontAction::Quit);
+        assert_eq!(l[8].0, "Multiplayer");
+        assert_eq!(m.choose(9), FrontAction::Quit);
         // Controls: every action with its inputs (the shipped bindings), then Back.
         assert_eq!(m.choose(6), FrontAction::Stay);
         assert_eq!(m.page(), Page::Controls);
@@ -1385,6 +1549,54 @@ mod tests {
         m.choose(2);
         assert_eq!(labels(&m)[0].0, "Check this folder");
         assert_eq!(m.back(), FrontAction::Stay);
+        assert_eq!(m.page(), Page::Main);
+    }
+
+    /// The Multiplayer page: Left/Right pick the mission and the players (2 to
+    /// `MAX_NET_PLAYERS`), the address is typed on Join, and the two actions carry them.
+    #[test]
+    fn the_multiplayer_page_hosts_a_mission_or_joins_a_typed_address() {
+        let g = game();
+        let mut m = FrontMenu::new(g.path(), None);
+        m.open(Page::Main, false);
+        assert_eq!(m.choose(8), FrontAction::Stay);
+        assert_eq!(m.page(), Page::Multiplayer);
+        let l = labels(&m);
+        assert_eq!(l[0], ("Mission".into(), "BATTLE".into(), true));
+        assert_eq!(l[1], ("Players".into(), "2".into(), true));
+        assert_eq!(l[3], ("Join".into(), "127.0.0.1:27100".into(), true));
+        assert!(m.shift(0, 1));
+        assert_eq!(labels(&m)[0].1, "Campaign.00/Mission.01");
+        assert!(m.shift(1, -1), "no fewer than two");
+        assert_eq!(labels(&m)[1].1, "2");
+        for _ in 0..10 {
+            m.shift(1, 1);
+        }
+        assert_eq!(labels(&m)[1].1, MAX_NET_PLAYERS.to_string());
+        assert_eq!(
+            m.choose(2),
+            FrontAction::Host {
+                mission: "Campaign.00/Mission.01".into(),
+                players: MAX_NET_PLAYERS
+            }
+        );
+        assert!(!m.type_text(2, "x"), "only the address takes text");
+        for _ in 0.."127.0.0.1:27100".len() {
+            assert!(m.erase(3));
+        }
+        assert!(!labels(&m)[3].2, "nothing to join");
+        assert_eq!(m.choose(3), FrontAction::Stay);
+        assert!(m.type_text(3, "10.0.0.7 \u{7f}:27101"));
+        assert_eq!(
+            m.choose(3),
+            FrontAction::Join {
+                address: "10.0.0.7:27101".into()
+            },
+            "spaces and control characters are not typed"
+        );
+        m.set_net_status(Some("join failed: no answer".into()));
+        assert!(m.view().hint.starts_with("join failed: no answer. "));
+        assert_eq!(m.choose(4), FrontAction::Stay);
         assert_eq!(m.page(), Page::Main);
     }
 }
