@@ -1680,12 +1680,10 @@ fn install_presentation(
         } else {
             iron3d_hud::Screen::Playing
         };
-        Some(iron3d_hud::view::HudView::load(
-            &game.vfs,
-            &opts.mission,
-            &opts.params,
-            screen,
-        )?)
+        Some(
+            iron3d_hud::view::HudView::load(&game.vfs, &opts.mission, &opts.params, screen)?
+                .with_names(game.loaded.graph.names.clone()),
+        )
     } else {
         None
     };

@@ -11,6 +11,7 @@ use iron3d_gameplay::property::{BEHAVIOR_CLAN, CURRENT_ORE, LIFE_STATE};
 use iron3d_kernel::{Kernel, RenderSnapshot};
 use iron3d_render_frame::FrameParams;
 use iron3d_vfs::{ArchiveCache, GamePath, ReadMode, Vfs, VfsError};
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 /// The world radius a selection marker brackets (units), and the smallest half side
@@ -75,6 +76,71 @@ pub struct HudView {
     pub state: Arc<Mutex<HudState>>,
     /// The player's clan slot.
     player_clan: u32,
+    /// What players call the mission's units, by prototype (see [`unit_name`]).
+    names: Arc<BTreeMap<Vec<u8>, Vec<u8>>>,
+}
+
+/// What the HUD calls an object made from `prototype` (**PD-HUD-UNIT-NAME**): the name
+/// the data gives it in `names` (a unit DAT's root description, keyed by the resource
+/// upper-cased), else the prototype's own name — the file stem of a path, `_` as a
+/// space, the first letter upper-cased (`UNITS/Tank.dat` → `Tank`, `ore_truck` →
+/// `Ore truck`); never an id. CP1251 bytes, as the HUD's text.
+pub fn unit_name(prototype: &[u8], names: &BTreeMap<Vec<u8>, Vec<u8>>) -> Vec<u8> {
+    if let Some(n) = names.get(&prototype.to_ascii_uppercase()) {
+        return n.clone();
+    }
+    let file = prototype
+        .rsplit(|&b| b == b'/' || b == b'\\')
+        .next()
+        .unwrap_or(prototype);
+    let stem = match file.iter().rposition(|&b| b == b'.') {
+        Some(dot) if dot > 0 => &file[..dot],
+        _ => file,
+    };
+    let mut name: Vec<u8> = stem
+        .iter()
+        .map(|&b| if b == b'_' { b' ' } else { b })
+        .collect();
+    if let Some(first) = name.first_mut() {
+        first.make_ascii_uppercase();
+    }
+    if name.is_empty() {
+        name = b"Unit".to_vec();
+    }
+    name
+}
+
+/// The selection panel's lines (**PD-HUD-SELECTION**): `Selected: N`, then the kinds
+/// selected by name, the most numerous first (ties by name), at most three lines —
+/// `Tank chassis` for one, `3 x Ore truck` for several.
+pub fn selection_lines(
+    snapshot: &RenderSnapshot,
+    selected: &[u32],
+    names: &BTreeMap<Vec<u8>, Vec<u8>>,
+) -> Vec<Vec<u8>> {
+    if selected.is_empty() {
+        return Vec::new();
+    }
+    let wanted: std::collections::BTreeSet<u32> = selected.iter().copied().collect();
+    let mut kinds: BTreeMap<Vec<u8>, usize> = BTreeMap::new();
+    for o in &snapshot.objects {
+        if wanted.contains(&o.id.raw()) {
+            *kinds.entry(unit_name(&o.prototype, names)).or_default() += 1;
+        }
+    }
+    let mut kinds: Vec<(Vec<u8>, usize)> = kinds.into_iter().collect();
+    kinds.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let mut lines = vec![format!("Selected: {}", selected.len()).into_bytes()];
+    lines.extend(kinds.into_iter().take(3).map(|(name, n)| {
+        if n == 1 {
+            name
+        } else {
+            let mut l = format!("{n} x ").into_bytes();
+            l.extend_from_slice(&name);
+            l
+        }
+    }));
+    lines
 }
 
 /// Reads `path` from the mission directory `mission` (then the game root); `None` when
@@ -172,7 +238,15 @@ impl HudView {
                 ..HudState::default()
             })),
             player_clan,
+            names: Arc::new(BTreeMap::new()),
         })
+    }
+
+    /// The HUD with `names` for the mission's units (a mission graph's
+    /// `GraphReport::names`: a unit DAT's root description by resource, upper-cased).
+    pub fn with_names(mut self, names: BTreeMap<Vec<u8>, Vec<u8>>) -> Self {
+        self.names = Arc::new(names);
+        self
     }
 
     /// The screen now up.
@@ -270,23 +344,16 @@ impl HudView {
     {
         let hud = self.hud.clone();
         let state = self.state.clone();
+        let names = self.names.clone();
         move |snapshot, params| {
             let mut s = state
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .clone();
             s.tick = snapshot.tick;
-            s.selection = match snapshot.view.as_ref().map(|v| v.selected.as_slice()) {
-                None | Some([]) => Vec::new(),
-                Some(ids) => {
-                    let mut lines = vec![format!("Selected: {}", ids.len()).into_bytes()];
-                    lines.extend(
-                        ids.iter()
-                            .take(3)
-                            .map(|id| format!("Unit {id}").into_bytes()),
-                    );
-                    lines
-                }
+            s.selection = match snapshot.view.as_ref() {
+                Some(v) => selection_lines(snapshot, &v.selected, &names),
+                None => Vec::new(),
             };
             s.markers = markers(snapshot, params);
             Some(hud.overlay(&s, params.target.width, params.target.height))
@@ -312,6 +379,56 @@ mod tests {
             prototype: Arc::from(&b""[..]),
             clan_id: None,
         }
+    }
+
+    fn made_of(id: u32, prototype: &[u8]) -> SnapshotObject {
+        SnapshotObject {
+            prototype: Arc::from(prototype),
+            ..object(id, Vec3::ZERO)
+        }
+    }
+
+    /// PD-HUD-UNIT-NAME: the data's name first, else the prototype's own, never an id.
+    #[test]
+    fn a_unit_is_called_by_its_data_name_or_its_prototype() {
+        let names = BTreeMap::from([(b"UNITS/TANK.DAT".to_vec(), b"Tank chassis".to_vec())]);
+        assert_eq!(unit_name(b"UNITS/Tank.dat", &names), b"Tank chassis");
+        assert_eq!(unit_name(b"units\\Truck.dat", &names), b"Truck");
+        assert_eq!(unit_name(b"ore_truck", &names), b"Ore truck");
+        assert_eq!(unit_name(b"hangar", &names), b"Hangar");
+        assert_eq!(unit_name(b"", &names), b"Unit");
+        assert_eq!(unit_name(b".bas", &names), b".bas");
+    }
+
+    /// PD-HUD-SELECTION: kinds by name, the most numerous first, three lines at most.
+    #[test]
+    fn the_selection_panel_counts_the_kinds_by_name() {
+        let names = BTreeMap::from([(b"UNITS/TANK.DAT".to_vec(), b"Tank chassis".to_vec())]);
+        let snapshot = RenderSnapshot {
+            objects: vec![
+                made_of(1, b"UNITS/Tank.dat"),
+                made_of(2, b"UNITS/Truck.dat"),
+                made_of(3, b"UNITS/Tank.dat"),
+                made_of(4, b"tower"),
+                made_of(5, b"mine"),
+                made_of(6, b"UNITS/Tank.dat"),
+            ],
+            ..RenderSnapshot::default()
+        };
+        let text = |l: Vec<Vec<u8>>| -> Vec<String> {
+            l.into_iter()
+                .map(|b| String::from_utf8(b).unwrap())
+                .collect()
+        };
+        assert_eq!(
+            text(selection_lines(&snapshot, &[1, 2, 3, 4, 5], &names)),
+            ["Selected: 5", "2 x Tank chassis", "Mine", "Tower"]
+        );
+        assert_eq!(
+            text(selection_lines(&snapshot, &[2], &names)),
+            ["Selected: 1", "Truck"]
+        );
+        assert!(selection_lines(&snapshot, &[], &names).is_empty());
     }
 
     #[test]

@@ -119,6 +119,10 @@ pub struct GraphReport {
     pub diagnostics: Vec<String>,
     /// The assembled unit DATs, keyed by the TMA resource name upper-cased (ASCII).
     pub assemblies: BTreeMap<Vec<u8>, UnitAssembly>,
+    /// What players call each unit DAT reached: its root record's description as
+    /// written (CP1251, up to 32 bytes), keyed like [`GraphReport::assemblies`]; a DAT
+    /// whose root description is empty is left out.
+    pub names: BTreeMap<Vec<u8>, Vec<u8>>,
     /// The Control data of every prototype reached that has any, keyed by the
     /// prototype key upper-cased (ASCII).
     pub control: BTreeMap<Vec<u8>, ControlData>,
@@ -128,6 +132,14 @@ impl GraphReport {
     /// The assembly of the unit DAT `resource` (ASCII case ignored).
     pub fn assembly(&self, resource: &[u8]) -> Option<&UnitAssembly> {
         self.assemblies.get(&resource.to_ascii_uppercase())
+    }
+
+    /// What players call the unit DAT `resource` (ASCII case ignored): its root record's
+    /// description, when it has one.
+    pub fn name(&self, resource: &[u8]) -> Option<&[u8]> {
+        self.names
+            .get(&resource.to_ascii_uppercase())
+            .map(Vec::as_slice)
     }
 
     /// The Control data of prototype `key` (ASCII case ignored), if it has any.
@@ -300,6 +312,12 @@ impl<'a, 'd> Walker<'a, 'd> {
     ) -> Vec<Option<ModelMount>> {
         if let Some(m) = self.mounts.get(dat_key) {
             return m.clone();
+        }
+        if let Some(root) = dat.records.first() {
+            let name = root.description.value().trim_ascii();
+            if !name.is_empty() {
+                self.report.names.insert(dat_key.to_vec(), name.to_vec());
+            }
         }
         let mut models: Vec<Option<ModelName>> = vec![None; dat.records.len()];
         let assembly = assemble(resource, dat, |record, key| {

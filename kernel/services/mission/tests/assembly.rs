@@ -216,3 +216,25 @@ fn the_tank_collision_box_includes_the_turret_at_its_mount() {
     let (bounds, _) = model_bounds(&data, &loaded);
     assert!(close(bounds[TANK].max[2], 1.2), "{:?}", bounds[TANK]);
 }
+
+/// What players call a unit: its DAT's root description, as written; none when blank.
+#[test]
+fn a_unit_is_named_by_its_root_records_description() {
+    let dir = demo();
+    let g = graph(dir.path());
+    assert_eq!(g.name(TANK), Some(&b"Tank chassis"[..]));
+    assert_eq!(
+        g.name(b"units\\truck.DAT"),
+        Some(&b"Ore truck"[..]),
+        "case ignored"
+    );
+    assert_eq!(
+        g.name(b"hangar"),
+        None,
+        "a prototype placed directly has no DAT"
+    );
+    rewrite_tank(dir.path(), |dat| {
+        dat.records[0].description = iron3d_unitdat::Name32::new(b"  ").unwrap();
+    });
+    assert_eq!(graph(dir.path()).name(TANK), None, "a blank description");
+}
