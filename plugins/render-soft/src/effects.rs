@@ -133,6 +133,7 @@ impl SoftRasterizer {
         let gb = GUARD_BAND;
         let simple =
             all(&|p| p.w > 0.0 && p.z >= 0.0 && p.x.abs() <= gb * p.w && p.y.abs() <= gb * p.w);
+        let mut queue = Vec::with_capacity(2);
         if simple {
             let (wf, hf) = (self.width as f32, self.height as f32);
             if let (Some(s0), Some(s1), Some(s2), Some(s3)) = (
@@ -141,13 +142,14 @@ impl SoftRasterizer {
                 project(&v[2], wf, hf),
                 project(&v[3], wf, hf),
             ) {
-                self.raster(s0, s1, s2, &st);
-                self.raster(s0, s2, s3, &st);
+                queue.extend(self.raster(s0, s1, s2, &st));
+                queue.extend(self.raster(s0, s2, s3, &st));
             }
         } else {
-            self.triangle(&[v[0], v[1], v[2]], &st);
-            self.triangle(&[v[0], v[2], v[3]], &st);
+            self.triangle(&[v[0], v[1], v[2]], &st, &mut queue);
+            self.triangle(&[v[0], v[2], v[3]], &st, &mut queue);
         }
+        self.fill(&queue);
         Some(0)
     }
 

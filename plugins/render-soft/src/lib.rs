@@ -132,7 +132,9 @@ mod raster;
 mod tests;
 
 pub use effects::{EffectCounters, GLOW_OPACITY, GLOW_RADIUS};
-pub use raster::{DrawCounters, GUARD_BAND, MAX_TARGET_DIM, SUBPIXEL_BITS, SoftRasterizer};
+pub use raster::{
+    DrawCounters, GUARD_BAND, MAX_TARGET_DIM, MAX_THREADS, SUBPIXEL_BITS, SoftRasterizer,
+};
 
 use iron3d_abi::{
     EffectFrame, EffectPrimitive, FactoryDescription, ImageRgba8, Overlay, Plugin,

@@ -255,12 +255,63 @@ pub struct SoftRasterizer {
     /// (2.11) Counters of the last [`SoftRasterizer::draw_effects`].
     pub(crate) effect_counters: crate::EffectCounters,
     drawn: bool,
+    /// Threads the scan loop uses (0: the machine's, [`SoftRasterizer::threads`]).
+    threads: usize,
+}
+
+/// Screen triangles queued before the scan loop fills them (**PD-SOFT-BANDS**): the draw
+/// path sets up this many, then fills them band by band on several threads.
+const QUEUE: usize = 8192;
+
+/// The most threads the scan loop uses.
+pub const MAX_THREADS: usize = 8;
+
+/// Below this many covered pixels (the queued triangles' bounding boxes together) the
+/// scan loop runs on the calling thread: a thread costs more than it saves.
+const PARALLEL_PIXELS: u64 = 32_768;
+
+/// A screen triangle set up for the scan loop: the vertices (wound clockwise on the
+/// y-down screen), the pixel bounds, the fixed-point edge functions at the first pixel
+/// centre with their steps and top-left biases, and the item's state.
+#[derive(Clone, Copy)]
+pub(crate) struct Tri<'a> {
+    v: [ScreenVert; 3],
+    x0: i64,
+    x1: i64,
+    y0: i64,
+    y1: i64,
+    row: [i64; 3],
+    step_x: [i64; 3],
+    step_y: [i64; 3],
+    bias: [i64; 3],
+    inv_area: f32,
+    st: ItemState<'a>,
 }
 
 impl SoftRasterizer {
     /// An empty rasterizer (0×0, nothing drawn).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The rasterizer with the scan loop on `threads` threads (0: the machine's, at
+    /// most [`MAX_THREADS`]). The pixels and the counters never depend on it.
+    pub fn with_threads(threads: usize) -> Self {
+        Self {
+            threads,
+            ..Self::default()
+        }
+    }
+
+    /// The threads the scan loop uses (**PD-SOFT-BANDS**): the number asked for, else
+    /// the machine's available parallelism, at most [`MAX_THREADS`].
+    pub fn threads(&self) -> usize {
+        let n = if self.threads == 0 {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        } else {
+            self.threads
+        };
+        n.clamp(1, MAX_THREADS)
     }
 
     /// Width of the last drawn target.
@@ -392,21 +443,28 @@ impl SoftRasterizer {
         }
         let pv = glam::Mat4::from(frame.camera.projection) * glam::Mat4::from(frame.camera.view);
         let resources: &RenderResources = &frame.resources;
+        let mut queue = Vec::with_capacity(QUEUE.min(4 * frame.items.len() + 16));
         for item in frame.items.iter() {
-            self.draw_item(resources, &pv, &frame.lighting, item);
+            self.draw_item(resources, &pv, &frame.lighting, item, &mut queue);
+            if queue.len() >= QUEUE {
+                self.fill(&queue);
+                queue.clear();
+            }
         }
+        self.fill(&queue);
         RenderStats {
             draw_items: self.counters.items_drawn,
             objects,
         }
     }
 
-    fn draw_item(
+    fn draw_item<'a>(
         &mut self,
-        resources: &RenderResources,
+        resources: &'a RenderResources,
         pv: &glam::Mat4,
         lighting: &Lighting,
         item: &DrawItem,
+        queue: &mut Vec<Tri<'a>>,
     ) {
         let Some(mesh) = resources.meshes.get(item.mesh as usize) else {
             self.counters.skipped_items += 1;
@@ -471,11 +529,18 @@ impl SoftRasterizer {
                 continue;
             }
             self.counters.triangles += 1;
-            self.triangle(&v, &st);
+            self.triangle(&v, &st, queue);
         }
     }
 
-    pub(crate) fn triangle(&mut self, v: &[Vert; 3], st: &ItemState<'_>) {
+    /// Clips triangle `v` and sets up the screen triangles of what is left into `queue`
+    /// (filled later, in order, by [`SoftRasterizer::fill`]).
+    pub(crate) fn triangle<'a>(
+        &mut self,
+        v: &[Vert; 3],
+        st: &ItemState<'a>,
+        queue: &mut Vec<Tri<'a>>,
+    ) {
         // Trivial reject: all three outside one plane of the view volume.
         let all = |f: &dyn Fn(&Vert) -> bool| v.iter().all(f);
         if all(&|p| p.c[0] > p.c[3])
@@ -540,26 +605,30 @@ impl SoftRasterizer {
             }
         }
         for i in 1..n - 1 {
-            self.raster(s[0], s[i], s[i + 1], st);
+            if let Some(t) = self.raster(s[0], s[i], s[i + 1], st) {
+                queue.push(t);
+            }
         }
     }
 
-    pub(crate) fn raster(
+    /// Sets up screen triangle `a b c` for the scan loop: `None` (counted) when it has
+    /// no area, is a back face culled, or covers no pixel centre of the target.
+    pub(crate) fn raster<'a>(
         &mut self,
         a: ScreenVert,
         mut b: ScreenVert,
         mut c: ScreenVert,
-        st: &ItemState<'_>,
-    ) {
+        st: &ItemState<'a>,
+    ) -> Option<Tri<'a>> {
         let mut area = edge(&a, &b, c.x, c.y);
         // y-down screen: area < 0 is counter-clockwise in NDC (+y up) = front face.
         if area == 0 {
             self.counters.degenerate += 1;
-            return;
+            return None;
         }
         if st.cull == CullMode::Back && area > 0 {
             self.counters.culled += 1;
-            return;
+            return None;
         }
         if area < 0 {
             std::mem::swap(&mut b, &mut c);
@@ -576,7 +645,7 @@ impl SoftRasterizer {
         let y0 = ((min_y - HALF) + SUB - 1).div_euclid(SUB).max(0);
         let y1 = (max_y - HALF).div_euclid(SUB).min(h - 1);
         if x0 > x1 || y0 > y1 {
-            return;
+            return None;
         }
         self.counters.rasterized += 1;
         // Edge i is opposite vertex i; its value is vertex i's barycentric weight × area.
@@ -597,105 +666,241 @@ impl SoftRasterizer {
             step_x[i] = -dy * SUB;
             step_y[i] = dx * SUB;
         }
-        let inv_area = 1.0 / area as f32;
-        let width = self.width as usize;
-        for py in y0..=y1 {
-            let mut e = row;
-            let line = py as usize * width;
-            for px in x0..=x1 {
-                if (e[0] | e[1] | e[2]) >= 0 {
-                    let l0 = (e[0] - bias[0]) as f32 * inv_area;
-                    let l1 = (e[1] - bias[1]) as f32 * inv_area;
-                    let l2 = (e[2] - bias[2]) as f32 * inv_area;
-                    self.fragment(line + px as usize, [l0, l1, l2], [&a, &b, &c], st);
-                }
-                e[0] += step_x[0];
-                e[1] += step_x[1];
-                e[2] += step_x[2];
-            }
-            row[0] += step_y[0];
-            row[1] += step_y[1];
-            row[2] += step_y[2];
-        }
+        Some(Tri {
+            v: [a, b, c],
+            x0,
+            x1,
+            y0,
+            y1,
+            row,
+            step_x,
+            step_y,
+            bias,
+            inv_area: 1.0 / area as f32,
+            st: *st,
+        })
     }
 
-    fn fragment(&mut self, idx: usize, l: [f32; 3], v: [&ScreenVert; 3], st: &ItemState<'_>) {
-        let depth = l[0] * v[0].z + l[1] * v[1].z + l[2] * v[2].z;
-        if !(0.0..=1.0).contains(&depth) {
+    /// Fills `tris` in order (**PD-SOFT-BANDS**): the target is cut into one band of
+    /// rows per thread and every band scans every triangle's rows inside it, so each
+    /// pixel sees the triangles in the same order as one thread would — the pixels and
+    /// the counters do not depend on the number of threads.
+    pub(crate) fn fill(&mut self, tris: &[Tri<'_>]) {
+        if tris.is_empty() || self.width == 0 || self.height == 0 {
             return;
         }
-        if st.depth_test && depth > self.depth[idx] {
-            return;
-        }
-        let iw = l[0] * v[0].iw + l[1] * v[1].iw + l[2] * v[2].iw;
-        let attr = |k: usize| (l[0] * v[0].a[k] + l[1] * v[1].a[k] + l[2] * v[2].a[k]) / iw;
-        let uv = [attr(0), attr(1)];
-        let light = [attr(2), attr(3), attr(4)];
-        let mut col = match st.s0 {
-            Stage::Off => [light[0], light[1], light[2], 1.0],
-            Stage::Select(s) => s.fetch(uv),
-            Stage::Modulate(s) => {
-                let t = s.fetch(uv);
-                [t[0] * light[0], t[1] * light[1], t[2] * light[2], t[3]]
-            }
-            Stage::Sprite(opacity) => {
-                let a = opacity * (1.0 - (uv[0] * uv[0] + uv[1] * uv[1])).max(0.0);
-                // Nothing to add or mix (NaN included): leave the pixel alone.
-                if a.is_nan() || a <= 0.0 {
-                    return;
-                }
-                [light[0], light[1], light[2], a]
-            }
+        let (width, rows) = (self.width as usize, self.height as usize);
+        let covered: u64 = tris
+            .iter()
+            .map(|t| ((t.x1 - t.x0 + 1) * (t.y1 - t.y0 + 1)) as u64)
+            .sum();
+        let threads = if covered < PARALLEL_PIXELS {
+            1
+        } else {
+            self.threads().min(rows)
         };
-        match st.s1 {
-            Stage::Off | Stage::Sprite(_) => {}
-            Stage::Select(s) => {
-                let t = s.fetch(uv);
-                col[..3].copy_from_slice(&t[..3]);
-            }
-            Stage::Modulate(s) => {
-                let t = s.fetch(uv);
-                col[0] *= t[0];
-                col[1] *= t[1];
-                col[2] *= t[2];
-            }
-        }
-        if st
-            .alpha_ref
-            .is_some_and(|reference| to_u8(col[3]) < reference)
-        {
+        if threads <= 1 {
+            self.counters.fragments += fill_band(&mut self.color, &mut self.depth, width, 0, tris);
             return;
         }
-        if st.depth_write {
-            self.depth[idx] = depth;
-        }
-        let px = &mut self.color[idx * 4..idx * 4 + 4];
-        let out = match st.blend {
-            BlendMode::Opaque => [to_u8(col[0]), to_u8(col[1]), to_u8(col[2]), to_u8(col[3])],
-            BlendMode::AlphaBlend => {
-                let a = col[3];
-                let d = |k: usize| UNORM8[usize::from(px[k])];
-                [
-                    to_u8(col[0] * a + d(0) * (1.0 - a)),
-                    to_u8(col[1] * a + d(1) * (1.0 - a)),
-                    to_u8(col[2] * a + d(2) * (1.0 - a)),
-                    to_u8(a + d(3) * (1.0 - a)),
-                ]
+        let band = rows.div_ceil(threads);
+        let fragments = std::thread::scope(|scope| {
+            let mut bands = self
+                .color
+                .chunks_mut(band * width * 4)
+                .zip(self.depth.chunks_mut(band * width))
+                .enumerate();
+            let first = bands.next();
+            let workers: Vec<_> = bands
+                .map(|(k, (color, depth))| {
+                    scope.spawn(move || fill_band(color, depth, width, k * band, tris))
+                })
+                .collect();
+            let mut n = first.map_or(0, |(_, (color, depth))| {
+                fill_band(color, depth, width, 0, tris)
+            });
+            for w in workers {
+                // A band's scan has no panicking path; were one to panic, its
+                // fragments are not counted and the others still are.
+                n += w.join().unwrap_or(0);
             }
-            BlendMode::Additive => {
-                let a = col[3];
-                let d = |k: usize| UNORM8[usize::from(px[k])];
-                [
-                    to_u8((d(0) + col[0] * a).min(1.0)),
-                    to_u8((d(1) + col[1] * a).min(1.0)),
-                    to_u8((d(2) + col[2] * a).min(1.0)),
-                    px[3],
-                ]
-            }
-        };
-        px.copy_from_slice(&out);
-        self.counters.fragments += 1;
+            n
+        });
+        self.counters.fragments += fragments;
     }
+}
+
+/// Scans `tris` over the band of rows `y_start ..` held by `color` / `depth` (whole rows
+/// of `width` pixels): for each triangle, in order, the pixels of each of its rows in
+/// the band whose centre all three edge functions take (their span is found from the
+/// edge values exactly, so no pixel of the bounding box is tested one by one). Answers
+/// the fragments written.
+fn fill_band(
+    color: &mut [u8],
+    depth: &mut [f32],
+    width: usize,
+    y_start: usize,
+    tris: &[Tri<'_>],
+) -> u64 {
+    let rows = depth.len() / width.max(1);
+    if rows == 0 {
+        return 0;
+    }
+    let (band_y0, band_y1) = (y_start as i64, (y_start + rows - 1) as i64);
+    let mut fragments = 0;
+    for t in tris {
+        let ya = t.y0.max(band_y0);
+        let yb = t.y1.min(band_y1);
+        if ya > yb {
+            continue;
+        }
+        let skip = ya - t.y0;
+        let mut row = [
+            t.row[0] + t.step_y[0] * skip,
+            t.row[1] + t.step_y[1] * skip,
+            t.row[2] + t.step_y[2] * skip,
+        ];
+        let last = t.x1 - t.x0;
+        for py in ya..=yb {
+            if let Some((lo, hi)) = span(&row, &t.step_x, last) {
+                let line = (py - band_y0) as usize * width;
+                let mut e = [
+                    row[0] + t.step_x[0] * lo,
+                    row[1] + t.step_x[1] * lo,
+                    row[2] + t.step_x[2] * lo,
+                ];
+                for k in lo..=hi {
+                    let l0 = (e[0] - t.bias[0]) as f32 * t.inv_area;
+                    let l1 = (e[1] - t.bias[1]) as f32 * t.inv_area;
+                    let l2 = (e[2] - t.bias[2]) as f32 * t.inv_area;
+                    let idx = line + (t.x0 + k) as usize;
+                    if fragment(color, depth, idx, [l0, l1, l2], &t.v, &t.st) {
+                        fragments += 1;
+                    }
+                    e[0] += t.step_x[0];
+                    e[1] += t.step_x[1];
+                    e[2] += t.step_x[2];
+                }
+            }
+            row[0] += t.step_y[0];
+            row[1] += t.step_y[1];
+            row[2] += t.step_y[2];
+        }
+    }
+    fragments
+}
+
+/// The pixels `x0 + lo ..= x0 + hi` of a row (`lo`, `hi` within `0 ..= last`) where
+/// every edge function `e[i] + step[i]·k` is at least 0; `None` when there is none.
+/// Exact integer arithmetic: the same pixels as testing each one.
+fn span(e: &[i64; 3], step: &[i64; 3], last: i64) -> Option<(i64, i64)> {
+    let (mut lo, mut hi) = (0i64, last);
+    for i in 0..3 {
+        let (v, s) = (e[i], step[i]);
+        if s == 0 {
+            if v < 0 {
+                return None;
+            }
+        } else if s > 0 {
+            if v < 0 {
+                lo = lo.max((-v + s - 1) / s);
+            }
+        } else {
+            if v < 0 {
+                return None;
+            }
+            hi = hi.min(v / -s);
+        }
+    }
+    (lo <= hi).then_some((lo, hi))
+}
+
+/// Shades one pixel `idx` of `color` / `depth` at barycentric weights `l` of `v`:
+/// depth test, the two stages, alpha test, depth write, blend. Answers whether the
+/// pixel was written.
+fn fragment(
+    color: &mut [u8],
+    depth: &mut [f32],
+    idx: usize,
+    l: [f32; 3],
+    v: &[ScreenVert; 3],
+    st: &ItemState<'_>,
+) -> bool {
+    let z = l[0] * v[0].z + l[1] * v[1].z + l[2] * v[2].z;
+    if !(0.0..=1.0).contains(&z) {
+        return false;
+    }
+    if st.depth_test && z > depth[idx] {
+        return false;
+    }
+    let iw = l[0] * v[0].iw + l[1] * v[1].iw + l[2] * v[2].iw;
+    let attr = |k: usize| (l[0] * v[0].a[k] + l[1] * v[1].a[k] + l[2] * v[2].a[k]) / iw;
+    let uv = [attr(0), attr(1)];
+    let light = [attr(2), attr(3), attr(4)];
+    let mut col = match st.s0 {
+        Stage::Off => [light[0], light[1], light[2], 1.0],
+        Stage::Select(s) => s.fetch(uv),
+        Stage::Modulate(s) => {
+            let t = s.fetch(uv);
+            [t[0] * light[0], t[1] * light[1], t[2] * light[2], t[3]]
+        }
+        Stage::Sprite(opacity) => {
+            let a = opacity * (1.0 - (uv[0] * uv[0] + uv[1] * uv[1])).max(0.0);
+            // Nothing to add or mix (NaN included): leave the pixel alone.
+            if a.is_nan() || a <= 0.0 {
+                return false;
+            }
+            [light[0], light[1], light[2], a]
+        }
+    };
+    match st.s1 {
+        Stage::Off | Stage::Sprite(_) => {}
+        Stage::Select(s) => {
+            let t = s.fetch(uv);
+            col[..3].copy_from_slice(&t[..3]);
+        }
+        Stage::Modulate(s) => {
+            let t = s.fetch(uv);
+            col[0] *= t[0];
+            col[1] *= t[1];
+            col[2] *= t[2];
+        }
+    }
+    if st
+        .alpha_ref
+        .is_some_and(|reference| to_u8(col[3]) < reference)
+    {
+        return false;
+    }
+    if st.depth_write {
+        depth[idx] = z;
+    }
+    let px = &mut color[idx * 4..idx * 4 + 4];
+    let out = match st.blend {
+        BlendMode::Opaque => [to_u8(col[0]), to_u8(col[1]), to_u8(col[2]), to_u8(col[3])],
+        BlendMode::AlphaBlend => {
+            let a = col[3];
+            let d = |k: usize| UNORM8[usize::from(px[k])];
+            [
+                to_u8(col[0] * a + d(0) * (1.0 - a)),
+                to_u8(col[1] * a + d(1) * (1.0 - a)),
+                to_u8(col[2] * a + d(2) * (1.0 - a)),
+                to_u8(a + d(3) * (1.0 - a)),
+            ]
+        }
+        BlendMode::Additive => {
+            let a = col[3];
+            let d = |k: usize| UNORM8[usize::from(px[k])];
+            [
+                to_u8((d(0) + col[0] * a).min(1.0)),
+                to_u8((d(1) + col[1] * a).min(1.0)),
+                to_u8((d(2) + col[2] * a).min(1.0)),
+                px[3],
+            ]
+        }
+    };
+    px.copy_from_slice(&out);
+    true
 }
 
 /// Clip position and Gouraud light of one vertex.

@@ -539,6 +539,33 @@ fn same_frame_twice_gives_identical_bytes() {
     assert_eq!(draw(&f).pixels(), &first[..]);
 }
 
+/// PD-SOFT-BANDS: the scan loop on one thread or several gives the same bytes, depth
+/// and counters (a frame big enough to be cut into bands, and one too small to be).
+#[test]
+fn the_pixels_do_not_depend_on_the_threads() {
+    for f in [
+        bench_frame(640, 480),
+        floor_frame(320, 200),
+        bench_frame(96, 7),
+    ] {
+        let mut one = SoftRasterizer::with_threads(1);
+        one.draw(&f);
+        for threads in [2, 3, 8] {
+            let mut many = SoftRasterizer::with_threads(threads);
+            assert_eq!(many.threads(), threads);
+            many.draw(&f);
+            assert_eq!(many.pixels(), one.pixels(), "{threads} threads");
+            assert_eq!(
+                many.depth().iter().map(|d| d.to_bits()).collect::<Vec<_>>(),
+                one.depth().iter().map(|d| d.to_bits()).collect::<Vec<_>>()
+            );
+            assert_eq!(many.counters(), one.counters());
+        }
+    }
+    assert!(SoftRasterizer::new().threads() >= 1);
+    assert_eq!(SoftRasterizer::with_threads(100).threads(), MAX_THREADS);
+}
+
 #[test]
 fn resize_between_frames() {
     let mut r = SoftRasterizer::new();
@@ -696,15 +723,21 @@ fn an_empty_overlay_or_a_refused_target_changes_nothing() {
 #[allow(clippy::disallowed_methods)] // wall time measures the rasterizer, not a simulation
 fn timing_two_thousand_triangles_640x480() {
     let f = bench_frame(640, 480);
-    let mut r = SoftRasterizer::new();
-    r.draw(&f);
-    let n = 50;
-    let t = std::time::Instant::now();
-    for _ in 0..n {
+    for threads in [1, 0] {
+        let mut r = SoftRasterizer::with_threads(threads);
         r.draw(&f);
+        let n = 50;
+        let t = std::time::Instant::now();
+        for _ in 0..n {
+            r.draw(&f);
+        }
+        let per = t.elapsed() / n;
+        eprintln!(
+            "{} threads: {per:?} per frame, {:?}",
+            r.threads(),
+            r.counters()
+        );
     }
-    let per = t.elapsed() / n;
-    eprintln!("{per:?} per frame, {:?}", r.counters());
 }
 
 #[test]
