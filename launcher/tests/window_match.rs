@@ -20,6 +20,7 @@ mod xvfb;
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -90,6 +91,70 @@ fn end(out: &[String]) -> (String, String) {
     (field("tick="), field("state_hash="))
 }
 
+/// A headless peer (`serve`, `join --bot`): `iron3d ARGS --game-dir GAME`, its
+/// standard output as it comes.
+fn headless(args: &[&str], game: &Path) -> (Child, mpsc::Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_iron3d"))
+        .args(args)
+        .arg("--game-dir")
+        .arg(game)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let rx = lines(&mut child);
+    (child, rx)
+}
+
+/// A windowed peer on `x` (640 × 480, the software renderer): `iron3d --log-level info
+/// ARGS --game-dir GAME`, its settings and saves under `dir`, its log in `log`.
+fn windowed(
+    x: &Xvfb,
+    args: &[&str],
+    game: &Path,
+    dir: &Path,
+    log: &Path,
+) -> (Child, mpsc::Receiver<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_iron3d"))
+        .args(["--log-level", "info"])
+        .args(args)
+        .args(["--renderer", "soft", "--width", "640", "--height", "480"])
+        .arg("--game-dir")
+        .arg(game)
+        .env("DISPLAY", &x.display)
+        .env_remove("WAYLAND_DISPLAY")
+        .env("XDG_CONFIG_HOME", dir.join("config"))
+        .env("XDG_DATA_HOME", dir.join("data"))
+        .env("XDG_CACHE_HOME", dir.join("cache"))
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(log).unwrap())
+        .spawn()
+        .unwrap();
+    let rx = lines(&mut child);
+    (child, rx)
+}
+
+/// The address a host prints once it listens (`LABEL: listening on ADDR …`).
+fn listening(rx: &mpsc::Receiver<String>, seen: &mut Vec<String>, label: &str) -> String {
+    let what = format!("{label}: listening on ");
+    let line = wait_for(rx, seen, &what);
+    line.strip_prefix(&what)
+        .and_then(|r| r.split_whitespace().next())
+        .unwrap()
+        .to_owned()
+}
+
+/// The first `Iron3D-rs` window of `child` (its log said why when there is none),
+/// focused.
+fn focused(x: &Xvfb, child: &mut Child, log: &Path) -> String {
+    let Some(w) = x.iron3d_window(child, log, 90) else {
+        let _ = child.kill();
+        panic!("no window");
+    };
+    x.xdo(&["windowfocus", "--sync", &w]);
+    w
+}
+
 #[test]
 fn a_player_in_a_window_orders_chats_and_ends_with_the_same_hash() {
     if !can_run() {
@@ -98,10 +163,10 @@ fn a_player_in_a_window_orders_chats_and_ends_with_the_same_hash() {
     let x = Xvfb::start().expect("Xvfb starts on a free display");
     let tmp = tempfile::tempdir().unwrap();
     let game = demo_game(tmp.path());
-    let exe = env!("CARGO_BIN_EXE_iron3d");
     let trace = tmp.path().join("server.jsonl");
-    let mut server = Command::new(exe)
-        .args([
+    let trace_arg = trace.to_str().unwrap();
+    let (server, srx) = headless(
+        &[
             "serve",
             "--port",
             "0",
@@ -109,57 +174,30 @@ fn a_player_in_a_window_orders_chats_and_ends_with_the_same_hash() {
             "BATTLE",
             "--players",
             "2",
-        ])
-        .args(["--ticks", "900", "--game-dir"])
-        .arg(&game)
-        .arg("--trace")
-        .arg(&trace)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let srx = lines(&mut server);
+            "--ticks",
+            "900",
+            "--trace",
+            trace_arg,
+        ],
+        &game,
+    );
     let mut sseen = Vec::new();
-    let listening = wait_for(&srx, &mut sseen, "serve: listening on ");
-    let at = listening
-        .strip_prefix("serve: listening on ")
-        .and_then(|r| r.split_whitespace().next())
-        .unwrap()
-        .to_owned();
+    let at = listening(&srx, &mut sseen, "serve");
 
     // The window joins first: it gets seat 1 (clan 0, the player's side of BATTLE).
     let log = tmp.path().join("window.log");
-    let mut window = Command::new(exe)
-        .args(["--log-level", "info", "join", &at, "--name", "win"])
-        .args(["--renderer", "soft", "--width", "640", "--height", "480"])
-        .args(["--frames", "100000", "--game-dir"])
-        .arg(&game)
-        .env("DISPLAY", &x.display)
-        .env_remove("WAYLAND_DISPLAY")
-        .env("XDG_CONFIG_HOME", tmp.path().join("config"))
-        .env("XDG_DATA_HOME", tmp.path().join("data"))
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    let wrx = lines(&mut window);
+    let (mut window, wrx) = windowed(
+        &x,
+        &["join", &at, "--name", "win", "--frames", "100000"],
+        &game,
+        tmp.path(),
+        &log,
+    );
     let mut wseen = Vec::new();
     wait_for(&wrx, &mut wseen, "join: seat 1 reserved");
-    let mut bot = Command::new(exe)
-        .args(["join", &at, "--bot", "--name", "bot", "--game-dir"])
-        .arg(&game)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let brx = lines(&mut bot);
-
-    let Some(w) = x.iron3d_window(&mut window, &log, 90) else {
-        let _ = window.kill();
-        panic!("no window");
-    };
+    let (bot, brx) = headless(&["join", &at, "--bot", "--name", "bot"], &game);
+    let w = focused(&x, &mut window, &log);
     let w = w.as_str();
-    x.xdo(&["windowfocus", "--sync", w]);
     wait_for(&wrx, &mut wseen, "join: match started");
     sleep(1.0);
     // Box-select the player's vehicles, then Enter: the first selected is possessed.
@@ -221,50 +259,26 @@ fn a_host_in_a_window_ends_the_match_when_leaving() {
     let x = Xvfb::start().expect("Xvfb starts on a free display");
     let tmp = tempfile::tempdir().unwrap();
     let game = demo_game(tmp.path());
-    let exe = env!("CARGO_BIN_EXE_iron3d");
     let log = tmp.path().join("host.log");
-    let mut host = Command::new(exe)
-        .args([
-            "--log-level",
-            "info",
+    let (mut host, hrx) = windowed(
+        &x,
+        &[
             "host",
             "--players",
             "2",
             "--port",
             "0",
-        ])
-        .args(["--mission", "BATTLE", "--renderer", "soft"])
-        .args(["--width", "640", "--height", "480", "--game-dir"])
-        .arg(&game)
-        .env("DISPLAY", &x.display)
-        .env_remove("WAYLAND_DISPLAY")
-        .env("XDG_CONFIG_HOME", tmp.path().join("config"))
-        .env("XDG_DATA_HOME", tmp.path().join("data"))
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    let hrx = lines(&mut host);
+            "--mission",
+            "BATTLE",
+        ],
+        &game,
+        tmp.path(),
+        &log,
+    );
     let mut hseen = Vec::new();
-    let listening = wait_for(&hrx, &mut hseen, "host: listening on ");
-    let at = listening
-        .strip_prefix("host: listening on ")
-        .and_then(|r| r.split_whitespace().next())
-        .unwrap()
-        .to_owned();
-    let mut bot = Command::new(exe)
-        .args(["join", &at, "--bot", "--name", "bot", "--game-dir"])
-        .arg(&game)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let brx = lines(&mut bot);
-    let Some(w) = x.iron3d_window(&mut host, &log, 90) else {
-        let _ = host.kill();
-        panic!("no window");
-    };
-    x.xdo(&["windowfocus", "--sync", w.as_str()]);
+    let at = listening(&hrx, &mut hseen, "host");
+    let (bot, brx) = headless(&["join", &at, "--bot", "--name", "bot"], &game);
+    focused(&x, &mut host, &log);
     wait_for(&hrx, &mut hseen, "host: match started");
     sleep(2.0);
     x.xdo(&["key", "F10"]);
@@ -293,9 +307,8 @@ fn a_player_joins_from_the_main_menu() {
     let x = Xvfb::start().expect("Xvfb starts on a free display");
     let tmp = tempfile::tempdir().unwrap();
     let game = demo_game(tmp.path());
-    let exe = env!("CARGO_BIN_EXE_iron3d");
-    let mut server = Command::new(exe)
-        .args([
+    let (server, srx) = headless(
+        &[
             "serve",
             "--port",
             "0",
@@ -303,44 +316,18 @@ fn a_player_joins_from_the_main_menu() {
             "BATTLE",
             "--players",
             "1",
-        ])
-        .args(["--ticks", "240", "--game-dir"])
-        .arg(&game)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let srx = lines(&mut server);
+            "--ticks",
+            "240",
+        ],
+        &game,
+    );
     let mut sseen = Vec::new();
-    let listening = wait_for(&srx, &mut sseen, "serve: listening on ");
-    let at = listening
-        .strip_prefix("serve: listening on ")
-        .and_then(|r| r.split_whitespace().next())
-        .unwrap()
-        .to_owned();
-    let data = tmp.path().join("data");
+    let at = listening(&srx, &mut sseen, "serve");
     let log = tmp.path().join("menu.log");
-    let mut window = Command::new(exe)
-        .args(["--log-level", "info", "play", "--game-dir"])
-        .arg(&game)
-        .args(["--renderer", "soft", "--width", "640", "--height", "480"])
-        .env("DISPLAY", &x.display)
-        .env_remove("WAYLAND_DISPLAY")
-        .env("XDG_CONFIG_HOME", data.join("config"))
-        .env("XDG_DATA_HOME", &data)
-        .env("XDG_CACHE_HOME", data.join("cache"))
-        .stdout(Stdio::piped())
-        .stderr(std::fs::File::create(&log).unwrap())
-        .spawn()
-        .unwrap();
-    let wrx = lines(&mut window);
+    let (mut window, wrx) = windowed(&x, &["play"], &game, tmp.path(), &log);
     let mut wseen = Vec::new();
-    let Some(w) = x.iron3d_window(&mut window, &log, 90) else {
-        let _ = window.kill();
-        panic!("no window");
-    };
+    let w = focused(&x, &mut window, &log);
     let w = w.as_str();
-    x.xdo(&["windowfocus", "--sync", w]);
     sleep(1.0);
     let key = |k: &str, times: usize| {
         for _ in 0..times {

@@ -23,6 +23,9 @@ pub struct Xvfb {
     child: Child,
     /// The display (`:N`).
     pub display: String,
+    /// The server's standard output, kept open: a server writing to a closed pipe
+    /// would die of SIGPIPE.
+    _stdout: BufReader<std::process::ChildStdout>,
     /// Held until the server is gone (dropped after `child` is killed).
     _turn: std::sync::MutexGuard<'static, ()>,
 }
@@ -49,15 +52,26 @@ impl Xvfb {
             .spawn()
             .ok()?;
         let mut line = String::new();
-        BufReader::new(child.stdout.take()?)
-            .read_line(&mut line)
-            .ok()?;
+        let mut stdout = BufReader::new(child.stdout.take()?);
+        stdout.read_line(&mut line).ok()?;
         let n: u32 = line.trim().parse().ok()?;
-        Some(Self {
+        let x = Self {
             child,
             display: format!(":{n}"),
+            _stdout: stdout,
             _turn: turn,
-        })
+        };
+        // The server answers a client before a test relies on it.
+        let answers = poll(10, || {
+            Command::new("xdotool")
+                .arg("getdisplaygeometry")
+                .env("DISPLAY", &x.display)
+                .output()
+                .ok()
+                .filter(|o| o.status.success())
+                .map(|_| ())
+        });
+        answers.map(|()| x)
     }
 
     /// Runs `xdotool ARGS` on this display; panics when it fails.
@@ -108,9 +122,17 @@ impl Xvfb {
 }
 
 impl Drop for Xvfb {
+    /// SIGTERM first, so the server removes its display socket and lock (a killed one
+    /// leaves them for the next), SIGKILL after 5 s.
     fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let gone = poll(5, || self.child.try_wait().ok().flatten().map(|_| ()));
+        if gone.is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
     }
 }
 
