@@ -159,6 +159,19 @@ pub struct SceneAssets {
     pub terrain: Option<TerrainAsset>,
     /// Texture names that did not resolve (`archive:name`), sorted.
     pub missing_textures: Vec<String>,
+    /// The sky's mesh and texture in the resources (PD-RENDER-SKY; `None`: no sky).
+    pub sky: Option<SkyAsset>,
+}
+
+/// Where the sky ([`crate::sky`]) is in a mission's resources.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SkyAsset {
+    /// Its mesh.
+    pub mesh: u32,
+    /// Its gradient texture.
+    pub texture: u32,
+    /// Indices of the mesh (drawn whole).
+    pub index_count: u32,
 }
 
 struct Loader<'a, 'd> {
@@ -654,10 +667,21 @@ impl SceneAssets {
                 }
             }
         }
+        // PD-RENDER-SKY: the generated sky after the mission's own resources.
+        let mut meshes = l.meshes;
+        let mut textures = l.textures;
+        let sky_mesh = crate::sky::sky_mesh();
+        let sky = SkyAsset {
+            mesh: u32::try_from(meshes.len()).unwrap_or(u32::MAX),
+            texture: u32::try_from(textures.len()).unwrap_or(u32::MAX),
+            index_count: u32::try_from(sky_mesh.indices.len()).unwrap_or(0),
+        };
+        meshes.push(sky_mesh);
+        textures.push(crate::sky::sky_texture());
         let resources = RenderResources {
             id: resources_id,
-            meshes: l.meshes.into(),
-            textures: l.textures.into(),
+            meshes: meshes.into(),
+            textures: textures.into(),
         };
         Ok(SceneAssets {
             resources: abi_stable::std_types::RArc::new(resources),
@@ -665,6 +689,7 @@ impl SceneAssets {
             prototype_models,
             terrain,
             missing_textures: l.missing.into_iter().collect(),
+            sky: Some(sky),
         })
     }
 }

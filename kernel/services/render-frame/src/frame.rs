@@ -3,11 +3,18 @@
 //! selection, bounds culling — and only then material resolve (phase selection, texture,
 //! lightmap, legacy state) into draw items, sorted by render phase and stable keys.
 //!
+//! What does not change per object is done once: the prototype lookup per name, the
+//! nodes with a slot per model and LOD, the poses per model and animation time, the
+//! resolved material rows per model and time. An object whose whole prototype (every
+//! node sphere of every placed model at its LOD, at the current poses) is surely outside
+//! the view is skipped as culled before any per-node work; the frame is bit for bit the
+//! one the per-node test alone gives (`reference.rs` keeps that builder for the tests).
+//!
 //! A unit DAT component mounted on its root model (an EXTO child, PD-UNIT-ROLE) is drawn
 //! at `object × mount node (parent model's pose at the frame's time) × node`; every
 //! other model at `object × node`.
 
-use crate::assets::{MaterialRow, SceneAssets};
+use crate::assets::{MaterialRow, MountRef, PlacedModel, SceneAssets};
 use crate::camera::{CameraState, Frustum};
 use glam::{Mat4, Vec3};
 use iron3d_abi::{
@@ -20,6 +27,7 @@ use iron3d_material::{
     MaterialClock, ModeMapping, PhaseSelection, Surface, SurfaceMode, select_phase,
 };
 use iron3d_msh::{Msh, SampleOptions, sample_all, world_matrices};
+use std::collections::BTreeMap;
 
 /// **Project decision PD-RENDER-LOD** (the original thresholds are unknown, FORMATS §16
 /// item 19): LOD 0 below this eye distance, LOD 1 below [`LOD2_DISTANCE`], else LOD 2;
@@ -69,7 +77,7 @@ pub fn animation_time(time_ms: u64, frame_count: u32) -> f32 {
     (local as f64 * ANIMATION_FPS as f64 / 1000.0) as f32
 }
 
-fn lod_for(distance: f32) -> usize {
+pub(crate) fn lod_for(distance: f32) -> usize {
     if distance < LOD1_DISTANCE {
         0
     } else if distance < LOD2_DISTANCE {
@@ -105,7 +113,10 @@ fn phase_of(row: &MaterialRow, time_ms: u64) -> PhaseSelection {
 /// Material resolve of one WEAR row at `time_ms`: the phase selection, the active phase's
 /// texture and PD-MAT-4 surface, and the material handle. No row (an index outside the
 /// table or an unresolved terrain tag): untextured, opaque, handle `u32::MAX`.
-fn resolve_row(row: Option<&MaterialRow>, time_ms: u64) -> (PhaseSelection, u32, Surface, u32) {
+pub(crate) fn resolve_row(
+    row: Option<&MaterialRow>,
+    time_ms: u64,
+) -> (PhaseSelection, u32, Surface, u32) {
     match row {
         Some(row) => {
             let sel = phase_of(row, time_ms);
@@ -127,7 +138,7 @@ fn resolve_row(row: Option<&MaterialRow>, time_ms: u64) -> (PhaseSelection, u32,
 }
 
 /// The legacy state and render phase of a surface (PD-MAT-4 → fixed function).
-fn state_for(
+pub(crate) fn state_for(
     texture: u32,
     lightmap: u32,
     surface: Surface,
@@ -196,12 +207,104 @@ pub struct BuildStats {
     pub bad_batches: usize,
 }
 
-/// Builds frames from one mission's assets. Reuses its scratch buffers between frames.
+/// Past this many remembered prototype names the builder's name memo starts afresh, so
+/// a stream of ever new names cannot grow it without bound.
+const PROTOTYPE_MEMO_LIMIT: usize = 4096;
+
+/// Relative slack of the per-object pre-cull (see [`Bound`]): the bounding sphere grows
+/// by this much of the magnitudes involved, far above `f32` rounding, so an object the
+/// pre-cull drops is one the per-node test would drop too.
+const PRE_CULL_SLACK: f32 = 1e-3;
+
+/// Prototype names seen so far, exactly as objects carry them, and the index in
+/// [`FrameBuilder`]'s prototypes of what [`SceneAssets::models_of`] gives for each
+/// (`None`: no models). The objects of a world each carry their own copy of the name,
+/// so it is the bytes that are looked up (without the upper-casing fallback's
+/// allocation).
+type NameMemo = BTreeMap<Box<[u8]>, Option<usize>>;
+
+/// A sphere holding every drawn node's bounding sphere of a prototype at one LOD, in
+/// object space at the current poses: `centre`, the farthest node-sphere centre from it
+/// (`reach`) and the largest slot radius (`radius`, scaled by the object like the
+/// per-node test scales it). Only finite bounds are kept.
+#[derive(Clone, Copy, Debug)]
+struct Bound {
+    centre: Vec3,
+    reach: f32,
+    radius: f32,
+}
+
+/// A prototype the mission draws: its placed models and, per LOD, whether any of them
+/// has a slot and the [`Bound`] at the poses of `bound_epoch`.
+#[derive(Debug)]
+struct Prototype {
+    placed: Vec<PlacedModel>,
+    /// A placed model index outside the models: no shortcut (the per-node path runs).
+    plain: bool,
+    any_slot: [bool; 3],
+    bound: [Option<Bound>; 3],
+    bound_epoch: u64,
+}
+
+/// One WEAR row (or the missing row, `None`) resolved at one time for one model: what
+/// every batch drawing with it gets.
+#[derive(Clone, Copy, Debug)]
+struct Resolved {
+    phase_a: u16,
+    phase_b: u16,
+    phase_t: f32,
+    handle: u32,
+    state: LegacyRenderState,
+    transparent: bool,
+    /// `pipeline_key << 32 | handle`: the opaque and alpha-tested sort key.
+    key: u64,
+}
+
+impl Resolved {
+    fn of(row: Option<&MaterialRow>, lightmap: u32, time_ms: u64) -> Self {
+        let (sel, tex, surface, handle) = resolve_row(row, time_ms);
+        let (state, transparent) = state_for(tex, lightmap, surface, true, [1.0, 1.0]);
+        Self {
+            phase_a: sel.phase_a,
+            phase_b: sel.phase_b,
+            phase_t: sel.t(),
+            handle,
+            state,
+            transparent,
+            key: (state.pipeline_key() << 32) | u64::from(handle),
+        }
+    }
+}
+
+/// Builds frames from one mission's assets. Reuses its scratch buffers between frames
+/// and keeps what depends on the assets alone (per prototype: its models and which LODs
+/// have slots; per model and LOD: the nodes with a slot; per prototype name: its
+/// prototype) or on the animation time alone (model poses, resolved material rows);
+/// a frame is exactly the one a builder without any of it would make.
 #[derive(Debug)]
 pub struct FrameBuilder {
     assets: SceneAssets,
-    /// Per model: node matrices (model space) at the current animation time.
+    /// Per model: node matrices (model space) at the animation time in `pose_time`.
     poses: Vec<Option<Vec<Mat4>>>,
+    /// Per model: the animation time (bits) its pose was sampled at.
+    pose_time: Vec<Option<u32>>,
+    /// Bumped whenever a pose changes (bounds of older epochs are stale).
+    pose_epoch: u64,
+    /// Per model, per LOD: `(node, slot)` of every node with a valid slot, in node order.
+    slot_lists: Vec<[Vec<(usize, usize)>; 3]>,
+    /// The prototypes, one per non-empty [`SceneAssets::prototype_models`] list.
+    prototypes: Vec<Prototype>,
+    /// Address of a prototype list in the assets → its index in `prototypes`.
+    list_index: BTreeMap<usize, usize>,
+    /// Prototype names → prototypes.
+    memo: NameMemo,
+    /// Per model: its rows resolved at `resolved_time` (the last entry: a missing row).
+    resolved: Vec<Vec<Option<Resolved>>>,
+    resolved_time: Option<u64>,
+    /// Scratch: the chosen `(node, slot, node matrix, view depth)` of one model.
+    chosen: Vec<(usize, usize, Mat4, f32)>,
+    /// Lengths of the last frame's lists (visible, skipped, nodes, items).
+    last_lens: [usize; 4],
     stats: BuildStats,
 }
 
@@ -209,9 +312,63 @@ impl FrameBuilder {
     /// A builder over `assets`.
     pub fn new(assets: SceneAssets) -> Self {
         let n = assets.models.len();
+        let slot_lists: Vec<[Vec<(usize, usize)>; 3]> = assets
+            .models
+            .iter()
+            .map(|m| {
+                std::array::from_fn(|lod| {
+                    m.node_slots
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(n, slots)| {
+                            let sid = slots[lod * 5];
+                            (sid != 0xFFFF && usize::from(sid) < m.slots.len())
+                                .then_some((n, usize::from(sid)))
+                        })
+                        .collect()
+                })
+            })
+            .collect();
+        let mut prototypes = Vec::new();
+        let mut list_index = BTreeMap::new();
+        for list in assets.prototype_models.values() {
+            if list.is_empty() {
+                continue;
+            }
+            let plain = list.iter().any(|p| p.model >= n);
+            let any_slot = std::array::from_fn(|lod| {
+                plain
+                    || list
+                        .iter()
+                        .any(|p| slot_lists.get(p.model).is_some_and(|l| !l[lod].is_empty()))
+            });
+            list_index.insert(list.as_ptr() as usize, prototypes.len());
+            prototypes.push(Prototype {
+                placed: list.clone(),
+                plain,
+                any_slot,
+                bound: [None; 3],
+                bound_epoch: u64::MAX,
+            });
+        }
+        let resolved = assets
+            .models
+            .iter()
+            .map(|m| vec![None; m.rows.len() + 1])
+            .collect();
         Self {
             assets,
             poses: vec![None; n],
+            pose_time: vec![None; n],
+            pose_epoch: 0,
+            slot_lists,
+            prototypes,
+            list_index,
+            memo: NameMemo::default(),
+            resolved,
+            resolved_time: None,
+            chosen: Vec::new(),
+            last_lens: [0; 4],
             stats: BuildStats::default(),
         }
     }
@@ -226,26 +383,30 @@ impl FrameBuilder {
         self.stats
     }
 
-    fn sample_model(&mut self, model: usize, time_ms: u64) -> Option<&[Mat4]> {
-        if self.poses[model].is_none() {
-            let m = &self.assets.models[model];
-            let t = animation_time(time_ms, m.frame_count);
-            let result = Msh::parse(&m.bytes)
-                .map_err(|e| e.to_string())
-                .and_then(|msh| {
-                    let poses =
-                        sample_all(&msh, t, SampleOptions::default()).map_err(|e| e.to_string())?;
-                    world_matrices(&msh, &poses).map_err(|e| e.to_string())
-                });
-            match result {
-                Ok(w) => self.poses[model] = Some(w),
-                Err(e) => {
-                    tracing::warn!(model = %m.name, error = %e, "animation sampling failed; bind pose");
-                    self.poses[model] = Some(vec![Mat4::IDENTITY; m.node_slots.len()]);
-                }
+    /// Samples `model`'s pose at `time_ms` unless it already holds the pose of the same
+    /// animation time (the pose is a function of the model and that time only).
+    fn sample_model(&mut self, model: usize, time_ms: u64) {
+        let m = &self.assets.models[model];
+        let t = animation_time(time_ms, m.frame_count);
+        if self.poses[model].is_some() && self.pose_time[model] == Some(t.to_bits()) {
+            return;
+        }
+        self.pose_time[model] = Some(t.to_bits());
+        self.pose_epoch += 1;
+        let result = Msh::parse(&m.bytes)
+            .map_err(|e| e.to_string())
+            .and_then(|msh| {
+                let poses =
+                    sample_all(&msh, t, SampleOptions::default()).map_err(|e| e.to_string())?;
+                world_matrices(&msh, &poses).map_err(|e| e.to_string())
+            });
+        match result {
+            Ok(w) => self.poses[model] = Some(w),
+            Err(e) => {
+                tracing::warn!(model = %m.name, error = %e, "animation sampling failed; bind pose");
+                self.poses[model] = Some(vec![Mat4::IDENTITY; m.node_slots.len()]);
             }
         }
-        self.poses[model].as_deref()
     }
 
     /// Builds the frame for `snapshot` as seen through `params`.
@@ -255,24 +416,44 @@ impl FrameBuilder {
         let view = camera.view_matrix();
         let frustum = Frustum::new(&camera, w, h);
         let time_ms = snapshot.time_ms;
-        for p in &mut self.poses {
-            *p = None;
+        // Poses depend on the model and the animation time only: sample each model whose
+        // time moved, then borrow them per object.
+        for model in 0..self.assets.models.len() {
+            self.sample_model(model, time_ms);
         }
-        let mut visible = Vec::new();
-        let mut skipped = Vec::new();
-        let mut nodes: Vec<iron3d_abi::Mat4f> = Vec::new();
+        if self.resolved_time != Some(time_ms) {
+            self.resolved_time = Some(time_ms);
+            for rows in &mut self.resolved {
+                rows.fill(None);
+            }
+        }
+        if self.memo.len() > PROTOTYPE_MEMO_LIMIT {
+            self.memo.clear();
+        }
+        let Self {
+            assets,
+            poses,
+            pose_epoch,
+            slot_lists,
+            prototypes,
+            list_index,
+            memo,
+            resolved,
+            chosen,
+            last_lens,
+            ..
+        } = self;
+        let (assets, poses, slot_lists) = (&*assets, &*poses, &*slot_lists);
+        let mut visible = Vec::with_capacity(last_lens[0]);
+        let mut skipped = Vec::with_capacity(last_lens[1]);
+        let mut nodes: Vec<iron3d_abi::Mat4f> = Vec::with_capacity(last_lens[2]);
         // (phase, sort key, insertion) → item
-        let mut items: Vec<DrawItem> = Vec::new();
+        let mut items: Vec<DrawItem> = Vec::with_capacity(last_lens[3]);
         let mut bad_batches = 0usize;
         let mut insertion = 0u32;
-        let mut push = |items: &mut Vec<DrawItem>, mut item: DrawItem| {
-            item.insertion = insertion;
-            insertion += 1;
-            items.push(item);
-        };
 
         // Terrain first: phase 2 (opaque terrain).
-        if let Some(t) = &self.assets.terrain {
+        if let Some(t) = &assets.terrain {
             for g in &t.groups {
                 let (sel, tex, surface, handle) = resolve_row(g.row.as_ref(), time_ms);
                 let (state, transparent) = state_for(tex, t.lightmap, surface, true, t.uv_scale);
@@ -281,48 +462,50 @@ impl FrameBuilder {
                 } else {
                     RenderPhase::OpaqueTerrain
                 };
-                push(
-                    &mut items,
-                    DrawItem {
-                        object: 0,
-                        node: 0,
-                        slot: 0,
-                        mesh: t.mesh,
-                        batch_flags: 0,
-                        index_start: g.index_start,
-                        index_count: g.index_count,
-                        base_vertex: 0,
-                        world: Mat4::IDENTITY.into(),
-                        material: handle,
-                        phase_a: sel.phase_a,
-                        phase_b: sel.phase_b,
-                        phase_t: sel.t(),
-                        phase,
-                        sort_key: (state.pipeline_key() << 32) | u64::from(handle),
-                        insertion: 0,
-                        state,
-                    },
-                );
+                items.push(DrawItem {
+                    object: 0,
+                    node: 0,
+                    slot: 0,
+                    mesh: t.mesh,
+                    batch_flags: 0,
+                    index_start: g.index_start,
+                    index_count: g.index_count,
+                    base_vertex: 0,
+                    world: Mat4::IDENTITY.into(),
+                    material: handle,
+                    phase_a: sel.phase_a,
+                    phase_b: sel.phase_b,
+                    phase_t: sel.t(),
+                    phase,
+                    sort_key: (state.pipeline_key() << 32) | u64::from(handle),
+                    insertion,
+                    state,
+                });
+                insertion += 1;
             }
         }
 
-        // Poses depend on the model and the time only: sample each model once per frame
-        // (pure computation, no cache side effect), then borrow them per object.
-        for model in 0..self.assets.models.len() {
-            self.sample_model(model, time_ms);
-        }
-        let (assets, poses) = (&self.assets, &self.poses);
         for o in &snapshot.objects {
             let id = o.id.raw();
-            let models = match assets.models_of(&o.prototype) {
-                m if !m.is_empty() => m,
-                _ => {
-                    skipped.push(SkippedObject {
-                        id,
-                        reason: SkipReason::NoModel,
-                    });
-                    continue;
+            let prototype = match memo.get(&*o.prototype) {
+                Some(&p) => p,
+                None => {
+                    let list = assets.models_of(&o.prototype);
+                    let p = if list.is_empty() {
+                        None
+                    } else {
+                        list_index.get(&(list.as_ptr() as usize)).copied()
+                    };
+                    memo.insert(Box::from(&*o.prototype), p);
+                    p
                 }
+            };
+            let Some(prototype) = prototype else {
+                skipped.push(SkippedObject {
+                    id,
+                    reason: SkipReason::NoModel,
+                });
+                continue;
             };
             let tr = o.transform;
             let object_matrix =
@@ -330,37 +513,46 @@ impl FrameBuilder {
             let distance = tr.position.distance(camera.position);
             let lod = lod_for(distance);
             let max_scale = tr.scale.abs().max_element();
-            let mut any_slot = false;
+            let proto = &mut prototypes[prototype];
+            if !proto.any_slot[lod] {
+                skipped.push(SkippedObject {
+                    id,
+                    reason: SkipReason::NoSlot,
+                });
+                continue;
+            }
+            if !proto.plain && proto.bound_epoch != *pose_epoch {
+                proto.bound = std::array::from_fn(|lod| {
+                    bound_of(&proto.placed, lod, assets, poses, slot_lists)
+                });
+                proto.bound_epoch = *pose_epoch;
+            }
+            if proto.bound[lod].is_some_and(|b| {
+                b.surely_culled(&object_matrix, max_scale, &view, &frustum, camera.position)
+            }) {
+                skipped.push(SkippedObject {
+                    id,
+                    reason: SkipReason::Culled,
+                });
+                continue;
+            }
             let mut any_visible = false;
-            for placed in models {
+            for placed in &proto.placed {
                 let model = placed.model;
                 let pose: &[Mat4] = poses[model].as_deref().unwrap_or(&[]);
                 let m = &assets.models[model];
                 let base = match placed.mount {
-                    Some(mount) => {
-                        object_matrix
-                            * poses
-                                .get(mount.parent_model)
-                                .and_then(|p| p.as_deref())
-                                .and_then(|p| p.get(mount.node))
-                                .copied()
-                                .unwrap_or(Mat4::IDENTITY)
-                    }
+                    Some(mount) => object_matrix * mount_matrix(poses, mount),
                     None => object_matrix,
                 };
                 // Visibility and slot selection before any material work.
-                let mut chosen: Vec<(usize, usize, Mat4)> = Vec::new();
-                for (n, slots) in m.node_slots.iter().enumerate() {
-                    let sid = slots[lod * 5];
-                    if sid == 0xFFFF || usize::from(sid) >= m.slots.len() {
-                        continue;
-                    }
-                    any_slot = true;
+                chosen.clear();
+                for &(n, sid) in &slot_lists[model][lod] {
                     let node_world = base * pose.get(n).copied().unwrap_or(Mat4::IDENTITY);
-                    let s = m.slots[usize::from(sid)];
+                    let s = m.slots[sid];
                     let centre = view.transform_point3(node_world.transform_point3(s.centre));
                     if !frustum.culls(centre, s.radius * max_scale) {
-                        chosen.push((n, usize::from(sid), node_world));
+                        chosen.push((n, sid, node_world, centre.z));
                     }
                 }
                 if chosen.is_empty() {
@@ -379,72 +571,68 @@ impl FrameBuilder {
                     distance,
                 });
                 let mesh = &assets.resources.meshes[m.mesh as usize];
-                for (n, sid, node_world) in chosen {
+                let rows = &mut resolved[model];
+                for &(n, sid, node_world, depth) in chosen.iter() {
                     let s = m.slots[sid];
-                    let depth = view
-                        .transform_point3(node_world.transform_point3(s.centre))
-                        .z;
                     for b in m.batches.iter().skip(s.batch_start).take(s.batch_count) {
                         let end = u64::from(b.index_start) + u64::from(b.index_count);
                         if end > mesh.indices.len() as u64 || b.index_count % 3 != 0 {
                             bad_batches += 1;
                             continue;
                         }
-                        let (sel, tex, surface, handle) =
-                            resolve_row(m.rows.get(usize::from(b.material_index)), time_ms);
-                        let (state, transparent) =
-                            state_for(tex, m.lightmap, surface, true, [1.0, 1.0]);
-                        let (phase, sort_key) = if transparent {
+                        let row = usize::from(b.material_index).min(m.rows.len());
+                        let r = *rows[row].get_or_insert_with(|| {
+                            Resolved::of(m.rows.get(row), m.lightmap, time_ms)
+                        });
+                        let (phase, sort_key) = if r.transparent {
                             let q = (depth.max(0.0) / DISTANCE_QUANTUM).min(u32::MAX as f32) as u64;
                             (RenderPhase::Transparent, u64::from(u32::MAX) - q)
-                        } else if state.alpha_test {
-                            (
-                                RenderPhase::AlphaTested,
-                                (state.pipeline_key() << 32) | u64::from(handle),
-                            )
+                        } else if r.state.alpha_test {
+                            (RenderPhase::AlphaTested, r.key)
                         } else {
-                            (
-                                RenderPhase::OpaqueModels,
-                                (state.pipeline_key() << 32) | u64::from(handle),
-                            )
+                            (RenderPhase::OpaqueModels, r.key)
                         };
-                        push(
-                            &mut items,
-                            DrawItem {
-                                object: id,
-                                node: n as u32,
-                                slot: sid as u32,
-                                mesh: m.mesh,
-                                batch_flags: b.batch_flags,
-                                index_start: b.index_start,
-                                index_count: u32::from(b.index_count),
-                                base_vertex: b.base_vertex,
-                                world: node_world.into(),
-                                material: handle,
-                                phase_a: sel.phase_a,
-                                phase_b: sel.phase_b,
-                                phase_t: sel.t(),
-                                phase,
-                                sort_key,
-                                insertion: 0,
-                                state,
-                            },
-                        );
+                        items.push(DrawItem {
+                            object: id,
+                            node: n as u32,
+                            slot: sid as u32,
+                            mesh: m.mesh,
+                            batch_flags: b.batch_flags,
+                            index_start: b.index_start,
+                            index_count: u32::from(b.index_count),
+                            base_vertex: b.base_vertex,
+                            world: node_world.into(),
+                            material: r.handle,
+                            phase_a: r.phase_a,
+                            phase_b: r.phase_b,
+                            phase_t: r.phase_t,
+                            phase,
+                            sort_key,
+                            insertion,
+                            state: r.state,
+                        });
+                        insertion += 1;
                     }
                 }
             }
             if !any_visible {
                 skipped.push(SkippedObject {
                     id,
-                    reason: if any_slot {
-                        SkipReason::Culled
-                    } else {
-                        SkipReason::NoSlot
-                    },
+                    reason: SkipReason::Culled,
                 });
             }
         }
-        items.sort_by_key(|i| (i.phase, i.sort_key, i.insertion));
+        // PD-RENDER-SKY: the sky last, where nothing else was drawn.
+        if let Some(sky) = assets.sky {
+            let mut item =
+                crate::sky::sky_item(sky.mesh, sky.texture, camera.position, sky.index_count);
+            item.insertion = insertion;
+            items.push(item);
+        }
+        // `insertion` is unique: the unstable sort gives the one (phase, key, insertion)
+        // order.
+        items.sort_unstable_by_key(|i| (i.phase, i.sort_key, i.insertion));
+        *last_lens = [visible.len(), skipped.len(), nodes.len(), items.len()];
         self.stats = BuildStats {
             objects: snapshot.objects.len(),
             visible: visible.len(),
@@ -464,6 +652,96 @@ impl FrameBuilder {
             nodes: nodes.into(),
             items: items.into(),
         }
+    }
+}
+
+/// The mount node's matrix of `mount` at the current poses (identity when missing).
+fn mount_matrix(poses: &[Option<Vec<Mat4>>], mount: MountRef) -> Mat4 {
+    poses
+        .get(mount.parent_model)
+        .and_then(|p| p.as_deref())
+        .and_then(|p| p.get(mount.node))
+        .copied()
+        .unwrap_or(Mat4::IDENTITY)
+}
+
+/// The [`Bound`] of `placed` at `lod` (`None`: no node with a slot, or a value that is
+/// not finite — then every object takes the per-node test).
+fn bound_of(
+    placed: &[PlacedModel],
+    lod: usize,
+    assets: &SceneAssets,
+    poses: &[Option<Vec<Mat4>>],
+    slot_lists: &[[Vec<(usize, usize)>; 3]],
+) -> Option<Bound> {
+    let centres = || {
+        placed.iter().flat_map(move |p| {
+            let m = &assets.models[p.model];
+            let pose: &[Mat4] = poses[p.model].as_deref().unwrap_or(&[]);
+            let mount = p.mount.map_or(Mat4::IDENTITY, |r| mount_matrix(poses, r));
+            slot_lists[p.model][lod].iter().map(move |&(n, sid)| {
+                let node = pose.get(n).copied().unwrap_or(Mat4::IDENTITY);
+                let s = m.slots[sid];
+                (
+                    mount.transform_point3(node.transform_point3(s.centre)),
+                    s.radius,
+                )
+            })
+        })
+    };
+    let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
+    let mut radius = f32::NEG_INFINITY;
+    for (c, r) in centres() {
+        if !c.is_finite() || !r.is_finite() {
+            return None;
+        }
+        lo = lo.min(c);
+        hi = hi.max(c);
+        radius = radius.max(r);
+    }
+    if !radius.is_finite() {
+        return None;
+    }
+    let centre = (lo + hi) * 0.5;
+    let reach = centres()
+        .map(|(c, _)| c.distance(centre))
+        .fold(0.0f32, f32::max);
+    (centre.is_finite() && reach.is_finite()).then_some(Bound {
+        centre,
+        reach,
+        radius,
+    })
+}
+
+impl Bound {
+    /// True when every node sphere of an object at `object_matrix` (largest scale
+    /// `max_scale`) is surely outside `frustum`: the whole bound, grown by
+    /// [`PRE_CULL_SLACK`], is. The object matrix stretches distances by at most its
+    /// linear part's Frobenius norm; the frustum test is a signed distance to each plane,
+    /// so a sphere outside holds only spheres outside. Anything not finite: `false`.
+    fn surely_culled(
+        &self,
+        object_matrix: &Mat4,
+        max_scale: f32,
+        view: &Mat4,
+        frustum: &Frustum,
+        eye: Vec3,
+    ) -> bool {
+        let centre = object_matrix.transform_point3(self.centre);
+        let stretch = (object_matrix.x_axis.truncate().length_squared()
+            + object_matrix.y_axis.truncate().length_squared()
+            + object_matrix.z_axis.truncate().length_squared())
+        .sqrt();
+        let radius = stretch * self.reach + max_scale * self.radius;
+        let slack = PRE_CULL_SLACK
+            * (1.0
+                + centre.abs().max_element()
+                + eye.abs().max_element()
+                + stretch * self.centre.abs().max_element()
+                + radius.abs());
+        let v = view.transform_point3(centre);
+        let r = radius + slack;
+        v.is_finite() && r.is_finite() && frustum.culls(v, r)
     }
 }
 

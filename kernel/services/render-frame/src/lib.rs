@@ -9,7 +9,7 @@
 //! Project decisions made here (the sources leave them open; each is a named constant):
 //! PD-RENDER-LOD ([`frame::LOD1_DISTANCE`]), PD-RENDER-ANIM ([`frame::ANIMATION_FPS`]),
 //! PD-RENDER-MIP ([`assets::MAX_TEXTURE_SIZE`]), PD-RENDER-TERRAIN (the Land1/Land2 row
-//! rule and [`assets::TERRAIN_TEXTURE_REPEAT`]); the surface mode of a MAT0 phase is
+//! rule and [`assets::TERRAIN_TEXTURE_REPEAT`]), PD-RENDER-SKY ([`sky`]); the surface mode of a MAT0 phase is
 //! PD-MAT-4 in `iron3d-material`.
 
 pub mod assets;
@@ -17,8 +17,11 @@ pub mod camera;
 mod error;
 pub mod frame;
 mod preparer;
+#[cfg(test)]
+mod reference;
+pub mod sky;
 
-pub use assets::{MountRef, PlacedModel, SceneAssets};
+pub use assets::{MountRef, PlacedModel, SceneAssets, SkyAsset};
 pub use camera::{CameraState, Frustum};
 pub use error::RenderFrameError;
 pub use frame::{BuildStats, DEFAULT_LIGHTING, FrameBuilder, FrameParams};
