@@ -11,8 +11,18 @@
 //! * **Surface modes** (PD-MAT-4, [`iron3d_material::Surface`]): `GLASS` is
 //!   alpha-blended and two-sided (texture `GLASS0`, Argb8888, alpha 90..=160), `GRATE` is
 //!   alpha-tested at 128 and two-sided (texture `GRATE0`, Argb4444, bars alpha 255 around
-//!   holes alpha 0); every other material is opaque. The truck's cab is `GLASS`, the
-//!   tower (part of the Hangar, Mine and Tower units) has a `GRATE` gate.
+//!   holes alpha 0); every other material is opaque. The truck's cab canopy is `GLASS`,
+//!   the tower (part of the Hangar, Mine and Tower units) has a `GRATE` fence.
+//! * **Models and textures** (generator 17): every model node is built of many parts
+//!   (tracks and wheels, hulls, turret and gun, walls, roofs, shutters, a derrick…) in
+//!   the slot box of generator 16 (so collision bounds, culling and draw counts are
+//!   unchanged), with type-4 normals, and LOD 1 leaves the small details out. Model
+//!   textures are 2×2 atlases painted from seamless fBm noise (`noise` crate) seeded
+//!   from the stream (riveted steel, rust, hazard stripes, camouflage, track links,
+//!   concrete, shutters, windows, girders, flowing molten ore…); model lightmaps are
+//!   soft ambient occlusion over the same atlas. The pictures are painted from a copy of
+//!   the stream, which then moves on as generator 16's did: every other file keeps its
+//!   bytes.
 //! * **Terrain materials** (FORMATS §6.2): `TerrainFace28.material_tag` low byte = row of
 //!   `Land2.wea` (`WATER` under the water level, `GRASS`, `ROCK` on high ground), high
 //!   byte = row of `Land1.wea` (`ROAD`, on a strip across the map) or `0xFF` = none.
@@ -39,9 +49,11 @@ mod missions;
 
 pub use missions::clan_package;
 mod models;
+mod paint;
 mod prototypes;
 mod root;
 mod rsli;
+mod shapes;
 mod sounds;
 
 use rand_chacha::ChaCha8Rng;
@@ -49,7 +61,7 @@ use rand_core::SeedableRng;
 use std::path::{Path, PathBuf};
 
 /// Version of the generator; bumped whenever the produced bytes change.
-pub const GENERATOR_VERSION: u32 = 16;
+pub const GENERATOR_VERSION: u32 = 17;
 
 /// File name of the manifest written at the root of the output directory.
 pub const MANIFEST_NAME: &str = "iron3d-demo.manifest";

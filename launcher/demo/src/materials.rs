@@ -2,14 +2,15 @@
 //! modes per PD-MAT-4), `Textures.lib` (Texm in several pixel formats with mip chains,
 //! one atlas with a `Page` chunk, a translucent glass, a holed grate and map-wide terrain
 //! textures) and `LightMap.lib` (Texm lightmaps of the models and of each mission's
-//! terrain).
+//! terrain). The pictures are procedural (`paint.rs`): model textures are 2×2 atlases
+//! of material looks, model lightmaps soft ambient occlusion over the same layout.
 
+use crate::paint::{Look, Noises, ambient_occlusion, paint, palette};
 use crate::{DemoError, Out, fmt_err};
 use iron3d_material::{AnimBlock, AnimKey, Mat0, Mat0Metadata, Phase, Surface, SurfaceMode};
 use iron3d_nres::{NewEntry, NresWriter, TypeTag};
 use iron3d_texm::{PageRect, PixelFormat, RgbaImage, TexmWriter};
 use rand_chacha::ChaCha8Rng;
-use rand_core::RngCore;
 
 /// NRes type id of MAT0 entries (`MAT0`, FORMATS §1.7).
 const MAT0_TYPE: u32 = TypeTag::MAT0.value();
@@ -90,146 +91,42 @@ fn mat0(
         .map_err(fmt_err(name))
 }
 
-/// How the pixels of a [`SPECIAL`] texture are painted (the others use [`pattern`]).
-#[derive(Clone, Copy)]
-enum Paint {
-    /// Bluish glass, alpha 90..=160 in a diagonal gradient with noise.
-    Glass,
-    /// Steel bars (alpha 255) around square holes (alpha 0).
-    Grate,
-    /// Blotchy green.
-    Grass,
-    /// Grey-brown blotches with dark cracks.
-    Rock,
-    /// Dark asphalt with light gravel specks.
-    Road,
-}
-
-/// Textures that do not take the cycling format/size: `(name, format, size, paint)`.
-const SPECIAL: [(&str, PixelFormat, u32, Paint); 5] = [
-    ("GLASS0", PixelFormat::Argb8888, 32, Paint::Glass),
-    ("GRATE0", PixelFormat::Argb4444, 32, Paint::Grate),
-    ("GRASS0", PixelFormat::Rgb565, 64, Paint::Grass),
-    ("ROCK0", PixelFormat::Rgb565, 64, Paint::Rock),
-    ("ROAD0", PixelFormat::Rgb565, 64, Paint::Road),
+/// `(texture, Texm format, size, picture)` of every phase texture. The formats are
+/// generator 16's census (every pixel format the strict reader knows); generator 17 gave
+/// the drawn phase 0 of `STEEL` and `CONCRETE` the richer formats of their second
+/// phases, and `WATER1` the `Argb4444` of `STEEL0`, so that colour pictures are not
+/// stored in greyscale.
+const TEXTURES: [(&str, PixelFormat, u32, Look); 19] = [
+    ("DEFTEX", PixelFormat::Rgb565, 16, Look::Primer),
+    ("STEEL0", PixelFormat::Argb8888, 64, Look::Steel(false)),
+    ("STEEL1", PixelFormat::La88, 32, Look::Steel(true)),
+    ("CAMO0", PixelFormat::Indexed8, 64, Look::Camo),
+    ("GLASS0", PixelFormat::Argb8888, 32, Look::Glass),
+    ("CONC0", PixelFormat::Rgb556, 64, Look::Concrete(false)),
+    ("CONC1", PixelFormat::La88, 32, Look::Concrete(true)),
+    ("LAVA0", PixelFormat::Rgb565, 64, Look::Lava(0, 4)),
+    ("LAVA1", PixelFormat::Argb4444, 64, Look::Lava(1, 4)),
+    ("LAVA2", PixelFormat::Argb8888, 64, Look::Lava(2, 4)),
+    ("LAVA3", PixelFormat::Indexed8, 64, Look::Lava(3, 4)),
+    ("WATER0", PixelFormat::Rgb888x, 64, Look::Water(0, 3)),
+    ("WATER1", PixelFormat::Argb4444, 64, Look::Water(1, 3)),
+    ("WATER2", PixelFormat::Rgb556, 64, Look::Water(2, 3)),
+    ("ATLAS", PixelFormat::Argb4444, 64, Look::Hud),
+    ("GRATE0", PixelFormat::Argb4444, 32, Look::Grate),
+    ("GRASS0", PixelFormat::Rgb565, 64, Look::Grass),
+    ("ROCK0", PixelFormat::Rgb565, 64, Look::Rock),
+    ("ROAD0", PixelFormat::Rgb565, 64, Look::Road),
 ];
 
-/// Bar width and period (pixels) of the grate at the top level.
-const GRATE_BAR: u32 = 2;
-/// See [`GRATE_BAR`].
-const GRATE_PERIOD: u32 = 8;
+/// Words of the seeded stream generator 16 drew for `Material.lib`, `Textures.lib`,
+/// the model lightmaps and `Palettes.lib`. The pictures are painted from a copy of the
+/// stream; the stream itself then moves on by exactly this many words, so everything
+/// drawn after the textures (RsLi archives, missions: the simulation's data) keeps its
+/// generator-16 bytes.
+const MATERIAL_STREAM_WORDS: u128 = 30_589;
 
-/// A `size`×`size` noisy two-colour pattern.
-fn pattern(rng: &mut ChaCha8Rng, size: u32) -> Result<RgbaImage, DemoError> {
-    let a = rng.next_u32().to_le_bytes();
-    let b = rng.next_u32().to_le_bytes();
-    let mut px = Vec::with_capacity((size * size * 4) as usize);
-    for y in 0..size {
-        for x in 0..size {
-            let c = if ((x / 4) + (y / 4)) % 2 == 0 { a } else { b };
-            let n = (rng.next_u32() & 15) as u8;
-            px.extend_from_slice(&[c[0] ^ n, c[1] ^ n, c[2], 255 - (c[3] & 0x3F)]);
-        }
-    }
-    RgbaImage::new(size, size, px).map_err(fmt_err("texture pattern"))
-}
-
-/// `v + d`, clamped to a byte.
-fn shade(v: u8, d: i32) -> u8 {
-    (i32::from(v) + d).clamp(0, 255) as u8
-}
-
-/// One random offset per `block`×`block` cell of a `size`×`size` image, in `-amp..=amp`.
-fn blotches(rng: &mut ChaCha8Rng, size: u32, block: u32, amp: i32) -> Vec<i32> {
-    let n = (size / block).max(1);
-    (0..n * n)
-        .map(|_| (rng.next_u32() % (2 * amp as u32 + 1)) as i32 - amp)
-        .collect()
-}
-
-/// A `size`×`size` image of `paint`, from the seeded stream.
-fn painted(rng: &mut ChaCha8Rng, paint: Paint, size: u32) -> Result<RgbaImage, DemoError> {
-    let mut px = Vec::with_capacity((size * size * 4) as usize);
-    match paint {
-        Paint::Glass => {
-            let tint = (rng.next_u32() % 24) as i32;
-            for y in 0..size {
-                for x in 0..size {
-                    let n = (rng.next_u32() % 16) as i32;
-                    // Diagonal gradient 95..=150 plus noise 0..=15: alpha in 95..=165,
-                    // clamped to 90..=160.
-                    let g = 95 + (55 * (x + y) / (2 * size - 2)) as i32;
-                    let a = (g + n - 5).clamp(90, 160) as u8;
-                    px.extend_from_slice(&[shade(110, tint + n), shade(165, n), shade(205, n), a]);
-                }
-            }
-        }
-        Paint::Grate => {
-            let base = (rng.next_u32() % 32) as i32;
-            for y in 0..size {
-                for x in 0..size {
-                    let bar = x % GRATE_PERIOD < GRATE_BAR || y % GRATE_PERIOD < GRATE_BAR;
-                    let n = (rng.next_u32() % 24) as i32;
-                    // Holes keep the bar colour so filtering does not bleed black.
-                    let a = if bar { 255 } else { 0 };
-                    px.extend_from_slice(&[
-                        shade(90, base + n),
-                        shade(95, base + n),
-                        shade(105, base + n),
-                        a,
-                    ]);
-                }
-            }
-        }
-        Paint::Grass | Paint::Rock | Paint::Road => {
-            let (rgb, block, amp): ([u8; 3], u32, i32) = match paint {
-                Paint::Grass => ([70, 120, 45], 8, 22),
-                Paint::Rock => ([125, 115, 100], 16, 24),
-                _ => ([62, 62, 66], 4, 6),
-            };
-            let coarse = blotches(rng, size, block, amp);
-            let fine = blotches(rng, size, 4, 8);
-            let cells = (size / block).max(1);
-            let crack_row = rng.next_u32() % size;
-            for y in 0..size {
-                for x in 0..size {
-                    let c = coarse[((y / block) * cells + x / block) as usize];
-                    let f = fine[((y / 4) * (size / 4) + x / 4) as usize];
-                    let n = (rng.next_u32() % 17) as i32 - 8;
-                    let mut d = c + n;
-                    match paint {
-                        Paint::Grass => d += f / 2,
-                        // Cracks: a zigzag across the texture and diagonals, all
-                        // 8-connected lines.
-                        Paint::Rock => {
-                            d += f;
-                            let t = x % 12;
-                            let zigzag = (crack_row + t.min(12 - t)) % size;
-                            if y == zigzag || (x + y) % 23 == 0 {
-                                d -= 50;
-                            }
-                        }
-                        // Gravel: one light speck in about 16 pixels.
-                        _ if n >= 7 => d += 45,
-                        _ => {}
-                    }
-                    let g = if matches!(paint, Paint::Grass) {
-                        d + n
-                    } else {
-                        d
-                    };
-                    px.extend_from_slice(&[
-                        shade(rgb[0], d),
-                        shade(rgb[1], g),
-                        shade(rgb[2], d),
-                        255,
-                    ]);
-                }
-            }
-        }
-    }
-    RgbaImage::new(size, size, px).map_err(fmt_err("texture paint"))
-}
+/// Side of a model lightmap in texels.
+const MODEL_LIGHTMAP_SIZE: u32 = 32;
 
 /// `image` with its full mip chain (down to 1×1) as Texm bytes.
 pub(crate) fn texm_of(
@@ -244,16 +141,6 @@ pub(crate) fn texm_of(
         w = w.with_page(rects);
     }
     w.write(&image.mip_chain(mips)).map_err(fmt_err(name))
-}
-
-fn texm(
-    rng: &mut ChaCha8Rng,
-    name: &str,
-    format: PixelFormat,
-    size: u32,
-    page: Option<Vec<PageRect>>,
-) -> Result<Vec<u8>, DemoError> {
-    texm_of(name, format, pattern(rng, size)?, page)
 }
 
 /// The HUD font (**PD-HUD-FONT**): `UI/HudFont.lib` holding the Texm atlas `HUDFONT`.
@@ -279,8 +166,9 @@ fn typed(what: &str, entries: &[(String, u32, u32, Vec<u8>)]) -> Result<Vec<u8>,
 /// A `LightMap.lib` entry: `(name, Texm bytes)`.
 pub(crate) type LightMap = (String, Vec<u8>);
 
-/// Writes `Material.lib`, `Textures.lib` and `Palettes.lib`; returns the model
-/// lightmaps (drawn from the stream here), which [`write_lightmaps`] writes to
+/// Writes `Material.lib`, `Textures.lib` (pictures painted from a copy of the stream,
+/// which then moves on by [`MATERIAL_STREAM_WORDS`]) and `Palettes.lib`; returns the
+/// model lightmaps (soft ambient occlusion), which [`write_lightmaps`] writes to
 /// `LightMap.lib` once the missions have added their terrain lightmaps.
 pub(crate) fn write(o: &mut Out, rng: &mut ChaCha8Rng) -> Result<Vec<LightMap>, DemoError> {
     let mut mats = Vec::new();
@@ -294,24 +182,25 @@ pub(crate) fn write(o: &mut Out, rng: &mut ChaCha8Rng) -> Result<Vec<LightMap>, 
     }
     o.put("Material.lib", &typed("Material.lib", &mats)?)?;
 
-    let formats = [
-        PixelFormat::Rgb565,
-        PixelFormat::Argb4444,
-        PixelFormat::Argb8888,
-        PixelFormat::Indexed8,
-        PixelFormat::Rgb888x,
-        PixelFormat::La88,
-        PixelFormat::Rgb556,
-    ];
+    // One set of noises per material: the phases of an animated material stay coherent.
+    let start = rng.get_word_pos();
+    let mut paint_rng = rng.clone();
     let mut tex = Vec::new();
-    let mut i = 0;
     for (_, names, _, _) in MATERIALS {
+        let noises = Noises::new(&mut paint_rng);
         for &n in names {
-            let special = SPECIAL.iter().find(|s| s.0 == n);
-            let data = if let Some(&(_, format, size, paint)) = special {
-                texm_of(n, format, painted(rng, paint, size)?, None)?
-            } else if n == "ATLAS" {
-                let rects = vec![
+            let &(_, format, size, look) =
+                TEXTURES
+                    .iter()
+                    .find(|t| t.0 == n)
+                    .ok_or_else(|| DemoError::Format {
+                        what: n.to_owned(),
+                        cause: "no texture spec".to_owned(),
+                    })?;
+            let image = paint(look, size, &noises).map_err(fmt_err(n))?;
+            // The HUD atlas has a `Page` chunk with three rectangles.
+            let page = (look == Look::Hud).then(|| {
+                vec![
                     PageRect {
                         x: 0,
                         width: 32,
@@ -330,38 +219,31 @@ pub(crate) fn write(o: &mut Out, rng: &mut ChaCha8Rng) -> Result<Vec<LightMap>, 
                         y: 16,
                         height: 16,
                     },
-                ];
-                texm(rng, n, PixelFormat::Argb4444, 64, Some(rects))?
-            } else {
-                let size = 16 << (i % 2);
-                texm(rng, n, formats[i % formats.len()], size, None)?
-            };
-            i += 1;
-            tex.push((n.to_owned(), TEXM_TYPE, 0, data));
+                ]
+            });
+            tex.push((n.to_owned(), TEXM_TYPE, 0, texm_of(n, format, image, page)?));
         }
     }
     o.put("Textures.lib", &typed("Textures.lib", &tex)?)?;
 
     let mut lms = Vec::new();
-    for n in crate::models::lightmaps() {
-        lms.push((n.to_owned(), texm(rng, n, PixelFormat::Rgb565, 16, None)?));
+    for (n, strength) in crate::models::lightmaps() {
+        let image = ambient_occlusion(MODEL_LIGHTMAP_SIZE, strength).map_err(fmt_err(n))?;
+        lms.push((n.to_owned(), texm_of(n, PixelFormat::Rgb565, image, None)?));
     }
 
     // Palettes.lib: one 256 × 4-byte palette (R, G, B, A per entry) per suffix slot
     // used here. The entry layout inside Palettes.lib is an open question of the
     // spec (FORMATS.md open question 22); these entries carry exactly the
-    // 1024-byte palette that format-0 Texm embeds, named by their slot suffix.
+    // 1024-byte palette that format-0 Texm embeds, named by their slot suffix:
+    // colour ramps (camouflage, molten ore, steel).
     let mut pals = Vec::new();
     for slot in PALETTE_SLOTS {
-        let mut pal = vec![0u8; 1024];
-        rng.fill_bytes(&mut pal);
-        for a in pal.iter_mut().skip(3).step_by(4) {
-            *a = 0xFF;
-        }
         // §1.7 gives palettes no tag: `type_id` 0 (PD-TAG-UNTYPED).
-        pals.push((slot.to_owned(), TypeTag::UNTYPED.value(), 0, pal));
+        pals.push((slot.to_owned(), TypeTag::UNTYPED.value(), 0, palette(slot)));
     }
     o.put("Palettes.lib", &typed("Palettes.lib", &pals)?)?;
+    rng.set_word_pos(start + MATERIAL_STREAM_WORDS);
     Ok(lms)
 }
 

@@ -547,3 +547,138 @@ fn every_mission_names_its_music_and_the_sounds_and_voices_decode() {
         }
     }
 }
+
+/// The models: `(archive, stem, union of the LOD-0 slot boxes at the rest pose)`. These
+/// are the boxes of generator 16, from which the simulation builds its collision
+/// proxies (`iron3d-mission` `bounds.rs`): richer models must keep them exactly.
+const MODEL_BOUNDS: [(&str, &str, [f32; 3], [f32; 3]); 7] = [
+    ("models.rlb", "chassis", [-3.0, -2.0, -2.8], [3.0, 2.0, 1.0]),
+    ("models.rlb", "tank", [-3.0, -2.0, -1.0], [3.0, 2.0, 1.0]),
+    ("models.rlb", "turret", [-1.5, -1.5, 0.0], [4.0, 1.5, 1.2]),
+    ("models.rlb", "truck", [-3.5, -1.5, -1.0], [3.5, 1.5, 2.2]),
+    (
+        "buildings.rlb",
+        "hangar",
+        [-10.0, -8.0, -4.0],
+        [10.0, 8.0, 7.0],
+    ),
+    (
+        "buildings.rlb",
+        "tower",
+        [-2.0, -3.0, -6.0],
+        [3.1, 3.0, 6.0],
+    ),
+    ("buildings.rlb", "mine", [-6.0, -6.0, -2.0], [6.0, 6.0, 7.0]),
+];
+
+#[test]
+fn models_keep_their_bounds_and_fill_each_node_box_with_many_parts() {
+    let d = tempfile::tempdir().expect("tempdir");
+    build(d.path(), 2, Profile::Demo).expect("build");
+    for (archive, stem, lo, hi) in MODEL_BOUNDS {
+        let bytes = entry(d.path(), archive, &format!("{stem}.msh"));
+        let msh = iron3d_msh::Msh::parse(&bytes).expect(stem);
+        let positions: Vec<[f32; 3]> = msh.positions().map(|p| p.0).collect();
+        assert_eq!(
+            msh.normals().count(),
+            positions.len(),
+            "{stem}: flat normals"
+        );
+        assert_eq!(msh.uvs().count(), positions.len(), "{stem}: UVs");
+        let poses = iron3d_msh::sample_all(&msh, 0.0, iron3d_msh::SampleOptions::default())
+            .expect("rest pose");
+        let world = iron3d_msh::world_matrices(&msh, &poses).expect("hierarchy");
+        let (mut min, mut max) = ([f32::MAX; 3], [f32::MIN; 3]);
+        let mut triangles = 0;
+        for (n, node) in msh.nodes().enumerate() {
+            let Some(slot) = msh.slot(usize::from(node.slot_index[0])) else {
+                continue;
+            };
+            let o = iron3d_msh::world_origin(&world[n]);
+            let origin = [o.x, o.y, o.z];
+            for i in 0..3 {
+                min[i] = min[i].min(origin[i] + slot.aabb_min[i]);
+                max[i] = max[i].max(origin[i] + slot.aabb_max[i]);
+            }
+            // LOD 0 and LOD 1: one batch each, same material, LOD 1 no larger.
+            let lod1 = msh
+                .slot(usize::from(node.slot_index[5]))
+                .expect("LOD 1 slot");
+            assert_eq!(
+                (slot.batch_count, lod1.batch_count),
+                (1, 1),
+                "{stem} node {n}"
+            );
+            let b0 = msh.batch(usize::from(slot.batch_start)).expect("batch");
+            let b1 = msh.batch(usize::from(lod1.batch_start)).expect("batch");
+            assert_eq!(b0.material_index, b1.material_index, "{stem} node {n}");
+            assert!(b1.index_count <= b0.index_count && b1.index_count > 0);
+            assert_eq!(
+                (slot.aabb_min, slot.aabb_max),
+                (lod1.aabb_min, lod1.aabb_max)
+            );
+            // Its geometry stays inside its slot box and spans most of it.
+            let (mut gmin, mut gmax) = ([f32::MAX; 3], [f32::MIN; 3]);
+            for i in msh
+                .batch_indices(usize::from(slot.batch_start))
+                .expect("indices")
+            {
+                let p = positions[b0.base_vertex as usize + usize::from(i)];
+                for k in 0..3 {
+                    assert!(
+                        p[k] >= slot.aabb_min[k] - 1e-3 && p[k] <= slot.aabb_max[k] + 1e-3,
+                        "{stem} node {n}: {p:?} outside its slot box"
+                    );
+                    gmin[k] = gmin[k].min(p[k]);
+                    gmax[k] = gmax[k].max(p[k]);
+                }
+            }
+            for k in 0..3 {
+                let (span, room) = (gmax[k] - gmin[k], slot.aabb_max[k] - slot.aabb_min[k]);
+                assert!(
+                    span >= 0.75 * room,
+                    "{stem} node {n} axis {k}: {span} of {room}"
+                );
+            }
+            triangles += usize::from(b0.index_count) / 3;
+        }
+        let close = |a: [f32; 3], b: [f32; 3]| (0..3).all(|i| (a[i] - b[i]).abs() < 1e-4);
+        assert!(close(min, lo) && close(max, hi), "{stem}: {min:?}..{max:?}");
+        assert!(triangles >= 150, "{stem}: {triangles} triangles");
+    }
+}
+
+#[test]
+fn model_textures_are_opaque_pictures_and_lightmaps_are_smooth_shading() {
+    let d = tempfile::tempdir().expect("tempdir");
+    build(d.path(), 4, Profile::Demo).expect("build");
+    // The 64-texel pictures of the drawn phases (`DEFTEX` is a 16-texel plain plate).
+    for name in [
+        "DEFTEX", "STEEL0", "CAMO0", "CONC0", "LAVA0", "LAVA1", "LAVA2", "LAVA3", "WATER0",
+        "WATER1", "GRASS0", "ROCK0", "ROAD0",
+    ] {
+        let img = texture(d.path(), "Textures.lib", name);
+        let px = img.pixels();
+        assert!(px.chunks(4).all(|p| p[3] == 255), "{name}: opaque");
+        let colours: BTreeSet<&[u8]> = px.chunks(4).collect();
+        let least = if img.width() >= 64 { 8 } else { 4 };
+        assert!(colours.len() >= least, "{name}: {} colours", colours.len());
+    }
+    let lm = texture(d.path(), "LightMap.lib", "LM_HANGAR");
+    let px = lm.pixels();
+    let w = lm.width() as usize;
+    // Greyscale (within Rgb565 rounding), bright in the middle of a quarter, darker at
+    // its border, and no texel far from its right-hand neighbour (no noise).
+    assert!(
+        px.chunks(4)
+            .all(|p| p[0].abs_diff(p[1]) <= 8 && p[1].abs_diff(p[2]) <= 8)
+    );
+    let at = |x: usize, y: usize| px[(y * w + x) * 4];
+    let q = w / 2;
+    assert!(at(q / 2, q / 4) > 220 && at(q - 1, q - 1) < 170);
+    for y in 0..w {
+        for x in 0..q - 1 {
+            assert!(at(x, y).abs_diff(at(x + 1, y)) <= 40, "({x}, {y})");
+        }
+    }
+}
