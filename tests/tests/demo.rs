@@ -98,7 +98,7 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
             ("ini", 4), // with the campaign, MISSIONS/dispatcher.ini
             ("land_map", 3),
             ("land_msh", 3),
-            ("mat0", 12),
+            ("mat0", 14),
             ("msh", 7),
             ("nres", 9),
             ("objectives", 1),
@@ -108,7 +108,7 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
             ("rsli", 5),
             ("scr", 2),
             ("swav", 15),
-            ("texm", 33),
+            ("texm", 35),
             ("tma", 3),
             ("unit_dat", 8),
             ("varset", 2),
@@ -126,7 +126,7 @@ fn corpus_harness_on_the_demo_profile_reports_exact_counts() {
         v["families"]["texm"]["variants"],
         serde_json::json!({
             "Argb4444": 4, "Argb4444+page": 1, "Argb8888": 5, "Indexed8": 2,
-            "La88": 3, "Rgb556": 2, "Rgb565": 12, "Rgb888x": 4
+            "La88": 3, "Rgb556": 2, "Rgb565": 14, "Rgb888x": 4
         })
     );
     assert_eq!(
@@ -160,14 +160,14 @@ fn corpus_harness_on_the_stress_profile_reports_exact_counts() {
             ("ini", 3),
             ("land_map", 1),
             ("land_msh", 1),
-            ("mat0", 12),
+            ("mat0", 14),
             ("msh", 7),
             ("nres", 9),
             ("objects_rlb_entry", 10),
             ("palette", 3),
             ("rsli", 5),
             ("swav", 15),
-            ("texm", 31),
+            ("texm", 33),
             ("tma", 1),
             ("unit_dat", 8),
             ("wear", 9),

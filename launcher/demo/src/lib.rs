@@ -23,6 +23,9 @@
 //!   soft ambient occlusion over the same atlas. The pictures are painted from a copy of
 //!   the stream, which then moves on as generator 16's did: every other file keeps its
 //!   bytes.
+//! * **Clan colours** (generator 18): `CAMO_C0` (blue-grey) and `CAMO_C1` (rust-red),
+//!   the clans' variants of `CAMO` (PD-RENDER-CLAN-MATERIAL in the frame builder), so
+//!   the two sides of the battle are told apart at a glance.
 //! * **Terrain materials** (FORMATS §6.2): `TerrainFace28.material_tag` low byte = row of
 //!   `Land2.wea` (`WATER` under the water level, `GRASS`, `ROCK` on high ground), high
 //!   byte = row of `Land1.wea` (`ROAD`, on a strip across the map) or `0xFF` = none.
@@ -61,7 +64,7 @@ use rand_core::SeedableRng;
 use std::path::{Path, PathBuf};
 
 /// Version of the generator; bumped whenever the produced bytes change.
-pub const GENERATOR_VERSION: u32 = 17;
+pub const GENERATOR_VERSION: u32 = 18;
 
 /// File name of the manifest written at the root of the output directory.
 pub const MANIFEST_NAME: &str = "iron3d-demo.manifest";

@@ -35,7 +35,7 @@ const TESTED: Surface = Surface {
 /// `(material, phase textures, animated, surface of every phase)`. Entry 0 is `DEFAULT`
 /// (the last step of the fallback order). `WATER`, `GRASS`, `ROCK` (the `Land2.wea`
 /// rows) and `ROAD` (the `Land1.wea` row) are the terrain materials.
-pub(crate) const MATERIALS: [(&str, &[&str], bool, Surface); 12] = [
+pub(crate) const MATERIALS: [(&str, &[&str], bool, Surface); 14] = [
     ("DEFAULT", &["DEFTEX"], false, Surface::OPAQUE),
     ("STEEL", &["STEEL0", "STEEL1"], false, Surface::OPAQUE),
     ("CAMO", &["CAMO0"], false, Surface::OPAQUE),
@@ -58,6 +58,10 @@ pub(crate) const MATERIALS: [(&str, &[&str], bool, Surface); 12] = [
     ("GRASS", &["GRASS0"], false, Surface::OPAQUE),
     ("ROCK", &["ROCK0"], false, Surface::OPAQUE),
     ("ROAD", &["ROAD0"], false, Surface::OPAQUE),
+    // Generator 18: each clan's camouflage (PD-RENDER-CLAN-MATERIAL: the renderer draws
+    // `CAMO` of a clan-0 unit with `CAMO_C0`, of a clan-1 unit with `CAMO_C1`).
+    ("CAMO_C0", &["CAMOC0"], false, Surface::OPAQUE),
+    ("CAMO_C1", &["CAMOC1"], false, Surface::OPAQUE),
 ];
 
 fn mat0(
@@ -96,7 +100,7 @@ fn mat0(
 /// the drawn phase 0 of `STEEL` and `CONCRETE` the richer formats of their second
 /// phases, and `WATER1` the `Argb4444` of `STEEL0`, so that colour pictures are not
 /// stored in greyscale.
-const TEXTURES: [(&str, PixelFormat, u32, Look); 19] = [
+const TEXTURES: [(&str, PixelFormat, u32, Look); 21] = [
     ("DEFTEX", PixelFormat::Rgb565, 16, Look::Primer),
     ("STEEL0", PixelFormat::Argb8888, 64, Look::Steel(false)),
     ("STEEL1", PixelFormat::La88, 32, Look::Steel(true)),
@@ -116,6 +120,8 @@ const TEXTURES: [(&str, PixelFormat, u32, Look); 19] = [
     ("GRASS0", PixelFormat::Rgb565, 64, Look::Grass),
     ("ROCK0", PixelFormat::Rgb565, 64, Look::Rock),
     ("ROAD0", PixelFormat::Rgb565, 64, Look::Road),
+    ("CAMOC0", PixelFormat::Rgb565, 64, Look::ClanCamo(0)),
+    ("CAMOC1", PixelFormat::Rgb565, 64, Look::ClanCamo(1)),
 ];
 
 /// Words of the seeded stream generator 16 drew for `Material.lib`, `Textures.lib`,

@@ -88,6 +88,8 @@ pub(crate) enum Look {
     Steel(bool),
     /// The [`camo`] atlas.
     Camo,
+    /// The [`camo`] atlas with clan `.0`'s paint: blue-grey (0) or rust-red (1).
+    ClanCamo(u8),
     /// Bluish translucent glass, alpha 90..=160.
     Glass,
     /// The [`concrete`] atlas; `true`: the worn variant of a second phase.
@@ -669,6 +671,17 @@ pub(crate) fn paint(look: Look, size: u32, n: &Noises) -> Result<RgbaImage, Texm
         }),
         Look::Steel(worn) => atlas(size, |r, s, t| opaque(steel_px(n, r, s, t, worn))),
         Look::Camo => atlas(size, |r, s, t| opaque(camo_px(n, r, s, t))),
+        Look::ClanCamo(clan) => atlas(size, |r, s, t| {
+            let c = camo_px(n, r, s, t);
+            // Only the paint (quarter A) takes the clan's colour; tracks, grilles and
+            // hubs stay as they are.
+            let tint = if clan == 0 {
+                [0.26, 0.36, 0.58]
+            } else {
+                [0.62, 0.30, 0.18]
+            };
+            opaque(if r == Region::A { mix(c, tint, 0.5) } else { c })
+        }),
         Look::Concrete(worn) => atlas(size, |r, s, t| opaque(concrete_px(n, r, s, t, worn))),
         Look::Lava(k, frames) => {
             let phase = k as f32 / frames.max(1) as f32;

@@ -46,6 +46,12 @@ pub fn mip_skip(width: u32, height: u32, mip_count: u32) -> u32 {
 /// diffuse stage repeats its texture once per this many world units.
 pub const TERRAIN_TEXTURE_REPEAT: f32 = 16.0;
 
+/// **PD-RENDER-CLAN-MATERIAL** (the spec has no per-clan look; our own rule): a WEAR
+/// row named `NAME` is drawn for an object of clan `k < CLAN_VARIANTS` (its `ClanID`) with
+/// the material `NAME_C<k>` when `Material.lib` has one, so a game's data can tell the
+/// sides apart; without variants every clan draws the same.
+pub const CLAN_VARIANTS: u32 = 16;
+
 /// One resolved WEAR row.
 #[derive(Clone, Debug)]
 pub struct MaterialRow {
@@ -90,6 +96,11 @@ pub struct ModelAsset {
     pub batches: Vec<Batch20>,
     /// WEAR rows (table 0).
     pub rows: Vec<MaterialRow>,
+    /// **PD-RENDER-CLAN-MATERIAL**: per clan whose variant of any row exists
+    /// (`<NAME>_C<clan>` in `Material.lib`, clans `0..`[`CLAN_VARIANTS`]), the rows an
+    /// object of that clan draws with: the variant where there is one, else the row;
+    /// ascending by clan.
+    pub clan_rows: Vec<(u32, Vec<MaterialRow>)>,
     /// The model's lightmap (first `LIGHTMAPS` row) or [`NO_TEXTURE`].
     pub lightmap: u32,
     /// Animation timeline length in frames (type 19 `attr2`), 0 when static.
@@ -421,13 +432,15 @@ impl Loader<'_, '_> {
         // order still applies per batch through `DEFAULT`).
         let mut wea = stem(name).to_vec();
         wea.extend_from_slice(b".wea");
-        let (rows, lightmap) = match self.data.entry_as(archive, &wea, Family::wear()) {
+        let (rows, clan_rows, lightmap) = match self.data.entry_as(archive, &wea, Family::wear()) {
             Ok(w) => {
                 let wwhat = format!("{}:{} (for {what})", text(archive), text(&wea));
                 let wear = Wear::parse(&w).map_err(|e| self.parse_err(wwhat, e))?;
-                (self.wear_rows(0, &wear)?, self.lightmap_of(&wear)?)
+                let rows = self.wear_rows(0, &wear)?;
+                let clan_rows = self.clan_rows(0, &wear, &rows)?;
+                (rows, clan_rows, self.lightmap_of(&wear)?)
             }
-            Err(iron3d_vfs::VfsError::EntryMissing { .. }) => (Vec::new(), NO_TEXTURE),
+            Err(iron3d_vfs::VfsError::EntryMissing { .. }) => (Vec::new(), Vec::new(), NO_TEXTURE),
             Err(e) => return Err(self.read_err(format!("{}:{}", text(archive), text(&wea)), e)),
         };
         let mesh = self.push_mesh(mesh);
@@ -439,9 +452,50 @@ impl Loader<'_, '_> {
             slots,
             batches,
             rows,
+            clan_rows,
             lightmap,
             frame_count,
         })
+    }
+
+    /// Whether `Material.lib` has an entry named exactly `name` (ASCII case ignored; the
+    /// fallback to `DEFAULT` or entry 0 does not count).
+    fn has_material(&self, name: &[u8]) -> Result<bool, RenderFrameError> {
+        match self.data.resolve_material(MATERIAL_LIB, name) {
+            Ok(Some(r)) => Ok(r.entry.name.eq_ignore_ascii_case(name)),
+            Ok(None)
+            | Err(iron3d_vfs::VfsError::FileMissing { .. } | iron3d_vfs::VfsError::Path(_)) => {
+                Ok(false)
+            }
+            Err(e) => Err(self.read_err(text(MATERIAL_LIB), e)),
+        }
+    }
+
+    /// PD-RENDER-CLAN-MATERIAL: the rows of each clan with a variant of any of `wear`'s
+    /// rows (see [`ModelAsset::clan_rows`]).
+    fn clan_rows(
+        &mut self,
+        table: u16,
+        wear: &Wear,
+        rows: &[MaterialRow],
+    ) -> Result<Vec<(u32, Vec<MaterialRow>)>, RenderFrameError> {
+        let mut out = Vec::new();
+        for clan in 0..CLAN_VARIANTS {
+            let mut variant = rows.to_vec();
+            let mut any = false;
+            for (i, r) in wear.materials().iter().enumerate() {
+                let mut name = r.name().to_vec();
+                name.extend_from_slice(format!("_C{clan}").as_bytes());
+                if i < variant.len() && self.has_material(&name)? {
+                    variant[i] = self.row(table, u16::try_from(i).unwrap_or(u16::MAX), &name)?;
+                    any = true;
+                }
+            }
+            if any {
+                out.push((clan, variant));
+            }
+        }
+        Ok(out)
     }
 
     fn mission_wear(

@@ -298,7 +298,9 @@ pub struct FrameBuilder {
     list_index: BTreeMap<usize, usize>,
     /// Prototype names → prototypes.
     memo: NameMemo,
-    /// Per model: its rows resolved at `resolved_time` (the last entry: a missing row).
+    /// Per model: its rows resolved at `resolved_time`, one block of `rows.len() + 1`
+    /// (the last entry: a missing row) for its own rows, then one per clan variant
+    /// (PD-RENDER-CLAN-MATERIAL).
     resolved: Vec<Vec<Option<Resolved>>>,
     resolved_time: Option<u64>,
     /// Scratch: the chosen `(node, slot, node matrix, view depth)` of one model.
@@ -354,7 +356,7 @@ impl FrameBuilder {
         let resolved = assets
             .models
             .iter()
-            .map(|m| vec![None; m.rows.len() + 1])
+            .map(|m| vec![None; (m.rows.len() + 1) * (m.clan_rows.len() + 1)])
             .collect();
         Self {
             assets,
@@ -571,7 +573,16 @@ impl FrameBuilder {
                     distance,
                 });
                 let mesh = &assets.resources.meshes[m.mesh as usize];
-                let rows = &mut resolved[model];
+                // PD-RENDER-CLAN-MATERIAL: the object's clan's rows, when the model has them.
+                let variant = o
+                    .clan_id
+                    .and_then(|c| m.clan_rows.iter().position(|(k, _)| *k == c));
+                let (table, block) = match variant {
+                    Some(v) => (&m.clan_rows[v].1, v + 1),
+                    None => (&m.rows, 0),
+                };
+                let stride = m.rows.len() + 1;
+                let rows = &mut resolved[model][block * stride..(block + 1) * stride];
                 for &(n, sid, node_world, depth) in chosen.iter() {
                     let s = m.slots[sid];
                     for b in m.batches.iter().skip(s.batch_start).take(s.batch_count) {
@@ -582,7 +593,7 @@ impl FrameBuilder {
                         }
                         let row = usize::from(b.material_index).min(m.rows.len());
                         let r = *rows[row].get_or_insert_with(|| {
-                            Resolved::of(m.rows.get(row), m.lightmap, time_ms)
+                            Resolved::of(table.get(row), m.lightmap, time_ms)
                         });
                         let (phase, sort_key) = if r.transparent {
                             let q = (depth.max(0.0) / DISTANCE_QUANTUM).min(u32::MAX as f32) as u64;

@@ -138,6 +138,10 @@ impl<'a> Reference<'a> {
                 let model = placed.model;
                 let pose: &[Mat4] = poses[model].as_deref().unwrap_or(&[]);
                 let m = &assets.models[model];
+                let table = o
+                    .clan_id
+                    .and_then(|c| m.clan_rows.iter().find(|(k, _)| *k == c))
+                    .map_or(&m.rows, |(_, rows)| rows);
                 let base = match placed.mount {
                     Some(mount) => {
                         object_matrix
@@ -193,7 +197,7 @@ impl<'a> Reference<'a> {
                             continue;
                         }
                         let (sel, tex, surface, handle) =
-                            resolve_row(m.rows.get(usize::from(b.material_index)), time_ms);
+                            resolve_row(table.get(usize::from(b.material_index)), time_ms);
                         let (state, transparent) =
                             state_for(tex, m.lightmap, surface, true, [1.0, 1.0]);
                         let (phase, sort_key) = if transparent {
@@ -563,6 +567,7 @@ mod tests {
                 .collect(),
             batches: m.batches().collect(),
             rows: Vec::new(),
+            clan_rows: Vec::new(),
             lightmap: NO_TEXTURE,
             frame_count: m.frame_count(),
             bytes: Arc::from(bytes.as_slice()),

@@ -128,6 +128,7 @@ fn asset(name: &str, bytes: Vec<u8>, mesh: u32) -> (ModelAsset, MeshResource) {
             .collect(),
         batches: m.batches().collect(),
         rows: Vec::new(),
+        clan_rows: Vec::new(),
         lightmap: NO_TEXTURE,
         frame_count: m.frame_count(),
         bytes: Arc::from(bytes.as_slice()),

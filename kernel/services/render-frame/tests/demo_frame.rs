@@ -247,3 +247,60 @@ fn the_preparer_draws_from_the_published_player_view_unless_the_camera_is_pinned
         assert_eq!(frame.camera.yaw, shared.yaw);
     }
 }
+
+/// PD-RENDER-CLAN-MATERIAL: the battle's tanks of clan 0 and clan 1 draw their `CAMO`
+/// batches with their clan's variant (`CAMO_C0`, `CAMO_C1`), the rest of their batches
+/// alike; a tank without a clan draws the plain `CAMO`.
+#[test]
+fn each_clan_draws_its_own_camouflage() {
+    let mut s = scene("BATTLE");
+    let mut snap = snapshot(&mut s.kernel);
+    // Three tanks side by side in front of the camera: clans 0, 1 and none.
+    let tank = snap
+        .objects
+        .iter()
+        .find(|o| &*o.prototype == b"UNITS\\Tank.dat")
+        .unwrap()
+        .clone();
+    let mut tanks = Vec::new();
+    for (k, clan) in [Some(0), Some(1), None].into_iter().enumerate() {
+        let mut t = tank.clone();
+        t.id = iron3d_kernel::OriginalObjectId(tank.id.raw() + 100 + k as u32);
+        t.transform.position = Vec3::new(10.0 * k as f32, 0.0, 0.0);
+        t.clan_id = clan;
+        tanks.push(t);
+    }
+    snap.objects = tanks.clone();
+    let camera = CameraState::looking_at(Vec3::new(10.0, -40.0, 20.0), Vec3::new(10.0, 0.0, 0.0));
+    let frame = s.builder.build(&snap, &params(camera));
+    let textures = &s.builder.assets().resources.textures;
+    let stage0 = |id: u32| -> Vec<String> {
+        let mut names: Vec<String> = frame
+            .items
+            .iter()
+            .filter(|i| i.object == id)
+            .map(|i| i.state.stages[0].texture)
+            .filter(|&t| t != NO_TEXTURE)
+            .map(|t| textures[t as usize].name.to_string())
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    };
+    let (c0, c1, none) = (
+        stage0(tanks[0].id.raw()),
+        stage0(tanks[1].id.raw()),
+        stage0(tanks[2].id.raw()),
+    );
+    assert!(c0.iter().any(|n| n == "CAMOC0"), "{c0:?}");
+    assert!(c1.iter().any(|n| n == "CAMOC1"), "{c1:?}");
+    assert!(none.iter().any(|n| n == "CAMO0"), "{none:?}");
+    let others = |v: &[String]| -> Vec<String> {
+        v.iter()
+            .filter(|n| !n.starts_with("CAMO"))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(others(&c0), others(&none));
+    assert_eq!(others(&c1), others(&none));
+}
