@@ -2,7 +2,9 @@
 //! stable JSON command list (golden tests of frame preparation, debugging).
 //!
 //! [`frame_json`] is the pure conversion; the plugin factory `render-capture` (slot
-//! Render) keeps the last frame's JSON for `capture_commands` and refuses `capture`.
+//! Render) keeps the last frame for `capture_commands` and refuses `capture`. The JSON
+//! is written when it is asked for, once per frame (writing it for every frame of a
+//! 10,000-object world cost ~70 ms a frame; keeping the frame costs a copy).
 //!
 //! It draws the interface 2.4 screen overlay ([`iron3d_abi::overlay`]) as commands:
 //! `draw_with_overlay` records [`frame_overlay_json`], the frame's command list with one
@@ -525,15 +527,48 @@ fn create(factory: &str) -> Result<Box<dyn Plugin>, PluginError> {
 
 iron3d_abi::export_plugin!(describe = describe, create = create);
 
-/// The `render-capture` plugin instance: keeps the last drawn frame's JSON, with the 2.4
-/// screen overlay listed when it was drawn with one and the 2.11 effects when it had some.
+/// The `render-capture` plugin instance: keeps the last drawn frame, with the 2.4 screen
+/// overlay when it was drawn with one and the 2.8 world and 2.11 effects handed over for
+/// it; its JSON is written when it is asked for (once per frame), not at every frame —
+/// a frame's JSON of a 10,000-object world costs tens of milliseconds.
 #[derive(Default)]
 pub struct CaptureRender {
-    last: Option<String>,
-    /// The world handed over for the next frame (2.8), as JSON.
-    world: Option<Value>,
-    /// The effects handed over for the next frame (2.11), as JSON.
-    effects: Option<Value>,
+    last: Option<Recorded>,
+    /// The world handed over for the next frame (2.8).
+    world: Option<RenderWorld>,
+    /// The effects handed over for the next frame (2.11).
+    effects: Option<EffectFrame>,
+}
+
+/// A drawn frame and what was handed over for it; its JSON once asked for.
+struct Recorded {
+    frame: RenderFrame,
+    overlay: Option<Overlay>,
+    world: Option<RenderWorld>,
+    effects: Option<EffectFrame>,
+    json: std::sync::OnceLock<String>,
+}
+
+impl Recorded {
+    /// The frame's JSON: [`frame_json`] (or [`frame_overlay_json`]) with `world` and
+    /// `effects` keys when they were handed over, pretty-printed.
+    fn json(&self) -> &str {
+        self.json.get_or_init(|| {
+            let mut frame = match &self.overlay {
+                Some(o) => frame_overlay_json(&self.frame, o),
+                None => frame_json(&self.frame),
+            };
+            if let (Some(world), Value::Object(m)) = (&self.world, &mut frame) {
+                m.insert("world".to_owned(), world_json(world));
+            }
+            if let (Some(effects), Value::Object(m)) = (&self.effects, &mut frame) {
+                m.insert("effects".to_owned(), effects_json(effects));
+                // Keep the keys sorted whether or not `preserve_order` is unified in.
+                m.sort_keys();
+            }
+            pretty(&frame)
+        })
+    }
 }
 
 impl CaptureRender {
@@ -546,22 +581,20 @@ impl CaptureRender {
         }
     }
 
-    /// `frame`'s JSON with the world and the effects handed over for it, if any (once).
-    fn record(&mut self, mut frame: Value) -> String {
-        if let (Some(world), Value::Object(m)) = (self.world.take(), &mut frame) {
-            m.insert("world".to_owned(), world);
-        }
-        if let (Some(effects), Value::Object(m)) = (self.effects.take(), &mut frame) {
-            m.insert("effects".to_owned(), effects);
-            // Keep the keys sorted whether or not `preserve_order` is unified in.
-            m.sort_keys();
-        }
-        pretty(&frame)
+    /// Keeps `frame` with the world and the effects handed over for it, if any (once).
+    fn record(&mut self, frame: &RenderFrame, overlay: Option<&Overlay>) {
+        self.last = Some(Recorded {
+            frame: frame.clone(),
+            overlay: overlay.cloned(),
+            world: self.world.take(),
+            effects: self.effects.take(),
+            json: std::sync::OnceLock::new(),
+        });
     }
 
     /// The last frame's JSON, if a frame was drawn.
     pub fn last_commands(&self) -> Option<&str> {
-        self.last.as_deref()
+        self.last.as_ref().map(Recorded::json)
     }
 }
 
@@ -579,7 +612,7 @@ impl Renderer for CaptureRender {
     }
 
     fn draw(&mut self, frame: &RenderFrame) -> Result<RenderStats, PluginError> {
-        self.last = Some(self.record(frame_json(frame)));
+        self.record(frame, None);
         Ok(stats(frame))
     }
 
@@ -589,25 +622,25 @@ impl Renderer for CaptureRender {
         frame: &RenderFrame,
         overlay: &Overlay,
     ) -> Result<RenderStats, PluginError> {
-        self.last = Some(self.record(frame_overlay_json(frame, overlay)));
+        self.record(frame, Some(overlay));
         Ok(stats(frame))
     }
 
     /// (2.8) Keeps the world for the next frame's JSON.
     fn world(&mut self, world: &RenderWorld) -> Result<(), PluginError> {
-        self.world = Some(world_json(world));
+        self.world = Some(world.clone());
         Ok(())
     }
 
     /// (2.11) Keeps the effects for the next frame's JSON ([`effects_json`]).
     fn effects(&mut self, effects: &EffectFrame) -> Result<(), PluginError> {
-        self.effects = Some(effects_json(effects));
+        self.effects = Some(effects.clone());
         Ok(())
     }
 
     fn capture_commands(&mut self) -> Result<String, PluginError> {
-        self.last
-            .clone()
+        self.last_commands()
+            .map(str::to_owned)
             .ok_or_else(|| PluginError::failed("render-capture has not drawn a frame yet"))
     }
 }
