@@ -9,14 +9,14 @@
     reason = "a deadline on child processes, not simulation time"
 )]
 
-use std::io::{BufRead, BufReader};
+#[path = "common/peers.rs"]
+mod peers;
+
+use peers::{LIMIT, lines, match_over as over, wait_for};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-
-/// A whole match must end well within this.
-const LIMIT: Duration = Duration::from_secs(240);
 
 fn iron3d(args: &[&str], game: &Path) -> Child {
     Command::new(env!("CARGO_BIN_EXE_iron3d"))
@@ -26,20 +26,6 @@ fn iron3d(args: &[&str], game: &Path) -> Child {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap()
-}
-
-/// A peer's standard output, line by line, as it comes.
-fn lines(child: &mut Child) -> mpsc::Receiver<String> {
-    let (tx, rx) = mpsc::channel();
-    let out = child.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(out).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                return;
-            }
-        }
-    });
-    rx
 }
 
 /// Waits for every child (killing them all past [`LIMIT`]); their full output.
@@ -112,25 +98,6 @@ fn join(
     let mut child = iron3d(&args, game);
     let rx = lines(&mut child);
     (child, rx, Vec::new())
-}
-
-/// The `LABEL: match over tick=T state_hash=H desync=D` line.
-fn over(out: &[String]) -> (u64, String, String) {
-    let line = out
-        .iter()
-        .find(|l| l.contains(": match over "))
-        .unwrap_or_else(|| panic!("no end line: {out:#?}"));
-    let field = |k: &str| {
-        line.split_whitespace()
-            .find_map(|w| w.strip_prefix(k))
-            .unwrap()
-            .to_owned()
-    };
-    (
-        field("tick=").parse().unwrap(),
-        field("state_hash="),
-        field("desync="),
-    )
 }
 
 /// Every peer's end line, each peer having exited well (0, or 4 for a desync).
@@ -254,21 +221,6 @@ fn an_injected_desync_is_reported_by_every_peer() {
         "{:#?}",
         done[1].1
     );
-}
-
-/// Waits for a line of `rx` containing `what` (collecting into `seen`).
-fn wait_for(rx: &mpsc::Receiver<String>, seen: &mut Vec<String>, what: &str) {
-    let began = Instant::now();
-    while began.elapsed() < LIMIT {
-        if let Ok(line) = rx.recv_timeout(Duration::from_millis(100)) {
-            let hit = line.contains(what);
-            seen.push(line);
-            if hit {
-                return;
-            }
-        }
-    }
-    panic!("no line with {what:?}: {seen:#?}");
 }
 
 /// A disconnect mid-match and a rejoin (PD-NET-REJOIN): a bot's process is killed (no

@@ -90,15 +90,7 @@ fn a_player_selects_orders_possesses_and_pauses_with_synthetic_x_input() {
     sleep(0.5);
 
     // Drag a box over the view: the player's vehicles in it are selected.
-    x.xdo(&["mousemove", "--window", w, "10", "40"]);
-    sleep(0.3);
-    x.xdo(&["mousedown", "1"]);
-    sleep(0.2);
-    for (px, py) in [("200", "200"), ("420", "360"), ("630", "470")] {
-        x.xdo(&["mousemove", "--window", w, px, py]);
-        sleep(0.1);
-    }
-    x.xdo(&["mouseup", "1"]);
+    x.box_select(w);
     sleep(0.5);
     // A right click on open ground a little above the middle (clear of the base's
     // buildings): the move order.

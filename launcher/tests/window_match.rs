@@ -15,47 +15,18 @@
     reason = "waits for real-time processes in wall-clock time; nothing here feeds a simulation"
 )]
 
+#[path = "common/peers.rs"]
+mod peers;
 #[path = "common/xvfb.rs"]
 mod xvfb;
 
+use peers::{LIMIT, lines, match_over, wait_for};
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use xvfb::{Xvfb, can_run, demo_game, sleep};
-
-/// The whole match ends well within this.
-const LIMIT: Duration = Duration::from_secs(300);
-
-/// A peer's standard output, line by line, as it comes.
-fn lines(child: &mut Child) -> mpsc::Receiver<String> {
-    let (tx, rx) = mpsc::channel();
-    let out = child.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(out).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                return;
-            }
-        }
-    });
-    rx
-}
-
-/// Reads `rx` into `seen` until a line contains `what` (panics past [`LIMIT`]).
-fn wait_for(rx: &mpsc::Receiver<String>, seen: &mut Vec<String>, what: &str) -> String {
-    let began = Instant::now();
-    while began.elapsed() < LIMIT {
-        if let Ok(line) = rx.recv_timeout(Duration::from_millis(100)) {
-            seen.push(line.clone());
-            if line.contains(what) {
-                return line;
-            }
-        }
-    }
-    panic!("no line with {what:?}: {seen:#?}");
-}
 
 /// Waits for `child` to exit (killed past [`LIMIT`]); its whole output.
 fn finish(mut child: Child, rx: &mpsc::Receiver<String>, mut seen: Vec<String>) -> Vec<String> {
@@ -74,21 +45,6 @@ fn finish(mut child: Child, rx: &mpsc::Receiver<String>, mut seen: Vec<String>) 
         }
         std::thread::sleep(Duration::from_millis(50));
     }
-}
-
-/// The `tick=` and `state_hash=` of the `match over` line.
-fn end(out: &[String]) -> (String, String) {
-    let line = out
-        .iter()
-        .find(|l| l.contains(": match over "))
-        .unwrap_or_else(|| panic!("no end line: {out:#?}"));
-    let field = |k: &str| {
-        line.split_whitespace()
-            .find_map(|w| w.strip_prefix(k))
-            .unwrap()
-            .to_owned()
-    };
-    (field("tick="), field("state_hash="))
 }
 
 /// A headless peer (`serve`, `join --bot`): `iron3d ARGS --game-dir GAME`, its
@@ -201,15 +157,7 @@ fn a_player_in_a_window_orders_chats_and_ends_with_the_same_hash() {
     wait_for(&wrx, &mut wseen, "join: match started");
     sleep(1.0);
     // Box-select the player's vehicles, then Enter: the first selected is possessed.
-    x.xdo(&["mousemove", "--window", w, "10", "40"]);
-    sleep(0.3);
-    x.xdo(&["mousedown", "1"]);
-    sleep(0.2);
-    for (px, py) in [("200", "200"), ("420", "360"), ("630", "470")] {
-        x.xdo(&["mousemove", "--window", w, px, py]);
-        sleep(0.1);
-    }
-    x.xdo(&["mouseup", "1"]);
+    x.box_select(w);
     sleep(1.0);
     x.xdo(&["key", "Return"]);
     sleep(1.5);
@@ -227,7 +175,11 @@ fn a_player_in_a_window_orders_chats_and_ends_with_the_same_hash() {
     let server = finish(server, &srx, sseen);
     let bot = finish(bot, &brx, Vec::new());
     let window_out = finish(window, &wrx, wseen);
-    let ends = [end(&server), end(&bot), end(&window_out)];
+    let ends = [
+        match_over(&server),
+        match_over(&bot),
+        match_over(&window_out),
+    ];
     assert_eq!(ends[0], ends[1], "server and bot");
     assert_eq!(ends[0], ends[2], "server and window");
 
@@ -289,7 +241,7 @@ fn a_host_in_a_window_ends_the_match_when_leaving() {
         "the bot ended with the host, not after the silence timeout"
     );
     let host = finish(host, &hrx, hseen);
-    assert_eq!(end(&host), end(&bot), "host and bot");
+    assert_eq!(match_over(&host), match_over(&bot), "host and bot");
     assert!(
         bot.iter().any(|l| l.contains("the host ended the match")),
         "{bot:#?}"
@@ -351,5 +303,9 @@ fn a_player_joins_from_the_main_menu() {
     sleep(1.0);
     x.xdo(&["key", "--window", w, "F10"]);
     let window_out = finish(window, &wrx, wseen);
-    assert_eq!(end(&server), end(&window_out), "server and window");
+    assert_eq!(
+        match_over(&server),
+        match_over(&window_out),
+        "server and window"
+    );
 }

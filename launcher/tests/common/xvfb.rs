@@ -89,6 +89,21 @@ impl Xvfb {
         String::from_utf8_lossy(&out.stdout).trim().to_owned()
     }
 
+    /// Drags a box with the left button over most of window `w` (640 × 480): from
+    /// (10, 40) past the middle to (630, 470) — what selects the player's vehicles in
+    /// view.
+    pub fn box_select(&self, w: &str) {
+        self.xdo(&["mousemove", "--window", w, "10", "40"]);
+        sleep(0.3);
+        self.xdo(&["mousedown", "1"]);
+        sleep(0.2);
+        for (px, py) in [("200", "200"), ("420", "360"), ("630", "470")] {
+            self.xdo(&["mousemove", "--window", w, px, py]);
+            sleep(0.1);
+        }
+        self.xdo(&["mouseup", "1"]);
+    }
+
     /// The first window named `Iron3D-rs`, once it is there (`None` after `seconds`);
     /// panics with the log when `play` exits first.
     pub fn iron3d_window(
