@@ -99,6 +99,10 @@ struct App<'o> {
     /// A host leaving its match: the match ends for every peer first, and the window
     /// closes once it is over or at this time.
     leaving: Option<Instant>,
+    /// The options from before the first match the menu started: what a single-player
+    /// start, restart, load or game directory after a match starts from (a match's own
+    /// options carry its seats and its net plan).
+    solo: Option<PlayOptions>,
     /// `--switch-renderer` requests still to apply, in frame order.
     switches: Vec<(u64, Renderer)>,
     /// What Tab cycles through ([`crate::play::switchable_renderers`]).
@@ -137,7 +141,7 @@ impl App<'_> {
             MenuAction::Host { mission, players } => self.host(event_loop, mission, players),
             MenuAction::Join { address } => self.join(address),
             MenuAction::Restart => {
-                let mut opts = self.opts.clone();
+                let mut opts = self.base();
                 // The mission from its beginning, even after a load.
                 opts.load = None;
                 opts.briefing = true;
@@ -146,7 +150,7 @@ impl App<'_> {
                 self.replace(event_loop, opts, "mission restarted");
             }
             MenuAction::Start { mission, campaign } => {
-                let mut opts = self.opts.clone();
+                let mut opts = self.base();
                 opts.mission = mission;
                 opts.load = None;
                 opts.briefing = true;
@@ -180,7 +184,7 @@ impl App<'_> {
                 };
                 // The menu opens over its first mission; once that session runs, the
                 // choice is kept for the next start.
-                let mut opts = self.opts.clone();
+                let mut opts = self.base();
                 opts.settings = self.session.settings.clone();
                 opts.game_dir = dir.clone();
                 opts.mission = first;
@@ -203,7 +207,7 @@ impl App<'_> {
                         return;
                     }
                 };
-                let mut opts = self.opts.clone();
+                let mut opts = self.base();
                 opts.campaign = self.session.campaign_has(&header.mission);
                 opts.mission = header.mission;
                 opts.seed = header.seed;
@@ -225,6 +229,10 @@ impl App<'_> {
         match PlaySession::start(&opts, self.out) {
             Ok(fresh) => {
                 let old = std::mem::replace(&mut self.session, fresh);
+                // A match left for another session still says how it ended.
+                if let Some(line) = old.match_line() {
+                    let _ = writeln!(self.out, "{line}");
+                }
                 old.shutdown();
                 if let Some(p) = &self.presenter {
                     let size = p.window.inner_size();
@@ -233,6 +241,10 @@ impl App<'_> {
                 self.held.clear();
                 self.fps_window = (now(), 0);
                 tracing::info!(target: "Iron3D", mission = %opts.mission, campaign = opts.campaign, "{what}");
+                // Out of the match: the solo options are the current ones again.
+                if opts.net.is_none() {
+                    self.solo = None;
+                }
                 self.opts = opts;
             }
             // A match that does not start (the port is taken) leaves the menu up.
@@ -379,7 +391,7 @@ impl App<'_> {
         });
         match plan {
             Ok((plan, params)) => {
-                let mut opts = self.opts.clone();
+                let mut opts = self.base();
                 opts.mission = mission;
                 opts.params = params.into_iter().collect();
                 self.start_match(event_loop, opts, plan, "hosting a match");
@@ -439,11 +451,17 @@ impl App<'_> {
             "player",
             std::path::Path::new("."),
         );
-        let mut opts = self.opts.clone();
+        let mut opts = self.base();
         opts.mission = reservation.mission.to_string();
         opts.seed = reservation.seed;
         opts.params = params.into_iter().collect();
         self.start_match(event_loop, opts, plan, "joined a match");
+    }
+
+    /// The options a new session starts from: those from before the first match, when
+    /// the window has played one since, else the current ones.
+    fn base(&self) -> PlayOptions {
+        self.solo.clone().unwrap_or_else(|| self.opts.clone())
     }
 
     /// A new session in a match: no briefing, menu, save, recording or campaign.
@@ -460,6 +478,9 @@ impl App<'_> {
         opts.load = None;
         opts.record = None;
         opts.campaign = false;
+        if self.opts.net.is_none() {
+            self.solo = Some(self.opts.clone());
+        }
         self.replace(event_loop, opts, what);
     }
 
@@ -914,6 +935,7 @@ pub fn run(opts: &PlayOptions, out: &mut dyn Write) -> WindowOutcome {
         error: None,
         done: false,
         joining: None,
+        solo: None,
         leaving: None,
         switches: {
             let mut s = opts.switches.clone();

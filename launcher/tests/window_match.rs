@@ -250,7 +250,8 @@ fn a_host_in_a_window_ends_the_match_when_leaving() {
 
 /// The main menu's Multiplayer page: the player types the server's address on Join and
 /// presses Enter; the window reserves a seat (the lobby on its own thread), starts the
-/// match, and ends it with the server's tick and hash.
+/// match, and ends it with the server's tick and hash; from the pause menu over the
+/// ended match the main menu then starts a single mission that is no match.
 #[test]
 fn a_player_joins_from_the_main_menu() {
     if !can_run() {
@@ -298,11 +299,34 @@ fn a_player_joins_from_the_main_menu() {
     key("Return", 1);
     wait_for(&wrx, &mut wseen, "join: match started");
     let server = finish(server, &srx, sseen);
-    // The window stays up on "The match is over" until the player leaves.
+    // The window stays up on "The match is over" until the player leaves it: Escape
+    // (the pause menu over the match), Main menu, Single mission, the first mission.
     wait_for(&wrx, &mut wseen, "the host ended the match");
     sleep(1.0);
+    key("Escape", 1);
+    sleep(0.5);
+    key("Down", 5);
+    key("Return", 1);
+    sleep(0.5);
+    key("Down", 1);
+    key("Return", 1);
+    sleep(0.5);
+    key("Return", 1);
+    // The match says how it ended as the single mission replaces it.
+    wait_for(&wrx, &mut wseen, "join: match over");
+    sleep(2.0);
     x.xdo(&["key", "--window", w, "F10"]);
     let window_out = finish(window, &wrx, wseen);
+    // The single mission is not a match: no second end line (a session that kept the
+    // match's options would have joined again and ended with one).
+    assert_eq!(
+        window_out
+            .iter()
+            .filter(|l| l.contains(": match over "))
+            .count(),
+        1,
+        "{window_out:#?}"
+    );
     assert_eq!(
         match_over(&server),
         match_over(&window_out),
