@@ -36,8 +36,11 @@ fn main() {
     }
     let r = w.step(1.0 / 30.0, &mut FlatGround).expect("step");
     println!(
-        "pairs {} begins {} contacts {}",
+        "pairs {} passes {} looks {} repaired {} begins {} contacts {}",
         r.pairs,
+        r.passes,
+        r.looks,
+        r.repaired,
         r.begins.len(),
         w.contacts.len()
     );
