@@ -684,7 +684,6 @@ fn a_crowd_sent_to_one_point_settles_round_it() {
         let last = unit.last().unwrap();
         let (x, y) = xy(last);
         let d = ((x - goal.0).powi(2) + (y - goal.1).powi(2)).sqrt();
-        let turned = turning(unit, ticks - 300, ticks);
         // Settled: idle from this sample on (the order is taken within the first
         // second, so idle samples before it do not count).
         let settled = unit
@@ -694,6 +693,9 @@ fn a_crowd_sent_to_one_point_settles_round_it() {
         let since = unit
             .get(settled)
             .map_or(u64::MAX, |l| l["tick"].as_u64().unwrap());
+        // Turning once settled, over the last 300 ticks (a late comer's last turn
+        // into its place is arriving, not standing).
+        let turned = turning(unit, (ticks - 300).max(since), ticks);
         let pushed: f64 = unit[settled.min(unit.len())..]
             .windows(2)
             .map(|w| {
@@ -703,7 +705,7 @@ fn a_crowd_sent_to_one_point_settles_round_it() {
             .sum();
         report.push(format!(
             "unit {k}: state {} at {d:.2} from the goal, path {}, settled at tick {since}, \
-             pushed {pushed:.2} since, turned {turned:.0}° in the last 300 ticks",
+             pushed {pushed:.2} since, turned {turned:.0}° since in the last 300 ticks",
             last["state"], last["path"]
         ));
         units.push((last, d, turned, since, pushed));
@@ -711,12 +713,14 @@ fn a_crowd_sent_to_one_point_settles_round_it() {
     let report = report.join("\n");
     println!("{report}");
     for (k, (last, d, turned, since, pushed)) in units.into_iter().enumerate() {
-        // Everyone settled (idle: the move order done) round the point, by 900 ticks
-        // (measured: 823 for the last since PD-CTRL-TRACTION slows pushing in a crowd,
-        // 722 before it; before PD-AI-CROWD-ARRIVE each newcomer pushed the idle ones
-        // off the point until it got within GOAL_REACH itself: 922).
+        // Everyone settled (idle: the move order done) round the point, by 990 ticks
+        // (measured: 904 for the last since PD-CTRL-TRACTION-CREEP has a unit held in
+        // the crowd lean by a creep, 823 with PD-CTRL-TRACTION alone, 722 before it;
+        // before PD-AI-CROWD-ARRIVE each newcomer pushed the idle ones off the point
+        // until it got within GOAL_REACH itself: 922, which the bound on how far the
+        // settled units are pushed below tells apart).
         assert_eq!(last["state"], 0, "unit {k} is idle\n{report}");
-        assert!(since <= 900, "unit {k} settled in time\n{report}");
+        assert!(since <= 990, "unit {k} settled in time\n{report}");
         // Sixteen proxies of radius 0.5 with gaps of at most CROWD_GAP, heaped on the
         // side they came from: a half disc of radius about 4.
         assert!(d <= 6.0, "unit {k} settled near the point\n{report}");

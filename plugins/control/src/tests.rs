@@ -198,6 +198,93 @@ fn leaving_the_walkable_area_is_refused_as_an_error_state() {
 }
 
 #[test]
+fn a_unit_in_the_walkable_error_state_creeps_and_its_put_backs_are_quiet() {
+    // PD-CTRL-TRACTION-CREEP and PD-CTRL-WALKABLE: once refused at the border, a unit
+    // that keeps its request tries again by at most TRACTION_CREEP a step (no full
+    // acceleration into the border every step), and a put-back that short runs no
+    // second resolution.
+    use crate::world::{QUIET_PUSH, TRACTION_CREEP, TRACTION_MOVING};
+    let mut w = World::new(Limits::default());
+    w.insert(mobile(1, 0.0, 0.0, 0.0));
+    // A driven unit (DRIVE, the player's) keeps its full push: MOVE_TO instead.
+    w.set_request(
+        1,
+        MotionRequest::move_to(Vec3::new(20.0, 0.0, 0.0).into(), 5.0),
+    )
+    .unwrap();
+    let mut ground = Hill { wall: 4.0 };
+    let mut refused_at = None;
+    let mut achieved = 0.0f32;
+    for t in 0..120 {
+        let before = w.unit(1).unwrap().position.x;
+        let r = w.step(DT, &mut ground).unwrap();
+        let u = w.unit(1).unwrap();
+        assert!(
+            u.position.x < 4.0,
+            "never past the border: {}",
+            u.position.x
+        );
+        if refused_at.is_none() && u.flags & physical_flags::LEFT_WALKABLE != 0 {
+            refused_at = Some(t);
+        }
+        if refused_at.is_some() {
+            // Never faster than its last step went, plus one creep while it gets
+            // (almost) nowhere.
+            let gain = if achieved * DT < TRACTION_MOVING {
+                TRACTION_CREEP / DT
+            } else {
+                Limits::default().max_accel * DT
+            };
+            assert!(
+                u.speed <= achieved + gain + 1e-4,
+                "tick {t}: speed {} after {achieved}",
+                u.speed
+            );
+            if t >= 60 {
+                // Resting at the border: each retry is put back quietly.
+                assert!(r.put_back == 1 && r.passes == 1, "tick {t}: {r:?}");
+                assert!((u.position.x - before).abs() <= QUIET_PUSH, "tick {t}");
+            }
+        }
+        achieved = (u.position.x - before).max(0.0) / DT;
+    }
+    assert!(refused_at.is_some(), "it reached the border");
+    assert!(w.unit(1).unwrap().position.x > 3.5, "and stands at it");
+}
+
+#[test]
+fn a_unit_held_by_another_vehicle_creeps_instead_of_accelerating() {
+    // PD-CTRL-TRACTION-CREEP: unit 2 leans on unit 1, which stands against a building;
+    // 2 gains at most TRACTION_CREEP of travel per step over what its last step made,
+    // so its lean is a quiet push (no second pass wakes their pair).
+    use crate::world::TRACTION_CREEP;
+    let mut w = World::new(Limits::default());
+    w.insert(building(10, Vec2::new(3.0, 0.0), Vec2::new(1.0, 5.0)));
+    w.insert(mobile(1, 1.45, 0.0, 0.0));
+    w.insert(mobile(2, -3.0, 0.0, 0.0));
+    w.set_request(
+        2,
+        MotionRequest::move_to(Vec3::new(10.0, 0.0, 0.0).into(), 5.0),
+    )
+    .unwrap();
+    let reports = run(&mut w, 150, &mut FlatGround);
+    let u = w.unit(2).unwrap();
+    assert!(u.position.x > -0.1, "2 drove up to 1: {}", u.position.x);
+    assert!(
+        u.speed <= TRACTION_CREEP / DT + 1e-4,
+        "held, it creeps: speed {}",
+        u.speed
+    );
+    for (t, r) in reports.iter().enumerate().skip(120) {
+        assert!(r.passes <= 2, "tick {t}: the lean settles at once ({r:?})");
+        assert!(
+            r.max_depth <= crate::world::SETTLED_OVERLAP,
+            "tick {t}: {r:?}"
+        );
+    }
+}
+
+#[test]
 fn a_push_towards_the_border_is_held_there_without_the_error_state() {
     // PD-CTRL-WALKABLE: unit 1 stands just inside the border (x < 4 walkable); unit 2
     // drives into it from behind and keeps pushing.

@@ -22,9 +22,11 @@
 //!    every push. Free units and units merely touching something steer as before.
 //!    **PD-CTRL-TRACTION**: the speed of a unit steering by a target (`MOVE_TO`,
 //!    `VELOCITY`; a `DRIVE` request, the player's, keeps its full push) in contact
-//!    with another vehicle never
-//!    exceeds, by more than one step of acceleration, what its last step achieved along
-//!    its heading: a unit held in a crowd builds no pressure, and one pushing another
+//!    with another vehicle never exceeds what its last step achieved along its
+//!    heading by more than one step of acceleration (**PD-CTRL-TRACTION-CREEP**: by
+//!    [`TRACTION_CREEP`] only while that last step was shorter than
+//!    [`TRACTION_MOVING`]): a unit held in a crowd builds no pressure and its probe of
+//!    the crowd ahead is a quiet push (PD-CTRL-QUIET-PUSH), and one pushing another
 //!    along settles at the pace they make together (wheels that slip do not push
 //!    harder). Against obstacles alone speed is kept, so a unit slides along a wall.
 //! 2. (The walkable check runs at the resolved positions, step 6.)
@@ -67,10 +69,15 @@
 //!    non-walkable one, or off the surface, is refused — the unit is put back where it
 //!    was. If its own motion moved it, it also stops and carries
 //!    [`physical_flags::LEFT_WALKABLE`], the explicit error state of tome VI, until its
-//!    next motion request; a unit only pushed there simply holds at the border, as
+//!    next motion request (while it lasts the unit tries again only by
+//!    PD-CTRL-TRACTION-CREEP's [`TRACTION_CREEP`] a step, unless a `DRIVE` request, the
+//!    player's, drives it); a unit only pushed there simply holds at the border, as
 //!    against an obstacle. A put-back unit is pinned and the resolution runs again so
 //!    its neighbours take the whole push, and the units that moved are probed again
-//!    (at most [`WALKABLE_ROUNDS`] rounds; only units that moved are probed). Nothing
+//!    (at most [`WALKABLE_ROUNDS`] rounds; only units that moved are probed). A
+//!    put-back of at most [`QUIET_PUSH`] (a unit creeping at the border) is quiet, as
+//!    in PD-CTRL-QUIET-PUSH: the unit is pinned and probed where it stands, but no
+//!    resolution runs again for it. Nothing
 //!    ever teleports a unit. A unit already on a non-walkable area
 //!    ([`physical_flags::ON_NON_WALKABLE`]) may drive anywhere on the surface.
 //!    **Terrain following**: the unit's proxy bottom sits on the surface
@@ -114,6 +121,18 @@ pub const SOLVER_TOLERANCE: f32 = 1.0e-2;
 /// PD-CTRL-QUIET-PUSH: a push of at most this much does not wake the pushed units'
 /// other pairs in the passes that follow (a quarter of [`SOLVER_TOLERANCE`]).
 pub const QUIET_PUSH: f32 = SOLVER_TOLERANCE * 0.25;
+/// **PD-CTRL-TRACTION-CREEP**: a unit held in contact with another vehicle tries to
+/// go at most this much farther per step than its last step took it (world units;
+/// four fifths of [`QUIET_PUSH`]). Its probe of the crowd ahead is a quiet push, which
+/// wakes no other pair: a jam where every unit still leans on the next rests instead
+/// of trading pushes through the whole crowd in every pass. A held unit that starts to
+/// get somewhere gains this much per step until its step reaches [`TRACTION_MOVING`],
+/// then a full step of acceleration as before (a unit pushing another along still
+/// builds up its pace within a few steps); a free unit accelerates at its full limit.
+pub const TRACTION_CREEP: f32 = QUIET_PUSH * 0.8;
+/// **PD-CTRL-TRACTION-CREEP**: a held unit whose last step took it at least this far
+/// (world units) is getting somewhere, and gains a full step of acceleration again.
+pub const TRACTION_MOVING: f32 = TRACTION_CREEP * 4.0;
 /// Most re-pairing rounds of one resolution (PD-CTRL-SOLVER).
 pub const MAX_REPAIR_ROUNDS: u32 = 4;
 /// Most put-back rounds of the walkable check (PD-CTRL-WALKABLE).
@@ -1022,6 +1041,13 @@ impl World {
         let mut report = StepReport::default();
         let n = self.units.len();
         let accel = self.limits.max_accel * dt;
+        // PD-CTRL-TRACTION-CREEP: how much faster than its last step a unit held in
+        // contact with another vehicle may try to go.
+        let creep = if dt > 0.0 {
+            accel.min(TRACTION_CREEP / dt)
+        } else {
+            accel
+        };
 
         // 1. Controller → candidates; this step's compact copy of what the later
         // phases read (headings are fixed from here on).
@@ -1085,17 +1111,27 @@ impl World {
                 continue;
             }
             // PD-CTRL-TRACTION: what the last step achieved along the heading it drove,
-            // for a unit that ended it touching another vehicle.
+            // for a unit that ended it touching another vehicle or that is in the
+            // walkable error state (PD-CTRL-TRACTION-CREEP: it tries the border again
+            // by a creep, not at full acceleration).
             // A driven (possessed) unit keeps its full push: the player drives it.
-            let achieved = (pressed[i] && u.request.mode != MotionMode::DRIVE)
+            let held = pressed[i] || u.flags & physical_flags::LEFT_WALKABLE != 0;
+            let achieved = (held && u.request.mode != MotionMode::DRIVE)
                 .then(|| u.velocity.truncate().dot(dir_of(u.heading)));
             let (target, dh, arrived) = Self::control(&self.limits, u, dt);
             u.speed += (target - u.speed).clamp(-accel, accel);
             if let Some(achieved) = achieved {
+                // PD-CTRL-TRACTION-CREEP: a unit that got (almost) nowhere leans by a
+                // creep; one that is getting somewhere gains a full step.
+                let gain = if achieved.abs() * dt < TRACTION_MOVING {
+                    creep
+                } else {
+                    accel
+                };
                 if u.speed > 0.0 {
-                    u.speed = u.speed.min(achieved.max(0.0) + accel);
+                    u.speed = u.speed.min(achieved.max(0.0) + gain);
                 } else if u.speed < 0.0 {
-                    u.speed = u.speed.max(achieved.min(0.0) - accel);
+                    u.speed = u.speed.max(achieved.min(0.0) - gain);
                 }
             }
             u.heading = wrap(u.heading + dh);
@@ -1190,6 +1226,7 @@ impl World {
                 break;
             }
             let mut refused = false;
+            let mut quiet_back = false;
             for &k in &todo {
                 let k = k as usize;
                 let i = self.mobile[k] as usize;
@@ -1197,11 +1234,15 @@ impl World {
                 let g = &self.samples[k];
                 let on_walkable = u.flags & physical_flags::ON_NON_WALKABLE == 0;
                 if xy[i] != old_xy[i] && (!g.on_surface || (!g.walkable && on_walkable)) {
+                    let quiet = xy[i].distance_squared(old_xy[i]) <= QUIET_PUSH * QUIET_PUSH;
+                    quiet_back |= quiet;
                     xy[i] = old_xy[i];
                     pinned[i] = true;
-                    pushes += 1;
-                    pushed_at[i] = pushes;
-                    refused = true;
+                    if !quiet {
+                        pushes += 1;
+                        pushed_at[i] = pushes;
+                        refused = true;
+                    }
                     report.put_back += 1;
                     if drove[k] {
                         u.speed = 0.0;
@@ -1213,7 +1254,17 @@ impl World {
                 }
             }
             if !refused {
-                // Every unit stands where its sample was taken.
+                // Every unit stands where its sample was taken, but those put back
+                // quietly: they are probed where they stand and the check ends.
+                if quiet_back {
+                    todo.clear();
+                    todo.extend((0..m as u32).filter(|&k| {
+                        xy[self.mobile[k as usize] as usize] != self.probed[k as usize]
+                    }));
+                    if !todo.is_empty() && !self.probe(ground, &xy, &todo)? {
+                        terrain = false;
+                    }
+                }
                 break;
             }
             round += 1;
