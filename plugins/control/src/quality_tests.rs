@@ -392,9 +392,10 @@ fn a_crowd_on_a_steep_slope_beside_a_lake_settles_without_overlap_or_spinning() 
 }
 
 /// The crowd-jam benchmark's situation on known ground: vehicles (radius 0.5, a grid
-/// 1.6 apart, 1,000 less those that would start on the disc) driven at 5 units/s to a point inside a blocked disc of radius 6,
-/// so the front of the crowd leans on the border and the rest on the front
-/// (PD-CTRL-TRACTION-CREEP, PD-CTRL-WALKABLE's quiet put-back). Once closed up the
+/// 1.6 apart, 1,000 less those that would start on the disc) driven at 5 units/s to a
+/// point inside a blocked disc of radius 6, so the front of the crowd leans on the
+/// border and the rest on the front (PD-CTRL-TRACTION-CREEP, PD-CTRL-WALKABLE's quiet
+/// put-back). Once closed up the
 /// crowd keeps no overlap beyond the tolerance, nobody enters the disc, and the passes
 /// settle well within the step's budget (when written: a median of 21 passes where
 /// the rules before them spent all 32 in every step).
