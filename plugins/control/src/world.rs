@@ -1036,6 +1036,16 @@ impl World {
         Ok(true)
     }
 
+    /// Fills `todo` with the mobile units (indices into `self.mobile`) that stand
+    /// elsewhere in `xy` than where their ground sample was taken.
+    fn moved_since_probe(&self, xy: &[Vec2], todo: &mut Vec<u32>) {
+        todo.clear();
+        todo.extend(
+            (0..self.mobile.len() as u32)
+                .filter(|&k| xy[self.mobile[k as usize] as usize] != self.probed[k as usize]),
+        );
+    }
+
     /// One step of `dt` seconds (see the module docs).
     pub fn step(&mut self, dt: f32, ground: &mut dyn Ground) -> Result<StepReport, String> {
         let mut report = StepReport::default();
@@ -1257,10 +1267,7 @@ impl World {
                 // Every unit stands where its sample was taken, but those put back
                 // quietly: they are probed where they stand and the check ends.
                 if quiet_back {
-                    todo.clear();
-                    todo.extend((0..m as u32).filter(|&k| {
-                        xy[self.mobile[k as usize] as usize] != self.probed[k as usize]
-                    }));
+                    self.moved_since_probe(&xy, &mut todo);
                     if !todo.is_empty() && !self.probe(ground, &xy, &todo)? {
                         terrain = false;
                     }
@@ -1282,11 +1289,7 @@ impl World {
                 self.resolve(&mut s, &mut report);
                 budget = s.budget;
             }
-            todo.clear();
-            todo.extend(
-                (0..m as u32)
-                    .filter(|&k| xy[self.mobile[k as usize] as usize] != self.probed[k as usize]),
-            );
+            self.moved_since_probe(&xy, &mut todo);
             if round > WALKABLE_ROUNDS {
                 // No resolution ran: only the units just put back moved, to where they
                 // stood, which stands; their samples are taken and the check ends.
