@@ -96,6 +96,10 @@
 //!    event, when the gap grows beyond it or one of the two is removed. Begins and ends
 //!    are reported in ascending `(a, b)` order with `a < b`.
 
+mod episodes;
+mod solver;
+mod walkable;
+
 use crate::broad::{self, CellIndex};
 use crate::shape::{
     Contact, Placed, Proxy, Shape, circles, heights_meet, horizontal_contact, overlaps_box,
@@ -103,6 +107,7 @@ use crate::shape::{
 };
 use glam::{Quat, Vec2, Vec3};
 use iron3d_abi::{GroundSample, MotionMode, MotionRequest, PhysicalState, RayHit, physical_flags};
+use solver::{NEVER, Solve, SolverPair};
 
 /// How far region queries look beyond their region for units the grid placed there
 /// (the grid holds every unit but the pair cache's strays by a box that contains its
@@ -437,6 +442,10 @@ pub struct StepReport {
     pub strays: usize,
 }
 
+/// An up axis whose Z is at least `1 − FLAT` counts as Z (PD-CTRL-SLOPE: the plain
+/// height test; a rotation's round trip leaves Z a few ulps short of 1 on flat ground).
+const FLAT: f32 = 1.0e-5;
+
 /// What the narrow phase reads of one unit during a step, packed (the heading and
 /// proxy are fixed after the controller; the height changes in terrain following).
 #[derive(Clone, Copy, Debug)]
@@ -450,45 +459,6 @@ struct Hot {
     rot: Vec2,
     proxy: Proxy,
     mobile: bool,
-}
-
-/// One pair as the solver keeps it.
-#[derive(Clone, Copy, Debug)]
-struct SolverPair {
-    i: u32,
-    j: u32,
-    /// The push count when the pair was last looked at ([`NEVER`]: not yet).
-    seen: u32,
-    /// The overlap the pair may keep this step (PD-CTRL-DEPENETRATION); NaN until its
-    /// first overlap asks for it.
-    slack: f32,
-}
-
-/// An up axis whose Z is at least `1 − FLAT` counts as Z (PD-CTRL-SLOPE: the plain
-/// height test; a rotation's round trip leaves Z a few ulps short of 1 on flat ground).
-const FLAT: f32 = 1.0e-5;
-
-/// [`SolverPair::seen`] of a pair not looked at yet.
-const NEVER: u32 = u32::MAX;
-
-/// What one resolution works on: this step's places and push bookkeeping.
-struct Solve<'a> {
-    /// Current places (candidates moved by the pushes so far).
-    xy: &'a mut [Vec2],
-    /// Places at the start of the step.
-    old_xy: &'a [Vec2],
-    /// Per unit: the push count just after its last push.
-    pushed_at: &'a mut [u32],
-    /// Per unit: pinned this step (cannot give way).
-    pinned: &'a mut [bool],
-    /// Pushes so far this step.
-    pushes: &'a mut u32,
-    /// How much of a pair's old overlap this step may take out.
-    depenetration: f32,
-    /// Passes left to this step ([`MAX_STEP_PASSES`] at its start).
-    budget: u32,
-    /// Pairs the passes looked at so far (added to [`StepReport::looks`]).
-    looks: u32,
 }
 
 /// The world: units ascending by id, the contact set and the last step's grid.
@@ -750,302 +720,6 @@ impl World {
         }
     }
 
-    /// Resolves one pair at the current positions: an overlap beyond the pair's slack
-    /// pushes the pair apart along the normal (half each for two free vehicles, all of
-    /// it by the free one against a pinned one or an obstacle; a vehicle pushed by an
-    /// obstacle is pinned) and stamps the pushed units with the new push count (not
-    /// for a push within [`QUIET_PUSH`], PD-CTRL-QUIET-PUSH).
-    /// Returns how far it pushed, `None` when the height ranges do not meet.
-    fn resolve_pair(&self, s: &mut Solve<'_>, p: &mut SolverPair) -> Option<f32> {
-        // Two circles apart push nothing, whatever their heights: the cheap test first.
-        let (i, j) = (p.i as usize, p.j as usize);
-        if let (Shape::Circle { radius: ra }, Shape::Circle { radius: rb }) =
-            (self.hot[i].proxy.shape, self.hot[j].proxy.shape)
-        {
-            let r = ra + rb;
-            if s.xy[i].distance_squared(s.xy[j]) >= r * r {
-                return Some(0.0);
-            }
-        }
-        let (depth, normal) = self.depth_at(s.xy, p.i, p.j)?;
-        if depth <= 0.0 {
-            return Some(0.0);
-        }
-        if p.slack.is_nan() {
-            // PD-CTRL-DEPENETRATION: the overlap at the start of the step, less what
-            // this step may take out of it.
-            p.slack = match self.depth_at(s.old_xy, p.i, p.j) {
-                Some((d, _)) => (d - s.depenetration).max(0.0),
-                None => 0.0,
-            };
-        }
-        let excess = depth - p.slack;
-        if excess <= 0.0 {
-            return Some(0.0);
-        }
-        let push = normal * excess;
-        // PD-CTRL-QUIET-PUSH: a push within QUIET_PUSH moves the units but does not
-        // mark them moved, so it wakes none of their other pairs.
-        let stamp = if excess > QUIET_PUSH {
-            *s.pushes += 1;
-            Some(*s.pushes)
-        } else {
-            None
-        };
-        let mut mark = |k: usize| {
-            if let Some(t) = stamp {
-                s.pushed_at[k] = t;
-            }
-        };
-        match (self.hot[i].mobile, self.hot[j].mobile) {
-            (true, true) => {
-                let (wi, wj) = match (s.pinned[i], s.pinned[j]) {
-                    (true, false) => (0.0, 1.0),
-                    (false, true) => (1.0, 0.0),
-                    _ => (0.5, 0.5),
-                };
-                s.xy[i] -= push * wi;
-                s.xy[j] += push * wj;
-                mark(i);
-                mark(j);
-            }
-            (true, false) => {
-                s.xy[i] -= push;
-                mark(i);
-                s.pinned[i] = true;
-            }
-            (false, true) => {
-                s.xy[j] += push;
-                mark(j);
-                s.pinned[j] = true;
-            }
-            (false, false) => {}
-        }
-        Some(excess)
-    }
-
-    /// Gauss–Seidel passes over `pairs` until one pushes nothing beyond the tolerance;
-    /// returns the passes run.
-    fn passes(&self, s: &mut Solve<'_>, pairs: &mut [SolverPair]) -> u32 {
-        // The step's pass budget; one pass always runs (a new pair is looked at once).
-        let allowed = s.budget.clamp(1, MAX_SOLVER_PASSES);
-        let mut run = 0;
-        for _ in 0..allowed {
-            run += 1;
-            let mut worst = 0.0f32;
-            for p in pairs.iter_mut() {
-                if p.seen != NEVER
-                    && s.pushed_at[p.i as usize] <= p.seen
-                    && s.pushed_at[p.j as usize] <= p.seen
-                {
-                    continue;
-                }
-                p.seen = *s.pushes;
-                s.looks += 1;
-                if let Some(pushed) = self.resolve_pair(s, p) {
-                    worst = worst.max(pushed);
-                }
-            }
-            if worst <= SOLVER_TOLERANCE {
-                break;
-            }
-        }
-        s.budget = s.budget.saturating_sub(run);
-        run
-    }
-
-    /// One resolution (step 5): passes, then re-pairing of the units the pushes moved
-    /// more than half the pair margin and passes over the new pairs, at most
-    /// [`MAX_REPAIR_ROUNDS`] times.
-    fn resolve(&mut self, s: &mut Solve<'_>, report: &mut StepReport) {
-        let mut pairs = std::mem::take(&mut self.solver);
-        report.passes += self.passes(s, &mut pairs);
-        for _ in 0..MAX_REPAIR_ROUNDS {
-            let added = self.repair(s.xy, &mut pairs);
-            if added == 0 {
-                break;
-            }
-            report.repaired += added;
-            report.passes += self.passes(s, &mut pairs);
-        }
-        self.solver = pairs;
-        report.looks += s.looks;
-        s.looks = 0;
-    }
-
-    /// Pairs again every unit that moved more than half the pair margin from where it
-    /// was last paired: at its place now, against the grid's units where they were
-    /// paired and directly against the units the grid may not hold there (the pair
-    /// cache's strays, oversized units, units paired again this step). Adds the pairs
-    /// not yet in `pairs` (kept ascending) and returns how many.
-    fn repair(&mut self, xy: &[Vec2], pairs: &mut Vec<SolverPair>) -> usize {
-        // A pair never listed was more than the margin apart where its units were
-        // paired; neither moved more than `half` since, so its gap still exceeds the
-        // end gap (no contact is missed, none is ended while still touching).
-        let half = (PAIR_MARGIN - CONTACT_END_GAP) * 0.5;
-        let first_moved = self.moved.len();
-        for (i, (p, h)) in xy.iter().zip(&self.hot).enumerate() {
-            if h.mobile && p.distance_squared(self.anchor[i]) > half * half {
-                self.moved.push(i as u32);
-            }
-        }
-        if self.moved.len() == first_moved {
-            return 0;
-        }
-        let movers = first_moved..self.moved.len();
-        for k in movers.clone() {
-            let m = self.moved[k] as usize;
-            let (lo, hi) = self.placed_hot(m, xy[m]).aabb();
-            self.boxes[m].lo = lo;
-            self.boxes[m].hi = hi;
-            self.anchor[m] = xy[m];
-        }
-        let mut fresh = std::mem::take(&mut self.fresh);
-        fresh.clear();
-        let mut add = |a: u32, b: u32, boxes: &[broad::BoxEntry]| {
-            let (x, y) = (&boxes[a as usize], &boxes[b as usize]);
-            if a != b && !(x.fixed & y.fixed) && broad::meet(x, y) {
-                fresh.push(SolverPair {
-                    i: a.min(b),
-                    j: a.max(b),
-                    seen: NEVER,
-                    slack: f32::NAN,
-                });
-            }
-        };
-        // The loose units: the pair cache's strays and every unit paired again this
-        // step, by the cells of their boxes (the grid holds them elsewhere, or not at
-        // all); a loose box over `MAX_BOX_CELLS` cells is tested directly.
-        let key = |x: i32, y: i32| (u64::from(x as u32) << 32) | u64::from(y as u32);
-        let mut loose = std::mem::take(&mut self.loose);
-        loose.clear();
-        let mut big = std::mem::take(&mut self.loose_big);
-        big.clear();
-        for &s in self.pair_cache.strays().iter().chain(&self.moved) {
-            if s as usize >= self.units.len() {
-                continue;
-            }
-            let b = self.boxes[s as usize];
-            let c = self.index.cell_box(b.lo - PAIR_MARGIN, b.hi + PAIR_MARGIN);
-            if broad::cells_of(c) > broad::MAX_BOX_CELLS {
-                big.push(s);
-                continue;
-            }
-            for cy in c.1..=c.3 {
-                for cx in c.0..=c.2 {
-                    loose.push((key(cx, cy), s));
-                }
-            }
-        }
-        loose.sort_unstable();
-        loose.dedup();
-        for k in movers {
-            let m = self.moved[k];
-            let b = self.boxes[m as usize];
-            let (x0, y0, x1, y1) = self.index.cell_box(b.lo - PAIR_MARGIN, b.hi + PAIR_MARGIN);
-            if broad::cells_of((x0, y0, x1, y1)) > broad::MAX_BOX_CELLS {
-                for o in 0..self.units.len() as u32 {
-                    add(m, o, &self.boxes);
-                }
-                continue;
-            }
-            for cy in y0..=y1 {
-                for cx in x0..=x1 {
-                    for &o in self.index.cell(cx, cy) {
-                        if (o as usize) < self.units.len() {
-                            add(m, o, &self.boxes);
-                        }
-                    }
-                    let k = key(cx, cy);
-                    let from = loose.partition_point(|e| e.0 < k);
-                    for &(_, o) in loose[from..].iter().take_while(|e| e.0 == k) {
-                        add(m, o, &self.boxes);
-                    }
-                }
-            }
-            for &o in self.index.oversized().iter().chain(&big) {
-                if (o as usize) < self.units.len() {
-                    add(m, o, &self.boxes);
-                }
-            }
-        }
-        self.loose = loose;
-        self.loose_big = big;
-        fresh.sort_unstable_by_key(|p| (p.i, p.j));
-        fresh.dedup_by_key(|p| (p.i, p.j));
-        fresh.retain(|p| {
-            pairs
-                .binary_search_by_key(&(p.i, p.j), |q| (q.i, q.j))
-                .is_err()
-        });
-        let added = fresh.len();
-        if added > 0 {
-            let mut merged = std::mem::take(&mut self.merged);
-            merged.clear();
-            let (mut a, mut b) = (0, 0);
-            while a < pairs.len() && b < fresh.len() {
-                if (pairs[a].i, pairs[a].j) < (fresh[b].i, fresh[b].j) {
-                    merged.push(pairs[a]);
-                    a += 1;
-                } else {
-                    merged.push(fresh[b]);
-                    b += 1;
-                }
-            }
-            merged.extend_from_slice(&pairs[a..]);
-            merged.extend_from_slice(&fresh[b..]);
-            std::mem::swap(pairs, &mut merged);
-            self.merged = merged;
-        }
-        self.fresh = fresh;
-        added
-    }
-
-    /// Probes the ground under the mobile units `todo` (indices into `self.mobile`) at
-    /// their places in `xy`, keeping each sample and where it was taken; `false` when
-    /// there is no terrain.
-    fn probe(
-        &mut self,
-        ground: &mut dyn Ground,
-        xy: &[Vec2],
-        todo: &[u32],
-    ) -> Result<bool, String> {
-        let mut points = std::mem::take(&mut self.scratch_points);
-        points.clear();
-        points.extend(
-            todo.iter()
-                .map(|&k| xy[self.mobile[k as usize] as usize].extend(0.0)),
-        );
-        let answer = ground.probe(&points);
-        self.scratch_points = points;
-        let Some(samples) = answer? else {
-            return Ok(false);
-        };
-        if samples.len() != todo.len() {
-            return Err(format!(
-                "terrain probe answered {} samples for {} points",
-                samples.len(),
-                todo.len()
-            ));
-        }
-        for (&k, g) in todo.iter().zip(samples) {
-            let k = k as usize;
-            self.probed[k] = xy[self.mobile[k] as usize];
-            self.samples[k] = g;
-        }
-        Ok(true)
-    }
-
-    /// Fills `todo` with the mobile units (indices into `self.mobile`) that stand
-    /// elsewhere in `xy` than where their ground sample was taken.
-    fn moved_since_probe(&self, xy: &[Vec2], todo: &mut Vec<u32>) {
-        todo.clear();
-        todo.extend(
-            (0..self.mobile.len() as u32)
-                .filter(|&k| xy[self.mobile[k as usize] as usize] != self.probed[k as usize]),
-        );
-    }
-
     /// One step of `dt` seconds (see the module docs).
     pub fn step(&mut self, dt: f32, ground: &mut dyn Ground) -> Result<StepReport, String> {
         let mut report = StepReport::default();
@@ -1183,7 +857,7 @@ impl World {
         self.anchor.extend_from_slice(&xy);
         self.moved.clear();
 
-        // 4.–5. Narrow phase and resolution.
+        // 4.–5. Narrow phase and resolution; 6. the walkable check.
         let mut pushed_at = std::mem::take(&mut self.pushed_at);
         pushed_at.clear();
         pushed_at.resize(n, 0);
@@ -1191,117 +865,22 @@ impl World {
         pinned.clear();
         pinned.resize(n, false);
         let mut pushes: u32 = 0;
-        let depenetration = DEPENETRATION_SPEED * dt.max(0.0);
-        let mut budget = MAX_STEP_PASSES;
-        {
+        let terrain = {
             let mut s = Solve {
                 xy: &mut xy,
                 old_xy: &old_xy,
                 pushed_at: &mut pushed_at,
                 pinned: &mut pinned,
                 pushes: &mut pushes,
-                depenetration,
-                budget,
+                depenetration: DEPENETRATION_SPEED * dt.max(0.0),
+                budget: MAX_STEP_PASSES,
                 looks: 0,
             };
             self.resolve(&mut s, &mut report);
-            budget = s.budget;
-        }
-
-        // 6. The walkable check at the resolved positions: one batch probe; a refused
-        // step is put back and pinned, the resolution runs again, and only the units
-        // that moved since their probe are probed again.
-        let m = self.mobile.len();
-        self.probed.clear();
-        self.probed.resize(m, Vec2::NAN);
-        self.samples.clear();
-        self.samples.resize(
-            m,
-            GroundSample {
-                on_surface: false,
-                height: 0.0,
-                normal: Vec3::Z.into(),
-                area: 0,
-                walkable: false,
-            },
-        );
-        let mut todo = std::mem::take(&mut self.todo);
-        todo.clear();
-        todo.extend(0..m as u32);
-        let mut terrain = true;
-        let mut round = 0;
-        while !todo.is_empty() {
-            if !self.probe(ground, &xy, &todo)? {
-                terrain = false;
-                break;
-            }
-            let mut refused = false;
-            let mut quiet_back = false;
-            for &k in &todo {
-                let k = k as usize;
-                let i = self.mobile[k] as usize;
-                let u = &mut self.units[i];
-                let g = &self.samples[k];
-                let on_walkable = u.flags & physical_flags::ON_NON_WALKABLE == 0;
-                if xy[i] != old_xy[i] && (!g.on_surface || (!g.walkable && on_walkable)) {
-                    let quiet = xy[i].distance_squared(old_xy[i]) <= QUIET_PUSH * QUIET_PUSH;
-                    quiet_back |= quiet;
-                    xy[i] = old_xy[i];
-                    pinned[i] = true;
-                    if !quiet {
-                        pushes += 1;
-                        pushed_at[i] = pushes;
-                        refused = true;
-                    }
-                    report.put_back += 1;
-                    if drove[k] {
-                        u.speed = 0.0;
-                        if u.flags & physical_flags::LEFT_WALKABLE == 0 {
-                            report.left_walkable.push(u.id);
-                        }
-                        u.flags |= physical_flags::LEFT_WALKABLE;
-                    }
-                }
-            }
-            if !refused {
-                // Every unit stands where its sample was taken, but those put back
-                // quietly: they are probed where they stand and the check ends.
-                if quiet_back {
-                    self.moved_since_probe(&xy, &mut todo);
-                    if !todo.is_empty() && !self.probe(ground, &xy, &todo)? {
-                        terrain = false;
-                    }
-                }
-                break;
-            }
-            round += 1;
-            if round <= WALKABLE_ROUNDS {
-                let mut s = Solve {
-                    xy: &mut xy,
-                    old_xy: &old_xy,
-                    pushed_at: &mut pushed_at,
-                    pinned: &mut pinned,
-                    pushes: &mut pushes,
-                    depenetration,
-                    budget,
-                    looks: 0,
-                };
-                self.resolve(&mut s, &mut report);
-                budget = s.budget;
-            }
-            self.moved_since_probe(&xy, &mut todo);
-            if round > WALKABLE_ROUNDS {
-                // No resolution ran: only the units just put back moved, to where they
-                // stood, which stands; their samples are taken and the check ends.
-                if !todo.is_empty() && !self.probe(ground, &xy, &todo)? {
-                    terrain = false;
-                }
-                break;
-            }
-        }
-        self.todo = todo;
+            self.walkable_check(ground, &mut s, &drove, &mut report)?
+        };
         // Terrain following at the final places.
-        for k in 0..m {
+        for k in 0..self.mobile.len() {
             let i = self.mobile[k] as usize;
             let sample = terrain.then_some(&self.samples[k]);
             follow(&mut self.units[i], &mut self.hot[i], xy[i], sample, dt);
@@ -1312,70 +891,8 @@ impl World {
         self.pinned = pinned;
         self.old_xy = old_xy;
 
-        // 8. Contact episodes at the final positions. Pairs, and so their id keys,
-        // ascend (indices follow ids); the old contacts too: one merge walk.
-        let old = std::mem::take(&mut self.contacts);
-        let mut now = std::mem::take(&mut self.spare_contacts);
-        now.clear();
-        let mut pressed_ids = self.pressed_ids.take().unwrap_or_default();
-        pressed_ids.clear();
-        let mut cursor = 0;
-        for p in &self.solver {
-            let (i, j) = (p.i as usize, p.j as usize);
-            let key = (self.hot[i].id, self.hot[j].id);
-            while cursor < old.len() && old[cursor] < key {
-                let (a, b) = old[cursor];
-                report.ends.push(End { a, b });
-                cursor += 1;
-            }
-            let was = cursor < old.len() && old[cursor] == key;
-            if was {
-                cursor += 1;
-            }
-            let Some((depth, _)) = self.depth_at(&xy, p.i, p.j) else {
-                if was {
-                    report.ends.push(End { a: key.0, b: key.1 });
-                }
-                continue;
-            };
-            if depth > SETTLED_OVERLAP {
-                report.residual += 1;
-            }
-            report.max_depth = report.max_depth.max(depth);
-            let touching = if was {
-                depth >= -CONTACT_END_GAP
-            } else {
-                depth >= -CONTACT_BEGIN_GAP
-            };
-            if touching {
-                if !was {
-                    let point = self
-                        .contact_at(&xy, p.i, p.j)
-                        .map_or(Vec3::ZERO, |c| c.point);
-                    report.begins.push(Begin {
-                        a: key.0,
-                        b: key.1,
-                        point,
-                    });
-                }
-                self.units[i].flags |= physical_flags::IN_CONTACT;
-                self.units[j].flags |= physical_flags::IN_CONTACT;
-                if self.hot[i].mobile & self.hot[j].mobile {
-                    pressed_ids.extend([key.0, key.1]);
-                }
-                now.push(key);
-            } else if was {
-                report.ends.push(End { a: key.0, b: key.1 });
-            }
-        }
-        for &(a, b) in &old[cursor..] {
-            report.ends.push(End { a, b });
-        }
-        pressed_ids.sort_unstable();
-        pressed_ids.dedup();
-        self.pressed_ids = Some(pressed_ids);
-        self.contacts = now;
-        self.spare_contacts = old;
+        // 8. Contact episodes at the final positions.
+        self.episodes(&xy, &mut report);
         self.scratch_xy = xy;
         Ok(report)
     }
