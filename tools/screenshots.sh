@@ -31,6 +31,8 @@ shot() {
 shot battle demo BATTLE 300 --camera "92,92,40,0.785,-0.55"
 # A close-up of the player's base: storage, generator, plant, towers and the trucks.
 shot base demo BATTLE 90 --camera "18,18,22,0.785,-0.35"
+# The battle's storm at 5000 frames (about 167 s): rain, the dark sky and its light.
+shot storm demo BATTLE 5000 --camera "92,92,40,0.785,-0.1"
 # The 10,000-object stress mission, looking over a corner of its 1,024-unit map.
 shot stress stress STRESS 30 --camera "100,100,60,0.785,-0.27"
 echo "screenshots in $out"

@@ -172,6 +172,10 @@ pub struct SceneAssets {
     pub missing_textures: Vec<String>,
     /// The sky's mesh and texture in the resources (PD-RENDER-SKY; `None`: no sky).
     pub sky: Option<SkyAsset>,
+    /// The mission's sky object (`mission.cfg` block `object sky`, PD-SKY-BLOCK), whose
+    /// schedule the frames follow (PD-RENDER-SKY-WEATHER); `None`: the mission has none
+    /// (or one that does not parse: a warning, the clear sky).
+    pub sky_schedule: Option<iron3d_effects_rules::sky::SkyConfig>,
 }
 
 /// Where the sky ([`crate::sky`]) is in a mission's resources.
@@ -179,10 +183,24 @@ pub struct SceneAssets {
 pub struct SkyAsset {
     /// Its mesh.
     pub mesh: u32,
-    /// Its gradient texture.
+    /// Its gradient texture ([`crate::sky::SkyLook::CLEAR`]'s); with a sky schedule the
+    /// first of [`crate::sky::SkyLook::COUNT`] in [`crate::sky::SkyLook::index`] order
+    /// (PD-RENDER-SKY-WEATHER).
     pub texture: u32,
     /// Indices of the mesh (drawn whole).
     pub index_count: u32,
+}
+
+impl SkyAsset {
+    /// The texture of `look` (the clear one when the mission has no sky schedule:
+    /// `looks` false).
+    pub fn texture_of(&self, look: crate::sky::SkyLook, looks: bool) -> u32 {
+        if looks {
+            self.texture.saturating_add(look.index())
+        } else {
+            self.texture
+        }
+    }
 }
 
 struct Loader<'a, 'd> {
@@ -516,6 +534,36 @@ impl Loader<'_, '_> {
             .map_err(|e| self.parse_err(resolved.path.display().to_string(), e))
     }
 
+    /// The mission's sky object (PD-RENDER-SKY-WEATHER): `None` without a `mission.cfg`,
+    /// with one that is no block file or has no sky block, and with a sky block that
+    /// does not parse (a warning naming the file and why; the atmosphere's owner reports
+    /// it too, and the frames draw the clear sky).
+    fn sky_schedule(
+        &mut self,
+        dir: &GamePath,
+    ) -> Result<Option<iron3d_effects_rules::sky::SkyConfig>, RenderFrameError> {
+        let Ok(p) = GamePath::parse("mission.cfg") else {
+            return Ok(None);
+        };
+        let Ok(resolved) = self.data.vfs.resolve_in_mission(dir, &p) else {
+            return Ok(None);
+        };
+        let bytes = read_game_file(&resolved.path)
+            .map_err(|e| self.read_err(resolved.path.display().to_string(), e))?;
+        match iron3d_effects_rules::sky::SkyConfig::from_mission_cfg(&bytes) {
+            Ok(sky) => Ok(sky),
+            Err(e) => {
+                tracing::warn!(
+                    mission = %self.mission,
+                    file = %resolved.path.display(),
+                    error = %e,
+                    "the sky object does not parse: the clear sky is drawn"
+                );
+                Ok(None)
+            }
+        }
+    }
+
     /// The terrain: faces grouped by stage-0 material (**project rule PD-RENDER-TERRAIN**:
     /// the `Land1.wea` row of the high byte unless it is `0xFF`, else the `Land2.wea` row
     /// of the low byte), the lightmap = first `LIGHTMAPS` row of `Land1.wea`.
@@ -721,6 +769,7 @@ impl SceneAssets {
                 }
             }
         }
+        let sky_schedule = l.sky_schedule(&mref.dir)?;
         // PD-RENDER-SKY: the generated sky after the mission's own resources.
         let mut meshes = l.meshes;
         let mut textures = l.textures;
@@ -731,7 +780,11 @@ impl SceneAssets {
             index_count: u32::try_from(sky_mesh.indices.len()).unwrap_or(0),
         };
         meshes.push(sky_mesh);
-        textures.push(crate::sky::sky_texture());
+        if sky_schedule.is_some() {
+            textures.extend(crate::sky::SkyLook::all().map(crate::sky::sky_texture_of));
+        } else {
+            textures.push(crate::sky::sky_texture());
+        }
         let resources = RenderResources {
             id: resources_id,
             meshes: meshes.into(),
@@ -744,6 +797,7 @@ impl SceneAssets {
             terrain,
             missing_textures: l.missing.into_iter().collect(),
             sky: Some(sky),
+            sky_schedule,
         })
     }
 }

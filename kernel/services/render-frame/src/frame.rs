@@ -633,10 +633,20 @@ impl FrameBuilder {
                 });
             }
         }
+        // PD-RENDER-SKY-WEATHER: the sky schedule's weather at this time, as its owner
+        // broadcasts it.
+        let weather = assets
+            .sky_schedule
+            .as_ref()
+            .map(|s| s.weather_at(time_ms).quantised());
         // PD-RENDER-SKY: the sky last, where nothing else was drawn.
         if let Some(sky) = assets.sky {
+            let look = weather
+                .as_ref()
+                .map_or(crate::sky::SkyLook::CLEAR, crate::sky::SkyLook::of);
+            let texture = sky.texture_of(look, weather.is_some());
             let mut item =
-                crate::sky::sky_item(sky.mesh, sky.texture, camera.position, sky.index_count);
+                crate::sky::sky_item(sky.mesh, texture, camera.position, sky.index_count);
             item.insertion = insertion;
             items.push(item);
         }
@@ -655,7 +665,10 @@ impl FrameBuilder {
             tick: snapshot.tick,
             time_ms,
             camera: camera.to_abi(w, h),
-            lighting: params.lighting,
+            lighting: match &weather {
+                Some(w) => crate::sky::weather_lighting(params.lighting, w),
+                None => params.lighting,
+            },
             target: params.target,
             resources: self.assets.resources.clone(),
             visible: visible.into(),

@@ -9,7 +9,7 @@
 //! Project decisions made here (the sources leave them open; each is a named constant):
 //! PD-RENDER-LOD ([`frame::LOD1_DISTANCE`]), PD-RENDER-ANIM ([`frame::ANIMATION_FPS`]),
 //! PD-RENDER-MIP ([`assets::MAX_TEXTURE_SIZE`]), PD-RENDER-TERRAIN (the Land1/Land2 row
-//! rule and [`assets::TERRAIN_TEXTURE_REPEAT`]), PD-RENDER-SKY ([`sky`]); the surface mode of a MAT0 phase is
+//! rule and [`assets::TERRAIN_TEXTURE_REPEAT`]), PD-RENDER-SKY and PD-RENDER-SKY-WEATHER ([`sky`]); the surface mode of a MAT0 phase is
 //! PD-MAT-4 in `iron3d-material`.
 
 pub mod assets;

@@ -250,9 +250,18 @@ impl<'a> Reference<'a> {
                 });
             }
         }
+        let weather = self
+            .assets
+            .sky_schedule
+            .as_ref()
+            .map(|s| s.weather_at(time_ms).quantised());
         if let Some(sky) = self.assets.sky {
+            let texture = match &weather {
+                Some(w) => sky.texture + crate::sky::SkyLook::of(w).index(),
+                None => sky.texture,
+            };
             let mut item =
-                crate::sky::sky_item(sky.mesh, sky.texture, camera.position, sky.index_count);
+                crate::sky::sky_item(sky.mesh, texture, camera.position, sky.index_count);
             item.insertion = insertion;
             items.push(item);
         }
@@ -263,7 +272,9 @@ impl<'a> Reference<'a> {
             tick: snapshot.tick,
             time_ms,
             camera: camera.to_abi(w, h),
-            lighting: params.lighting,
+            lighting: weather.map_or(params.lighting, |w| {
+                crate::sky::weather_lighting(params.lighting, &w)
+            }),
             target: params.target,
             resources: self.assets.resources.clone(),
             visible: visible.into(),
@@ -613,6 +624,7 @@ mod tests {
             terrain: None,
             missing_textures: Vec::new(),
             sky: None,
+            sky_schedule: None,
         };
         let names: [Arc<[u8]>; 2] = [Arc::from(&b"ARM"[..]), Arc::from(&b"RIG"[..])];
         let mut objects = Vec::new();

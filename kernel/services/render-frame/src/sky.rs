@@ -7,13 +7,29 @@
 //! The mesh and the texture are generated here, the same bytes every time, and added to
 //! a mission's render resources by [`crate::SceneAssets::load`]; [`sky_item`] is the
 //! frame's last draw item.
+//!
+//! **PD-RENDER-SKY-WEATHER**: a mission with a sky object (PD-SKY-BLOCK in
+//! `iron3d_effects_rules::sky`) has its frames follow the sky's schedule at the frame's
+//! game time, quantised as the atmosphere's owner quantises what it broadcasts
+//! (PD-SKY-STEP), so a frame shows the weather the effects and audio plugins heard:
+//! * the sky's base RGB, each channel clamped to `0..=1`, multiplies the frame's sun
+//!   colour and ambient ([`weather_lighting`]): a dark storm sky darkens the scene;
+//! * the dome is one of [`SkyLook::COUNT`] gradient textures generated at the load
+//!   ([`sky_texture_of`]): its brightness is the largest clamped channel in
+//!   [`BRIGHTNESS_STEPS`] steps, its overcast (the gradient blended towards a flat grey)
+//!   the larger of the rain and snow intensities in [`OVERCAST_STEPS`] steps.
+//!
+//! The schedule is data and the look a pure function of it and the game time: a replay,
+//! a loaded save or a hot swap draws the same sky at the same time. A mission without a
+//! sky draws the clear look with the lighting unchanged.
 
 use glam::{Mat4, Vec3};
 use iron3d_abi::abi_stable::std_types::{RString, RVec};
 use iron3d_abi::{
-    BlendMode, CullMode, DepthMode, DrawItem, LegacyRenderState, MeshResource, RenderPhase,
-    TextureKind, TextureLevel, TextureOp, TextureResource, TextureStage, VertexFormat,
+    BlendMode, CullMode, DepthMode, DrawItem, LegacyRenderState, Lighting, MeshResource,
+    RenderPhase, TextureKind, TextureLevel, TextureOp, TextureResource, TextureStage, VertexFormat,
 };
+use iron3d_effects_rules::sky::Weather;
 
 /// The sky sphere's radius in world units (inside the default far plane of 700).
 pub const SKY_RADIUS: f32 = 600.0;
@@ -49,19 +65,133 @@ fn gradient(e: f32) -> [u8; 3] {
     }
 }
 
-/// The gradient texture: 4 × [`ROWS`] texels, row `r` the colour at elevation
-/// `π/2 − π·(r + ½)/ROWS` (the sphere's `v` runs from 0 at the zenith to 1 at the nadir).
+/// PD-RENDER-SKY-WEATHER: brightness steps of the dome (a look's brightness is
+/// `brightness / BRIGHTNESS_STEPS`, at least one step).
+pub const BRIGHTNESS_STEPS: u8 = 8;
+/// PD-RENDER-SKY-WEATHER: overcast steps of the dome (a look's overcast is
+/// `overcast / OVERCAST_STEPS`, 0: clear).
+pub const OVERCAST_STEPS: u8 = 3;
+
+/// The overcast grey at elevation `e` (radians): a flat grey, a little lighter at the
+/// horizon.
+fn overcast_grey(e: f32) -> [f32; 3] {
+    let high = e.clamp(0.0, std::f32::consts::FRAC_PI_2) / std::f32::consts::FRAC_PI_2;
+    [
+        150.0 - 28.0 * high,
+        155.0 - 26.0 * high,
+        160.0 - 22.0 * high,
+    ]
+}
+
+/// How the dome looks (PD-RENDER-SKY-WEATHER): a brightness step (1 ..=
+/// [`BRIGHTNESS_STEPS`]) and an overcast step (0 ..= [`OVERCAST_STEPS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SkyLook {
+    /// Brightness step, `1..=BRIGHTNESS_STEPS`.
+    pub brightness: u8,
+    /// Overcast step, `0..=OVERCAST_STEPS`.
+    pub overcast: u8,
+}
+
+impl SkyLook {
+    /// The clear sky at full brightness (a mission without a sky object).
+    pub const CLEAR: SkyLook = SkyLook {
+        brightness: BRIGHTNESS_STEPS,
+        overcast: 0,
+    };
+    /// How many looks there are (the textures a mission with a sky loads).
+    pub const COUNT: u32 = BRIGHTNESS_STEPS as u32 * (OVERCAST_STEPS as u32 + 1);
+
+    /// The look of `weather`: the largest of its base RGB's channels clamped to `0..=1`
+    /// in brightness steps (rounded, at least one), the larger of rain and snow clamped
+    /// to `0..=1` in overcast steps (rounded). Not-a-number counts as 0.
+    pub fn of(weather: &Weather) -> Self {
+        let unit = |v: f32| if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+        let bright = unit(weather.rgb.x)
+            .max(unit(weather.rgb.y))
+            .max(unit(weather.rgb.z));
+        let wet = unit(weather.rain).max(unit(weather.snow));
+        let steps = |v: f32, n: u8| (v * f32::from(n)).round() as u8;
+        Self {
+            brightness: steps(bright, BRIGHTNESS_STEPS).clamp(1, BRIGHTNESS_STEPS),
+            overcast: steps(wet, OVERCAST_STEPS).min(OVERCAST_STEPS),
+        }
+    }
+
+    /// Its place among the [`SkyLook::COUNT`] looks (brightness-major; [`SkyLook::all`]
+    /// order).
+    pub fn index(self) -> u32 {
+        u32::from(self.brightness.clamp(1, BRIGHTNESS_STEPS) - 1) * (u32::from(OVERCAST_STEPS) + 1)
+            + u32::from(self.overcast.min(OVERCAST_STEPS))
+    }
+
+    /// Every look, in [`SkyLook::index`] order.
+    pub fn all() -> impl Iterator<Item = SkyLook> {
+        (1..=BRIGHTNESS_STEPS).flat_map(|brightness| {
+            (0..=OVERCAST_STEPS).map(move |overcast| SkyLook {
+                brightness,
+                overcast,
+            })
+        })
+    }
+}
+
+/// PD-RENDER-SKY-WEATHER: `base` with its sun colour and ambient multiplied by
+/// `weather`'s base RGB, each channel clamped to `0..=1` (not-a-number counts as 0).
+pub fn weather_lighting(base: Lighting, weather: &Weather) -> Lighting {
+    let unit = |v: f32| if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+    let tint = [
+        unit(weather.rgb.x),
+        unit(weather.rgb.y),
+        unit(weather.rgb.z),
+    ];
+    let scale = |c: [f32; 3]| [c[0] * tint[0], c[1] * tint[1], c[2] * tint[2]];
+    Lighting {
+        sun_direction: base.sun_direction,
+        sun_colour: scale(base.sun_colour),
+        ambient: scale(base.ambient),
+    }
+}
+
+/// The clear gradient texture ([`sky_texture_of`] of [`SkyLook::CLEAR`]).
 pub fn sky_texture() -> TextureResource {
+    sky_texture_of(SkyLook::CLEAR)
+}
+
+/// The gradient texture of `look`: 4 × [`ROWS`] texels, row `r` the colour at elevation
+/// `π/2 − π·(r + ½)/ROWS` (the sphere's `v` runs from 0 at the zenith to 1 at the nadir):
+/// the clear gradient blended towards the overcast grey by the overcast, then scaled by
+/// the brightness. [`SkyLook::CLEAR`] is the clear gradient exactly.
+pub fn sky_texture_of(look: SkyLook) -> TextureResource {
+    let overcast = f32::from(look.overcast.min(OVERCAST_STEPS)) / f32::from(OVERCAST_STEPS);
+    let bright =
+        f32::from(look.brightness.clamp(1, BRIGHTNESS_STEPS)) / f32::from(BRIGHTNESS_STEPS);
     let mut rgba = Vec::with_capacity((4 * ROWS * 4) as usize);
     for r in 0..ROWS {
         let e = std::f32::consts::FRAC_PI_2 - std::f32::consts::PI * (r as f32 + 0.5) / ROWS as f32;
-        let [cr, cg, cb] = gradient(e);
+        let clear = gradient(e);
+        let grey = overcast_grey(e);
+        let mut c = [0u8; 3];
+        for k in 0..3 {
+            let base = f32::from(clear[k]);
+            c[k] = ((base + (grey[k] - base) * overcast) * bright)
+                .round()
+                .clamp(0.0, 255.0) as u8;
+        }
         for _ in 0..4 {
-            rgba.extend_from_slice(&[cr, cg, cb, 255]);
+            rgba.extend_from_slice(&[c[0], c[1], c[2], 255]);
         }
     }
+    let name = if look == SkyLook::CLEAR {
+        "sky (generated)".to_owned()
+    } else {
+        format!(
+            "sky (generated, brightness {}/{BRIGHTNESS_STEPS}, overcast {}/{OVERCAST_STEPS})",
+            look.brightness, look.overcast
+        )
+    };
     TextureResource {
-        name: RString::from("sky (generated)"),
+        name: RString::from(name),
         kind: TextureKind::Diffuse,
         skipped_levels: 0,
         levels: RVec::from(vec![TextureLevel {
@@ -168,6 +298,115 @@ mod tests {
         assert!(horizon[0] > zenith[0] + 100, "pale: {horizon:?}");
         assert_eq!(nadir, [150, 158, 160], "haze");
         assert_eq!(sky_texture(), t, "the same bytes every time");
+    }
+
+    fn weather(rain: f32, snow: f32, rgb: [f32; 3]) -> Weather {
+        Weather {
+            rain,
+            snow,
+            lightning: 0.0,
+            rgb: Vec3::from(rgb),
+        }
+    }
+
+    /// PD-RENDER-SKY-WEATHER: the clear look is the clear gradient byte for byte; the
+    /// demo battle's storm sky (base RGB 0.45 0.45 0.55, rain 0.8) is half as bright
+    /// and two thirds overcast: darker everywhere (its channels' sum under 70 % of the
+    /// clear one's) and greyer (its blue over its red
+    /// shrinks).
+    #[test]
+    fn the_clear_look_is_the_gradient_and_a_storm_is_darker_and_greyer() {
+        assert_eq!(sky_texture_of(SkyLook::CLEAR), sky_texture());
+        assert_eq!(sky_texture().name.as_str(), "sky (generated)");
+        let storm = SkyLook::of(&weather(0.8, 0.0, [0.45, 0.45, 0.55]));
+        assert_eq!(
+            storm,
+            SkyLook {
+                brightness: 4,
+                overcast: 2
+            }
+        );
+        let (clear, dark) = (sky_texture(), sky_texture_of(storm));
+        let texel = |t: &TextureResource, row: u32| {
+            let o = (row * 4 * 4) as usize;
+            let l = &t.levels[0].rgba;
+            [l[o], l[o + 1], l[o + 2]]
+        };
+        for row in [0, ROWS / 4, ROWS / 2, ROWS - 1] {
+            let (c, d) = (texel(&clear, row), texel(&dark, row));
+            let sum = |c: [u8; 3]| c.iter().map(|&v| u32::from(v)).sum::<u32>();
+            assert!(
+                sum(d) * 10 < sum(c) * 7,
+                "row {row}: storm {d:?} not darker than clear {c:?}"
+            );
+        }
+        let blue_over_red = |c: [u8; 3]| f32::from(c[2]) / f32::from(c[0]).max(1.0);
+        assert!(blue_over_red(texel(&dark, 0)) < blue_over_red(texel(&clear, 0)) * 0.7);
+        // Full overcast at full brightness: the flat grey.
+        let grey = sky_texture_of(SkyLook {
+            brightness: BRIGHTNESS_STEPS,
+            overcast: OVERCAST_STEPS,
+        });
+        assert_eq!(texel(&grey, ROWS / 2 - 1), [150, 155, 160]);
+    }
+
+    /// The looks' indices are their places in [`SkyLook::all`], each once; out-of-range
+    /// weather clamps (bright above 1, rain above 1, negatives and NaN count as 0, the
+    /// darkest look keeps one step).
+    #[test]
+    fn looks_are_indexed_in_order_and_weather_clamps() {
+        let all: Vec<SkyLook> = SkyLook::all().collect();
+        assert_eq!(all.len() as u32, SkyLook::COUNT);
+        for (i, l) in all.iter().enumerate() {
+            assert_eq!(l.index(), i as u32, "{l:?}");
+        }
+        assert_eq!(
+            SkyLook::CLEAR.index(),
+            SkyLook::COUNT - u32::from(OVERCAST_STEPS) - 1
+        );
+        assert_eq!(
+            SkyLook::of(&weather(2.0, 0.0, [3.0, 0.0, 0.0])),
+            SkyLook {
+                brightness: BRIGHTNESS_STEPS,
+                overcast: OVERCAST_STEPS
+            }
+        );
+        assert_eq!(
+            SkyLook::of(&weather(f32::NAN, -1.0, [f32::NAN, -2.0, 0.01])),
+            SkyLook {
+                brightness: 1,
+                overcast: 0
+            }
+        );
+        // Snow counts as rain does; the larger wins.
+        assert_eq!(SkyLook::of(&weather(0.1, 0.5, [1.0; 3])).overcast, 2);
+        // Every look's texture has its own bytes.
+        let textures: Vec<_> = all
+            .iter()
+            .map(|&l| sky_texture_of(l).levels[0].rgba.clone())
+            .collect();
+        for i in 0..textures.len() {
+            for j in i + 1..textures.len() {
+                assert_ne!(textures[i], textures[j], "{:?} {:?}", all[i], all[j]);
+            }
+        }
+    }
+
+    /// PD-RENDER-SKY-WEATHER: the base RGB, clamped to `0..=1` per channel, multiplies
+    /// the sun colour and the ambient; the sun's direction stays.
+    #[test]
+    fn the_weather_tints_the_sun_and_the_ambient() {
+        let base = crate::DEFAULT_LIGHTING;
+        let lit = weather_lighting(base, &weather(0.8, 0.0, [0.5, 2.0, f32::NAN]));
+        assert_eq!(lit.sun_direction, base.sun_direction);
+        assert_eq!(
+            lit.sun_colour,
+            [base.sun_colour[0] * 0.5, base.sun_colour[1], 0.0]
+        );
+        assert_eq!(lit.ambient, [base.ambient[0] * 0.5, base.ambient[1], 0.0]);
+        let unchanged = weather_lighting(base, &weather(0.0, 0.0, [1.0; 3]));
+        assert_eq!(unchanged.sun_colour, base.sun_colour);
+        assert_eq!(unchanged.ambient, base.ambient);
     }
 
     #[test]

@@ -212,6 +212,7 @@ fn a_mounted_model_follows_the_parent_mount_nodes_current_pose() {
         terrain: None,
         missing_textures: Vec::new(),
         sky: None,
+        sky_schedule: None,
     };
     let object = |index, prototype: &[u8], position| SnapshotObject {
         id: OriginalObjectId::compose(IdLayout::PROJECT_DEFAULT, 0, 1, index).unwrap(),

@@ -304,3 +304,57 @@ fn each_clan_draws_its_own_camouflage() {
     assert_eq!(others(&c0), others(&none));
     assert_eq!(others(&c1), others(&none));
 }
+
+/// PD-RENDER-SKY-WEATHER: the battle's frames follow its sky schedule (clear until
+/// 100 s, a storm of base RGB 0.45 0.45 0.55 and rain 0.8 from 130 s to 250 s): at the
+/// start the clear dome and the lighting times the clear sky's RGB, in the storm the
+/// dark, overcast dome and the lighting times the storm's RGB as its owner quantises it
+/// (1/64); the same frame at the same time twice. DEMO1, without a sky, keeps the
+/// default lighting and the clear dome.
+#[test]
+fn the_battle_sky_follows_its_storm() {
+    let mut s = scene("BATTLE");
+    let snap = snapshot(&mut s.kernel);
+    let camera = overview(&s);
+    let mut at = |ms: u64| {
+        let mut shot = snap.clone();
+        shot.time_ms = ms;
+        s.builder.build(&shot, &params(camera))
+    };
+    let (clear, storm, storm_again) = (at(0), at(200_000), at(200_000));
+    let sky_name = |f: &iron3d_abi::RenderFrame| {
+        let item = f
+            .items
+            .iter()
+            .find(|i| i.phase == RenderPhase::Atmosphere)
+            .unwrap();
+        f.resources.textures[item.state.stages[0].texture as usize]
+            .name
+            .to_string()
+    };
+    assert_eq!(sky_name(&clear), "sky (generated)");
+    assert_eq!(
+        sky_name(&storm),
+        "sky (generated, brightness 4/8, overcast 2/3)"
+    );
+    let times = |c: [f32; 3], t: [f32; 3]| [c[0] * t[0], c[1] * t[1], c[2] * t[2]];
+    let d = DEFAULT_LIGHTING;
+    // 0.95 quantised to 1/64 is 61/64; 0.45 is 29/64, 0.55 is 35/64.
+    let clear_rgb = [1.0, 1.0, 61.0 / 64.0];
+    let storm_rgb = [29.0 / 64.0, 29.0 / 64.0, 35.0 / 64.0];
+    assert_eq!(clear.lighting.sun_colour, times(d.sun_colour, clear_rgb));
+    assert_eq!(clear.lighting.ambient, times(d.ambient, clear_rgb));
+    assert_eq!(storm.lighting.sun_colour, times(d.sun_colour, storm_rgb));
+    assert_eq!(storm.lighting.ambient, times(d.ambient, storm_rgb));
+    assert_eq!(storm.lighting.sun_direction, d.sun_direction);
+    assert_eq!(storm.lighting, storm_again.lighting);
+    assert_eq!(sky_name(&storm_again), sky_name(&storm));
+
+    let mut calm = scene("DEMO1");
+    let snap = snapshot(&mut calm.kernel);
+    let camera = overview(&calm);
+    let frame = calm.builder.build(&snap, &params(camera));
+    assert_eq!(frame.lighting, DEFAULT_LIGHTING);
+    assert_eq!(sky_name(&frame), "sky (generated)");
+    assert!(calm.builder.assets().sky_schedule.is_none());
+}
