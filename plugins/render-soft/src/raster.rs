@@ -106,10 +106,39 @@ pub(crate) struct Sampler<'a> {
     scale: [f32; 2],
 }
 
+/// `floor(x)` bit for bit for every `f32` (NaN and infinities included, `−0` gives
+/// `+0`, which [`wrap`] cannot tell apart), without a call to `floorf`: below 2²³ in
+/// magnitude through a truncating `i32` cast, above it `x` itself (every such float is
+/// whole).
+fn floor_fast(x: f32) -> f32 {
+    if x.abs() < 8_388_608.0 {
+        let i = x as i32 as f32;
+        if i > x { i - 1.0 } else { i }
+    } else {
+        x
+    }
+}
+
+/// Rule 10's texel index of `coord` over `size` texels: `min(floor((c − floor(c)) ·
+/// size), size − 1)` ([`wrap_reference`] is the formula; a test compares the two).
 fn wrap(coord: f32, size: u32) -> usize {
+    let f = coord - floor_fast(coord);
+    // `f` is in [0, 1] or NaN: the truncating cast is the floor, NaN saturates to 0;
+    // fract rounding up to 1.0 is clamped.
+    ((f * size as f32) as usize).min(size as usize - 1)
+}
+
+/// Rule 10's texel index as written, for the test of [`wrap`].
+#[cfg(test)]
+pub(crate) fn wrap_reference(coord: f32, size: u32) -> usize {
     let f = coord - coord.floor();
-    // NaN and negatives saturate to 0; fract rounding up to 1.0 is clamped.
     ((f * size as f32).floor() as usize).min(size as usize - 1)
+}
+
+/// [`wrap`] for the tests.
+#[cfg(test)]
+pub(crate) fn wrap_for_test(coord: f32, size: u32) -> usize {
+    wrap(coord, size)
 }
 
 impl Sampler<'_> {
@@ -853,6 +882,12 @@ fn fragment(
             [light[0], light[1], light[2], a]
         }
     };
+    // An alpha-blended fragment of opacity 0 that writes no depth leaves the pixel as
+    // it is (rule 13: `src·0 + dst·1`, alpha `0 + dst_a`; stage 1 never changes alpha):
+    // the rest is skipped. NaN goes on (it stores 0).
+    if st.blend == BlendMode::AlphaBlend && !st.depth_write && col[3] <= 0.0 {
+        return false;
+    }
     match st.s1 {
         Stage::Off | Stage::Sprite(_) => {}
         Stage::Select(s) => {

@@ -441,3 +441,57 @@ fn the_byte_rounding_is_rule_13_exactly() {
     }
     assert!(checked > 10_000_000);
 }
+
+/// Rule 10's texel index without `floorf` is the formula's for every float: all
+/// patterns with a stride of 4093 (about a million values of each sign, NaNs and
+/// infinities included), the halves and edges of texels, for several sizes.
+#[test]
+fn the_texel_index_is_rule_10_exactly() {
+    use crate::raster::{wrap_for_test, wrap_reference};
+    let sizes = [1u32, 3, 64, 256, 1000];
+    let mut b = 0u64;
+    while b <= u64::from(u32::MAX) {
+        let c = f32::from_bits(b as u32);
+        for s in sizes {
+            assert_eq!(wrap_for_test(c, s), wrap_reference(c, s), "{c:e} over {s}");
+        }
+        b += 4093;
+    }
+    for k in -600i32..=600 {
+        let x = k as f32 / 64.0;
+        for c in [
+            x,
+            f32::from_bits(x.to_bits().wrapping_add(1)),
+            f32::from_bits(x.to_bits().wrapping_sub(1)),
+            -x,
+        ] {
+            for s in sizes {
+                assert_eq!(wrap_for_test(c, s), wrap_reference(c, s), "{c:e} over {s}");
+            }
+        }
+    }
+    for c in [
+        f32::NAN,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        -0.0,
+        0.0,
+        8_388_607.5,
+        8_388_608.0,
+        -8_388_607.5,
+        -8_388_608.0,
+        2_147_483_648.0,
+        -2_147_483_904.0,
+        f32::MAX,
+        f32::MIN,
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE,
+        -1.0e-30,
+        0.999_999_94,
+        -0.999_999_94,
+    ] {
+        for s in sizes {
+            assert_eq!(wrap_for_test(c, s), wrap_reference(c, s), "{c:e} over {s}");
+        }
+    }
+}
