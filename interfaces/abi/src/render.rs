@@ -47,7 +47,11 @@ pub enum RenderPhase {
     /// 3: opaque object batches.
     OpaqueModels,
     /// 4: lightmap and extra material passes (lightmaps are stage 1 of the items above;
-    /// this phase holds separate extra passes).
+    /// this phase holds separate extra passes). The built-in frame builder puts here the
+    /// terrain's blend passes (PD-RENDER-TERRAIN-BLEND): alpha-blended, depth-tested
+    /// without depth write over the terrain faces already drawn, stage 0 a generated
+    /// mask (colour = the terrain lightmap's, alpha = the blend weight), stage 1 the
+    /// material's diffuse — drawn by the same stage rules as every item.
     MaterialPasses,
     /// 5: projected primitives and shadows.
     Shadows,
@@ -166,7 +170,9 @@ pub enum VertexFormat {
 #[repr(C)]
 #[derive(StableAbi, Clone, Copy, Debug, PartialEq)]
 pub struct LegacyRenderState {
-    /// Stage 0 (diffuse) and stage 1 (lightmap, never baked into the diffuse).
+    /// Stage 0 (diffuse) and stage 1 (lightmap, never baked into the diffuse); a terrain
+    /// blend pass ([`RenderPhase::MaterialPasses`]) has its mask in stage 0 and the
+    /// diffuse in stage 1, combined by the same rules.
     pub stages: [TextureStage; 2],
     /// Blending.
     pub blend: BlendMode,

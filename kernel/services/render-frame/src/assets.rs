@@ -130,6 +130,26 @@ pub struct TerrainAsset {
     pub lightmap: u32,
     /// Diffuse repeat over UV0.
     pub uv_scale: [f32; 2],
+    /// The blend passes (PD-RENDER-TERRAIN-BLEND), ascending by group.
+    pub blends: Vec<TerrainBlend>,
+}
+
+/// A terrain face's material: `(table, row)` of `Land1.wea` (0) or `Land2.wea` (1),
+/// `None` for a face naming no row of an existing table.
+type GroupKey = Option<(u16, u16)>;
+
+/// One terrain material's blend pass over its neighbours' faces
+/// ([`crate::terrain_blend`], PD-RENDER-TERRAIN-BLEND).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TerrainBlend {
+    /// The group (index into [`TerrainAsset::groups`]) whose material fades in.
+    pub group: usize,
+    /// Its mask texture (alpha = weight, colour = the lightmap's).
+    pub mask: u32,
+    /// First index in the terrain mesh of the faces it is drawn over.
+    pub index_start: u32,
+    /// Index count.
+    pub index_count: u32,
 }
 
 /// Where a placed model hangs: node `node` of model `parent_model` (its pose at the
@@ -604,7 +624,9 @@ impl Loader<'_, '_> {
             None => NO_TEXTURE,
         };
         // Group faces by (table, row); `None` rows sort first.
-        let mut groups: BTreeMap<Option<(u16, u16)>, Vec<u16>> = BTreeMap::new();
+        let mut groups: BTreeMap<GroupKey, Vec<u16>> = BTreeMap::new();
+        // Each drawn face's key, in file order (PD-RENDER-TERRAIN-BLEND).
+        let mut face_keys: Vec<(GroupKey, [u16; 3])> = Vec::new();
         for f in &s.faces {
             let hi = f.material_tag >> 8;
             let lo = f.material_tag & 0xFF;
@@ -623,8 +645,12 @@ impl Loader<'_, '_> {
                     .entry(key)
                     .or_default()
                     .extend_from_slice(&f.vertices);
+                face_keys.push((key, f.vertices));
             }
         }
+        let group_of: BTreeMap<GroupKey, usize> =
+            groups.keys().enumerate().map(|(g, &k)| (k, g)).collect();
+        let sources: Vec<bool> = groups.keys().map(Option::is_some).collect();
         let mut indices = Vec::new();
         let mut out = Vec::new();
         for (key, idx) in groups {
@@ -656,15 +682,51 @@ impl Loader<'_, '_> {
             (extent.x / TERRAIN_TEXTURE_REPEAT).max(1.0),
             (extent.y / TERRAIN_TEXTURE_REPEAT).max(1.0),
         ];
+        let uvs: Vec<[f32; 2]> = s
+            .uvs
+            .iter()
+            .map(|&[u, v]| [iron3d_landmsh::uv_to_f32(u), iron3d_landmsh::uv_to_f32(v)])
+            .collect();
+        // PD-RENDER-TERRAIN-BLEND: each textured material's pass over its neighbours.
+        let faces: Vec<crate::terrain_blend::BlendFace> = face_keys
+            .iter()
+            .map(|(k, v)| crate::terrain_blend::BlendFace {
+                group: group_of[k],
+                vertices: *v,
+            })
+            .collect();
+        let lightmap_level = (lightmap != NO_TEXTURE)
+            .then(|| self.textures.get(lightmap as usize))
+            .flatten()
+            .and_then(|t| t.levels.first());
+        let passes = crate::terrain_blend::passes(
+            &uvs,
+            &faces,
+            &sources,
+            if s.positions.is_empty() {
+                0.0
+            } else {
+                extent.x
+            },
+            lightmap_level,
+        );
+        let mut blends = Vec::with_capacity(passes.len());
+        for p in passes {
+            let index_start = u32::try_from(indices.len()).unwrap_or(u32::MAX);
+            indices.extend(p.faces.iter().flatten());
+            self.textures.push(p.mask);
+            blends.push(TerrainBlend {
+                group: p.group,
+                mask: u32::try_from(self.textures.len() - 1).unwrap_or(u32::MAX),
+                index_start,
+                index_count: u32::try_from(p.faces.len() * 3).unwrap_or(u32::MAX),
+            });
+        }
         let mesh = MeshResource {
             name: RString::from(format!("terrain ({what})")),
             positions: s.positions.iter().copied().collect(),
             normals: s.normals.iter().map(|&n| decode_normal(n)).collect(),
-            uvs: s
-                .uvs
-                .iter()
-                .map(|&[u, v]| [iron3d_landmsh::uv_to_f32(u), iron3d_landmsh::uv_to_f32(v)])
-                .collect(),
+            uvs: uvs.into(),
             indices: indices.into(),
         };
         let mesh = self.push_mesh(mesh);
@@ -673,6 +735,7 @@ impl Loader<'_, '_> {
             groups: out,
             lightmap,
             uv_scale,
+            blends,
         }))
     }
 }

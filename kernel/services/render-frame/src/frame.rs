@@ -137,6 +137,68 @@ pub(crate) fn resolve_row(
     }
 }
 
+/// The blend pass items of the terrain `t` at `time_ms` (PD-RENDER-TERRAIN-BLEND,
+/// [`crate::terrain_blend`]), ascending by group, with insertions from `insertion` on:
+/// a pass whose material is, at this time, untextured or not opaque (alpha-tested,
+/// blended) is skipped.
+pub(crate) fn terrain_blend_items(
+    t: &crate::assets::TerrainAsset,
+    time_ms: u64,
+    insertion: &mut u32,
+    items: &mut Vec<DrawItem>,
+) {
+    for b in &t.blends {
+        let Some(g) = t.groups.get(b.group) else {
+            continue;
+        };
+        let (sel, tex, surface, handle) = resolve_row(g.row.as_ref(), time_ms);
+        let (base, transparent) = state_for(tex, t.lightmap, surface, true, t.uv_scale);
+        if tex == NO_TEXTURE || transparent || base.alpha_test {
+            continue;
+        }
+        let state = LegacyRenderState {
+            stages: [
+                TextureStage {
+                    texture: b.mask,
+                    op: TextureOp::Modulate,
+                    uv_scale: [1.0, 1.0],
+                },
+                TextureStage {
+                    texture: tex,
+                    op: TextureOp::Modulate,
+                    uv_scale: t.uv_scale,
+                },
+            ],
+            blend: BlendMode::AlphaBlend,
+            depth: DepthMode {
+                test: true,
+                write: false,
+            },
+            ..base
+        };
+        items.push(DrawItem {
+            object: 0,
+            node: 0,
+            slot: 0,
+            mesh: t.mesh,
+            batch_flags: 0,
+            index_start: b.index_start,
+            index_count: b.index_count,
+            base_vertex: 0,
+            world: Mat4::IDENTITY.into(),
+            material: handle,
+            phase_a: sel.phase_a,
+            phase_b: sel.phase_b,
+            phase_t: sel.t(),
+            phase: RenderPhase::MaterialPasses,
+            sort_key: b.group as u64,
+            insertion: *insertion,
+            state,
+        });
+        *insertion += 1;
+    }
+}
+
 /// The legacy state and render phase of a surface (PD-MAT-4 → fixed function).
 pub(crate) fn state_for(
     texture: u32,
@@ -485,6 +547,7 @@ impl FrameBuilder {
                 });
                 insertion += 1;
             }
+            terrain_blend_items(t, time_ms, &mut insertion, &mut items);
         }
 
         for o in &snapshot.objects {

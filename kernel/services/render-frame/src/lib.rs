@@ -9,8 +9,9 @@
 //! Project decisions made here (the sources leave them open; each is a named constant):
 //! PD-RENDER-LOD ([`frame::LOD1_DISTANCE`]), PD-RENDER-ANIM ([`frame::ANIMATION_FPS`]),
 //! PD-RENDER-MIP ([`assets::MAX_TEXTURE_SIZE`]), PD-RENDER-TERRAIN (the Land1/Land2 row
-//! rule and [`assets::TERRAIN_TEXTURE_REPEAT`]), PD-RENDER-SKY and PD-RENDER-SKY-WEATHER ([`sky`]); the surface mode of a MAT0 phase is
-//! PD-MAT-4 in `iron3d-material`.
+//! rule and [`assets::TERRAIN_TEXTURE_REPEAT`]), PD-RENDER-SKY and PD-RENDER-SKY-WEATHER
+//! ([`sky`]), PD-RENDER-TERRAIN-BLEND ([`terrain_blend`]); the surface mode of a MAT0
+//! phase is PD-MAT-4 in `iron3d-material`.
 
 pub mod assets;
 pub mod camera;
@@ -20,6 +21,7 @@ mod preparer;
 #[cfg(test)]
 mod reference;
 pub mod sky;
+pub mod terrain_blend;
 
 pub use assets::{MountRef, PlacedModel, SceneAssets, SkyAsset};
 pub use camera::{CameraState, Frustum};

@@ -106,6 +106,11 @@ impl<'a> Reference<'a> {
                     },
                 );
             }
+            let (mut blends, mut unused) = (Vec::new(), 0);
+            crate::frame::terrain_blend_items(t, time_ms, &mut unused, &mut blends);
+            for item in blends {
+                push(&mut items, item);
+            }
         }
 
         // Poses depend on the model and the time only: sample each model once per frame

@@ -133,7 +133,17 @@ fn frames_are_deterministic_sorted_and_in_range() {
         for st in i.state.stages {
             assert!(st.texture == NO_TEXTURE || (st.texture as usize) < a.resources.textures.len());
         }
-        if i.state.stages[1].texture != NO_TEXTURE {
+        if i.phase == RenderPhase::MaterialPasses {
+            // PD-RENDER-TERRAIN-BLEND: the mask in stage 0, a diffuse in stage 1, blended
+            // over the terrain without writing depth.
+            assert_eq!(i.object, 0, "only the terrain has blend passes");
+            assert_eq!(i.state.blend, iron3d_abi::BlendMode::AlphaBlend);
+            assert!(i.state.depth.test && !i.state.depth.write);
+            let mask = &a.resources.textures[i.state.stages[0].texture as usize];
+            assert!(mask.name.starts_with("terrain blend mask"), "{}", mask.name);
+            let diffuse = &a.resources.textures[i.state.stages[1].texture as usize];
+            assert_eq!(diffuse.kind, TextureKind::Diffuse);
+        } else if i.state.stages[1].texture != NO_TEXTURE {
             let lm = &a.resources.textures[i.state.stages[1].texture as usize];
             assert_eq!(
                 lm.kind,
