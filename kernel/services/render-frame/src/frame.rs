@@ -137,6 +137,37 @@ pub(crate) fn resolve_row(
     }
 }
 
+/// A draw item of `count` indices from `start` of the terrain mesh of `t` (identity
+/// world matrix, material `handle` at phase selection `sel`), insertion 0.
+pub(crate) fn terrain_item(
+    t: &crate::assets::TerrainAsset,
+    (start, count): (u32, u32),
+    sel: &PhaseSelection,
+    handle: u32,
+    (phase, sort_key): (RenderPhase, u64),
+    state: LegacyRenderState,
+) -> DrawItem {
+    DrawItem {
+        object: 0,
+        node: 0,
+        slot: 0,
+        mesh: t.mesh,
+        batch_flags: 0,
+        index_start: start,
+        index_count: count,
+        base_vertex: 0,
+        world: Mat4::IDENTITY.into(),
+        material: handle,
+        phase_a: sel.phase_a,
+        phase_b: sel.phase_b,
+        phase_t: sel.t(),
+        phase,
+        sort_key,
+        insertion: 0,
+        state,
+    }
+}
+
 /// The blend pass items of the terrain `t` at `time_ms` (PD-RENDER-TERRAIN-BLEND,
 /// [`crate::terrain_blend`]), ascending by group, with insertions from `insertion` on:
 /// a pass whose material is, at this time, untextured or not opaque (alpha-tested,
@@ -177,23 +208,15 @@ pub(crate) fn terrain_blend_items(
             ..base
         };
         items.push(DrawItem {
-            object: 0,
-            node: 0,
-            slot: 0,
-            mesh: t.mesh,
-            batch_flags: 0,
-            index_start: b.index_start,
-            index_count: b.index_count,
-            base_vertex: 0,
-            world: Mat4::IDENTITY.into(),
-            material: handle,
-            phase_a: sel.phase_a,
-            phase_b: sel.phase_b,
-            phase_t: sel.t(),
-            phase: RenderPhase::MaterialPasses,
-            sort_key: b.group as u64,
             insertion: *insertion,
-            state,
+            ..terrain_item(
+                t,
+                (b.index_start, b.index_count),
+                &sel,
+                handle,
+                (RenderPhase::MaterialPasses, b.group as u64),
+                state,
+            )
         });
         *insertion += 1;
     }
@@ -527,23 +550,15 @@ impl FrameBuilder {
                     RenderPhase::OpaqueTerrain
                 };
                 items.push(DrawItem {
-                    object: 0,
-                    node: 0,
-                    slot: 0,
-                    mesh: t.mesh,
-                    batch_flags: 0,
-                    index_start: g.index_start,
-                    index_count: g.index_count,
-                    base_vertex: 0,
-                    world: Mat4::IDENTITY.into(),
-                    material: handle,
-                    phase_a: sel.phase_a,
-                    phase_b: sel.phase_b,
-                    phase_t: sel.t(),
-                    phase,
-                    sort_key: (state.pipeline_key() << 32) | u64::from(handle),
                     insertion,
-                    state,
+                    ..terrain_item(
+                        t,
+                        (g.index_start, g.index_count),
+                        &sel,
+                        handle,
+                        (phase, (state.pipeline_key() << 32) | u64::from(handle)),
+                        state,
+                    )
                 });
                 insertion += 1;
             }

@@ -85,25 +85,14 @@ impl<'a> Reference<'a> {
                 };
                 push(
                     &mut items,
-                    DrawItem {
-                        object: 0,
-                        node: 0,
-                        slot: 0,
-                        mesh: t.mesh,
-                        batch_flags: 0,
-                        index_start: g.index_start,
-                        index_count: g.index_count,
-                        base_vertex: 0,
-                        world: Mat4::IDENTITY.into(),
-                        material: handle,
-                        phase_a: sel.phase_a,
-                        phase_b: sel.phase_b,
-                        phase_t: sel.t(),
-                        phase,
-                        sort_key: (state.pipeline_key() << 32) | u64::from(handle),
-                        insertion: 0,
+                    crate::frame::terrain_item(
+                        t,
+                        (g.index_start, g.index_count),
+                        &sel,
+                        handle,
+                        (phase, (state.pipeline_key() << 32) | u64::from(handle)),
                         state,
-                    },
+                    ),
                 );
             }
             let (mut blends, mut unused) = (Vec::new(), 0);
