@@ -19,6 +19,7 @@
 //!   alpha = weight), stage 1 its diffuse texture at the terrain's repeat (`Modulate`),
 //!   alpha-blended, depth-tested (`≤`) without depth write — the colour its own faces
 //!   would have, faded by the weight, only where the terrain is what is seen.
+//! * At most [`MAX_BLEND_PASSES`] materials get a pass (the first in group order).
 //! * Only a material whose resolved phase is opaque and textured takes part as a source
 //!   (a pass is skipped for a frame in which it is not); the untextured faces of no
 //!   material are blended over but never blend.
@@ -32,6 +33,10 @@ pub const BLEND_RADIUS: f32 = 4.0;
 /// PD-RENDER-TERRAIN-BLEND: the largest side of a blend mask (the texture-size limit of
 /// PD-RENDER-MIP).
 pub const MAX_MASK_SIZE: u32 = crate::assets::MAX_TEXTURE_SIZE;
+/// PD-RENDER-TERRAIN-BLEND: the most materials of one terrain that get a blend pass (the
+/// first ones in group order; a mask is up to 256 KiB, so a terrain naming hundreds of
+/// rows costs at most 8 MiB of masks). The original maps use a handful.
+pub const MAX_BLEND_PASSES: usize = 32;
 
 /// One face as the blending sees it: its material group and its vertices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,7 +74,8 @@ pub fn mask_size(lightmap: Option<(u32, u32)>) -> (u32, u32) {
 /// The blend passes of a terrain: `uvs` per vertex, `faces` in file order, `sources[g]`
 /// whether group `g` may blend into its neighbours (textured), `extent_x` the terrain's
 /// X extent in world units, `lightmap` its lightmap's base level. Passes ascend by group;
-/// a group with no face to draw over has none.
+/// a group with no face to draw over has none, and there are at most
+/// [`MAX_BLEND_PASSES`].
 pub fn passes(
     uvs: &[[f32; 2]],
     faces: &[BlendFace],
@@ -147,6 +153,9 @@ pub fn passes(
             - sat[y1 * (wu + 1) + x0]
     };
     for (g, _) in sources.iter().enumerate().filter(|(_, s)| **s) {
+        if out.len() == MAX_BLEND_PASSES {
+            break;
+        }
         let want = g as u32 + 1;
         if !label.contains(&want) {
             continue;
@@ -351,6 +360,16 @@ mod tests {
             with_bad,
             passes(&uvs, &faces[..512], &[true, true], 256.0, None)
         );
+        // Many materials: a checkerboard of 16 × 16 quads, each its own group.
+        let (cuvs, cfaces) = grid(16, 2.0);
+        let cfaces: Vec<BlendFace> = cfaces
+            .iter()
+            .enumerate()
+            .map(|(k, f)| BlendFace { group: k / 2, ..*f })
+            .collect();
+        let many = passes(&cuvs, &cfaces, &[true; 256], 256.0, None);
+        assert_eq!(many.len(), MAX_BLEND_PASSES);
+        assert!(many.iter().enumerate().all(|(k, p)| p.group == k));
         let wide = passes(&uvs, &faces[..512], &[true, true], 1024.0, None);
         assert_eq!(
             alpha(&wide[0], 128, 10),
