@@ -416,6 +416,34 @@ pub mod gamedir {
     }
 }
 
+/// A fresh, empty folder `iron3d-e2e-<tag>-<pid>` in the system's temporary folder for
+/// what a test binary shares between its tests for the whole process (statics are
+/// never dropped, so such a folder outlives the process). Folders of the same tag left
+/// by processes that are gone (no `/proc/<pid>`) are removed first, so at most one per
+/// tag stays behind after the last run.
+///
+/// # Panics
+/// When the folder cannot be made.
+pub fn process_dir(tag: &str) -> std::path::PathBuf {
+    let tmp = std::env::temp_dir();
+    let prefix = format!("iron3d-e2e-{tag}-");
+    if let Ok(entries) = std::fs::read_dir(&tmp) {
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let Some(pid) = name.strip_prefix(&prefix) else {
+                continue;
+            };
+            if pid.parse::<u32>().is_ok() && !std::path::Path::new("/proc").join(pid).exists() {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
+    let dir = tmp.join(format!("{prefix}{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the process's shared folder");
+    dir
+}
+
 /// Rendering fixtures shared by `render.rs` and `render_vulkan.rs`: the demo directory,
 /// `iron3d play --offscreen` runs, PNG decoding, capture JSON and the scene cameras.
 pub mod render {
@@ -433,15 +461,16 @@ pub mod render {
     /// The terrain scene's camera.
     pub const TERRAIN_CAMERA: &str = "120,60,90,1.2,-0.7";
 
-    /// The demo directory (seed 1), built once per test binary.
+    /// The demo directory (seed 1), built once per test binary in
+    /// [`crate::process_dir`] (a static is never dropped, so a `TempDir` here would be
+    /// left behind by every run).
     pub fn demo() -> &'static Path {
-        static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+        static DIR: OnceLock<PathBuf> = OnceLock::new();
         DIR.get_or_init(|| {
-            let dir = tempfile::tempdir().expect("tempdir");
-            iron3d_demo::build(dir.path(), 1, iron3d_demo::Profile::Demo).expect("demo");
+            let dir = crate::process_dir("render-demo");
+            iron3d_demo::build(&dir, 1, iron3d_demo::Profile::Demo).expect("demo");
             dir
         })
-        .path()
     }
 
     /// The registry the render tests play with: `config/plugins.ini` with the sample
