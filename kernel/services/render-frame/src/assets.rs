@@ -212,13 +212,15 @@ pub struct SkyAsset {
 }
 
 impl SkyAsset {
-    /// The texture of `look` (the clear one when the mission has no sky schedule:
-    /// `looks` false).
-    pub fn texture_of(&self, look: crate::sky::SkyLook, looks: bool) -> u32 {
-        if looks {
-            self.texture.saturating_add(look.index())
-        } else {
-            self.texture
+    /// The dome's texture for `weather` (PD-RENDER-SKY-WEATHER): its
+    /// [`crate::sky::SkyLook`] among the mission's looks, or the clear one without a sky
+    /// schedule (`None`).
+    pub fn texture_for(&self, weather: Option<&iron3d_effects_rules::sky::Weather>) -> u32 {
+        match weather {
+            Some(w) => self
+                .texture
+                .saturating_add(crate::sky::SkyLook::of(w).index()),
+            None => self.texture,
         }
     }
 }

@@ -719,10 +719,7 @@ impl FrameBuilder {
             .map(|s| s.weather_at(time_ms).quantised());
         // PD-RENDER-SKY: the sky last, where nothing else was drawn.
         if let Some(sky) = assets.sky {
-            let look = weather
-                .as_ref()
-                .map_or(crate::sky::SkyLook::CLEAR, crate::sky::SkyLook::of);
-            let texture = sky.texture_of(look, weather.is_some());
+            let texture = sky.texture_for(weather.as_ref());
             let mut item =
                 crate::sky::sky_item(sky.mesh, texture, camera.position, sky.index_count);
             item.insertion = insertion;

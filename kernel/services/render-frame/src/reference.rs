@@ -250,10 +250,7 @@ impl<'a> Reference<'a> {
             .as_ref()
             .map(|s| s.weather_at(time_ms).quantised());
         if let Some(sky) = self.assets.sky {
-            let texture = match &weather {
-                Some(w) => sky.texture + crate::sky::SkyLook::of(w).index(),
-                None => sky.texture,
-            };
+            let texture = sky.texture_for(weather.as_ref());
             let mut item =
                 crate::sky::sky_item(sky.mesh, texture, camera.position, sky.index_count);
             item.insertion = insertion;

@@ -87,15 +87,33 @@ pub fn passes(
     let (wu, hu) = (w as usize, h as usize);
     // Labels: group + 1 of the face holding each texel centre, 0 for none.
     let mut label = vec![0u32; wu * hu];
-    for f in faces {
-        let Some(&[a, b, c]) = f
-            .vertices
-            .iter()
-            .map(|&v| uvs.get(usize::from(v)).copied())
-            .collect::<Option<Vec<_>>>()
-            .as_deref()
-            .and_then(|v| <&[[f32; 2]; 3]>::try_from(v).ok())
-        else {
+    // Each face's UVs (`None`: a vertex that does not exist) and the texels its UV box
+    // covers, `[x0, x1) × [y0, y1)`, found once for every pass.
+    let face_uvs: Vec<Option<[[f32; 2]; 3]>> = faces
+        .iter()
+        .map(|f| {
+            let [a, b, c] = f.vertices.map(|v| uvs.get(usize::from(v)).copied());
+            Some([a?, b?, c?])
+        })
+        .collect();
+    let boxes: Vec<Option<[usize; 4]>> = face_uvs
+        .iter()
+        .map(|uv| {
+            let uv = (*uv)?;
+            let span = |k: usize, n: usize| {
+                let size = n as f32;
+                let lo = uv.iter().map(|q| q[k]).fold(f32::INFINITY, f32::min) * size;
+                let hi = uv.iter().map(|q| q[k]).fold(f32::NEG_INFINITY, f32::max) * size;
+                let lo = lo.floor().max(0.0).min(size) as usize;
+                let hi = hi.ceil().max(0.0).min(size) as usize;
+                (lo, hi.max(lo))
+            };
+            let ((x0, x1), (y0, y1)) = (span(0, wu), span(1, hu));
+            (x0 < x1 && y0 < y1).then_some([x0, y0, x1, y1])
+        })
+        .collect();
+    for (f, uv) in faces.iter().zip(&face_uvs) {
+        let Some([a, b, c]) = *uv else {
             continue;
         };
         let p = |q: [f32; 2]| (q[0] * w as f32, q[1] * h as f32);
@@ -175,25 +193,13 @@ pub fn passes(
         }
         let reach = sat_of(&|i| alpha[i] > 0 && label[i] != want);
         let mut over = Vec::new();
-        for f in faces.iter().filter(|f| f.group != g && f.group < groups) {
-            let Some(uv) = f
-                .vertices
-                .iter()
-                .map(|&v| uvs.get(usize::from(v)).copied())
-                .collect::<Option<Vec<_>>>()
-            else {
+        for (f, b) in faces.iter().zip(&boxes) {
+            if f.group == g || f.group >= groups {
                 continue;
-            };
-            let span = |k: usize, n: usize, size: f32| {
-                let lo = uv.iter().map(|q| q[k]).fold(f32::INFINITY, f32::min) * size;
-                let hi = uv.iter().map(|q| q[k]).fold(f32::NEG_INFINITY, f32::max) * size;
-                let lo = lo.floor().max(0.0).min(n as f32) as usize;
-                let hi = hi.ceil().max(0.0).min(n as f32) as usize;
-                (lo, hi.max(lo))
-            };
-            let (x0, x1) = span(0, wu, w as f32);
-            let (y0, y1) = span(1, hu, h as f32);
-            if x0 < x1 && y0 < y1 && sum(&reach, x0, y0, x1, y1) > 0 {
+            }
+            if let Some([x0, y0, x1, y1]) = *b
+                && sum(&reach, x0, y0, x1, y1) > 0
+            {
                 over.push(f.vertices);
             }
         }
