@@ -2,7 +2,9 @@
 
 #![allow(clippy::unwrap_used, reason = "tests")]
 
+use super::pack::file_header;
 use super::*;
+use flate2::Compression;
 use flate2::write::GzEncoder;
 
 fn write_tree(root: &Path, files: &[(&str, &[u8])]) {
