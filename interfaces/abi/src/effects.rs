@@ -281,7 +281,9 @@ pub struct EffectPrimitive {
     /// Colour, linear `[0, 1]`, and opacity (`[3]`).
     pub colour: [f32; 4],
     /// Texture: an index into [`EffectFrame::textures`], or [`NO_EFFECT_TEXTURE`] (a
-    /// soft round sprite).
+    /// soft round sprite). Only particles and billboards are drawn textured (the
+    /// sprite's `[-1, 1]²` mapped onto the whole texture, its `+v` the top row, the
+    /// nearest texel; colour × texel, opacity × texel alpha); the other kinds ignore it.
     pub texture: u32,
 }
 
@@ -298,7 +300,10 @@ pub struct EffectFrame {
     /// The primitives, ascending by (instance, command), then in emission order.
     pub primitives: RVec<EffectPrimitive>,
     /// Texture names (`archive/entry`, as the FXID command names them) the primitives
-    /// index, each once; a renderer that cannot load one draws the soft sprite.
+    /// index, each once; a renderer that cannot load one draws the soft sprite. The
+    /// built-in renderers find them among the frame's [`crate::RenderResources`]
+    /// textures, which the engine loads under these names (ASCII-case-insensitive) for
+    /// the effects of `effects.rlb`.
     pub textures: RVec<RString>,
 }
 
@@ -356,6 +361,26 @@ fn point(v: Vec3f) -> Option<Vec4> {
 
 fn positive(x: f32) -> Option<f32> {
     (x.is_finite() && x > 0.0).then_some(x)
+}
+
+/// Whether a primitive of `kind` is drawn with its texture when it has one (particles
+/// and billboards; the glow of a light and the bands of streaks and beams stay soft).
+pub fn textured_kind(kind: PrimitiveKind) -> bool {
+    kind == PrimitiveKind::PARTICLE || kind == PrimitiveKind::BILLBOARD
+}
+
+/// The texel of a `width` × `height` sprite texture (base level, rows top to bottom)
+/// at the sprite coordinates `sprite` (`[-1, 1]²`, [`EffectQuad::sprite`]): column
+/// `floor((u + 1) / 2 · width)`, row `floor((1 − v) / 2 · height)`, each clamped to the
+/// texture (NaN: 0) — the nearest texel, `+v` the top row. Every built-in renderer
+/// picks texels by this rule. A texture with no texels answers `(0, 0)`.
+pub fn sprite_texel(sprite: [f32; 2], width: u32, height: u32) -> (u32, u32) {
+    let s = (sprite[0] + 1.0) * 0.5;
+    let t = (1.0 - sprite[1]) * 0.5;
+    // The casts saturate (negative and NaN: 0); positive values truncate (the floor).
+    let x = ((s * width as f32) as u32).min(width.saturating_sub(1));
+    let y = ((t * height as f32) as u32).min(height.saturating_sub(1));
+    (x, y)
 }
 
 /// The quad of `p` seen through `view` and `projection` (camera-facing: built in view
@@ -457,6 +482,28 @@ mod tests {
 
     fn v(x: f32, y: f32, z: f32) -> Vec3f {
         Vec3f { x, y, z }
+    }
+
+    #[test]
+    fn sprite_texels_map_the_sprite_square_onto_the_texture_top_row_up() {
+        // Corners: (-1, 1) is the top-left texel, (1, -1) (exclusive) the bottom-right.
+        assert_eq!(sprite_texel([-1.0, 1.0], 4, 2), (0, 0));
+        assert_eq!(sprite_texel([1.0, -1.0], 4, 2), (3, 1));
+        assert_eq!(sprite_texel([0.999, -0.999], 4, 2), (3, 1));
+        // The centre falls on the texel right and below of it.
+        assert_eq!(sprite_texel([0.0, 0.0], 4, 2), (2, 1));
+        // Quarter steps: u = -0.5 is s = 0.25, column 1 of 4.
+        assert_eq!(sprite_texel([-0.5, 0.5], 4, 4), (1, 1));
+        // Outside the square and NaN clamp to the texture.
+        assert_eq!(sprite_texel([-3.0, 3.0], 4, 4), (0, 0));
+        assert_eq!(sprite_texel([3.0, -3.0], 4, 4), (3, 3));
+        assert_eq!(sprite_texel([f32::NAN, f32::NAN], 4, 4), (0, 0));
+        assert_eq!(sprite_texel([0.5, 0.5], 0, 0), (0, 0));
+        assert!(textured_kind(PrimitiveKind::PARTICLE) && textured_kind(PrimitiveKind::BILLBOARD));
+        assert!(
+            !textured_kind(PrimitiveKind::POINT_LIGHT) && !textured_kind(PrimitiveKind::STREAK)
+        );
+        assert!(!textured_kind(PrimitiveKind::BEAM));
     }
 
     #[test]

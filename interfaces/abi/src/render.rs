@@ -340,7 +340,8 @@ pub struct RenderResources {
     pub id: u64,
     /// Meshes.
     pub meshes: RVec<MeshResource>,
-    /// Textures and lightmaps.
+    /// Textures and lightmaps; after the mission's own, the effect sprite textures,
+    /// named `archive/entry` as [`crate::EffectFrame::textures`] names them.
     pub textures: RVec<TextureResource>,
 }
 

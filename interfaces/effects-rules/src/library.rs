@@ -85,6 +85,10 @@ impl Archive {
     }
 }
 
+/// The archive an effect event that names none starts its effect from (the demo's
+/// and the original game's effects archive).
+pub const DEFAULT_ARCHIVE: &str = "effects.rlb";
+
 /// Archives and parsed effects, by upper-case name.
 #[derive(Default)]
 pub struct Library {

@@ -35,6 +35,11 @@
 //!   `effects` stream seed); particle `i` of burst `b` of command `c` draws from
 //!   `mix(seed ^ c·2⁴⁰ ^ b·2²⁰ ^ i)` (SplitMix64's finaliser): the draws depend on
 //!   nothing but the event order.
+//! * **PD-FX-SPRITE-TEXTURE**: the resource reference of an opcode 3 or 7 command
+//!   names its sprite's texture ([`sprite_texture`]: `archive/entry` as written, the
+//!   name [`iron3d_abi::EffectFrame::textures`] lists); the billboards and particles it
+//!   emits carry it, its beams, lights and streaks do not (they keep the soft shapes).
+//!   A renderer that has no such texture draws the soft sprite.
 //! * **PD-FX-BUDGET**: at most [`MAX_PARTICLES_PER_COMMAND`] particles per command (the
 //!   newest bursts kept) and [`MAX_PRIMITIVES`] per frame (later instances' dropped,
 //!   counted in [`Emitted::dropped`]).
@@ -223,6 +228,41 @@ impl Emitter {
     }
 }
 
+/// The sprite texture of `command` (PD-FX-SPRITE-TEXTURE): `archive/entry` of its
+/// resource reference for opcodes 3 and 7 (each name up to its NUL, bytes outside
+/// ASCII replaced), `None` for the other opcodes and an empty name.
+pub fn sprite_texture(command: &Command) -> Option<String> {
+    if !matches!(command.opcode(), Opcode::Op3 | Opcode::Op7) {
+        return None;
+    }
+    let r = command.resource()?;
+    let (archive, entry) = (r.archive.value(), r.name.value());
+    if archive.is_empty() || entry.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "{}/{}",
+        String::from_utf8_lossy(archive),
+        String::from_utf8_lossy(entry)
+    ))
+}
+
+/// The texture `emitter` (made from `command`) draws its sprites with
+/// (PD-FX-SPRITE-TEXTURE): [`sprite_texture`] for billboards and particles, `None` for
+/// the other roles.
+pub fn emitter_texture(emitter: &Emitter, command: &Command) -> Option<String> {
+    matches!(emitter.role, Role::Billboard | Role::Particles)
+        .then(|| sprite_texture(command))
+        .flatten()
+}
+
+/// Every sprite texture name the commands of `effect` draw with, in creation order
+/// (a name may repeat): what a renderer needs loaded for it.
+pub fn effect_textures(effect: &Fxid) -> impl Iterator<Item = String> + '_ {
+    iron3d_fxid::time::creation_order(effect)
+        .filter_map(|(i, c)| emitter_texture(&Emitter::of(effect, i, c)?, c))
+}
+
 /// One running effect.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Instance {
@@ -253,6 +293,9 @@ struct Live {
     instance: Instance,
     effect: Arc<Fxid>,
     emitters: Vec<Emitter>,
+    /// Per emitter, its sprite texture (PD-FX-SPRITE-TEXTURE) for billboards and
+    /// particles.
+    textures: Vec<Option<String>>,
 }
 
 /// SplitMix64's finaliser: a well-mixed 64-bit hash of `x`.
@@ -374,9 +417,13 @@ impl Runtime {
     /// Takes over an instance as it was (a restored state): its commands' emitters are
     /// made again from `effect`.
     pub fn adopt(&mut self, instance: Instance, effect: Arc<Fxid>) {
-        let emitters = iron3d_fxid::time::creation_order(&effect)
-            .filter_map(|(i, c)| Emitter::of(&effect, i, c))
-            .collect();
+        let (emitters, textures) = iron3d_fxid::time::creation_order(&effect)
+            .filter_map(|(i, c)| {
+                let e = Emitter::of(&effect, i, c)?;
+                let texture = emitter_texture(&e, c);
+                Some((e, texture))
+            })
+            .unzip();
         let at = self
             .live
             .partition_point(|l| l.instance.serial < instance.serial);
@@ -386,6 +433,7 @@ impl Runtime {
                 instance,
                 effect,
                 emitters,
+                textures,
             },
         );
     }
@@ -408,6 +456,7 @@ impl Runtime {
         let mut out = Emitted::default();
         out.frame.instances = u32::try_from(self.live.len()).unwrap_or(u32::MAX);
         let prims = &mut out.frame.primitives;
+        let names = &mut out.frame.textures;
         for l in &self.live {
             let i = &l.instance;
             if now_ms < i.start_ms || now_ms >= i.end_ms {
@@ -423,7 +472,17 @@ impl Runtime {
             let pivot = v3(h.pivot()).map(|c| if c.is_finite() { c } else { 0.0 });
             let origin = v3(i.position) + pivot * scale;
             let target = i.target.map(v3);
-            for e in &l.emitters {
+            for (e, name) in l.emitters.iter().zip(&l.textures) {
+                // The frame's texture list: each name once, in order of first use.
+                let texture = name.as_deref().map_or(NO_EFFECT_TEXTURE, |n| {
+                    match names.iter().position(|t| t.as_str() == n) {
+                        Some(k) => k as u32,
+                        None => {
+                            names.push(n.into());
+                            (names.len() - 1) as u32
+                        }
+                    }
+                });
                 let base = EffectPrimitive {
                     instance: i.serial,
                     command: e.command,
@@ -440,7 +499,7 @@ impl Runtime {
                         e.colour[2],
                         e.colour[3] * intensity,
                     ],
-                    texture: NO_EFFECT_TEXTURE,
+                    texture,
                 };
                 let axis = target
                     .map(|t| (t - origin).normalize_or(Vec3::Z))
@@ -480,8 +539,38 @@ impl Runtime {
                 prims.truncate(before);
             }
         }
+        drop_unused_textures(&mut out.frame);
         out
     }
+}
+
+/// Leaves out of `frame.textures` the names no primitive uses (an emitter that showed
+/// nothing, primitives dropped by PD-FX-BUDGET), renumbering the primitives' indices;
+/// the order of the names kept is unchanged.
+fn drop_unused_textures(frame: &mut EffectFrame) {
+    let mut used = vec![false; frame.textures.len()];
+    for p in frame.primitives.iter() {
+        if let Some(u) = used.get_mut(p.texture as usize) {
+            *u = true;
+        }
+    }
+    if used.iter().all(|&u| u) {
+        return;
+    }
+    let mut new_index = vec![NO_EFFECT_TEXTURE; used.len()];
+    let mut kept = abi_stable::std_types::RVec::new();
+    for (k, name) in frame.textures.iter().enumerate() {
+        if used[k] {
+            new_index[k] = kept.len() as u32;
+            kept.push(name.clone());
+        }
+    }
+    for p in frame.primitives.iter_mut() {
+        if let Some(&n) = new_index.get(p.texture as usize) {
+            p.texture = n;
+        }
+    }
+    frame.textures = kept;
 }
 
 /// The intensity source of a time mode (PD-FX-TIME-MODE).

@@ -442,3 +442,130 @@ fn the_library_names_the_archive_the_entry_and_why() {
     );
     assert!(lib.seen("fx.rlb", "broken"));
 }
+
+#[test]
+fn billboards_and_particles_carry_their_commands_sprite_texture_each_name_once() {
+    // PD-FX-SPRITE-TEXTURE: opcode 3 (billboard) and 7 (particles) name their texture;
+    // the light (no resource) and the beam (opcode 3 with a length) carry none.
+    let mut b = Fxid::builder()
+        .duration_seconds(2.0)
+        .settings_id(PROJECT_LAYOUT);
+    let commands: [(Opcode, &[u8], &[u8], EmitterBlock); 4] = [
+        (
+            Opcode::Op7,
+            b"sprites.lib",
+            b"SMOKE.TEX",
+            EmitterBlock {
+                width: 1.0,
+                count: 3,
+                colour: [1.0; 4],
+                ..EmitterBlock::default()
+            },
+        ),
+        (
+            Opcode::Op3,
+            b"sprites.lib",
+            b"FIRE.TEX",
+            EmitterBlock {
+                width: 2.0,
+                colour: [1.0; 4],
+                ..EmitterBlock::default()
+            },
+        ),
+        (
+            Opcode::Op3,
+            b"sprites.lib",
+            b"BOLT.TEX",
+            EmitterBlock {
+                width: 2.0,
+                length: 10.0,
+                colour: [1.0; 4],
+                ..EmitterBlock::default()
+            },
+        ),
+        (
+            Opcode::Op3,
+            b"sprites.lib",
+            b"SMOKE.TEX",
+            EmitterBlock {
+                width: 3.0,
+                colour: [1.0; 4],
+                ..EmitterBlock::default()
+            },
+        ),
+    ];
+    for (op, archive, entry, block) in commands {
+        let mut c = Command::with_resource(op, archive, entry).unwrap();
+        block.write(&mut c).unwrap();
+        b = b.command(c);
+    }
+    let mut light = Command::new(Opcode::Op1);
+    EmitterBlock {
+        width: 5.0,
+        colour: [1.0; 4],
+        ..EmitterBlock::default()
+    }
+    .write(&mut light)
+    .unwrap();
+    let fx = Arc::new(b.command(light).build());
+    let mut rt = Runtime::new(3);
+    start(&mut rt, &fx, [0.0; 3], None, 0);
+    let frame = rt.emit(100).frame;
+    let names: Vec<&str> = frame.textures.iter().map(|t| t.as_str()).collect();
+    assert_eq!(names, ["sprites.lib/SMOKE.TEX", "sprites.lib/FIRE.TEX"]);
+    let by = |k| of_kind(&frame.primitives, k);
+    let particles = by(PrimitiveKind::PARTICLE);
+    assert_eq!(particles.len(), 3);
+    assert!(particles.iter().all(|p| p.texture == 0));
+    let boards = by(PrimitiveKind::BILLBOARD);
+    assert_eq!(
+        boards.iter().map(|p| p.texture).collect::<Vec<_>>(),
+        [1, 0],
+        "the fire billboard, then the smoke one sharing the particles' name"
+    );
+    assert!(
+        by(PrimitiveKind::BEAM)
+            .iter()
+            .chain(&by(PrimitiveKind::POINT_LIGHT))
+            .all(|p| p.texture == iron3d_abi::NO_EFFECT_TEXTURE)
+    );
+    assert_eq!(by(PrimitiveKind::BEAM).len(), 1);
+    assert_eq!(by(PrimitiveKind::POINT_LIGHT).len(), 1);
+}
+
+#[test]
+fn a_texture_no_primitive_uses_is_left_out_of_the_frame() {
+    // Particles of a 0.5 s life are gone at 1 s; the billboard (no resource name
+    // of its own: an empty entry) draws soft: no name is listed.
+    let mut b = Fxid::builder()
+        .duration_seconds(2.0)
+        .settings_id(PROJECT_LAYOUT);
+    let mut c = Command::with_resource(Opcode::Op7, b"sprites.lib", b"SMOKE.TEX").unwrap();
+    EmitterBlock {
+        width: 1.0,
+        count: 2,
+        life: 0.5,
+        colour: [1.0; 4],
+        ..EmitterBlock::default()
+    }
+    .write(&mut c)
+    .unwrap();
+    b = b.command(c);
+    let mut c = Command::with_resource(Opcode::Op3, b"sprites.lib", b"").unwrap();
+    EmitterBlock {
+        width: 1.0,
+        colour: [1.0; 4],
+        ..EmitterBlock::default()
+    }
+    .write(&mut c)
+    .unwrap();
+    let fx = Arc::new(b.command(c).build());
+    let mut rt = Runtime::new(3);
+    start(&mut rt, &fx, [0.0; 3], None, 0);
+    let early = rt.emit(100).frame;
+    assert_eq!(early.textures.len(), 1);
+    let late = rt.emit(1_000).frame;
+    assert!(late.textures.is_empty());
+    assert_eq!(late.primitives.len(), 1);
+    assert_eq!(late.primitives[0].texture, iron3d_abi::NO_EFFECT_TEXTURE);
+}

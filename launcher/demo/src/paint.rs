@@ -494,6 +494,47 @@ fn concrete_px(n: &Noises, r: Region, s: f32, t: f32, worn: bool) -> Rgb {
     }
 }
 
+/// Which effect sprite [`sprite`] paints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Sprite {
+    /// A soft grey puff: billowing noise inside a round, feathered alpha (alpha-blended
+    /// smoke).
+    Smoke,
+    /// A fire ball: white-hot core through orange to black at the rim, flickering
+    /// tongues of noise; alpha 1 (an additive sprite fades by its colour).
+    Fire,
+}
+
+/// A `size`×`size` effect sprite (PD-RENDER-EFFECT-TEXTURES draws it on particles and
+/// billboards): round, centred, nothing at the rim, from two noises of the stream.
+pub(crate) fn sprite(
+    look: Sprite,
+    size: u32,
+    rng: &mut ChaCha8Rng,
+) -> Result<RgbaImage, TexmError> {
+    let billow = Tile::new(rng, 4);
+    let tongues = Tile::new(rng, 3);
+    image(size, |s, t| {
+        let (x, y) = (s * 2.0 - 1.0, t * 2.0 - 1.0);
+        let r = (x * x + y * y).sqrt();
+        let n = billow.at(s, t, 3.0);
+        match look {
+            Sprite::Smoke => {
+                // The rim wobbles with the noise; the body is lighter where it billows.
+                let edge = 0.92 + 0.12 * n;
+                let a = (1.0 - smooth(0.35 * edge, edge, r)) * (0.75 + 0.5 * n).clamp(0.3, 1.0);
+                let grey = 0.62 + 0.3 * n - 0.15 * r;
+                ([grey, grey, grey * 1.03], a)
+            }
+            Sprite::Fire => {
+                let lick = tongues.at2(s, t, 2.0, 5.0);
+                let h = (1.0 - smooth(0.0, 0.95 + 0.15 * lick, r)) * (0.85 + 0.45 * n);
+                (heat(h), 1.0)
+            }
+        }
+    })
+}
+
 /// Molten ore colour for heat `h` in `0..=1`.
 fn heat(h: f32) -> Rgb {
     let ramp: [(f32, Rgb); 4] = [

@@ -37,7 +37,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// The archive an event without one starts its effect from.
-pub const DEFAULT_ARCHIVE: &str = "effects.rlb";
+pub const DEFAULT_ARCHIVE: &str = iron3d_effects_rules::library::DEFAULT_ARCHIVE;
 /// The plugin's random stream (PD-FX-RNG: the base of every instance seed).
 pub const RNG_STREAM: &str = "effects";
 

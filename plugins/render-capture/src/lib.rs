@@ -28,7 +28,9 @@
 //! `blend`, in list order (the order the renderers draw them in, never re-sorted). Each
 //! group has its `instance`, `command`, `kind` (`"particle"`, `"billboard"`, `"streak"`,
 //! `"point_light"`, `"beam"` or `"unknown"`), `blend` (`"additive"`, `"alpha"` or
-//! `"unknown"`; two unknown numbers still make two groups), `count`, and the `first`
+//! `"unknown"`; two unknown numbers still make two groups), `count`, `texture` (the
+//! first primitive's texture name from the frame's `textures`, or `null` for none or an
+//! index past them), and the `first`
 //! primitive's `position` with the component-wise `min` and `max` of the group's
 //! positions (numbers as everywhere else: NaN or infinite components are ignored by
 //! `min`/`max`, and written `null` when nothing finite is left). The effects are used by
@@ -465,14 +467,18 @@ impl Group {
         }
     }
 
-    fn json(&self) -> Value {
+    fn json(&self, textures: &[abi_stable::std_types::RString]) -> Value {
         let f = &self.first;
+        let texture = textures
+            .get(f.texture as usize)
+            .map_or(Value::Null, |t| Value::from(t.as_str()));
         obj([
             ("instance", Value::from(f.instance)),
             ("command", Value::from(f.command)),
             ("kind", Value::from(f.kind.as_str())),
             ("blend", Value::from(effect_blend_str(f.blend))),
             ("count", Value::from(self.count)),
+            ("texture", texture),
             ("first", vec3(&f.position)),
             ("min", nums(&self.min)),
             ("max", nums(&self.max)),
@@ -497,7 +503,7 @@ pub fn effects_json(effects: &EffectFrame) -> Value {
         ("primitives", Value::from(effects.primitives.len())),
         (
             "groups",
-            Value::Array(groups.iter().map(Group::json).collect()),
+            Value::Array(groups.iter().map(|g| g.json(&effects.textures)).collect()),
         ),
     ])
 }

@@ -390,23 +390,28 @@ fn fx(
     }
 }
 
-/// Two instances: instance 3 emits three additive particles (command 0) and an alpha
-/// streak (command 2); instance 8 two alpha billboards, then (same command) an additive
-/// particle, then an unknown kind.
+/// Two instances: instance 3 emits three additive particles with the smoke texture
+/// (command 0) and an alpha streak (command 2); instance 8 two alpha billboards (a
+/// texture index past the names), then (same command) an additive particle, then an
+/// unknown kind.
 fn two_instances() -> EffectFrame {
     let (add, alpha) = (EffectBlend::ADDITIVE, EffectBlend::ALPHA);
     let (particle, billboard) = (PrimitiveKind::PARTICLE, PrimitiveKind::BILLBOARD);
+    let textured = |mut p: EffectPrimitive, t: u32| {
+        p.texture = t;
+        p
+    };
     EffectFrame {
         frame: 42,
         tick: 40,
         instances: 2,
         primitives: vec![
-            fx(3, 0, particle, add, [1.0, 2.0, 3.0]),
-            fx(3, 0, particle, add, [-1.5, 4.0, 0.1]),
-            fx(3, 0, particle, add, [0.5, f32::NAN, 7.25]),
+            textured(fx(3, 0, particle, add, [1.0, 2.0, 3.0]), 0),
+            textured(fx(3, 0, particle, add, [-1.5, 4.0, 0.1]), 0),
+            textured(fx(3, 0, particle, add, [0.5, f32::NAN, 7.25]), 0),
             fx(3, 2, PrimitiveKind::STREAK, alpha, [10.0, 0.0, 0.0]),
-            fx(8, 0, billboard, alpha, [5.0, 5.0, 5.0]),
-            fx(8, 0, billboard, alpha, [6.0, 4.0, 5.0]),
+            textured(fx(8, 0, billboard, alpha, [5.0, 5.0, 5.0]), 5),
+            textured(fx(8, 0, billboard, alpha, [6.0, 4.0, 5.0]), 5),
             fx(8, 0, particle, add, [0.0, 0.0, 0.0]),
             fx(
                 8,
@@ -417,7 +422,7 @@ fn two_instances() -> EffectFrame {
             ),
         ]
         .into(),
-        textures: Default::default(),
+        textures: vec!["sprites.lib/SMOKE.TEX".into()].into(),
     }
 }
 
@@ -430,14 +435,19 @@ fn effects_are_grouped_in_list_order_by_instance_command_kind_and_blend() {
             "frame": 42, "tick": 40, "instances": 2, "primitives": 8,
             "groups": [
                 {"instance": 3, "command": 0, "kind": "particle", "blend": "additive", "count": 3,
+                 "texture": "sprites.lib/SMOKE.TEX",
                  "first": [1.0, 2.0, 3.0], "min": [-1.5, 2.0, 0.1], "max": [1.0, 4.0, 7.25]},
                 {"instance": 3, "command": 2, "kind": "streak", "blend": "alpha", "count": 1,
+                 "texture": null,
                  "first": [10.0, 0.0, 0.0], "min": [10.0, 0.0, 0.0], "max": [10.0, 0.0, 0.0]},
                 {"instance": 8, "command": 0, "kind": "billboard", "blend": "alpha", "count": 2,
+                 "texture": null,
                  "first": [5.0, 5.0, 5.0], "min": [5.0, 4.0, 5.0], "max": [6.0, 5.0, 5.0]},
                 {"instance": 8, "command": 0, "kind": "particle", "blend": "additive", "count": 1,
+                 "texture": null,
                  "first": [0.0, 0.0, 0.0], "min": [0.0, 0.0, 0.0], "max": [0.0, 0.0, 0.0]},
                 {"instance": 8, "command": 0, "kind": "unknown", "blend": "unknown", "count": 1,
+                 "texture": null,
                  "first": [null, 1.0, 1.0], "min": [null, 1.0, 1.0], "max": [null, 1.0, 1.0]}
             ]
         })

@@ -3,9 +3,12 @@
 //! sprite stage, depth-tested against the world and never writing depth (see the crate
 //! docs, "Effects").
 
-use crate::raster::{GUARD_BAND, ItemState, SoftRasterizer, Stage, UNORM8, Vert, project, to_u8};
+use crate::raster::{
+    GUARD_BAND, ItemState, Sampler, SoftRasterizer, Stage, UNORM8, Vert, project, to_u8,
+};
+use abi_stable::std_types::RString;
 use glam::{Mat4, Vec4};
-use iron3d_abi::{BlendMode, Camera, CullMode, EffectPrimitive};
+use iron3d_abi::{BlendMode, Camera, CullMode, EffectPrimitive, RenderResources};
 
 /// A point light's glow radius and opacity (the interface's, shared by the renderers).
 pub use iron3d_abi::effects::{GLOW_OPACITY, GLOW_RADIUS};
@@ -24,25 +27,55 @@ pub struct EffectCounters {
 }
 
 /// One primitive as a quad: clip-space corners in order around it, the sprite
-/// coordinates of each corner, colour, opacity and blend.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct EffectQuad {
+/// coordinates of each corner, colour, opacity, blend and sprite texture.
+#[derive(Clone, Copy)]
+pub(crate) struct EffectQuad<'a> {
     pub(crate) clip: [Vec4; 4],
     pub(crate) uv: [[f32; 2]; 4],
     pub(crate) colour: [f32; 3],
     pub(crate) opacity: f32,
     pub(crate) blend: BlendMode,
+    /// The sprite's texture (`None`: the soft round sprite).
+    pub(crate) texture: Option<Sampler<'a>>,
+}
+
+/// The textures of effect frame texture names `names` (index for index) among
+/// `resources`' textures, matched ASCII-case-insensitively
+/// (PD-RENDER-EFFECT-TEXTURES); `None` for a name not there or a texture that is not
+/// usable (its primitives draw the soft sprite).
+pub(crate) fn effect_textures<'a>(
+    names: &[RString],
+    resources: &'a RenderResources,
+) -> Vec<Option<Sampler<'a>>> {
+    names
+        .iter()
+        .map(|n| {
+            resources
+                .textures
+                .iter()
+                .find(|t| t.name.as_str().eq_ignore_ascii_case(n.as_str()))
+                .and_then(Sampler::level0)
+        })
+        .collect()
 }
 
 /// The quad of `p` seen through `view` and `projection`: the interface's
 /// [`iron3d_abi::effects::effect_quad`] (the one geometry every built-in renderer draws),
 /// with its blend as this rasterizer's mode.
-pub(crate) fn effect_quad(
+/// A particle or billboard whose [`EffectPrimitive::texture`] has an entry in
+/// `textures` draws with it; everything else draws soft.
+pub(crate) fn effect_quad<'a>(
     view: &Mat4,
     projection: &Mat4,
     p: &EffectPrimitive,
-) -> Option<EffectQuad> {
+    textures: &[Option<Sampler<'a>>],
+) -> Option<EffectQuad<'a>> {
     let q = iron3d_abi::effects::effect_quad(view, projection, p)?;
+    let texture = if iron3d_abi::effects::textured_kind(p.kind) {
+        textures.get(p.texture as usize).copied().flatten()
+    } else {
+        None
+    };
     Some(EffectQuad {
         clip: q.clip,
         uv: q.sprite,
@@ -53,6 +86,7 @@ pub(crate) fn effect_quad(
         } else {
             BlendMode::AlphaBlend
         },
+        texture,
     })
 }
 
@@ -69,6 +103,31 @@ impl SoftRasterizer {
         camera: &Camera,
         primitives: &[EffectPrimitive],
     ) -> EffectCounters {
+        self.draw_effects_with(camera, primitives, &[])
+    }
+
+    /// (2.11) [`SoftRasterizer::draw_effects`] with the effect frame's texture names
+    /// `textures` ([`iron3d_abi::EffectFrame::textures`]) found among `resources`'
+    /// textures (PD-RENDER-EFFECT-TEXTURES): a particle or billboard whose texture is
+    /// there draws textured ([`iron3d_abi::effects::sprite_texel`]: colour × texel,
+    /// opacity × texel alpha), every other primitive as `draw_effects` draws it.
+    pub fn draw_textured_effects(
+        &mut self,
+        camera: &Camera,
+        primitives: &[EffectPrimitive],
+        textures: &[RString],
+        resources: &RenderResources,
+    ) -> EffectCounters {
+        let samplers = effect_textures(textures, resources);
+        self.draw_effects_with(camera, primitives, &samplers)
+    }
+
+    fn draw_effects_with(
+        &mut self,
+        camera: &Camera,
+        primitives: &[EffectPrimitive],
+        textures: &[Option<Sampler<'_>>],
+    ) -> EffectCounters {
         let mut out = EffectCounters::default();
         if self.width == 0 || self.height == 0 {
             self.effect_counters = out;
@@ -78,7 +137,7 @@ impl SoftRasterizer {
         let view = Mat4::from(camera.view);
         let projection = Mat4::from(camera.projection);
         for p in primitives {
-            let Some(q) = effect_quad(&view, &projection, p) else {
+            let Some(q) = effect_quad(&view, &projection, p, textures) else {
                 continue;
             };
             out.quads += 1;
@@ -114,7 +173,10 @@ impl SoftRasterizer {
             return Some(n);
         }
         let st = ItemState {
-            s0: Stage::Sprite(q.opacity),
+            s0: match q.texture {
+                Some(t) => Stage::SpriteTexture(q.opacity, t),
+                None => Stage::Sprite(q.opacity),
+            },
             s1: Stage::Off,
             blend: q.blend,
             cull: CullMode::None,
@@ -213,12 +275,19 @@ impl SoftRasterizer {
                     continue;
                 }
                 let (u, v) = (u0 + ps * du_s + pt * du_t, v0 + ps * dv_s + pt * dv_t);
-                let a = q.opacity * (1.0 - (u * u + v * v)).max(0.0);
+                let (colour, a) = match &q.texture {
+                    None => (q.colour, q.opacity * (1.0 - (u * u + v * v)).max(0.0)),
+                    Some(t) => {
+                        let x = t.sprite([u, v]);
+                        let [r, g, b] = q.colour;
+                        ([r * x[0], g * x[1], b * x[2]], q.opacity * x[3])
+                    }
+                };
                 let idx = py * width + px;
                 if a.is_nan() || a <= 0.0 || depth > self.depth[idx] {
                     continue;
                 }
-                blend(&mut self.color[idx * 4..idx * 4 + 4], q.colour, a, q.blend);
+                blend(&mut self.color[idx * 4..idx * 4 + 4], colour, a, q.blend);
                 n += 1;
             }
         }

@@ -95,12 +95,19 @@
 //!   renderer has no dynamic lighting) as a faint glow: an additive square of half-side
 //!   `size ·` [`GLOW_RADIUS`] (0.25) at `position` with opacity `colour[3] ·`
 //!   [`GLOW_OPACITY`] (0.25).
-//! * **Sprite** (texture [`NO_EFFECT_TEXTURE`](iron3d_abi::NO_EFFECT_TEXTURE), the only
-//!   one drawn for now; a texture index draws the same sprite): sprite coordinates
-//!   `(u, v)` run from −1 to 1 across the quad (a streak's `u` is 0 along its length),
-//!   interpolated perspective-correct like a UV; `alpha = colour[3] · max(0, 1 − (u² +
-//!   v²))` (a soft round spot, 0 at the edge; a streak's falls off across its width).
-//!   Colour = `colour[0..3]`; colours and opacity are clamped to `[0, 1]`.
+//! * **Sprite** (texture [`NO_EFFECT_TEXTURE`](iron3d_abi::NO_EFFECT_TEXTURE), every
+//!   light, streak and beam, and a particle or billboard whose texture is not in the
+//!   frame's resources): sprite coordinates `(u, v)` run from −1 to 1 across the quad (a
+//!   streak's `u` is 0 along its length), interpolated perspective-correct like a UV;
+//!   `alpha = colour[3] · max(0, 1 − (u² + v²))` (a soft round spot, 0 at the edge; a
+//!   streak's falls off across its width). Colour = `colour[0..3]`; colours and opacity
+//!   are clamped to `[0, 1]`.
+//! * **Textured sprite** (PD-RENDER-EFFECT-TEXTURES; a particle or billboard whose
+//!   [`EffectFrame::textures`] name is a texture of the frame's resources, matched
+//!   ASCII-case-insensitively): the texel of [`iron3d_abi::effects::sprite_texel`] at
+//!   `(u, v)` (nearest, base level, `+v` the top row); colour = `colour[0..3]` × texel,
+//!   alpha = `colour[3]` × texel alpha. [`SoftRasterizer::draw_textured_effects`] draws
+//!   them; [`SoftRasterizer::draw_effects`] draws every primitive soft.
 //! * **Blend** (rule 13): `ADDITIVE` = `min(1, dst + src·a)`, alpha kept; `ALPHA` =
 //!   `src·a + dst·(1 − a)`, alpha `a + dst_a·(1 − a)`. A fragment with `a ≤ 0` writes
 //!   nothing.
@@ -136,6 +143,7 @@ pub use raster::{
     DrawCounters, GUARD_BAND, MAX_TARGET_DIM, MAX_THREADS, SUBPIXEL_BITS, SoftRasterizer,
 };
 
+use abi_stable::std_types::RString;
 use iron3d_abi::{
     EffectFrame, EffectPrimitive, FactoryDescription, ImageRgba8, Overlay, Plugin,
     PluginDescription, PluginError, RenderFrame, RenderStats, Renderer, RendererPlugin, SlotKind,
@@ -176,6 +184,8 @@ pub struct SoftRender {
     raster: SoftRasterizer,
     /// (2.11) The primitives of the last [`Renderer::effects`] (the buffer is reused).
     effects: Vec<EffectPrimitive>,
+    /// (2.11) The texture names of the last [`Renderer::effects`].
+    effect_textures: Vec<RString>,
     /// Whether `effects` waits for the next draw.
     effects_pending: bool,
 }
@@ -192,6 +202,7 @@ impl SoftRender {
         Self {
             raster: SoftRasterizer::new(),
             effects: Vec::new(),
+            effect_textures: Vec::new(),
             effects_pending: false,
         }
     }
@@ -215,7 +226,12 @@ impl SoftRender {
         }
         let stats = self.raster.draw(frame);
         if effects {
-            self.raster.draw_effects(&frame.camera, &self.effects);
+            self.raster.draw_textured_effects(
+                &frame.camera,
+                &self.effects,
+                &self.effect_textures,
+                &frame.resources,
+            );
         }
         let c = self.raster.counters();
         if c.skipped() > 0 {
@@ -266,6 +282,9 @@ impl Renderer for SoftRender {
     fn effects(&mut self, effects: &EffectFrame) -> Result<(), PluginError> {
         self.effects.clear();
         self.effects.extend_from_slice(&effects.primitives);
+        self.effect_textures.clear();
+        self.effect_textures
+            .extend(effects.textures.iter().cloned());
         self.effects_pending = true;
         Ok(())
     }

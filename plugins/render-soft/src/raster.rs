@@ -141,10 +141,39 @@ pub(crate) fn wrap_for_test(coord: f32, size: u32) -> usize {
     wrap(coord, size)
 }
 
-impl Sampler<'_> {
+impl<'a> Sampler<'a> {
+    /// Level 0 of `tex` at UV scale 1; `None` when it has no level or its texels do
+    /// not fill it.
+    pub(crate) fn level0(tex: &'a iron3d_abi::TextureResource) -> Option<Sampler<'a>> {
+        let level = tex.levels.first()?;
+        let need = (level.width as usize)
+            .checked_mul(level.height as usize)?
+            .checked_mul(4)?;
+        if level.width == 0 || level.height == 0 || level.rgba.len() < need {
+            return None;
+        }
+        Some(Sampler {
+            rgba: &level.rgba,
+            width: level.width,
+            height: level.height,
+            scale: [1.0, 1.0],
+        })
+    }
+
+    /// (2.11) The texel of an effect sprite at sprite coordinates `sprite`
+    /// ([`iron3d_abi::effects::sprite_texel`]), as `[0, 1]` RGBA.
+    pub(crate) fn sprite(&self, sprite: [f32; 2]) -> [f32; 4] {
+        let (x, y) = iron3d_abi::effects::sprite_texel(sprite, self.width, self.height);
+        self.texel(x as usize, y as usize)
+    }
+
     fn fetch(&self, uv: [f32; 2]) -> [f32; 4] {
         let tx = wrap(uv[0] * self.scale[0], self.width);
         let ty = wrap(uv[1] * self.scale[1], self.height);
+        self.texel(tx, ty)
+    }
+
+    fn texel(&self, tx: usize, ty: usize) -> [f32; 4] {
         let o = (ty * self.width as usize + tx) * 4;
         let p = &self.rgba[o..o + 4];
         [
@@ -165,6 +194,9 @@ pub(crate) enum Stage<'a> {
     /// (2.11) An effect's soft sprite (stage 0 only): colour = the interpolated light
     /// attributes (the primitive's colour), alpha = opacity · `max(0, 1 − (u² + v²))`.
     Sprite(f32),
+    /// (2.11) An effect's textured sprite (stage 0 only): colour = the primitive's
+    /// colour × the texel ([`Sampler::sprite`]), alpha = opacity × the texel's alpha.
+    SpriteTexture(f32, Sampler<'a>),
 }
 
 /// Resolves a stage; `Err` when it needs a texture that is missing or malformed.
@@ -881,6 +913,14 @@ fn fragment(
             }
             [light[0], light[1], light[2], a]
         }
+        Stage::SpriteTexture(opacity, s) => {
+            let t = s.sprite(uv);
+            let a = opacity * t[3];
+            if a.is_nan() || a <= 0.0 {
+                return false;
+            }
+            [light[0] * t[0], light[1] * t[1], light[2] * t[2], a]
+        }
     };
     // An alpha-blended fragment of opacity 0 that writes no depth leaves the pixel as
     // it is (rule 13: `src·0 + dst·1`, alpha `0 + dst_a`; stage 1 never changes alpha):
@@ -889,7 +929,7 @@ fn fragment(
         return false;
     }
     match st.s1 {
-        Stage::Off | Stage::Sprite(_) => {}
+        Stage::Off | Stage::Sprite(_) | Stage::SpriteTexture(..) => {}
         Stage::Select(s) => {
             let t = s.fetch(uv);
             col[..3].copy_from_slice(&t[..3]);

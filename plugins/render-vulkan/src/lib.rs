@@ -76,8 +76,9 @@
 //!
 //! # Effects (2.11)
 //!
-//! [`VulkanRenderer::set_effects`] (the plugin's [`Renderer::effects`]) keeps a frame's
-//! effect primitives; the next `draw` / `draw_with_overlay` consumes them, so they are
+//! [`VulkanRenderer::set_effect_frame`] (the plugin's [`Renderer::effects`]) keeps a
+//! frame's effect primitives and texture names ([`VulkanRenderer::set_effects`]: the
+//! primitives alone); the next `draw` / `draw_with_overlay` consumes them, so they are
 //! drawn once (a later call before the draw replaces them). They are drawn by the
 //! software reference's rules (its crate docs, "Effects"), with the same CPU
 //! arithmetic for the quads:
@@ -92,17 +93,22 @@
 //!   outside one plane of the view volume is left out; the GPU clips the rest (near
 //!   plane included) properly.
 //! * **Drawn** at the end of the 3D render pass, after the world's items and before the
-//!   overlay pass, strictly in list order: all quads in one draw call (Vulkan blends a
-//!   draw's primitives in order) with one premultiplied-alpha pipeline
+//!   overlay pass, strictly in list order: one draw call per run of consecutive quads
+//!   sharing a sprite texture (Vulkan blends a draw's primitives, and the draws, in
+//!   order; the soft quads share one) with one premultiplied-alpha pipeline
 //!   ([`EFFECTS_WGSL`], blend `One`, `OneMinusSrcAlpha` on colour and alpha) whose
 //!   shader writes `(src·a, a)` for `ALPHA` and `(src·a, 0)` for `ADDITIVE`, so that
 //!   `ADDITIVE` = `min(1, dst + src·a)` (alpha kept) and `ALPHA` = `src·a + dst·(1 − a)`
 //!   (alpha `a + dst_a·(1 − a)`), the reference's formulas; depth test `LESS_OR_EQUAL`
-//!   against the world's depth, depth write off, no culling. (One draw call instead of
-//!   one per run of a blend: 10,000 interleaved particles would otherwise be thousands
-//!   of draw calls.)
+//!   against the world's depth, depth write off, no culling. (Runs by texture, not by
+//!   blend: 10,000 interleaved particles of both blends stay one draw call.)
 //! * **Sprite**: `a = opacity · max(0, 1 − (u² + v²))` in the fragment shader (sprite
 //!   coordinates −1..1 across the quad, a streak's `u` = 0), discarded when `a ≤ 0`.
+//! * **Textured sprite** (PD-RENDER-EFFECT-TEXTURES): a particle or billboard whose
+//!   texture name is among the frame's resources (ASCII-case-insensitive; uploaded once
+//!   per resource set, like the world's textures) reads the texel of
+//!   [`iron3d_abi::effects::sprite_texel`] with `textureLoad` (nearest, base level):
+//!   colour × texel, `a = opacity · texel alpha`.
 //! * **Skipped** (never an error): an unknown kind or blend, a non-finite number, a size
 //!   or height that is not positive, a streak of zero length or seen end-on.
 //!
@@ -271,9 +277,9 @@ impl Renderer for VulkanRender {
             .map_err(PluginError::from)
     }
 
-    /// (2.11) Keeps the frame's effect primitives for the next draw.
+    /// (2.11) Keeps the frame's effect primitives and texture names for the next draw.
     fn effects(&mut self, effects: &EffectFrame) -> Result<(), PluginError> {
-        self.renderer.set_effects(&effects.primitives);
+        self.renderer.set_effect_frame(effects);
         Ok(())
     }
 }

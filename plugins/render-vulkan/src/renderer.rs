@@ -6,9 +6,10 @@ use crate::effects::EffectsPass;
 use crate::overlay::OverlayPass;
 use crate::present::Presenter;
 use crate::{RenderError, shaders};
+use abi_stable::std_types::RString;
 use iron3d_abi::{
-    BlendMode, CullMode, DrawItem, EffectPrimitive, ImageRgba8, NO_TEXTURE, Overlay, RenderFrame,
-    RenderResources, RenderStats, TextureOp, TextureStage,
+    BlendMode, CullMode, DrawItem, EffectFrame, EffectPrimitive, ImageRgba8, NO_TEXTURE, Overlay,
+    RenderFrame, RenderResources, RenderStats, TextureOp, TextureStage,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -195,6 +196,8 @@ struct ResourceCache {
     meshes: BTreeMap<u32, Option<Arc<GpuMesh>>>,
     textures: BTreeMap<u32, Option<Arc<ImageView>>>,
     sets: BTreeMap<(u32, u32), Arc<DescriptorSet>>,
+    /// (2.11) The effects pass's set of each texture (`None`: unusable).
+    effect_sets: BTreeMap<u32, Option<Arc<DescriptorSet>>>,
 }
 
 /// The Vulkan renderer (pure API, no plugin glue): draws [`RenderFrame`]s offscreen and,
@@ -220,6 +223,8 @@ pub struct VulkanRenderer {
     effects: EffectsPass,
     /// (2.11) The primitives of the last [`VulkanRenderer::set_effects`] (reused buffer).
     effect_primitives: Vec<EffectPrimitive>,
+    /// (2.11) The texture names of the last [`VulkanRenderer::set_effects`].
+    effect_textures: Vec<RString>,
     /// Whether `effect_primitives` waits for the next draw.
     effects_pending: bool,
     /// Effect quads drawn in the last frame.
@@ -387,7 +392,8 @@ impl VulkanRenderer {
         let mut pending_uploads = Vec::new();
         let white = create_texture(&memory, 1, 1, &[255; 4], &mut pending_uploads)?;
         let overlay = OverlayPass::new(&device, &memory, &descriptors, white.clone())?;
-        let effects = EffectsPass::new(&device, &memory, &render_pass)?;
+        let effects =
+            EffectsPass::new(&device, &memory, &descriptors, &render_pass, white.clone())?;
         let mut this = Self {
             instance,
             device,
@@ -406,6 +412,7 @@ impl VulkanRenderer {
             overlay,
             effects,
             effect_primitives: Vec::new(),
+            effect_textures: Vec::new(),
             effects_pending: false,
             effect_quads: 0,
             targets: None,
@@ -524,11 +531,58 @@ impl VulkanRenderer {
 
     /// (2.11) Keeps `primitives` for the next draw, which draws them after the world's
     /// items (see the crate docs, "Effects") and consumes them; a later call before that
-    /// draw replaces them.
+    /// draw replaces them. Every primitive draws soft ([`VulkanRenderer::set_effect_frame`]
+    /// draws the textured ones).
     pub fn set_effects(&mut self, primitives: &[EffectPrimitive]) {
         self.effect_primitives.clear();
         self.effect_primitives.extend_from_slice(primitives);
+        self.effect_textures.clear();
         self.effects_pending = true;
+    }
+
+    /// (2.11) [`VulkanRenderer::set_effects`] of `frame`'s primitives, with its texture
+    /// names (PD-RENDER-EFFECT-TEXTURES: found among the drawn frame's resources,
+    /// ASCII-case-insensitively; a particle or billboard whose texture is there draws
+    /// textured).
+    pub fn set_effect_frame(&mut self, frame: &EffectFrame) {
+        self.set_effects(&frame.primitives);
+        self.effect_textures.extend(frame.textures.iter().cloned());
+    }
+
+    /// The effects pass's set of each effect texture name (`None`: not among
+    /// `resources`' textures, or unusable); the textures are uploaded once.
+    fn effect_sets(
+        &mut self,
+        resources: &RenderResources,
+    ) -> Result<Vec<Option<Arc<DescriptorSet>>>, RenderError> {
+        let names = std::mem::take(&mut self.effect_textures);
+        let mut sets = Vec::with_capacity(names.len());
+        for name in &names {
+            let index = resources
+                .textures
+                .iter()
+                .position(|t| t.name.as_str().eq_ignore_ascii_case(name.as_str()));
+            let set = match index {
+                None => None,
+                Some(i) => {
+                    let i = i as u32;
+                    match self.cache.effect_sets.get(&i) {
+                        Some(s) => s.clone(),
+                        None => {
+                            let set = match self.texture(resources, i)? {
+                                Some(view) => Some(self.effects.texture_set(view)?),
+                                None => None,
+                            };
+                            self.cache.effect_sets.insert(i, set.clone());
+                            set
+                        }
+                    }
+                }
+            };
+            sets.push(set);
+        }
+        self.effect_textures = names;
+        Ok(sets)
     }
 
     /// (2.11) Effect quads drawn in the last frame (primitives skipped or entirely
@@ -1045,8 +1099,9 @@ impl VulkanRenderer {
             }
         }
         let effects = if with_effects {
+            let sets = self.effect_sets(resources)?;
             self.effects
-                .prepare(&frame.camera, &self.effect_primitives)?
+                .prepare(&frame.camera, &self.effect_primitives, &sets)?
         } else {
             None
         };

@@ -137,16 +137,23 @@ fn fs_overlay(in: VsOut) -> @location(0) vec4<f32> {
 /// (2.11) Effects shader source. Vertex input: the clip-space position (Direct3D clip
 /// space, computed on the CPU; the shader flips y as the 3D shader does), the colour with
 /// the primitive's opacity in `w` (the same on every vertex, flat), the sprite
-/// coordinates (−1..1 across the quad) and 1 for an additive primitive (flat). With
-/// `a = opacity · max(0, 1 − (u² + v²))` (discarded when `a ≤ 0`) the fragment is
-/// premultiplied: `(colour.rgb · a, a)`, or `(colour.rgb · a, 0)` for an additive
-/// primitive; the pipeline's blend (`One`, `OneMinusSrcAlpha`) does the rest.
+/// coordinates (−1..1 across the quad), 1 for an additive primitive (flat) and 1 for a
+/// textured one (flat; its texture is set 0, binding 0). Untextured, `a = opacity ·
+/// max(0, 1 − (u² + v²))` and the colour is the primitive's; textured
+/// (PD-RENDER-EFFECT-TEXTURES), the texel of `iron3d_abi::effects::sprite_texel` (column
+/// `⌊(u + 1)/2 · width⌋`, row `⌊(1 − v)/2 · height⌋`, clamped) gives colour × texel and
+/// `a = opacity · texel alpha`. A fragment with `a ≤ 0` is discarded; the rest is
+/// premultiplied: `(rgb · a, a)`, or `(rgb · a, 0)` for an additive primitive; the
+/// pipeline's blend (`One`, `OneMinusSrcAlpha`) does the rest.
 pub const EFFECTS_WGSL: &str = r#"
+@group(0) @binding(0) var sprite_tex: texture_2d<f32>;
+
 struct VsOut {
     @builtin(position) pos: vec4<f32>,
     @location(0) @interpolate(flat) colour: vec4<f32>,
     @location(1) sprite: vec2<f32>,
     @location(2) @interpolate(flat) additive: f32,
+    @location(3) @interpolate(flat) textured: f32,
 };
 
 @vertex
@@ -155,19 +162,30 @@ fn vs_effect(
     @location(1) colour: vec4<f32>,
     @location(2) sprite: vec2<f32>,
     @location(3) additive: f32,
+    @location(4) textured: f32,
 ) -> VsOut {
     var out: VsOut;
     out.pos = vec4<f32>(clip.x, -clip.y, clip.z, clip.w);
     out.colour = colour;
     out.sprite = sprite;
     out.additive = additive;
+    out.textured = textured;
     return out;
 }
 
 @fragment
 fn fs_effect(in: VsOut) -> @location(0) vec4<f32> {
     let s = in.sprite;
-    let a = in.colour.w * max(0.0, 1.0 - (s.x * s.x + s.y * s.y));
+    var rgb = in.colour.xyz;
+    var a = in.colour.w * max(0.0, 1.0 - (s.x * s.x + s.y * s.y));
+    if (in.textured > 0.5) {
+        let size = vec2<f32>(textureDimensions(sprite_tex));
+        let st = vec2<f32>((s.x + 1.0) * 0.5, (1.0 - s.y) * 0.5) * size;
+        let texel = clamp(floor(max(st, vec2<f32>(0.0))), vec2<f32>(0.0), size - vec2<f32>(1.0));
+        let t = textureLoad(sprite_tex, vec2<i32>(texel), 0);
+        rgb = rgb * t.xyz;
+        a = in.colour.w * t.w;
+    }
     if (!(a > 0.0)) {
         discard;
     }
@@ -175,7 +193,7 @@ fn fs_effect(in: VsOut) -> @location(0) vec4<f32> {
     if (in.additive > 0.5) {
         out_a = 0.0;
     }
-    return vec4<f32>(in.colour.xyz * a, out_a);
+    return vec4<f32>(rgb * a, out_a);
 }
 "#;
 

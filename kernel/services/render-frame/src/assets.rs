@@ -24,6 +24,9 @@ pub const MATERIAL_LIB: &[u8] = b"Material.lib";
 pub const TEXTURES_LIB: &[u8] = b"Textures.lib";
 /// The lightmap archive (game root).
 pub const LIGHTMAP_LIB: &[u8] = b"LightMap.lib";
+/// The archive whose effects' sprite textures the resources hold
+/// (PD-RENDER-EFFECT-TEXTURES): the effects plugin's default archive.
+pub const EFFECTS_ARCHIVE: &[u8] = iron3d_effects_rules::library::DEFAULT_ARCHIVE.as_bytes();
 
 /// **Project decision PD-RENDER-MIP** (the original rule is unknown, FORMATS §16 item 21):
 /// the loader skips top mip levels while the base level is larger than this on either
@@ -330,7 +333,26 @@ impl Loader<'_, '_> {
             }
             Err(e) => return Err(self.read_err(what, e)),
         };
-        let texm = Texm::parse(&bytes).map_err(|e| self.parse_err(what.clone(), e))?;
+        let (skip, levels) = self.decode_texm(&what, &bytes)?;
+        let index = u32::try_from(self.textures.len()).unwrap_or(NO_TEXTURE - 1);
+        self.textures.push(TextureResource {
+            name: RString::from(text(name)),
+            kind,
+            skipped_levels: skip,
+            levels,
+        });
+        self.texture_index.insert(key, index);
+        Ok(index)
+    }
+
+    /// The runtime mip chain of the Texm `bytes` (`what` names it in errors): the
+    /// levels from the [`mip_skip`] on, and how many were skipped.
+    fn decode_texm(
+        &self,
+        what: &str,
+        bytes: &[u8],
+    ) -> Result<(u32, RVec<TextureLevel>), RenderFrameError> {
+        let texm = Texm::parse(bytes).map_err(|e| self.parse_err(what.to_owned(), e))?;
         let skip = mip_skip(texm.width(), texm.height(), texm.mip_count());
         let mut levels = RVec::new();
         for level in skip..texm.mip_count() {
@@ -343,15 +365,66 @@ impl Loader<'_, '_> {
                 rgba: img.into_pixels().into(),
             });
         }
-        let index = u32::try_from(self.textures.len()).unwrap_or(NO_TEXTURE - 1);
-        self.textures.push(TextureResource {
-            name: RString::from(text(name)),
-            kind,
-            skipped_levels: skip,
-            levels,
-        });
-        self.texture_index.insert(key, index);
-        Ok(index)
+        Ok((skip, levels))
+    }
+
+    /// **PD-RENDER-EFFECT-TEXTURES**: the sprite textures (PD-FX-SPRITE-TEXTURE) of the
+    /// effects in [`EFFECTS_ARCHIVE`], added to the resources named `archive/entry` as
+    /// the effect frames name them (renderers match the names ASCII-case-insensitively).
+    /// Effects are presentation: without the archive there is nothing to load; an
+    /// entry that is not an FXID is skipped (the effects plugin reports it when used);
+    /// a texture that is missing or does not decode is left out with a warning. The
+    /// renderers draw those sprites soft and the mission loads all the same. Only the
+    /// archive's own entries are read (not an overlay's extra ones), each name once.
+    fn effect_textures(&mut self) {
+        let data = self.data;
+        let Ok(path) = data.archive_path(EFFECTS_ARCHIVE) else {
+            return;
+        };
+        let names: Vec<Vec<u8>> = match data.cache.open(&path) {
+            Ok(h) => {
+                let names = h.names().map(<[u8]>::to_vec).collect();
+                data.cache.close(&path);
+                names
+            }
+            Err(e) => {
+                tracing::warn!(target: "Render", archive = %text(EFFECTS_ARCHIVE), error = %e,
+                    "PD-RENDER-EFFECT-TEXTURES: the effects archive does not open; effect sprites draw soft");
+                return;
+            }
+        };
+        let mut seen = std::collections::BTreeSet::new();
+        for entry in names {
+            let Ok(bytes) = data.entry(EFFECTS_ARCHIVE, &entry) else {
+                continue;
+            };
+            // Not an effect (or a broken one): the effects plugin reports it when used.
+            let Ok(fx) = iron3d_fxid::Fxid::parse(&bytes) else {
+                continue;
+            };
+            for name in iron3d_effects_rules::runtime::effect_textures(&fx) {
+                if !seen.insert(name.to_ascii_uppercase()) {
+                    continue;
+                }
+                let Some((archive, tex)) = name.split_once('/') else {
+                    continue;
+                };
+                let loaded = data
+                    .entry_as(archive.as_bytes(), tex.as_bytes(), Family::texm())
+                    .map_err(|e| self.read_err(name.clone(), e))
+                    .and_then(|b| self.decode_texm(&name, &b));
+                match loaded {
+                    Ok((skip, levels)) => self.textures.push(TextureResource {
+                        name: RString::from(name.as_str()),
+                        kind: TextureKind::Diffuse,
+                        skipped_levels: skip,
+                        levels,
+                    }),
+                    Err(e) => tracing::warn!(target: "Render", texture = %name, error = %e,
+                        "PD-RENDER-EFFECT-TEXTURES: effect sprite texture left out; drawn soft"),
+                }
+            }
+        }
     }
 
     /// The MAT0 named `name` with the fallback order named → `DEFAULT` → entry 0.
@@ -835,6 +908,7 @@ impl SceneAssets {
             }
         }
         let sky_schedule = l.sky_schedule(&mref.dir)?;
+        l.effect_textures();
         // PD-RENDER-SKY: the generated sky after the mission's own resources.
         let mut meshes = l.meshes;
         let mut textures = l.textures;

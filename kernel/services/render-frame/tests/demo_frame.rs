@@ -368,3 +368,56 @@ fn the_battle_sky_follows_its_storm() {
     assert_eq!(sky_name(&frame), "sky (generated)");
     assert!(calm.builder.assets().sky_schedule.is_none());
 }
+
+/// PD-RENDER-EFFECT-TEXTURES: the sprite textures the demo's effects name
+/// (`sprites.lib` smoke and fire) are in the resources under the names the effect
+/// frames use, decoded like any texture; without `sprites.lib` the mission loads all
+/// the same and the sprites are simply absent (the renderers draw them soft).
+#[test]
+fn the_effects_sprite_textures_are_loaded_with_the_mission() {
+    let (dir, files) = common::demo();
+    let mut kernel = common::kernel();
+    let loaded = load_mission(&mut kernel, &files.data(), "BATTLE", None).unwrap();
+    let assets = SceneAssets::load(&files.data(), &loaded).unwrap();
+    let sprites: Vec<(String, u32, u32)> = assets
+        .resources
+        .textures
+        .iter()
+        .filter(|t| t.name.starts_with("sprites.lib/"))
+        .map(|t| (t.name.to_string(), t.levels[0].width, t.levels[0].height))
+        .collect();
+    let names: Vec<&str> = sprites.iter().map(|s| s.0.as_str()).collect();
+    assert!(names.contains(&"sprites.lib/SMOKE.TEX"), "{names:?}");
+    assert!(names.contains(&"sprites.lib/FIRE.TEX"), "{names:?}");
+    let smoke = assets
+        .resources
+        .textures
+        .iter()
+        .find(|t| t.name.as_str() == "sprites.lib/SMOKE.TEX")
+        .unwrap();
+    assert_eq!(smoke.kind, TextureKind::Diffuse);
+    let base = &smoke.levels[0];
+    assert_eq!(base.rgba.len(), (base.width * base.height * 4) as usize);
+    // Each name once.
+    let mut unique = names.clone();
+    unique.sort_unstable();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len());
+    drop(files);
+
+    std::fs::remove_file(dir.path().join("sprites.lib")).unwrap();
+    let files = iron3d_mission::GameFiles::new(
+        dir.path(),
+        iron3d_vfs::ArchiveCache::new(iron3d_vfs::ReadMode::Strict, 64 << 20),
+    );
+    let mut kernel = common::kernel();
+    let loaded = load_mission(&mut kernel, &files.data(), "BATTLE", None).unwrap();
+    let assets = SceneAssets::load(&files.data(), &loaded).unwrap();
+    assert!(
+        !assets
+            .resources
+            .textures
+            .iter()
+            .any(|t| t.name.starts_with("sprites.lib/"))
+    );
+}

@@ -4,6 +4,7 @@
 use super::*;
 use crate::SoftRender;
 use crate::fixtures::*;
+use abi_stable::std_types::RString;
 use iron3d_abi::{EffectBlend, EffectFrame, PrimitiveKind, Renderer};
 
 const ADD: EffectBlend = EffectBlend::ADDITIVE;
@@ -494,4 +495,123 @@ fn the_texel_index_is_rule_10_exactly() {
             assert_eq!(wrap_for_test(c, s), wrap_reference(c, s), "{c:e} over {s}");
         }
     }
+}
+
+/// [`effects_frame`] whose resources also hold a 2×2 sprite texture named
+/// `sprites.lib/QUAD.TEX`: top row red, green; bottom row blue, then white with alpha 0.
+fn sprite_frame() -> iron3d_abi::RenderFrame {
+    let mut f = effects_frame(vec![]);
+    let mut t = texture(
+        2,
+        2,
+        vec![
+            255, 0, 0, 255, 0, 255, 0, 255, //
+            0, 0, 255, 255, 255, 255, 255, 0,
+        ],
+    );
+    t.name = "sprites.lib/QUAD.TEX".into();
+    let mut resources = (*f.resources).clone();
+    resources.textures.push(t);
+    f.resources = abi_stable::std_types::RArc::new(resources);
+    f
+}
+
+#[test]
+fn a_textured_billboard_shows_its_texels_and_their_alpha() {
+    // PD-RENDER-EFFECT-TEXTURES: the name matches whatever its case; the sprite's
+    // top-left quarter is texel (0, 0), +v up.
+    let f = sprite_frame();
+    let mut board = billboard(ADD, 10.0, 4.0, [1.0, 1.0, 1.0, 1.0]);
+    board.texture = 0;
+    let names = vec![RString::from("SPRITES.LIB/quad.tex")];
+    let mut r = draw(&f);
+    r.draw_textured_effects(&f.camera, &[board], &names, &f.resources);
+    assert_eq!(px(&r, CX - 3, CY - 3), [255, 10, 10, 255], "red, top left");
+    assert_eq!(
+        px(&r, CX + 3, CY - 3),
+        [10, 255, 10, 255],
+        "green, top right"
+    );
+    assert_eq!(
+        px(&r, CX - 3, CY + 3),
+        [10, 10, 255, 255],
+        "blue, bottom left"
+    );
+    assert_eq!(
+        px(&r, CX + 3, CY + 3),
+        EFFECTS_CLEAR,
+        "alpha 0, bottom right"
+    );
+    // Colour and opacity scale the texel: half-opacity yellow-tinted red.
+    let mut dim = board;
+    dim.colour = [1.0, 1.0, 0.0, 0.5];
+    let mut r = draw(&f);
+    r.draw_textured_effects(&f.camera, &[dim], &names, &f.resources);
+    assert_eq!(px(&r, CX - 3, CY - 3), [10 + 128, 10, 10, 255]);
+    assert_eq!(px(&r, CX + 3, CY - 3), [10, 10 + 128, 10, 255]);
+    assert_eq!(
+        px(&r, CX - 3, CY + 3),
+        EFFECTS_CLEAR,
+        "blue × (1, 1, 0) adds nothing"
+    );
+
+    // A texture name the resources lack, a texture index past the names, and a kind
+    // that is never textured (a streak) all draw exactly the soft sprite.
+    let soft = draw_with_effects(&f, &[billboard(ADD, 10.0, 4.0, [1.0; 4])]);
+    let mut r = draw(&f);
+    r.draw_textured_effects(
+        &f.camera,
+        &[board],
+        &[RString::from("sprites.lib/NONE.TEX")],
+        &f.resources,
+    );
+    assert_eq!(r.pixels(), soft.pixels());
+    let mut far = board;
+    far.texture = 5;
+    let mut r = draw(&f);
+    r.draw_textured_effects(&f.camera, &[far], &names, &f.resources);
+    assert_eq!(r.pixels(), soft.pixels());
+    let mut band = streak(ADD, v3(-1.0, 0.0, 10.0), v3(1.0, 0.0, 10.0), 0.5, [1.0; 4]);
+    let soft_band = draw_with_effects(&f, &[band]);
+    band.texture = 0;
+    let mut r = draw(&f);
+    r.draw_textured_effects(&f.camera, &[band], &names, &f.resources);
+    assert_eq!(r.pixels(), soft_band.pixels());
+
+    // The plugin draws an effect frame's textures the same way.
+    let mut p = SoftRender::new();
+    let frame = EffectFrame {
+        primitives: vec![board].into(),
+        textures: names.clone().into(),
+        ..EffectFrame::default()
+    };
+    p.effects(&frame).unwrap();
+    p.draw(&f).unwrap();
+    let mut r = draw(&f);
+    r.draw_textured_effects(&f.camera, &[board], &names, &f.resources);
+    assert_eq!(p.capture().unwrap().pixels.as_slice(), r.pixels());
+}
+
+#[test]
+fn a_textured_sprite_past_the_guard_band_samples_by_the_same_rule() {
+    // A billboard far larger than the screen leaves the guard band and goes through the
+    // clipper and the triangle scan (not the direct scan): the texels follow the same
+    // rule — just above-left of the sprite's centre is texel (0, 0), just below-right
+    // texel (1, 1) (alpha 0, nothing drawn).
+    let f = sprite_frame();
+    let names = vec![RString::from("sprites.lib/QUAD.TEX")];
+    let mut board = billboard(ALPHA, 10.0, 10_000.0, [1.0, 1.0, 1.0, 1.0]);
+    board.texture = 0;
+    let mut r = draw(&f);
+    r.draw_textured_effects(&f.camera, &[board], &names, &f.resources);
+    assert_eq!(
+        px(&r, CX - 1, CY - 1),
+        [255, 0, 0, 255],
+        "alpha-blended red texel"
+    );
+    assert_eq!(px(&r, 0, 0), [255, 0, 0, 255]);
+    assert_eq!(px(&r, CX + 1, CY - 1), [0, 255, 0, 255]);
+    assert_eq!(px(&r, CX - 1, CY + 1), [0, 0, 255, 255]);
+    assert_eq!(px(&r, CX + 1, CY + 1), EFFECTS_CLEAR);
+    assert_eq!(px(&r, 64, 48), EFFECTS_CLEAR);
 }

@@ -222,3 +222,82 @@ fn timing_ten_thousand_particles_640x480() {
         r.effect_quads()
     );
 }
+
+/// [`effects_frame`] whose resources also hold an 8×8 sprite texture named
+/// `sprites.lib/CODED.TEX`: texel (x, y) is (x·32, y·32, 255 − x·16, 255 except the
+/// bottom-right quarter, which has alpha 0).
+fn sprite_frame() -> RenderFrame {
+    let mut f = effects_frame(vec![]);
+    let mut rgba = Vec::new();
+    for y in 0..8u8 {
+        for x in 0..8u8 {
+            let a = if x >= 4 && y >= 4 { 0 } else { 255 };
+            rgba.extend_from_slice(&[x * 32, y * 32, 255 - x * 16, a]);
+        }
+    }
+    let mut t = texture(8, 8, rgba);
+    t.name = "sprites.lib/CODED.TEX".into();
+    let mut resources = (*f.resources).clone();
+    resources.textures.push(t);
+    f.resources = abi_stable::std_types::RArc::new(resources);
+    f
+}
+
+#[test]
+fn textured_sprites_match_the_reference_and_unknown_names_draw_soft() {
+    // PD-RENDER-EFFECT-TEXTURES: particles and billboards with a texture name found in
+    // the resources (any case) draw its texels; a streak with the same index, and a
+    // billboard whose name is not there, draw soft — exactly as the reference does.
+    let f = sprite_frame();
+    let mut board = billboard(ALPHA, v3(-1.0, 0.5, 10.0), 4.0, [1.0, 0.9, 0.8, 0.9]);
+    board.texture = 0;
+    let mut turned = billboard(ADD, v3(1.5, -1.0, 12.0), 3.0, WHITE);
+    turned.texture = 0;
+    turned.rotation = 0.7;
+    turned.height = 2.0;
+    let mut particle = effect(
+        PrimitiveKind::PARTICLE,
+        ALPHA,
+        v3(2.0, 1.5, 9.0),
+        1.5,
+        WHITE,
+    );
+    particle.texture = 0;
+    let mut lost = billboard(ADD, v3(-2.0, -1.5, 11.0), 2.0, [0.3, 0.6, 1.0, 1.0]);
+    lost.texture = 1;
+    let mut band = streak(ADD, v3(-3.0, 2.0, 10.0), v3(3.0, 2.5, 10.0), 0.4, WHITE);
+    band.texture = 0;
+    let prims = [board, turned, particle, lost, band];
+    let frame = EffectFrame {
+        primitives: prims.to_vec().into(),
+        textures: vec![
+            abi_stable::std_types::RString::from("SPRITES.LIB/coded.tex"),
+            abi_stable::std_types::RString::from("sprites.lib/MISSING.TEX"),
+        ]
+        .into(),
+        ..EffectFrame::default()
+    };
+    let mut p = VulkanRender {
+        renderer: renderer(),
+    };
+    p.effects(&frame).unwrap();
+    p.draw(&f).unwrap();
+    let img = p.capture().unwrap();
+    let mut want = iron3d_render_soft::fixtures::draw(&f);
+    want.draw_textured_effects(&f.camera, &prims, &frame.textures, &f.resources);
+    let soft = draw_with_effects(&f, &prims);
+    assert_ne!(
+        want.pixels(),
+        soft.pixels(),
+        "the texture shows in the reference"
+    );
+    let d = compare_images(&img.pixels, want.pixels(), img.width, img.height);
+    assert!(d.within_tolerance(), "{d:?}");
+    // Drawn once: the next frame has no effects.
+    p.draw(&f).unwrap();
+    let plain = p.capture().unwrap();
+    assert_eq!(
+        plain.pixels.as_slice(),
+        iron3d_render_soft::fixtures::draw(&f).pixels()
+    );
+}
