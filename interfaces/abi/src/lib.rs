@@ -27,7 +27,7 @@
 //! type reachable from the root module when a library is loaded.
 //!
 //! * **Minor change** (minor + 1, same major): a new method at the end of
-//!   [`HostApi`], [`PluginInstance`] or a service trait, *after* its
+//!   [`HostApi`], [`PluginInstance`](ffi::PluginInstance) or a service trait, *after* its
 //!   `#[sabi(last_prefix_field)]` method and *with a default body*; a new service
 //!   reached through such a method; new constants (message codes, error kinds: both are
 //!   open numbers, never enums whose unknown values would be undefined behaviour); new

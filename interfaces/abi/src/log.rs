@@ -2,7 +2,7 @@
 //! events reach the host's subscriber through it, tagged with the plugin name.
 //!
 //! Each cdylib has its own `tracing` globals, so a plugin's events would otherwise go
-//! nowhere. [`PluginRuntime`](crate::guard::PluginRuntime) scopes a forwarding
+//! nowhere. The guard's plugin runtime (`guard::PluginRuntime`) scopes a forwarding
 //! dispatcher around every exported call (it also works when a plugin is linked as an rlib).
 #![allow(non_local_definitions)] // emitted by #[sabi_trait] on Rust 1.95 (HOT-SWAP-FACTS)
 

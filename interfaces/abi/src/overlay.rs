@@ -75,7 +75,7 @@ impl Default for Overlay {
 
 /// A prepared frame with its overlay: what a frame preparer publishes when it has a
 /// HUD (host side only; it never crosses the plugin boundary as one value — the host
-/// passes the two parts to [`crate::RenderBackend::draw_with_overlay`]).
+/// passes the two parts to [`crate::ffi::RenderBackend::draw_with_overlay`]).
 #[derive(Clone, Debug)]
 pub struct FrameWithOverlay {
     /// The 3D frame.

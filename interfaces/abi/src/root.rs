@@ -18,7 +18,8 @@ pub const ABI_MINOR: u32 = 14;
 pub const ROOT_VERSION: &str = "2.0.0";
 
 /// The symbol abi_stable's loader looks up (`abi_stable::library::ROOT_MODULE_LOADER_NAME`
-/// for abi_stable 0.11), written out in [`export_plugin!`]; a test keeps them equal.
+/// for abi_stable 0.11), written out in [`export_plugin!`](crate::export_plugin); a test
+/// keeps them equal.
 pub const LOADER_SYMBOL: &str = "_1as_0lib_1header_0root_bmodule_bloader";
 
 #[cfg(test)]
@@ -162,7 +163,8 @@ macro_rules! export_plugin {
     };
 }
 
-/// What [`export_plugin!`] expands to call; not an API (hidden, may change any time).
+/// What [`export_plugin!`](crate::export_plugin) expands to call; not an API (hidden, may
+/// change any time).
 #[doc(hidden)]
 pub mod __private {
     use crate::guard::PluginRuntime;

@@ -106,9 +106,10 @@ pub fn run(out: &mut dyn Write) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Frames measured per figure of [`prepare_cost`] (after [`PREPARE_WARMUP`] frames).
+/// Frames measured per figure of the frame-preparation cost (after [`PREPARE_WARMUP`]
+/// frames).
 pub const PREPARE_FRAMES: usize = 30;
-/// Frames presented before [`prepare_cost`] starts measuring.
+/// Frames presented before the frame-preparation cost is measured.
 pub const PREPARE_WARMUP: usize = 5;
 
 /// The median of `v` (sorts it; 0 when empty).

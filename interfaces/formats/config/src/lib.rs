@@ -14,7 +14,7 @@
 //! * [`keys`] — the keys the engine knows, who reads each and its default (the
 //!   modder's guide's table and `iron3d mods check` use it).
 //!
-//! * [`file`] — how a player's file (settings, bindings) is read: a regular file of at
+//! * [`file`](mod@file) — how a player's file (settings, bindings) is read: a regular file of at
 //!   most [`file::MAX_FILE_BYTES`] (PD-CONFIG-FILE).
 //!
 //! Every `to_bytes()` reproduces the parsed input byte for byte; structural errors name

@@ -6,7 +6,7 @@
 //! plugin library — is opened with `O_NONBLOCK` and checked with `fstat` to be a regular
 //! file before one byte is read, so a FIFO, a device or a socket is refused by name and
 //! never blocks or streams forever. Sizes are checked against the file's real length
-//! before reading ([`read_capped`]). Inside a mod folder ([`ModTree`]) a symbolic link is
+//! before reading (`read_capped`). Inside a mod folder (`ModTree`) a symbolic link is
 //! followed only when it resolves inside the mod's own folder (after every link on the
 //! way is resolved); a link leaving it — to `/etc`, to `/dev/zero`, to another mod — is
 //! refused, and a linked folder outside the mod is never walked. A walk is bounded in
@@ -18,7 +18,7 @@
 //! `<mods>/.install-<pid in hex>-<n>-<noise>` and renames it into place; the folder is
 //! removed on every error and on a panic, but a process killed midway leaves it behind.
 //! When the mods folder is opened for an install and by every [`crate::discover`], such
-//! folders whose process is no longer alive are removed ([`sweep_stale_installs`]). One of
+//! folders whose process is no longer alive are removed (`sweep_stale_installs`). One of
 //! a live process is never touched, nor one of this process (it may be in use), nor
 //! anything whose name is not exactly of that form or that is not a plain folder.
 

@@ -158,8 +158,8 @@ pub fn sky_texture() -> TextureResource {
     sky_texture_of(SkyLook::CLEAR)
 }
 
-/// The gradient texture of `look`: 4 × [`ROWS`] texels, row `r` the colour at elevation
-/// `π/2 − π·(r + ½)/ROWS` (the sphere's `v` runs from 0 at the zenith to 1 at the nadir):
+/// The gradient texture of `look`: 4 × 256 texels (`ROWS`), row `r` the colour at
+/// elevation `π/2 − π·(r + ½)/ROWS` (the sphere's `v` runs from 0 at the zenith to 1 at the nadir):
 /// the clear gradient blended towards the overcast grey by the overcast, then scaled by
 /// the brightness. [`SkyLook::CLEAR`] is the clear gradient exactly.
 pub fn sky_texture_of(look: SkyLook) -> TextureResource {
@@ -202,7 +202,8 @@ pub fn sky_texture_of(look: SkyLook) -> TextureResource {
     }
 }
 
-/// The unit sphere: [`STACKS`] + 1 rings of [`SLICES`] + 1 vertices (the seam repeated),
+/// The unit sphere: 18 + 1 rings (`STACKS`) of 24 + 1 vertices (`SLICES`; the seam
+/// repeated),
 /// normals inward, `u` the azimuth / 2π, `v` 0 at the zenith to 1 at the nadir.
 pub fn sky_mesh() -> MeshResource {
     let (mut positions, mut normals, mut uvs) = (Vec::new(), Vec::new(), Vec::new());

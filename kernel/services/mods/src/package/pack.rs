@@ -193,7 +193,7 @@ fn collect(
 }
 
 /// Packs the mod folder `mod_dir` into the `.tar.gz` archive `out` (see the
-/// [module documentation](self) for the layout). `out` is written atomically; the same
+/// [package module documentation](crate::package) for the layout). `out` is written atomically; the same
 /// folder content always gives the same archive bytes.
 ///
 /// # Errors
