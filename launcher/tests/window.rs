@@ -4,7 +4,7 @@
 
 #![allow(clippy::unwrap_used, reason = "test helpers fail loudly")]
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
@@ -14,14 +14,29 @@ fn iron3d() -> Command {
     c
 }
 
-/// The demo content, built once by the real binary.
+/// The demo content, built once per test process by the real binary into
+/// `iron3d-window-demo-<pid>` under the temporary folder (a static is never dropped, so
+/// a `TempDir` would leak one folder per run); folders of processes that are gone are
+/// removed first, as `iron3d_e2e::process_dir` does for the workspace's tests.
 fn demo() -> &'static Path {
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
+        let tmp = std::env::temp_dir();
+        let prefix = "iron3d-window-demo-";
+        for e in std::fs::read_dir(&tmp).unwrap().flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if let Some(pid) = name.strip_prefix(prefix)
+                && pid.parse::<u32>().is_ok()
+                && !Path::new("/proc").join(pid).exists()
+            {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+        let dir = tmp.join(format!("{prefix}{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
         let out = iron3d()
             .args(["demo", "build", "--out"])
-            .arg(dir.path())
+            .arg(&dir)
             .output()
             .unwrap();
         assert!(
@@ -31,7 +46,6 @@ fn demo() -> &'static Path {
         );
         dir
     })
-    .path()
 }
 
 fn pixels(path: &Path) -> Vec<u8> {
