@@ -374,19 +374,17 @@ impl Loader<'_, '_> {
     /// Effects are presentation: without the archive there is nothing to load; an
     /// entry that is not an FXID is skipped (the effects plugin reports it when used);
     /// a texture that is missing or does not decode is left out with a warning. The
-    /// renderers draw those sprites soft and the mission loads all the same. Only the
-    /// archive's own entries are read (not an overlay's extra ones), each name once.
+    /// renderers draw those sprites soft and the mission loads all the same. The
+    /// archive's entries are those every mount provides (a mod's overlay may add
+    /// effects); each texture name is loaded once.
     fn effect_textures(&mut self) {
         let data = self.data;
-        let Ok(path) = data.archive_path(EFFECTS_ARCHIVE) else {
+        let Ok(archive) = GamePath::parse(&text(EFFECTS_ARCHIVE)) else {
             return;
         };
-        let names: Vec<Vec<u8>> = match data.cache.open(&path) {
-            Ok(h) => {
-                let names = h.names().map(<[u8]>::to_vec).collect();
-                data.cache.close(&path);
-                names
-            }
+        let names = match data.vfs.entry_names(&archive, data.cache) {
+            Ok(names) => names,
+            Err(iron3d_vfs::VfsError::FileMissing { .. }) => return,
             Err(e) => {
                 tracing::warn!(target: "Render", archive = %text(EFFECTS_ARCHIVE), error = %e,
                     "PD-RENDER-EFFECT-TEXTURES: the effects archive does not open; effect sprites draw soft");
