@@ -62,6 +62,7 @@ pub(crate) fn effect_textures<'a>(
 /// The quad of `p` seen through `view` and `projection`: the interface's
 /// [`iron3d_abi::effects::effect_quad`] (the one geometry every built-in renderer draws),
 /// with its blend as this rasterizer's mode.
+///
 /// A particle or billboard whose [`EffectPrimitive::texture`] has an entry in
 /// `textures` draws with it; everything else draws soft.
 pub(crate) fn effect_quad<'a>(

@@ -404,7 +404,8 @@ impl Loader<'_, '_> {
                 if !seen.insert(name.to_ascii_uppercase()) {
                     continue;
                 }
-                let Some((archive, tex)) = name.split_once('/') else {
+                // Entry names are flat; an archive name may hold a folder.
+                let Some((archive, tex)) = name.rsplit_once('/') else {
                     continue;
                 };
                 let loaded = data
