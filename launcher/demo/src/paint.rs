@@ -506,7 +506,8 @@ pub(crate) enum Sprite {
 }
 
 /// A `size`×`size` effect sprite (PD-RENDER-EFFECT-TEXTURES draws it on particles and
-/// billboards): round, centred, nothing at the rim, from two noises of the stream.
+/// billboards): round and centred, from two noises of the stream; the smoke's alpha
+/// and the fire's colour fall to zero at the rim.
 pub(crate) fn sprite(
     look: Sprite,
     size: u32,

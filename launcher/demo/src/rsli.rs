@@ -293,8 +293,9 @@ fn sprite(rng: &mut ChaCha8Rng, name: &str, format: PixelFormat) -> Result<Vec<u
 }
 
 /// An effect sprite of `look`, 32×32 with its mip chain, painted from a stream of its
-/// own seeded by the first of the 256 draws [`sprite`] takes (so the generator's
-/// stream moves on exactly as it did for the random texels).
+/// own seeded by the first two of the 256 `u32` draws [`sprite`] takes (all 256 are
+/// still taken, so the generator's stream moves on exactly as it did for the random
+/// texels).
 fn effect_sprite(
     rng: &mut ChaCha8Rng,
     name: &str,
