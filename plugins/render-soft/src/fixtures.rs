@@ -490,6 +490,17 @@ pub fn effects_frame(meshes: Vec<MeshResource>) -> RenderFrame {
     f
 }
 
+/// An [`effects_frame`] without world meshes whose resources also hold `texture` under
+/// `name` (an effect sprite texture, PD-RENDER-EFFECT-TEXTURES).
+pub fn effects_frame_with_sprite(name: &str, mut texture: TextureResource) -> RenderFrame {
+    let mut f = effects_frame(vec![]);
+    texture.name = name.into();
+    let mut resources = (*f.resources).clone();
+    resources.textures.push(texture);
+    f.resources = RArc::new(resources);
+    f
+}
+
 /// A point `(x, y, z)`.
 pub fn v3(x: f32, y: f32, z: f32) -> Vec3f {
     Vec3f { x, y, z }

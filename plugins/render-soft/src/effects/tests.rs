@@ -500,20 +500,17 @@ fn the_texel_index_is_rule_10_exactly() {
 /// [`effects_frame`] whose resources also hold a 2×2 sprite texture named
 /// `sprites.lib/QUAD.TEX`: top row red, green; bottom row blue, then white with alpha 0.
 fn sprite_frame() -> iron3d_abi::RenderFrame {
-    let mut f = effects_frame(vec![]);
-    let mut t = texture(
-        2,
-        2,
-        vec![
-            255, 0, 0, 255, 0, 255, 0, 255, //
-            0, 0, 255, 255, 255, 255, 255, 0,
-        ],
-    );
-    t.name = "sprites.lib/QUAD.TEX".into();
-    let mut resources = (*f.resources).clone();
-    resources.textures.push(t);
-    f.resources = abi_stable::std_types::RArc::new(resources);
-    f
+    effects_frame_with_sprite(
+        "sprites.lib/QUAD.TEX",
+        texture(
+            2,
+            2,
+            vec![
+                255, 0, 0, 255, 0, 255, 0, 255, //
+                0, 0, 255, 255, 255, 255, 255, 0,
+            ],
+        ),
+    )
 }
 
 #[test]

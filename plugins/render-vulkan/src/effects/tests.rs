@@ -227,7 +227,6 @@ fn timing_ten_thousand_particles_640x480() {
 /// `sprites.lib/CODED.TEX`: texel (x, y) is (x·32, y·32, 255 − x·16, 255 except the
 /// bottom-right quarter, which has alpha 0).
 fn sprite_frame() -> RenderFrame {
-    let mut f = effects_frame(vec![]);
     let mut rgba = Vec::new();
     for y in 0..8u8 {
         for x in 0..8u8 {
@@ -235,12 +234,7 @@ fn sprite_frame() -> RenderFrame {
             rgba.extend_from_slice(&[x * 32, y * 32, 255 - x * 16, a]);
         }
     }
-    let mut t = texture(8, 8, rgba);
-    t.name = "sprites.lib/CODED.TEX".into();
-    let mut resources = (*f.resources).clone();
-    resources.textures.push(t);
-    f.resources = abi_stable::std_types::RArc::new(resources);
-    f
+    effects_frame_with_sprite("sprites.lib/CODED.TEX", texture(8, 8, rgba))
 }
 
 #[test]
